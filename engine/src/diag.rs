@@ -1,0 +1,437 @@
+//! Diagnostics: one type for every problem the platform reports, and its renderers.
+//!
+//! A [`Diagnostic`] has a stable kebab-case [`Code`], a severity, a terse message,
+//! an optional location (file, byte span, 1-based line and column), the content
+//! path of the offending value (`character:valkyrie actions[id=frostbite].cost`),
+//! notes and a help line. Renderers are separate functions, one per format:
+//! [`render_human`], [`render_json`], [`render_github`], [`render_sarif`].
+//!
+//! This module does not read files: the human renderer is given the sources it
+//! needs through a [`SourceMap`] the loader filled.
+
+use serde::Serialize;
+use std::collections::BTreeMap;
+use std::path::{Path, PathBuf};
+use std::sync::Arc;
+
+/// How serious a diagnostic is. Errors make `arena check` exit 1.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Severity {
+    /// Content that cannot be used.
+    Error,
+    /// Content that loads but is probably wrong.
+    Warning,
+    /// Information, such as provisional content under `--strict`.
+    Note,
+}
+
+macro_rules! codes {
+    ($($variant:ident = $name:literal, $doc:literal;)*) => {
+        /// The stable code of a diagnostic. The kebab-case names are part of the
+        /// public interface (`--format json` and docs/diagnostics.md); never rename one.
+        #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
+        pub enum Code { $(#[doc = $doc] $variant,)* }
+
+        impl Code {
+            /// Every code, in documentation order.
+            pub const ALL: &'static [Code] = &[$(Code::$variant,)*];
+            /// The kebab-case name (`unknown-field`).
+            pub fn as_str(self) -> &'static str {
+                match self { $(Code::$variant => $name,)* }
+            }
+            /// One line on what the code means.
+            pub fn description(self) -> &'static str {
+                match self { $(Code::$variant => $doc,)* }
+            }
+        }
+    };
+}
+
+codes! {
+    Io = "io-error", "A file or folder could not be read.";
+    NotAPack = "not-a-pack", "A path given to check holds no pack.toml, directly or one level down.";
+    FileTooLarge = "file-too-large", "A content file is larger than the loader accepts.";
+    NotUtf8 = "not-utf8", "A content file is not valid UTF-8.";
+    TomlSyntax = "toml-syntax", "A file is not valid TOML.";
+    WrongType = "wrong-type", "A value has the wrong type for its key.";
+    UnknownField = "unknown-field", "A key the format does not define; it would otherwise be ignored.";
+    MissingField = "missing-field", "A required key is absent.";
+    InvalidValue = "invalid-value", "A value is of the right type but not allowed (range, enum, pattern, length).";
+    InvalidId = "invalid-id", "An id is not kebab-case.";
+    DuplicateId = "duplicate-id", "Two entries of one kind share an id.";
+    DanglingReference = "dangling-reference", "A reference names an entry that no loaded pack defines.";
+    DicePoolLimit = "dice-pool-limit", "A Roll holds more dice of one colour than the rules allow.";
+    InvalidVersion = "invalid-version", "A version or version requirement is not valid semver.";
+    DuplicatePack = "duplicate-pack", "Two packs share an id.";
+    MissingDependency = "missing-dependency", "A pack depends on a pack that is not loaded.";
+    VersionMismatch = "version-mismatch", "A dependency is loaded at a version its requirement does not allow.";
+    DependencyCycle = "dependency-cycle", "Packs depend on each other in a cycle.";
+    IncompatiblePacks = "incompatible-packs", "Two loaded packs declare themselves incompatible.";
+    PathEscapesPack = "path-escapes-pack", "A path leads outside its pack folder (`..`, absolute, or a symlink).";
+    ScriptNotFound = "script-not-found", "A script file named by an effect does not exist in the pack.";
+    ScriptCompile = "script-compile", "A Lua script does not compile.";
+    ScriptBytecode = "script-bytecode", "A Lua script is precompiled bytecode; only source is accepted.";
+    EffectSource = "effect-source", "An effect gives both inline Lua and a script file.";
+    UnsupportedEffect = "unsupported-effect", "An effect has printed text but no Lua yet: the engine cannot run it.";
+    Provisional = "provisional", "An entry stands in for data the rulebooks print as a picture.";
+}
+
+impl std::fmt::Display for Code {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
+
+impl Serialize for Code {
+    fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        s.serialize_str(self.as_str())
+    }
+}
+
+/// A position in a file: byte span (0-based, half-open, in the file's bytes) and
+/// the 1-based line and column (in characters) of its start.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct Location {
+    /// The file, as given to or found by the loader.
+    pub file: PathBuf,
+    /// Byte offsets `[start, end)` into the file, or `None` for the whole file.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub span: Option<std::ops::Range<usize>>,
+    /// 1-based line of the span's start (1 when there is no span).
+    pub line: usize,
+    /// 1-based column, in characters, of the span's start (1 when there is no span).
+    pub column: usize,
+}
+
+/// One reported problem.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct Diagnostic {
+    /// Stable code.
+    pub code: Code,
+    /// Severity.
+    pub severity: Severity,
+    /// One terse sentence.
+    pub message: String,
+    /// Where, if the problem is in a file.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub location: Option<Location>,
+    /// The content path of the value (`character:valkyrie actions[id=frostbite].cost`).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub content_path: Option<String>,
+    /// Further facts.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub notes: Vec<String>,
+    /// What to do about it.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub help: Option<String>,
+}
+
+impl Diagnostic {
+    /// A new error with no location.
+    pub fn error(code: Code, message: impl Into<String>) -> Self {
+        Self::new(code, Severity::Error, message)
+    }
+
+    /// A new warning with no location.
+    pub fn warning(code: Code, message: impl Into<String>) -> Self {
+        Self::new(code, Severity::Warning, message)
+    }
+
+    /// A new note with no location.
+    pub fn note(code: Code, message: impl Into<String>) -> Self {
+        Self::new(code, Severity::Note, message)
+    }
+
+    fn new(code: Code, severity: Severity, message: impl Into<String>) -> Self {
+        Diagnostic {
+            code,
+            severity,
+            message: message.into(),
+            location: None,
+            content_path: None,
+            notes: Vec::new(),
+            help: None,
+        }
+    }
+
+    /// Attach a location.
+    pub fn at(mut self, location: Location) -> Self {
+        self.location = Some(location);
+        self
+    }
+
+    /// Attach a location when there is one.
+    pub fn at_opt(mut self, location: Option<Location>) -> Self {
+        self.location = location;
+        self
+    }
+
+    /// Attach the content path.
+    pub fn path(mut self, path: impl Into<String>) -> Self {
+        self.content_path = Some(path.into());
+        self
+    }
+
+    /// Add a note.
+    pub fn with_note(mut self, note: impl Into<String>) -> Self {
+        self.notes.push(note.into());
+        self
+    }
+
+    /// Set the help line.
+    pub fn help(mut self, help: impl Into<String>) -> Self {
+        self.help = Some(help.into());
+        self
+    }
+
+    /// Whether this is an error.
+    pub fn is_error(&self) -> bool {
+        self.severity == Severity::Error
+    }
+}
+
+/// The text of the files diagnostics point into, for rendering source lines.
+#[derive(Debug, Default, Clone)]
+pub struct SourceMap {
+    files: BTreeMap<PathBuf, Arc<str>>,
+}
+
+impl SourceMap {
+    /// Record a file's text.
+    pub fn insert(&mut self, path: PathBuf, text: Arc<str>) {
+        self.files.insert(path, text);
+    }
+
+    /// The text of a file, if recorded.
+    pub fn get(&self, path: &Path) -> Option<&str> {
+        self.files.get(path).map(|s| &**s)
+    }
+
+    /// A location for a byte span of a recorded file. Line and column are computed
+    /// on the text; a leading byte-order mark counts as no column.
+    pub fn locate(&self, path: &Path, span: std::ops::Range<usize>) -> Location {
+        let (line, column) = match self.get(path) {
+            Some(text) => line_column(text, span.start),
+            None => (1, 1),
+        };
+        Location {
+            file: path.to_path_buf(),
+            span: Some(span),
+            line,
+            column,
+        }
+    }
+}
+
+/// The 1-based line and column (in characters) of a byte offset. `\r\n` counts as
+/// one line break; a leading UTF-8 byte-order mark occupies no column.
+pub fn line_column(text: &str, offset: usize) -> (usize, usize) {
+    let mut offset = offset.min(text.len());
+    while !text.is_char_boundary(offset) {
+        offset -= 1;
+    }
+    let before = &text[..offset];
+    let line_start = before.rfind('\n').map_or(0, |i| i + 1);
+    let line = before.matches('\n').count() + 1;
+    let mut col_text = &before[line_start..];
+    if line_start == 0 {
+        col_text = col_text.strip_prefix('\u{feff}').unwrap_or(col_text);
+    }
+    (line, col_text.chars().count() + 1)
+}
+
+/// Render diagnostics for a person: each with its source line and a caret.
+pub fn render_human(diags: &[Diagnostic], sources: &SourceMap, color: bool) -> String {
+    use annotate_snippets::{AnnotationKind, Group, Level, Renderer, Snippet};
+    let renderer = if color {
+        Renderer::styled()
+    } else {
+        Renderer::plain()
+    };
+    let mut out = String::new();
+    for d in diags {
+        let level = match d.severity {
+            Severity::Error => Level::ERROR,
+            Severity::Warning => Level::WARNING,
+            Severity::Note => Level::NOTE,
+        };
+        let title = level.primary_title(d.message.as_str()).id(d.code.as_str());
+        let mut group = Group::with_title(title);
+        let mut origin_only = None;
+        if let Some(loc) = &d.location {
+            let origin = loc.file.display().to_string();
+            match (sources.get(&loc.file), &loc.span) {
+                (Some(text), Some(span)) => {
+                    let (text, span) = strip_bom(text, span.clone());
+                    let label = d.content_path.clone().unwrap_or_default();
+                    let snippet = Snippet::source(text.to_string())
+                        .path(origin)
+                        .line_start(1)
+                        .annotation(AnnotationKind::Primary.span(span).label(label));
+                    group = group.element(snippet);
+                }
+                _ => origin_only = Some(format!("{origin}:{}:{}", loc.line, loc.column)),
+            }
+        }
+        if let Some(o) = origin_only {
+            group = group.element(Level::NOTE.message(format!("in {o}")));
+        }
+        if d.location.as_ref().is_none_or(|l| l.span.is_none()) {
+            if let Some(p) = &d.content_path {
+                group = group.element(Level::NOTE.message(format!("at {p}")));
+            }
+        }
+        for n in &d.notes {
+            group = group.element(Level::NOTE.message(n.as_str()));
+        }
+        if let Some(h) = &d.help {
+            group = group.element(Level::HELP.message(h.as_str()));
+        }
+        out.push_str(&renderer.render(&[group]));
+        out.push_str("\n\n");
+    }
+    out
+}
+
+fn strip_bom(text: &str, span: std::ops::Range<usize>) -> (&str, std::ops::Range<usize>) {
+    match text.strip_prefix('\u{feff}') {
+        Some(rest) => (
+            rest,
+            span.start.saturating_sub(3)..span.end.saturating_sub(3),
+        ),
+        None => {
+            let end = span.end.min(text.len());
+            (text, span.start.min(end)..end)
+        }
+    }
+}
+
+/// The documented, stable JSON form: `{"version": 1, "diagnostics": [...], "summary": {...}}`.
+/// See docs/diagnostics.md.
+pub fn render_json(diags: &[Diagnostic], summary: &serde_json::Value) -> String {
+    let value = serde_json::json!({
+        "version": 1,
+        "diagnostics": diags,
+        "summary": summary,
+    });
+    let mut s = serde_json::to_string_pretty(&value).unwrap_or_else(|_| "{}".into());
+    s.push('\n');
+    s
+}
+
+/// GitHub Actions workflow commands: one `::error file=..,line=..,col=..,title=..::msg` per diagnostic.
+pub fn render_github(diags: &[Diagnostic]) -> String {
+    fn escape_data(s: &str) -> String {
+        s.replace('%', "%25")
+            .replace('\r', "%0D")
+            .replace('\n', "%0A")
+    }
+    fn escape_prop(s: &str) -> String {
+        escape_data(s).replace(':', "%3A").replace(',', "%2C")
+    }
+    let mut out = String::new();
+    for d in diags {
+        let cmd = match d.severity {
+            Severity::Error => "error",
+            Severity::Warning => "warning",
+            Severity::Note => "notice",
+        };
+        let mut props = vec![format!("title={}", escape_prop(d.code.as_str()))];
+        if let Some(loc) = &d.location {
+            props.insert(
+                0,
+                format!("file={}", escape_prop(&loc.file.display().to_string())),
+            );
+            props.insert(1, format!("line={}", loc.line));
+            props.insert(2, format!("col={}", loc.column));
+        }
+        let mut msg = d.message.clone();
+        if let Some(p) = &d.content_path {
+            msg.push_str(&format!(" ({p})"));
+        }
+        if let Some(h) = &d.help {
+            msg.push_str(&format!("\nhelp: {h}"));
+        }
+        out.push_str(&format!(
+            "::{cmd} {}::{}\n",
+            props.join(","),
+            escape_data(&msg)
+        ));
+    }
+    out
+}
+
+/// SARIF 2.1.0, for code-scanning services.
+pub fn render_sarif(diags: &[Diagnostic]) -> String {
+    use serde_sarif::sarif;
+    let rules: Vec<sarif::ReportingDescriptor> = Code::ALL
+        .iter()
+        .map(|c| {
+            sarif::ReportingDescriptor::builder()
+                .id(c.as_str())
+                .short_description(
+                    sarif::MultiformatMessageString::builder()
+                        .text(c.description())
+                        .build(),
+                )
+                .build()
+        })
+        .collect();
+    let results: Vec<sarif::Result> = diags
+        .iter()
+        .map(|d| {
+            let level = match d.severity {
+                Severity::Error => sarif::ResultLevel::Error,
+                Severity::Warning => sarif::ResultLevel::Warning,
+                Severity::Note => sarif::ResultLevel::Note,
+            };
+            let mut text = d.message.clone();
+            if let Some(h) = &d.help {
+                text.push_str(&format!(" Help: {h}"));
+            }
+            let message = sarif::Message::builder().text(text).build();
+            let locations: Vec<sarif::Location> = d
+                .location
+                .iter()
+                .map(|loc| {
+                    let uri = loc.file.to_string_lossy().replace('\\', "/");
+                    let region = sarif::Region::builder()
+                        .start_line(loc.line as i64)
+                        .start_column(loc.column as i64)
+                        .build();
+                    let physical = sarif::PhysicalLocation::builder()
+                        .artifact_location(sarif::ArtifactLocation::builder().uri(uri).build())
+                        .region(region)
+                        .build();
+                    sarif::Location::builder()
+                        .physical_location(physical)
+                        .build()
+                })
+                .collect();
+            sarif::Result::builder()
+                .rule_id(d.code.as_str())
+                .level(level)
+                .message(message)
+                .locations(locations)
+                .build()
+        })
+        .collect();
+    let driver = sarif::ToolComponent::builder()
+        .name("arena")
+        .version(env!("CARGO_PKG_VERSION"))
+        .rules(rules)
+        .build();
+    let run = sarif::Run::builder()
+        .tool(sarif::Tool::builder().driver(driver).build())
+        .results(results)
+        .build();
+    let doc = sarif::Sarif::builder()
+        .version(serde_json::json!("2.1.0"))
+        .schema(sarif::SCHEMA_URL)
+        .runs(vec![run])
+        .build();
+    let mut s = serde_json::to_string_pretty(&doc).unwrap_or_else(|_| "{}".into());
+    s.push('\n');
+    s
+}

@@ -1,0 +1,16 @@
+//! The arena engine: content model, pack loading, validation and diagnostics for
+//! Aristeia! and Invictus content packs.
+//!
+//! Data flows one way: files → [`load`] (the only module that reads files) →
+//! [`model`] (typed content, no IO) → validated [`content::Content`] plus
+//! [`diag::Diagnostic`]s. Printing and exiting belong to the `arena` binary.
+
+pub mod content;
+pub mod diag;
+pub mod load;
+pub mod model;
+pub mod resolve;
+pub mod schema;
+pub mod script;
+pub mod tomljson;
+pub mod validate;

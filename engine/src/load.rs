@@ -1,0 +1,1023 @@
+//! Loading packs from disk: the only module that reads files.
+//!
+//! [`load`] finds the packs under the given paths, reads each manifest, resolves
+//! dependencies and load order, reads every content file (size limit, UTF-8,
+//! TOML with spans), validates it against the generated JSON Schema, and builds
+//! the [`Content`] from every entry that is valid. It never stops at the first
+//! problem: it returns what it could build plus every [`Diagnostic`]. It never
+//! writes a file and never panics on bad input.
+//!
+//! Semantic checks that need all content at once (references, dice limits,
+//! scripts) live in `validate`, which `load` runs last.
+
+use crate::content::{Content, Entry, Origin, Table};
+use crate::diag::{Code, Diagnostic, Location, SourceMap};
+use crate::model::{Kind, Manifest};
+use crate::tomljson::{self, SpannedDoc};
+use serde_json::Value;
+use std::collections::BTreeMap;
+use std::path::{Component, Path, PathBuf};
+use std::sync::Arc;
+
+/// The manifest file name of a pack.
+pub const MANIFEST: &str = "pack.toml";
+
+/// Loader settings.
+#[derive(Debug, Clone)]
+pub struct Options {
+    /// Largest content, manifest or script file read, in bytes (default 8 MiB).
+    pub max_file_size: u64,
+    /// Compile every Lua script and inline effect (default true).
+    pub compile_scripts: bool,
+}
+
+impl Default for Options {
+    fn default() -> Self {
+        Options {
+            max_file_size: 8 * 1024 * 1024,
+            compile_scripts: true,
+        }
+    }
+}
+
+/// A pack that was found and whose manifest could be read.
+#[derive(Debug, Clone)]
+pub struct Pack {
+    /// The manifest.
+    pub manifest: Manifest,
+    /// Its version, when it parses as semver.
+    pub version: Option<semver::Version>,
+    /// The pack folder, as found.
+    pub root: PathBuf,
+    /// Content files (`*.toml` other than the manifest), sorted.
+    pub content_files: Vec<PathBuf>,
+    /// Lua files, sorted, by path relative to the pack root.
+    pub scripts: BTreeMap<String, PathBuf>,
+}
+
+/// Everything `load` produced.
+#[derive(Debug, Default)]
+pub struct Loaded {
+    /// Packs in load order.
+    pub packs: Vec<Pack>,
+    /// Every valid entry.
+    pub content: Content,
+    /// Every problem found, in the order found.
+    pub diagnostics: Vec<Diagnostic>,
+    /// The text of every file read, for rendering.
+    pub sources: SourceMap,
+    /// The parsed form of every content file and manifest, with spans.
+    pub docs: BTreeMap<PathBuf, SpannedDoc>,
+    /// Number of content files read.
+    pub files: usize,
+    /// Number of Lua sources compiled (files and inline effects).
+    pub scripts: usize,
+}
+
+impl Loaded {
+    /// Whether any diagnostic is an error.
+    pub fn has_errors(&self) -> bool {
+        self.diagnostics.iter().any(|d| d.is_error())
+    }
+
+    /// Location of a JSON Pointer in a file that was read: its value's span.
+    pub fn locate(&self, file: &Path, pointer: &str) -> Option<Location> {
+        let span = self.docs.get(file)?.value_span(pointer)?;
+        Some(self.sources.locate(file, span))
+    }
+
+    /// Location of a key in a file that was read (falls back to the value).
+    pub fn locate_key(&self, file: &Path, pointer: &str) -> Option<Location> {
+        let span = self.docs.get(file)?.key_span(pointer)?;
+        Some(self.sources.locate(file, span))
+    }
+}
+
+/// Find the pack folders under `paths`: a path that holds a `pack.toml` is a
+/// pack; otherwise each immediate subfolder holding one is (sorted by name).
+pub fn discover(paths: &[PathBuf]) -> (Vec<PathBuf>, Vec<Diagnostic>) {
+    let mut roots = Vec::new();
+    let mut diags = Vec::new();
+    for path in paths {
+        let path = if path.file_name().is_some_and(|n| n == MANIFEST) {
+            path.parent().map(Path::to_path_buf).unwrap_or_default()
+        } else {
+            path.clone()
+        };
+        if !path.is_dir() {
+            diags.push(
+                Diagnostic::error(
+                    Code::Io,
+                    format!("`{}` is not a folder that can be read", path.display()),
+                )
+                .help("give the path of a pack folder, or of a folder of packs"),
+            );
+            continue;
+        }
+        if path.join(MANIFEST).is_file() {
+            roots.push(path);
+            continue;
+        }
+        let mut found: Vec<PathBuf> = match std::fs::read_dir(&path) {
+            Ok(rd) => rd
+                .filter_map(Result::ok)
+                .map(|e| e.path())
+                .filter(|p| p.join(MANIFEST).is_file())
+                .collect(),
+            Err(e) => {
+                diags.push(Diagnostic::error(
+                    Code::Io,
+                    format!("cannot read `{}`: {e}", path.display()),
+                ));
+                continue;
+            }
+        };
+        if found.is_empty() {
+            diags.push(
+                Diagnostic::error(
+                    Code::NotAPack,
+                    format!("no pack found in `{}`", path.display()),
+                )
+                .help(format!(
+                    "a pack is a folder with a `{MANIFEST}`; see docs/packs.md"
+                )),
+            );
+        }
+        found.sort();
+        roots.extend(found);
+    }
+    (roots, diags)
+}
+
+/// Load the packs under `paths` (see [`discover`]), resolve them and validate
+/// everything. Never panics; every problem is a diagnostic in the result.
+pub fn load(paths: &[PathBuf], options: &Options) -> Loaded {
+    let (roots, diags) = discover(paths);
+    load_packs(&roots, diags, options)
+}
+
+/// Load the given pack folders.
+pub fn load_packs(roots: &[PathBuf], diags: Vec<Diagnostic>, options: &Options) -> Loaded {
+    let mut out = Loaded {
+        diagnostics: diags,
+        ..Loaded::default()
+    };
+    let schemas = Schemas::new();
+
+    // 1. Manifests and file lists.
+    let mut packs = Vec::new();
+    let mut manifest_files = Vec::new();
+    for root in roots {
+        let manifest_path = root.join(MANIFEST);
+        let Some(text) = read_text(&manifest_path, options, &mut out) else {
+            continue;
+        };
+        let Some(doc) = parse_toml(&manifest_path, &text, &mut out) else {
+            continue;
+        };
+        let (errors, _) = schemas.check(&schemas.manifest, &manifest_path, &doc, &out.sources);
+        let ok = errors.is_empty();
+        out.diagnostics.extend(errors);
+        check_ids(&manifest_path, &doc, &out.sources, &mut out.diagnostics);
+        let manifest = if ok {
+            serde_json::from_value::<Manifest>(doc.value.clone()).ok()
+        } else {
+            None
+        };
+        out.docs.insert(manifest_path.clone(), doc);
+        let Some(manifest) = manifest else { continue };
+        let version = match semver::Version::parse(&manifest.version) {
+            Ok(v) => Some(v),
+            Err(e) => {
+                let loc = out.locate(&manifest_path, "/version");
+                out.diagnostics.push(
+                    Diagnostic::error(
+                        Code::InvalidVersion,
+                        format!("`{}` is not a semantic version: {e}", manifest.version),
+                    )
+                    .at_opt(loc)
+                    .path("version")
+                    .help("write MAJOR.MINOR.PATCH, such as \"1.0.0\""),
+                );
+                None
+            }
+        };
+        let (content_files, scripts) = walk_pack(root, options, &mut out);
+        packs.push(Pack {
+            manifest,
+            version,
+            root: root.clone(),
+            content_files,
+            scripts,
+        });
+        manifest_files.push(manifest_path);
+    }
+
+    // 2. Resolution.
+    let nodes: Vec<crate::resolve::Node<'_>> = packs
+        .iter()
+        .map(|p| crate::resolve::Node {
+            manifest: &p.manifest,
+            version: p.version.as_ref(),
+        })
+        .collect();
+    let (order, findings) = crate::resolve::resolve(&nodes);
+    for f in findings {
+        let file = &manifest_files[f.pack];
+        let loc = out.locate_key(file, &f.pointer);
+        let path = f.pointer.trim_start_matches('/').replace('/', ".");
+        out.diagnostics.push(f.diagnostic.at_opt(loc).path(path));
+    }
+    let mut slots: Vec<Option<Pack>> = packs.into_iter().map(Some).collect();
+    out.packs = order.into_iter().filter_map(|i| slots[i].take()).collect();
+
+    // 3. Content files, pack by pack in load order.
+    for pi in 0..out.packs.len() {
+        let files = out.packs[pi].content_files.clone();
+        let pack_id = out.packs[pi].manifest.id.clone();
+        for file in files {
+            load_content_file(&pack_id, &file, &schemas, options, &mut out);
+        }
+    }
+
+    // 4. Checks across all content.
+    let (more, scripts) = crate::validate::validate(&out, options);
+    out.diagnostics.extend(more);
+    out.scripts = scripts;
+    out
+}
+
+/// The compiled schemas and their JSON, for hints.
+struct Schemas {
+    content: (Value, Option<jsonschema::Validator>),
+    manifest: (Value, Option<jsonschema::Validator>),
+}
+
+impl Schemas {
+    fn new() -> Self {
+        let build = |v: Value| {
+            let validator = jsonschema::draft7::new(&v).ok();
+            (v, validator)
+        };
+        Schemas {
+            content: build(crate::schema::content_schema()),
+            manifest: build(crate::schema::manifest_schema()),
+        }
+    }
+
+    /// Validate a document; every error becomes a diagnostic. Also returns the
+    /// JSON Pointers of the invalid values.
+    fn check(
+        &self,
+        schema: &(Value, Option<jsonschema::Validator>),
+        file: &Path,
+        doc: &SpannedDoc,
+        sources: &SourceMap,
+    ) -> (Vec<Diagnostic>, Vec<String>) {
+        let Some(validator) = &schema.1 else {
+            return (Vec::new(), Vec::new());
+        };
+        let mut out = Vec::new();
+        let mut pointers = Vec::new();
+        for e in validator.iter_errors(&doc.value) {
+            pointers.push(e.instance_path().as_str().to_string());
+            schema_error(&schema.0, file, doc, sources, &e, &mut out);
+        }
+        (out, pointers)
+    }
+}
+
+fn schema_error(
+    schema: &Value,
+    file: &Path,
+    doc: &SpannedDoc,
+    sources: &SourceMap,
+    e: &jsonschema::ValidationError<'_>,
+    out: &mut Vec<Diagnostic>,
+) {
+    use jsonschema::error::ValidationErrorKind as K;
+    let pointer = e.instance_path().as_str().to_string();
+    let segments: Vec<String> = pointer.split('/').skip(1).map(unescape).collect();
+    let seg_refs: Vec<&str> = segments.iter().map(String::as_str).collect();
+    let at_value = |p: &str| doc.value_span(p).map(|s| sources.locate(file, s));
+    let at_key = |p: &str| doc.key_span(p).map(|s| sources.locate(file, s));
+    let cpath = content_path(doc, &pointer);
+    match e.kind() {
+        K::AdditionalProperties { unexpected } => {
+            let allowed = crate::schema::properties_at(schema, &seg_refs);
+            for key in unexpected {
+                let p = format!("{pointer}/{}", tomljson::escape(key));
+                let mut d = Diagnostic::error(Code::UnknownField, format!("unknown key `{key}`"))
+                    .at_opt(at_key(&p))
+                    .path(content_path(doc, &p));
+                d = match suggest(key, &allowed) {
+                    Some(s) => d.help(format!("did you mean `{s}`?")),
+                    None => d.help(format!("the keys allowed here are: {}", allowed.join(", "))),
+                };
+                out.push(d);
+            }
+        }
+        K::Required { property } => {
+            let name = property.as_str().unwrap_or_default();
+            let where_ = if pointer.is_empty() {
+                "the file".to_string()
+            } else {
+                format!("`{cpath}`")
+            };
+            out.push(
+                Diagnostic::error(
+                    Code::MissingField,
+                    format!("missing required key `{name}` in {where_}"),
+                )
+                .at_opt(at_key(&pointer))
+                .path(cpath.clone())
+                .help(format!(
+                    "add `{name} = ...`; see the schema's description of `{name}`"
+                )),
+            );
+        }
+        K::Type { kind } => {
+            let found = e.instance();
+            let expected = type_name(kind);
+            out.push(
+                Diagnostic::error(
+                    Code::WrongType,
+                    format!(
+                        "expected {expected}, found {} {}",
+                        json_type(found),
+                        short(found)
+                    ),
+                )
+                .at_opt(at_value(&pointer))
+                .path(cpath.clone())
+                .help(type_hint(expected, found)),
+            );
+        }
+        K::Enum { options } => {
+            let opts: Vec<String> = options
+                .as_array()
+                .map(|a| {
+                    a.iter()
+                        .filter_map(|v| v.as_str().map(str::to_string))
+                        .collect()
+                })
+                .unwrap_or_default();
+            let found = e.instance();
+            let mut d = Diagnostic::error(
+                Code::InvalidValue,
+                format!("{} is not one of the allowed values", short(found)),
+            )
+            .at_opt(at_value(&pointer))
+            .path(cpath.clone());
+            d = match found.as_str().and_then(|s| suggest(s, &opts)) {
+                Some(s) => d.help(format!("did you mean \"{s}\"?")),
+                None => d.help(format!(
+                    "allowed: {}",
+                    opts.iter()
+                        .map(|o| format!("\"{o}\""))
+                        .collect::<Vec<_>>()
+                        .join(", ")
+                )),
+            };
+            out.push(d);
+        }
+        K::AnyOf { context } | K::OneOfNotValid { context } => {
+            // Option<T> fields are `anyOf: [T, null]`: report the branch that
+            // matched the value's type, so the user sees the real problem.
+            let best = context
+                .iter()
+                .filter(|branch| !branch.is_empty())
+                .min_by_key(|branch| {
+                    branch.iter().any(|x| {
+                        matches!(x.kind(), K::Type { .. }) && x.instance_path() == e.instance_path()
+                    }) as usize
+                        * 1000
+                        + branch.len()
+                });
+            match best {
+                Some(branch) => {
+                    for inner in branch {
+                        schema_error(schema, file, doc, sources, inner, out);
+                    }
+                }
+                None => out.push(
+                    Diagnostic::error(Code::InvalidValue, e.to_string())
+                        .at_opt(at_value(&pointer))
+                        .path(cpath.clone()),
+                ),
+            }
+        }
+        _ => {
+            let (code, help) = match e.kind() {
+                K::MinItems { .. } | K::MaxItems { .. } => {
+                    (Code::InvalidValue, "change the number of items")
+                }
+                K::Minimum { .. } | K::Maximum { .. } => {
+                    (Code::InvalidValue, "use a value in the allowed range")
+                }
+                _ => (
+                    Code::InvalidValue,
+                    "see the schema's description of this key",
+                ),
+            };
+            out.push(
+                Diagnostic::error(code, first_line(&e.to_string()))
+                    .at_opt(at_value(&pointer))
+                    .path(cpath.clone())
+                    .help(help),
+            );
+        }
+    }
+}
+
+fn first_line(s: &str) -> String {
+    let line = s.lines().next().unwrap_or_default();
+    if line.len() > 200 {
+        format!("{}...", &line[..line.floor_char_boundary(200)])
+    } else {
+        line.to_string()
+    }
+}
+
+fn type_name(kind: &jsonschema::error::TypeKind) -> String {
+    use jsonschema::error::TypeKind;
+    let one = |t: &jsonschema::JsonType| match t.to_string().as_str() {
+        "object" => "a table".to_string(),
+        "array" => "an array".to_string(),
+        "integer" => "an integer".to_string(),
+        "number" => "a number".to_string(),
+        "string" => "a string".to_string(),
+        "boolean" => "a boolean".to_string(),
+        "null" => "nothing".to_string(),
+        other => other.to_string(),
+    };
+    match kind {
+        TypeKind::Single(t) => one(t),
+        TypeKind::Multiple(ts) => {
+            let names: Vec<String> = ts
+                .iter()
+                .map(|t| one(&t))
+                .filter(|n| n != "nothing")
+                .collect();
+            names.join(" or ")
+        }
+    }
+}
+
+fn json_type(v: &Value) -> &'static str {
+    match v {
+        Value::Null => "nothing",
+        Value::Bool(_) => "boolean",
+        Value::Number(n) if n.is_i64() || n.is_u64() => "integer",
+        Value::Number(_) => "number",
+        Value::String(_) => "string",
+        Value::Array(_) => "array",
+        Value::Object(_) => "table",
+    }
+}
+
+fn short(v: &Value) -> String {
+    let s = match v {
+        Value::Object(_) => "{...}".to_string(),
+        Value::Array(a) if a.len() > 4 => format!("[... {} items]", a.len()),
+        other => other.to_string(),
+    };
+    if s.len() > 60 {
+        format!("{}...", &s[..s.floor_char_boundary(57)])
+    } else {
+        s
+    }
+}
+
+fn type_hint(expected: String, found: &Value) -> String {
+    match (expected.as_str(), found) {
+        ("an integer", Value::String(s)) => {
+            let words = [
+                "zero", "one", "two", "three", "four", "five", "six", "seven", "eight", "nine",
+                "ten",
+            ];
+            match words.iter().position(|w| w.eq_ignore_ascii_case(s.trim())) {
+                Some(n) => format!("write the number without quotes: {n}"),
+                None => "write a whole number without quotes, such as 3".to_string(),
+            }
+        }
+        ("an integer", Value::Number(_)) => "write a whole number, such as 3".to_string(),
+        ("a string", _) => "put the value in double quotes".to_string(),
+        ("an array", _) => "write a list in square brackets: [\"a\", \"b\"]".to_string(),
+        _ => format!("write {expected} here"),
+    }
+}
+
+/// The closest allowed name to a misspelt one, if any is close enough.
+pub fn suggest(name: &str, allowed: &[String]) -> Option<String> {
+    allowed
+        .iter()
+        .map(|a| (strsim::damerau_levenshtein(name, a), a))
+        .filter(|(d, a)| *d <= 2.max(a.len() / 3) && *d < a.len())
+        .min_by_key(|(d, a)| (*d, (*a).clone()))
+        .map(|(_, a)| a.clone())
+}
+
+fn unescape(seg: &str) -> String {
+    seg.replace("~1", "/").replace("~0", "~")
+}
+
+/// The content path of a JSON Pointer in a content file:
+/// `/character/0/actions/1/cost` → `character:valkyrie actions[id=frostbite].cost`.
+pub fn content_path(doc: &SpannedDoc, pointer: &str) -> String {
+    let segs: Vec<String> = pointer.split('/').skip(1).map(unescape).collect();
+    let mut out = String::new();
+    let mut i = 0;
+    let mut cur = String::new();
+    if segs.len() >= 2 && Kind::from_key(&segs[0]).is_some() && segs[1].parse::<usize>().is_ok() {
+        let p = format!("/{}/{}", tomljson::escape(&segs[0]), segs[1]);
+        let id = doc.get(&format!("{p}/id")).and_then(Value::as_str);
+        out = match id {
+            Some(id) => format!("{}:{id}", segs[0]),
+            None => format!("{}[{}]", segs[0], segs[1]),
+        };
+        cur = p;
+        i = 2;
+        if i < segs.len() {
+            out.push(' ');
+        }
+    }
+    let mut first = true;
+    while i < segs.len() {
+        let s = &segs[i];
+        let next = format!("{cur}/{}", tomljson::escape(s));
+        if s.parse::<usize>().is_ok() && doc.get(&cur).is_some_and(Value::is_array) {
+            match doc.get(&format!("{next}/id")).and_then(Value::as_str) {
+                Some(id) => out.push_str(&format!("[id={id}]")),
+                None => out.push_str(&format!("[{s}]")),
+            }
+        } else {
+            if !first {
+                out.push('.');
+            }
+            out.push_str(s);
+        }
+        first = false;
+        cur = next;
+        i += 1;
+    }
+    out
+}
+
+/// Read a file as text, with the size limit and a UTF-8 check; record its text.
+fn read_text(path: &Path, options: &Options, out: &mut Loaded) -> Option<Arc<str>> {
+    let bytes = read_bytes(path, options, out)?;
+    match String::from_utf8(bytes) {
+        Ok(text) => {
+            let text: Arc<str> = text.into();
+            out.sources.insert(path.to_path_buf(), text.clone());
+            Some(text)
+        }
+        Err(e) => {
+            let valid = e.utf8_error().valid_up_to();
+            let prefix = String::from_utf8_lossy(&e.as_bytes()[..valid]).into_owned();
+            let (line, column) = crate::diag::line_column(&prefix, prefix.len());
+            out.diagnostics.push(
+                Diagnostic::error(
+                    Code::NotUtf8,
+                    format!("file is not valid UTF-8 (invalid byte at offset {valid})"),
+                )
+                .at(Location {
+                    file: path.to_path_buf(),
+                    span: Some(valid..valid + 1),
+                    line,
+                    column,
+                })
+                .help("save the file as UTF-8"),
+            );
+            None
+        }
+    }
+}
+
+/// Read a file's bytes with the size limit.
+pub(crate) fn read_bytes(path: &Path, options: &Options, out: &mut Loaded) -> Option<Vec<u8>> {
+    let whole = |path: &Path| Location {
+        file: path.to_path_buf(),
+        span: None,
+        line: 1,
+        column: 1,
+    };
+    match std::fs::metadata(path) {
+        Ok(m) if m.len() > options.max_file_size => {
+            out.diagnostics.push(
+                Diagnostic::error(
+                    Code::FileTooLarge,
+                    format!(
+                        "file is {} bytes, over the limit of {} bytes",
+                        m.len(),
+                        options.max_file_size
+                    ),
+                )
+                .at(whole(path))
+                .help(
+                    "split the content into several files, or raise the limit with --max-file-size",
+                ),
+            );
+            return None;
+        }
+        Ok(_) => {}
+        Err(e) => {
+            out.diagnostics.push(
+                Diagnostic::error(Code::Io, format!("cannot read file: {e}")).at(whole(path)),
+            );
+            return None;
+        }
+    }
+    match std::fs::read(path) {
+        Ok(b) => Some(b),
+        Err(e) => {
+            out.diagnostics.push(
+                Diagnostic::error(Code::Io, format!("cannot read file: {e}")).at(whole(path)),
+            );
+            None
+        }
+    }
+}
+
+fn parse_toml(path: &Path, text: &str, out: &mut Loaded) -> Option<SpannedDoc> {
+    match tomljson::parse(text) {
+        Ok(doc) => Some(doc),
+        Err(errors) => {
+            for e in errors {
+                let loc = match e.span {
+                    Some(s) => out.sources.locate(path, s),
+                    None => Location {
+                        file: path.to_path_buf(),
+                        span: None,
+                        line: 1,
+                        column: 1,
+                    },
+                };
+                out.diagnostics.push(
+                    Diagnostic::error(Code::TomlSyntax, format!("invalid TOML: {}", e.message))
+                        .at(loc)
+                        .help("see https://toml.io for the syntax; strings need quotes, tables [[kind]] headers"),
+                );
+            }
+            None
+        }
+    }
+}
+
+/// Walk a pack folder: content files and scripts, refusing anything that leads outside.
+fn walk_pack(
+    root: &Path,
+    options: &Options,
+    out: &mut Loaded,
+) -> (Vec<PathBuf>, BTreeMap<String, PathBuf>) {
+    let _ = options;
+    let mut content = Vec::new();
+    let mut scripts = BTreeMap::new();
+    let canonical_root = match root.canonicalize() {
+        Ok(c) => c,
+        Err(e) => {
+            out.diagnostics.push(Diagnostic::error(
+                Code::Io,
+                format!("cannot read pack folder `{}`: {e}", root.display()),
+            ));
+            return (content, scripts);
+        }
+    };
+    let walker = walkdir::WalkDir::new(root)
+        .follow_links(false)
+        .sort_by_file_name()
+        .into_iter();
+    for entry in walker
+        .filter_entry(|e| e.depth() == 0 || !is_ignored(e.file_name().to_string_lossy().as_ref()))
+    {
+        let entry = match entry {
+            Ok(e) => e,
+            Err(e) => {
+                out.diagnostics.push(Diagnostic::error(
+                    Code::Io,
+                    format!("cannot read inside `{}`: {e}", root.display()),
+                ));
+                continue;
+            }
+        };
+        let path = entry.path().to_path_buf();
+        let ft = entry.file_type();
+        let is_file = if ft.is_symlink() {
+            match path.canonicalize() {
+                Ok(target) if target.starts_with(&canonical_root) => target.is_file(),
+                Ok(target) => {
+                    out.diagnostics.push(
+                        Diagnostic::error(
+                            Code::PathEscapesPack,
+                            format!(
+                                "symbolic link points outside the pack, to `{}`",
+                                target.display()
+                            ),
+                        )
+                        .at(Location {
+                            file: path.clone(),
+                            span: None,
+                            line: 1,
+                            column: 1,
+                        })
+                        .help("copy the file into the pack instead of linking to it"),
+                    );
+                    continue;
+                }
+                Err(_) => {
+                    out.diagnostics.push(
+                        Diagnostic::warning(
+                            Code::Io,
+                            "symbolic link whose target does not exist; skipped",
+                        )
+                        .at(Location {
+                            file: path.clone(),
+                            span: None,
+                            line: 1,
+                            column: 1,
+                        }),
+                    );
+                    continue;
+                }
+            }
+        } else {
+            ft.is_file()
+        };
+        if !is_file {
+            continue;
+        }
+        let ext = path
+            .extension()
+            .and_then(|e| e.to_str())
+            .unwrap_or_default();
+        let rel = path.strip_prefix(root).unwrap_or(&path);
+        if ext == "toml" && rel != Path::new(MANIFEST) {
+            content.push(path);
+        } else if ext == "lua" || ext == "luau" {
+            scripts.insert(rel_key(rel), path);
+        }
+    }
+    (content, scripts)
+}
+
+/// Editor droppings and hidden files are not content.
+pub fn is_ignored(name: &str) -> bool {
+    name.starts_with('.')
+        || name.starts_with('#')
+        || name.ends_with('~')
+        || name.ends_with(".swp")
+        || name.ends_with(".swx")
+        || name.ends_with(".tmp")
+        || name == "target"
+}
+
+/// A relative path as a `/`-separated key.
+pub fn rel_key(rel: &Path) -> String {
+    rel.components()
+        .filter_map(|c| match c {
+            Component::Normal(s) => Some(s.to_string_lossy().into_owned()),
+            _ => None,
+        })
+        .collect::<Vec<_>>()
+        .join("/")
+}
+
+fn load_content_file(
+    pack: &str,
+    file: &Path,
+    schemas: &Schemas,
+    options: &Options,
+    out: &mut Loaded,
+) {
+    out.files += 1;
+    let Some(text) = read_text(file, options, out) else {
+        return;
+    };
+    let Some(doc) = parse_toml(file, &text, out) else {
+        return;
+    };
+    let (errors, bad_pointers) = schemas.check(&schemas.content, file, &doc, &out.sources);
+    check_ids(file, &doc, &out.sources, &mut out.diagnostics);
+    out.diagnostics.extend(errors);
+    // Entries with no schema error in or above them load; the others are skipped.
+    if let Value::Object(map) = &doc.value {
+        for (key, items) in map {
+            let Some(kind) = Kind::from_key(key) else {
+                continue;
+            };
+            let Value::Array(items) = items else { continue };
+            for (i, item) in items.iter().enumerate() {
+                let pointer = format!("/{key}/{i}");
+                let clean = !bad_pointers.iter().any(|b| {
+                    b == &pointer
+                        || b.starts_with(&format!("{pointer}/"))
+                        || pointer.starts_with(&format!("{b}/"))
+                        || b.is_empty()
+                });
+                if !clean {
+                    continue;
+                }
+                let origin = Origin {
+                    pack: pack.to_string(),
+                    file: file.to_path_buf(),
+                    span: doc.key_span(&pointer),
+                    pointer,
+                };
+                add_entry(kind, item, origin, out);
+            }
+        }
+    }
+    out.docs.insert(file.to_path_buf(), doc);
+}
+
+fn add_entry(kind: Kind, item: &Value, origin: Origin, out: &mut Loaded) {
+    fn put<T: serde::de::DeserializeOwned>(
+        table: &mut Table<T>,
+        item: &Value,
+        origin: Origin,
+    ) -> Result<(), (Origin, Origin)> {
+        let id = item
+            .get("id")
+            .and_then(Value::as_str)
+            .unwrap_or_default()
+            .to_string();
+        if let Some(first) = table.get(&id) {
+            return Err((origin, first.origin.clone()));
+        }
+        match serde_json::from_value::<T>(item.clone()) {
+            Ok(value) => {
+                table.insert(id, Entry { value, origin });
+                Ok(())
+            }
+            // The schema accepted it, so this cannot happen for content the schema
+            // describes; skip the entry rather than guess.
+            Err(_) => Ok(()),
+        }
+    }
+    let c = &mut out.content;
+    let r = match kind {
+        Kind::Die => put(&mut c.dice, item, origin),
+        Kind::State => put(&mut c.states, item, origin),
+        Kind::Character => put(&mut c.characters, item, origin),
+        Kind::Tactic => put(&mut c.tactics, item, origin),
+        Kind::Map => put(&mut c.maps, item, origin),
+        Kind::Scenario => put(&mut c.scenarios, item, origin),
+        Kind::Objective => put(&mut c.objectives, item, origin),
+        Kind::SpecialSpace => put(&mut c.special_spaces, item, origin),
+        Kind::RunningProjectile => put(&mut c.running_projectiles, item, origin),
+        Kind::Setup => put(&mut c.setups, item, origin),
+        Kind::Artifact => put(&mut c.artifacts, item, origin),
+        Kind::Component => put(&mut c.components, item, origin),
+    };
+    if let Err((second, first)) = r {
+        let id = item.get("id").and_then(Value::as_str).unwrap_or_default();
+        let loc = out.locate(&second.file, &format!("{}/id", second.pointer));
+        let first_loc = out
+            .locate(&first.file, &format!("{}/id", first.pointer))
+            .map(|l| format!("{}:{}:{}", l.file.display(), l.line, l.column))
+            .unwrap_or_else(|| first.file.display().to_string());
+        let same_pack = first.pack == second.pack;
+        let mut d = Diagnostic::error(Code::DuplicateId, format!("`{kind}:{id}` is defined twice"))
+            .at_opt(loc)
+            .path(format!("{kind}:{id}"))
+            .with_note(format!(
+                "first defined in pack `{}` at {first_loc}",
+                first.pack
+            ));
+        d = if same_pack {
+            d.help("give one of them another id")
+        } else {
+            d.help(format!(
+                "to change `{kind}:{id}` from pack `{}`, write a patch instead of a second definition (docs/packs.md)",
+                first.pack
+            ))
+        };
+        out.diagnostics.push(d);
+    }
+}
+
+/// Every `id` must be kebab-case: lowercase letters and digits joined by single hyphens.
+fn check_ids(file: &Path, doc: &SpannedDoc, sources: &SourceMap, diags: &mut Vec<Diagnostic>) {
+    fn walk(v: &Value, pointer: &str, found: &mut Vec<(String, String)>) {
+        match v {
+            Value::Object(m) => {
+                for (k, child) in m {
+                    let p = format!("{pointer}/{}", tomljson::escape(k));
+                    if k == "id" {
+                        if let Value::String(s) = child {
+                            if !is_kebab(s) {
+                                found.push((p.clone(), s.clone()));
+                            }
+                        }
+                    }
+                    walk(child, &p, found);
+                }
+            }
+            Value::Array(a) => {
+                for (i, child) in a.iter().enumerate() {
+                    walk(child, &format!("{pointer}/{i}"), found);
+                }
+            }
+            _ => {}
+        }
+    }
+    let mut found = Vec::new();
+    walk(&doc.value, "", &mut found);
+    for (p, id) in found {
+        let loc = doc.value_span(&p).map(|s| sources.locate(file, s));
+        diags.push(
+            Diagnostic::error(Code::InvalidId, format!("id \"{id}\" is not kebab-case"))
+                .at_opt(loc)
+                .path(content_path(doc, &p))
+                .help(format!(
+                    "use lowercase letters, digits and single hyphens, such as \"{}\"",
+                    to_kebab(&id)
+                )),
+        );
+    }
+}
+
+/// Whether a string is a kebab-case id (`ice-wall`, `zone-1`).
+pub fn is_kebab(s: &str) -> bool {
+    !s.is_empty()
+        && s.split('-').all(|part| {
+            !part.is_empty()
+                && part
+                    .bytes()
+                    .all(|b| b.is_ascii_lowercase() || b.is_ascii_digit())
+        })
+}
+
+fn to_kebab(s: &str) -> String {
+    let mut out = String::new();
+    for c in s.chars() {
+        if c.is_ascii_alphanumeric() {
+            out.push(c.to_ascii_lowercase());
+        } else if !out.ends_with('-') && !out.is_empty() {
+            out.push('-');
+        }
+    }
+    out.trim_end_matches('-').to_string()
+}
+
+/// Whether a path written in content stays inside its pack: relative, with no
+/// `..`, root or drive prefix.
+pub fn path_stays_inside(path: &str) -> bool {
+    let p = Path::new(path);
+    !path.starts_with('/')
+        && !path.starts_with('\\')
+        && !path.contains(':')
+        && p.components()
+            .all(|c| matches!(c, Component::Normal(_) | Component::CurDir))
+}
+
+/// What a load amounted to, for the one-line summary and `--format json`.
+#[derive(Debug, Clone, serde::Serialize)]
+pub struct Summary {
+    /// Packs in load order, as `id@version`.
+    pub packs: Vec<String>,
+    /// Entries by kind (only kinds with entries), in kind order.
+    pub entries: BTreeMap<String, usize>,
+    /// Content files read.
+    pub files: usize,
+    /// Lua sources compiled.
+    pub scripts: usize,
+    /// Diagnostics by severity.
+    pub errors: usize,
+    /// Warnings.
+    pub warnings: usize,
+    /// Provisional entries (`--strict` lists them).
+    pub provisional: usize,
+    /// Effects with no Lua yet.
+    pub unsupported_effects: usize,
+}
+
+impl Loaded {
+    /// The summary of this load.
+    pub fn summary(&self) -> Summary {
+        let count = |code: Code| self.diagnostics.iter().filter(|d| d.code == code).count();
+        Summary {
+            packs: self
+                .packs
+                .iter()
+                .map(|p| format!("{}@{}", p.manifest.id, p.manifest.version))
+                .collect(),
+            entries: Kind::ALL
+                .iter()
+                .map(|&k| (k.key().to_string(), self.content.count(k)))
+                .filter(|(_, n)| *n > 0)
+                .collect(),
+            files: self.files,
+            scripts: self.scripts,
+            errors: self.diagnostics.iter().filter(|d| d.is_error()).count(),
+            warnings: self
+                .diagnostics
+                .iter()
+                .filter(|d| d.severity == crate::diag::Severity::Warning)
+                .count(),
+            provisional: count(Code::Provisional),
+            unsupported_effects: count(Code::UnsupportedEffect),
+        }
+    }
+}

@@ -1,0 +1,876 @@
+//! The content model: typed Aristeia! and Invictus content as designers write it.
+//!
+//! These types are the single source of truth for the content format. The JSON
+//! Schemas in `schemas/` are derived from them (doc comments become the
+//! descriptions an editor shows on hover), and the loader deserializes every
+//! content file into [`ContentFile`] after validating it against that schema.
+//!
+//! This module does no IO and knows nothing of files or spans: see `load` for
+//! that. Every struct denies unknown keys, so a misspelt key is an error with a
+//! suggestion, never a silently dropped rule.
+//!
+//! Entry type: [`ContentFile`], one TOML file holding any number of entries of
+//! any kinds, each kind an array of tables (`[[character]]`, `[[tactic]]`, ...).
+
+use schemars::JsonSchema;
+use serde::{Deserialize, Serialize};
+
+/// A kebab-case identifier, unique within its kind (`valkyrie`, `ice-wall`).
+pub type Id = String;
+
+/// One content file: any number of entries of each kind.
+///
+/// Example:
+/// ```toml
+/// #:schema ../../schemas/content.schema.json
+/// [[tactic]]
+/// id = "ice-wall"
+/// name = "Ice Wall"
+/// ```
+#[derive(Debug, Clone, Default, Serialize, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+#[schemars(title = "Aristeia! / Invictus content file")]
+pub struct ContentFile {
+    /// Dice: colour and six faces (`000 § Dice`).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub die: Vec<Die>,
+    /// States with their red and blue sides (`000 § States`).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub state: Vec<State>,
+    /// Characters (`000 § Characters`).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub character: Vec<Character>,
+    /// Tactics cards (`000 § Tactics`).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub tactic: Vec<Tactic>,
+    /// HexaDome maps (`000 § HexaDome`).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub map: Vec<Map>,
+    /// Scenarios (`000 § Scenarios`).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub scenario: Vec<Scenario>,
+    /// Prime Time Objective cards (`001 § Objective Cards`).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub objective: Vec<Objective>,
+    /// Prime Time Special Space markers (`001 § Special Spaces`).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub special_space: Vec<SpecialSpace>,
+    /// Prime Time Running Projectiles (`001 § Running Projectiles`).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub running_projectile: Vec<RunningProjectile>,
+    /// Ready-made team and Tactics deck setups (`000 § Setting Up Your First Game`).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub setup: Vec<Setup>,
+    /// Invictus Artifact cards (`003 § Artifact card reference`).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub artifact: Vec<Artifact>,
+    /// Invictus components other than Artifacts: Boosts, Reinforcements, gods,
+    /// the Apocalypse card, Charge Stations, counters (`003 § Components`).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub component: Vec<Component>,
+}
+
+/// The kinds of content entry, as written in TOML (`[[special_space]]`) and in
+/// references (`special_space:jump-pad`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Kind {
+    Die,
+    State,
+    Character,
+    Tactic,
+    Map,
+    Scenario,
+    Objective,
+    SpecialSpace,
+    RunningProjectile,
+    Setup,
+    Artifact,
+    Component,
+}
+
+impl Kind {
+    /// Every kind, in the order the summary lists them.
+    pub const ALL: [Kind; 12] = [
+        Kind::Die,
+        Kind::State,
+        Kind::Character,
+        Kind::Tactic,
+        Kind::Map,
+        Kind::Scenario,
+        Kind::Objective,
+        Kind::SpecialSpace,
+        Kind::RunningProjectile,
+        Kind::Setup,
+        Kind::Artifact,
+        Kind::Component,
+    ];
+
+    /// The TOML table name and reference prefix (`character`).
+    pub fn key(self) -> &'static str {
+        match self {
+            Kind::Die => "die",
+            Kind::State => "state",
+            Kind::Character => "character",
+            Kind::Tactic => "tactic",
+            Kind::Map => "map",
+            Kind::Scenario => "scenario",
+            Kind::Objective => "objective",
+            Kind::SpecialSpace => "special_space",
+            Kind::RunningProjectile => "running_projectile",
+            Kind::Setup => "setup",
+            Kind::Artifact => "artifact",
+            Kind::Component => "component",
+        }
+    }
+
+    /// Parse a TOML table name back into a kind.
+    pub fn from_key(key: &str) -> Option<Kind> {
+        Kind::ALL.into_iter().find(|k| k.key() == key)
+    }
+}
+
+impl std::fmt::Display for Kind {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.key())
+    }
+}
+
+/// The game a pack or entry is for.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize, JsonSchema)]
+#[serde(rename_all = "kebab-case")]
+pub enum Game {
+    /// Aristeia! and its expansions.
+    Aristeia,
+    /// Invictus: A Team Deck Building Game.
+    Invictus,
+}
+
+/// A die symbol (`000 § Symbols`).
+#[derive(
+    Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize, JsonSchema,
+)]
+#[serde(rename_all = "snake_case")]
+pub enum Symbol {
+    /// Success: cancels a Block of the opponent; uncancelled ones inflict Damage.
+    Success,
+    /// Block: cancels a Success of the opponent.
+    Block,
+    /// Special: pays for Switches.
+    Special,
+    /// Critical Success: cannot be cancelled; worth 2 symbols when paying Switches (`000 § Critical Success`).
+    CriticalSuccess,
+    /// Critical Block: may Nullify one opposing die or added symbol, or be kept as one Block (`000 § Critical Block`).
+    CriticalBlock,
+}
+
+/// A die (`000 § Dice`). Faces have no order; a blank face is an empty list.
+///
+/// Example: `faces = [["critical_success"], ["success", "special"], [], ...]`.
+#[derive(Debug, Clone, Serialize, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct Die {
+    /// Kebab-case id; for the printed dice, the colour (`red`).
+    pub id: Id,
+    /// Display name (`Red die`).
+    pub name: String,
+    /// Exactly six faces, each the list of symbols printed on it.
+    #[schemars(length(min = 6, max = 6))]
+    pub faces: Vec<Vec<Symbol>>,
+    /// How many dice of this colour one Roll may hold at most (`000 § Dice`: one red,
+    /// one green, three of each other colour).
+    pub max_per_roll: u8,
+    #[serde(flatten)]
+    pub meta: Meta,
+}
+
+/// Where an entry comes from and how sure we are of it. Shared by every kind.
+#[derive(Debug, Clone, Default, Serialize, Deserialize, JsonSchema)]
+pub struct Meta {
+    /// Citation of the rulebook text this entry is typed from, as
+    /// `<file> § <heading>` (`002_aae683fc0d96e3b9.txt § Valkyrie`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub source: Option<String>,
+    /// True when the rulebooks print a picture instead of this data and the entry
+    /// stands in for it; `arena check --strict` lists these.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub provisional: bool,
+    /// Free text for maintainers: what a provisional entry stands for, caveats.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub note: Option<String>,
+}
+
+/// A pool of dice plus automatically added symbols (`000 § Rolls`).
+///
+/// Example: `{ dice = ["red", "orange"], symbols = ["success"] }`.
+#[derive(Debug, Clone, Default, Serialize, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct Pool {
+    /// Die ids (`red`, `green`, `orange`, `blue`, `yellow`, `black`); repeat an id for several dice.
+    #[serde(default)]
+    pub dice: Vec<Id>,
+    /// Symbols added to every result of this pool, as if rolled (`000 § Symbols`).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub symbols: Vec<Symbol>,
+}
+
+/// A card effect: the printed text, and the Lua that performs it.
+///
+/// Give either `lua` (an inline chunk) or `script` (a file in the pack, relative
+/// to the pack folder) with an optional `function` name; or neither, when the
+/// engine does not run this effect yet (`arena check` lists it as unsupported).
+#[derive(Debug, Clone, Default, Serialize, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct Effect {
+    /// The card's printed wording.
+    pub text: String,
+    /// Inline Luau source. It runs as a chunk; see docs/effects.md.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub lua: Option<String>,
+    /// Path of a `.lua` file inside the pack, relative to the pack folder.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub script: Option<String>,
+    /// Name of the function the script file returns in its table; defaults to the effect's owner id.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub function: Option<String>,
+}
+
+/// An Action's Effect line: automatic (always applies) or optional (only with at
+/// least one Success) (`000 § Actions`).
+#[derive(Debug, Clone, Serialize, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct ActionEffect {
+    /// Optional Effects apply only if the Roll had at least one Success, and may be declined.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub optional: bool,
+    /// The printed wording.
+    pub text: String,
+    /// Inline Luau source.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub lua: Option<String>,
+    /// Path of a `.lua` file inside the pack.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub script: Option<String>,
+    /// Function name in the script's returned table.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub function: Option<String>,
+}
+
+/// A Switch: pay symbols from a Roll's result for an Effect (`000 § Switches`).
+///
+/// Example: `{ id = "taunt", cost = ["special"], effect.text = "Impose the Taunted State to the Target." }`.
+#[derive(Debug, Clone, Serialize, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct Switch {
+    /// Kebab-case id, unique within the Character or Action.
+    pub id: Id,
+    /// The symbols paid; a Critical Success or Critical Block pays for two of its kind.
+    #[schemars(length(min = 1))]
+    pub cost: Vec<Symbol>,
+    /// What the Switch does.
+    pub effect: Effect,
+}
+
+/// Range in spaces, `min`-`max` inclusive (`000 § Range`).
+#[derive(Debug, Clone, Serialize, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct Range {
+    /// Minimum distance in spaces (0 means the Character itself may be the Target).
+    pub min: u8,
+    /// Maximum distance in spaces.
+    pub max: u8,
+    /// Line-of-Sight Range (the default) counts around Occupied and Blocked spaces
+    /// and needs Line of Sight; `false` is No-Line-of-Sight Range (`000 § Range`).
+    #[serde(default = "yes", skip_serializing_if = "is_true")]
+    pub line_of_sight: bool,
+}
+
+fn yes() -> bool {
+    true
+}
+fn is_true(b: &bool) -> bool {
+    *b
+}
+
+/// An Action or Attack on a Character or Minion card (`000 § Actions`, `§ Attacks`).
+#[derive(Debug, Clone, Serialize, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct Action {
+    /// Kebab-case id, unique within the card (`charge-of-the-valkyrie`).
+    pub id: Id,
+    /// Printed name.
+    pub name: String,
+    /// True for Attacks (red title): a Face to Face Roll against the Target's Defense.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub attack: bool,
+    /// Cost in Action Points.
+    pub cost: u8,
+    /// Movement Points gained when performing it (Gata's Freerun), if any.
+    #[serde(default, skip_serializing_if = "is_zero")]
+    pub movement_points: u8,
+    /// Range; absent for Actions without a Target.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub range: Option<Range>,
+    /// The Roll's dice and added symbols; absent for "No Roll" Actions.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub roll: Option<Pool>,
+    /// Switches usable on this Action's Rolls only.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub switches: Vec<Switch>,
+    /// Effect lines, in printed order.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub effects: Vec<ActionEffect>,
+}
+
+fn is_zero(n: &u8) -> bool {
+    *n == 0
+}
+
+/// An Automatic Skill: always in force (`000 § Automatic Skills`).
+#[derive(Debug, Clone, Serialize, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct AutomaticSkill {
+    /// Kebab-case id (`benediction-of-thor`).
+    pub id: Id,
+    /// Printed name.
+    pub name: String,
+    /// What it does.
+    pub effect: Effect,
+}
+
+/// A Minion card: an Obstacle a Controller deploys and activates (`002 § Minion`).
+#[derive(Debug, Clone, Serialize, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct Minion {
+    /// Kebab-case id.
+    pub id: Id,
+    /// Printed name.
+    pub name: String,
+    /// How many the Controller may have deployed at once.
+    pub count: u8,
+    /// Damage it can suffer before it is removed.
+    pub hit_points: u8,
+    /// Defense pool, if the Minion may roll for Defense.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub defense: Option<Pool>,
+    /// Brawn pool, if the Minion may force Disengage Rolls.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub brawn: Option<Pool>,
+    /// Agility pool.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub agility: Option<Pool>,
+    /// Switches on the Minion card.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub switches: Vec<Switch>,
+    /// Actions the Controller may activate it to perform.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub actions: Vec<Action>,
+}
+
+/// A Character card (`000 § Characters`, `§ Attributes`).
+#[derive(Debug, Clone, Serialize, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct Character {
+    /// Kebab-case id (`valkyrie`).
+    pub id: Id,
+    /// Printed name (`Valkyrie`).
+    pub name: String,
+    /// Collection number printed on the card, if known (852).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub card: Option<u32>,
+    /// Initiative attribute: who acts first in a Turn (`000 § Initiative`).
+    pub initiative: u8,
+    /// Speed: Movement Points gained by the Move Action (`000 § Speed`).
+    pub speed: u8,
+    /// Energy: Action Points at the Preparation Step (`000 § Energy`).
+    pub energy: u8,
+    /// Damage the Character can suffer before going to the Infirmary (`000 § Hit Points`).
+    pub hit_points: u8,
+    /// Defense pool, rolled when Attacked (`000 § Defense`).
+    pub defense: Pool,
+    /// Brawn pool, rolled to stop an Enemy's Disengage (`000 § Brawn`).
+    pub brawn: Pool,
+    /// Agility pool, rolled to Disengage (`000 § Agility`).
+    pub agility: Pool,
+    /// General Switches, usable on any of this Character's Rolls (`000 § Switches`).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub switches: Vec<Switch>,
+    /// Actions and Attacks printed on the card; Move and the Contender Attack are implicit.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub actions: Vec<Action>,
+    /// Automatic Skills.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub automatic_skills: Vec<AutomaticSkill>,
+    /// Smoke tokens supplied with the Character: the most it may have deployed at once (`004 § Smoke`).
+    #[serde(default, skip_serializing_if = "is_zero")]
+    pub smoke_tokens: u8,
+    /// Minion cards, for Controllers (`002 § Controller`).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub minions: Vec<Minion>,
+    #[serde(flatten)]
+    pub meta: Meta,
+}
+
+/// When a Tactic may be played, as a window of the rules' sequence
+/// (`000 § When Do Things Happen`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize, JsonSchema)]
+#[serde(rename_all = "kebab-case")]
+pub enum Window {
+    /// At the beginning of an Activation.
+    ActivationStart,
+    /// During the Actions Step of an Activation.
+    ActionsStep,
+    /// At the end of the Actions Step.
+    ActionsStepEnd,
+    /// During the States Step.
+    StatesStep,
+    /// Before you make a Roll.
+    BeforeRoll,
+    /// Before your opponent makes a Roll.
+    BeforeOpponentRoll,
+    /// After the dice are rolled, before the Critical Block step.
+    AfterRoll,
+    /// After Damage is received, before the Character is sent to the Infirmary.
+    DamageSuffered,
+    /// When a Character receives enough Damage to go to the Infirmary.
+    SentToInfirmary,
+    /// When a Tactic is played (to answer it).
+    TacticPlayed,
+    /// During the Planning Phase.
+    PlanningPhase,
+    /// During the Objectives Phase.
+    ObjectivesPhase,
+    /// During the Recovery Phase.
+    RecoveryPhase,
+}
+
+/// A Tactics card (`000 § Tactics`).
+#[derive(Debug, Clone, Serialize, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct Tactic {
+    /// Kebab-case id (`ice-wall`).
+    pub id: Id,
+    /// Printed name.
+    pub name: String,
+    /// Collection number printed on the card (859).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub card: Option<u32>,
+    /// The Character whose Tactic this is (`valkyrie`); absent for Standard Tactics.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub character: Option<Id>,
+    /// The window in which it may be played.
+    pub timing: Window,
+    /// The printed timing line.
+    pub timing_text: String,
+    /// What it does.
+    pub effect: Effect,
+    #[serde(flatten)]
+    pub meta: Meta,
+}
+
+/// Attribute changes while a State is in force (`000 § States`: -2 Energy, -2 Speed, +/-2 Initiative).
+#[derive(Debug, Clone, Default, Serialize, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct Modifiers {
+    /// Change to Initiative.
+    #[serde(default, skip_serializing_if = "is_zero_i")]
+    pub initiative: i8,
+    /// Change to Speed.
+    #[serde(default, skip_serializing_if = "is_zero_i")]
+    pub speed: i8,
+    /// Change to Energy.
+    #[serde(default, skip_serializing_if = "is_zero_i")]
+    pub energy: i8,
+}
+
+fn is_zero_i(n: &i8) -> bool {
+    *n == 0
+}
+
+/// One side of a State token: what happens when it is imposed (red) or revealed (blue).
+#[derive(Debug, Clone, Default, Serialize, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct StateSide {
+    /// Damage suffered the moment this side shows (`000 § States`: X Damage).
+    #[serde(default, skip_serializing_if = "is_zero")]
+    pub damage: u8,
+    /// Remove the token right after this side is revealed (Poisoned, Burning).
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub remove: bool,
+    /// Effect run when this side shows, for anything beyond plain Damage.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub effect: Option<Effect>,
+}
+
+/// A State (`000 § States`; `002`, `004` for the expansion States).
+#[derive(Debug, Clone, Serialize, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct State {
+    /// Kebab-case id (`immobilized`, `minus-2-energy`).
+    pub id: Id,
+    /// Printed name.
+    pub name: String,
+    /// The rule text of the State while it is in force.
+    pub text: String,
+    /// Whether a Target can have several tokens of it at once (Poisoned, Burning);
+    /// otherwise a re-imposed State replaces the old token red side up.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub stacking: bool,
+    /// Attribute changes while in force.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub modifiers: Option<Modifiers>,
+    /// The red side (shown when imposed).
+    #[serde(default)]
+    pub red_side: StateSide,
+    /// The blue side (shown after the first States Step).
+    #[serde(default)]
+    pub blue_side: StateSide,
+    /// Whether it is placed on a space rather than a Character (Smoke).
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub on_space: bool,
+    /// The ongoing rule, as Lua, when the engine needs one.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub effect: Option<Effect>,
+    #[serde(flatten)]
+    pub meta: Meta,
+}
+
+/// A space of the HexaDome in axial coordinates `[q, r]` (pointy-top layout).
+pub type Hex = [i16; 2];
+
+/// A named zone of a map: a Deployment Zone, the Central Zone, or another
+/// scenario area (`000 § Deployment Zones`, `§ Scoring Zones`).
+#[derive(Debug, Clone, Serialize, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct Zone {
+    /// Kebab-case id (`zone-1`, `central`).
+    pub id: Id,
+    /// Printed number of a Deployment Zone (1-6).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub number: Option<u8>,
+    /// What the zone is.
+    pub kind: ZoneKind,
+    /// Its spaces.
+    #[schemars(length(min = 1))]
+    pub spaces: Vec<Hex>,
+    /// Ids of zones next to this one (Wanted's adjacency of Deployment Zones).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub adjacent: Vec<Id>,
+    /// Id of the opposite zone (1 & 4, 2 & 5, 3 & 6).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub opposite: Option<Id>,
+}
+
+/// The kind of a zone.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
+#[serde(rename_all = "kebab-case")]
+pub enum ZoneKind {
+    /// A numbered Deployment Zone.
+    Deployment,
+    /// The Central Zone.
+    Central,
+    /// A Ziggurat of the B side, whose spaces are Scoring Spaces (`001 § Short Distance`).
+    Ziggurat,
+}
+
+/// A HexaDome map (`000 § HexaDome`).
+#[derive(Debug, Clone, Serialize, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct Map {
+    /// Kebab-case id (`hexadome-a`).
+    pub id: Id,
+    /// Display name.
+    pub name: String,
+    /// The board is every space within this many spaces of `[0, 0]`.
+    pub radius: u8,
+    /// Blocked spaces: cannot be entered, block Line of Sight (`000 § Blocked Spaces`).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub blocked: Vec<Hex>,
+    /// Barriers (Obstacles) at setup (`000 § Barriers`, `§ Obstacles`).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub barriers: Vec<Hex>,
+    /// Zones.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub zones: Vec<Zone>,
+    #[serde(flatten)]
+    pub meta: Meta,
+}
+
+/// A player count range.
+#[derive(Debug, Clone, Serialize, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct Players {
+    /// Fewest players.
+    pub min: u8,
+    /// Most players.
+    pub max: u8,
+}
+
+/// A Scenario objective or rule (`000 § Scenarios`).
+#[derive(Debug, Clone, Serialize, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct ScenarioRule {
+    /// Kebab-case id.
+    pub id: Id,
+    /// Printed wording.
+    pub text: String,
+    /// Victory Points it awards, if it is an objective.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub vp: Option<u8>,
+    /// Lua performing it.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub effect: Option<Effect>,
+}
+
+/// A Scenario (`000 § Scenarios`; `001` for the Prime Time ones).
+#[derive(Debug, Clone, Serialize, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct Scenario {
+    /// Kebab-case id (`assault`).
+    pub id: Id,
+    /// Printed name.
+    pub name: String,
+    /// Id of the map it is played on.
+    pub map: Id,
+    /// How many players.
+    pub players: Players,
+    /// Characters in each team.
+    pub characters_per_team: u8,
+    /// Rounds before the game ends.
+    pub rounds: u8,
+    /// Victory Points that end the game at once, if any.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub vp_to_win: Option<u8>,
+    /// Zone ids where each player deploys, in player order, or every Deployment Zone when empty.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub deployment_zones: Vec<Id>,
+    /// Zone ids that are Scoring Zones at the start.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub scoring_zones: Vec<Id>,
+    /// The printed deployment rule.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub deployment: Option<String>,
+    /// How Characters return from the Bench.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub bench_return: Option<String>,
+    /// Whether Frags break ties on Victory Points.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub frags_break_ties: bool,
+    /// Objectives and special rules.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub rules: Vec<ScenarioRule>,
+    /// Actions every Character gains in this Scenario (Crow Accumulator's Accumulator Actions).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub actions: Vec<Action>,
+    #[serde(flatten)]
+    pub meta: Meta,
+}
+
+/// A Prime Time Objective card (`001 § Objective Cards`).
+#[derive(Debug, Clone, Serialize, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct Objective {
+    /// Kebab-case id.
+    pub id: Id,
+    /// Printed name.
+    pub name: String,
+    /// Colour family of the card.
+    pub family: String,
+    /// Victory Points for fulfilling it.
+    pub vp: u8,
+    /// Copies in the deck.
+    #[serde(default = "one")]
+    pub count: u8,
+    /// What must be done, and the Lua that checks it.
+    pub effect: Effect,
+    #[serde(flatten)]
+    pub meta: Meta,
+}
+
+fn one() -> u8 {
+    1
+}
+
+/// A Prime Time Special Space marker (`001 § Special Spaces`).
+#[derive(Debug, Clone, Serialize, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct SpecialSpace {
+    /// Kebab-case id.
+    pub id: Id,
+    /// Printed name.
+    pub name: String,
+    /// Markers in the box.
+    #[serde(default = "one")]
+    pub count: u8,
+    /// What happens on or with the space.
+    pub effect: Effect,
+    #[serde(flatten)]
+    pub meta: Meta,
+}
+
+/// A Prime Time Running Projectile (`001 § Running Projectiles`).
+#[derive(Debug, Clone, Serialize, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct RunningProjectile {
+    /// Kebab-case id.
+    pub id: Id,
+    /// Printed name.
+    pub name: String,
+    /// Markers in the box.
+    #[serde(default = "one")]
+    pub count: u8,
+    /// How it moves and what it does.
+    pub effect: Effect,
+    #[serde(flatten)]
+    pub meta: Meta,
+}
+
+/// One player's side of a ready-made setup.
+#[derive(Debug, Clone, Serialize, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct SetupTeam {
+    /// Team colour or name (`green`, `orange`).
+    pub name: String,
+    /// Character ids.
+    pub characters: Vec<Id>,
+    /// Tactic ids of the deck, repeated for copies.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub tactics: Vec<Id>,
+    /// Deployment Zone id.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub deployment_zone: Option<Id>,
+}
+
+/// A ready-made game: Scenario, teams and decks (`000 § Setting Up Your First Game`).
+#[derive(Debug, Clone, Serialize, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct Setup {
+    /// Kebab-case id (`first-game`).
+    pub id: Id,
+    /// Display name.
+    pub name: String,
+    /// Scenario id.
+    pub scenario: Id,
+    /// The teams, in player order.
+    pub teams: Vec<SetupTeam>,
+    #[serde(flatten)]
+    pub meta: Meta,
+}
+
+/// The energy type of an Invictus Artifact (`003 § Artifacts`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
+#[serde(rename_all = "kebab-case")]
+pub enum EnergyType {
+    /// Prisma: the currency.
+    Prisma,
+    /// Physical energy.
+    Physical,
+    /// Mental energy.
+    Mental,
+    /// Spiritual energy.
+    Spiritual,
+    /// No energy type.
+    None,
+}
+
+/// An Invictus Artifact card (`003 § Artifact card reference`).
+#[derive(Debug, Clone, Serialize, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct Artifact {
+    /// Kebab-case id.
+    pub id: Id,
+    /// Printed name.
+    pub name: String,
+    /// Energy type.
+    pub energy_type: EnergyType,
+    /// Prisma it produces when played, if any.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub prisma: Option<u8>,
+    /// Energy it produces when played, if any.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub energy: Option<u8>,
+    /// Stamina it costs to play, if any.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub stamina_cost: Option<u8>,
+    /// Damage it deals, if any.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub damage: Option<u8>,
+    /// Damage it heals, if any.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub healing: Option<u8>,
+    /// Damage it blocks, if any.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub block: Option<u8>,
+    /// Copies in the box.
+    pub count: u8,
+    /// Copies in each player's starter deck.
+    #[serde(default, skip_serializing_if = "is_zero")]
+    pub starter: u8,
+    /// Prisma to buy it from the marketplace, where known.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub purchase_price: Option<u8>,
+    /// Prisma to destroy it, where known.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub destroy_price: Option<u8>,
+    /// Any further printed effect.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub effect: Option<Effect>,
+    #[serde(flatten)]
+    pub meta: Meta,
+}
+
+/// An Invictus component other than an Artifact (`003 § Components`).
+#[derive(Debug, Clone, Serialize, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct Component {
+    /// Kebab-case id.
+    pub id: Id,
+    /// Printed name.
+    pub name: String,
+    /// What sort of component (`boost`, `reinforcement`, `god`, `apocalypse`, `charge-station`, `counter`, `board`, ...).
+    pub category: String,
+    /// Pieces in the box.
+    #[serde(default = "one")]
+    pub count: u8,
+    /// Its rule, if it has one.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub effect: Option<Effect>,
+    #[serde(flatten)]
+    pub meta: Meta,
+}
+
+/// A pack manifest, `pack.toml` (see docs/packs.md).
+#[derive(Debug, Clone, Serialize, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+#[schemars(title = "arena pack manifest (pack.toml)")]
+pub struct Manifest {
+    /// Kebab-case pack id (`aristeia-core`).
+    pub id: Id,
+    /// Semantic version (`1.0.0`).
+    pub version: String,
+    /// The game the pack is for.
+    pub game: Game,
+    /// Display title.
+    pub title: String,
+    /// Authors.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub authors: Vec<String>,
+    /// One paragraph on what the pack holds.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub description: Option<String>,
+    /// Required packs: id = semver requirement (`aristeia-core = "^1.0"`).
+    #[serde(default, skip_serializing_if = "std::collections::BTreeMap::is_empty")]
+    pub dependencies: std::collections::BTreeMap<Id, String>,
+    /// Packs used when present: id = semver requirement.
+    #[serde(default, skip_serializing_if = "std::collections::BTreeMap::is_empty")]
+    pub optional_dependencies: std::collections::BTreeMap<Id, String>,
+    /// Packs this one cannot be loaded with: id = semver requirement (`"*"` for any version).
+    #[serde(default, skip_serializing_if = "std::collections::BTreeMap::is_empty")]
+    pub incompatibilities: std::collections::BTreeMap<Id, String>,
+    /// Load this pack after these (when they are present).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub load_after: Vec<Id>,
+    /// Load this pack before these (when they are present).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub load_before: Vec<Id>,
+}

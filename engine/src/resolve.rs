@@ -1,0 +1,258 @@
+//! Pack dependency resolution: which packs load, in which order, and what is wrong
+//! with the set (missing or mismatched dependencies, cycles, incompatibilities).
+//!
+//! Pure: works on manifests already read. The order is deterministic: the
+//! dependency graph (with `load_after` / `load_before` hints and present optional
+//! dependencies as edges) first, then pack id.
+
+use crate::diag::{Code, Diagnostic};
+use crate::model::Manifest;
+use std::collections::{BTreeMap, BTreeSet};
+
+/// One pack as the resolver sees it.
+#[derive(Debug, Clone)]
+pub struct Node<'a> {
+    /// The manifest.
+    pub manifest: &'a Manifest,
+    /// The parsed version, when valid.
+    pub version: Option<&'a semver::Version>,
+}
+
+/// A resolver finding, with the manifest key it concerns so the loader can point at it.
+#[derive(Debug, Clone)]
+pub struct Finding {
+    /// Index of the pack in the input.
+    pub pack: usize,
+    /// JSON Pointer into that pack's manifest (`/dependencies/aristeia-core`).
+    pub pointer: String,
+    /// The diagnostic, without location.
+    pub diagnostic: Diagnostic,
+}
+
+/// The load order (indices into the input) and the findings.
+pub fn resolve(nodes: &[Node<'_>]) -> (Vec<usize>, Vec<Finding>) {
+    let mut findings = Vec::new();
+    let mut by_id: BTreeMap<&str, usize> = BTreeMap::new();
+    for (i, n) in nodes.iter().enumerate() {
+        if let Some(&first) = by_id.get(n.manifest.id.as_str()) {
+            findings.push(Finding {
+                pack: i,
+                pointer: "/id".into(),
+                diagnostic: Diagnostic::error(
+                    Code::DuplicatePack,
+                    format!("pack `{}` is loaded twice", n.manifest.id),
+                )
+                .with_note(format!(
+                    "the first has version {}",
+                    nodes[first].manifest.version
+                ))
+                .help("give each pack its own id, or check only one copy"),
+            });
+        } else {
+            by_id.insert(&n.manifest.id, i);
+        }
+    }
+
+    // edges[a] = packs that must load before a
+    let mut before: Vec<BTreeSet<usize>> = vec![BTreeSet::new(); nodes.len()];
+    for (i, n) in nodes.iter().enumerate() {
+        let m = n.manifest;
+        for (dep, req) in &m.dependencies {
+            let pointer = format!("/dependencies/{}", crate::tomljson::escape(dep));
+            match by_id.get(dep.as_str()) {
+                None => findings.push(Finding {
+                    pack: i,
+                    pointer,
+                    diagnostic: Diagnostic::error(
+                        Code::MissingDependency,
+                        format!("pack `{}` depends on `{dep}`, which is not loaded", m.id),
+                    )
+                    .help(format!(
+                        "add the `{dep}` pack to the paths you check, or remove the dependency"
+                    )),
+                }),
+                Some(&j) => {
+                    before[i].insert(j);
+                    check_req(nodes, i, j, req, &pointer, &mut findings, false);
+                }
+            }
+        }
+        for (dep, req) in &m.optional_dependencies {
+            if let Some(&j) = by_id.get(dep.as_str()) {
+                let pointer = format!("/optional_dependencies/{}", crate::tomljson::escape(dep));
+                before[i].insert(j);
+                check_req(nodes, i, j, req, &pointer, &mut findings, false);
+            }
+        }
+        for (other, req) in &m.incompatibilities {
+            if let Some(&j) = by_id.get(other.as_str()) {
+                let pointer = format!("/incompatibilities/{}", crate::tomljson::escape(other));
+                check_req(nodes, i, j, req, &pointer, &mut findings, true);
+            }
+        }
+        for after in &m.load_after {
+            if let Some(&j) = by_id.get(after.as_str()) {
+                before[i].insert(j);
+            }
+        }
+        for b in &m.load_before {
+            if let Some(&j) = by_id.get(b.as_str()) {
+                before[j].insert(i);
+            }
+        }
+    }
+
+    // Kahn's algorithm, always taking the smallest id among the ready packs.
+    let mut remaining: Vec<BTreeSet<usize>> = before.clone();
+    let mut done = vec![false; nodes.len()];
+    let mut order = Vec::new();
+    loop {
+        let ready = (0..nodes.len())
+            .filter(|&i| !done[i] && remaining[i].iter().all(|&j| done[j]))
+            .min_by(|&a, &b| {
+                nodes[a]
+                    .manifest
+                    .id
+                    .cmp(&nodes[b].manifest.id)
+                    .then(a.cmp(&b))
+            });
+        match ready {
+            Some(i) => {
+                done[i] = true;
+                order.push(i);
+                for r in remaining.iter_mut() {
+                    r.remove(&i);
+                }
+            }
+            None => break,
+        }
+    }
+    if order.len() < nodes.len() {
+        // Every pack left is on or behind a cycle; report each cycle once.
+        let left: Vec<usize> = (0..nodes.len()).filter(|&i| !done[i]).collect();
+        let mut reported: BTreeSet<Vec<usize>> = BTreeSet::new();
+        for &start in &left {
+            if let Some(cycle) = find_cycle(start, &before, &done) {
+                let mut key = cycle.clone();
+                key.sort();
+                if reported.insert(key) {
+                    let names: Vec<&str> = cycle
+                        .iter()
+                        .map(|&k| nodes[k].manifest.id.as_str())
+                        .collect();
+                    let head = cycle[0];
+                    let next = cycle.get(1).copied().unwrap_or(head);
+                    let dep = &nodes[next].manifest.id;
+                    let pointer = if nodes[head].manifest.dependencies.contains_key(dep) {
+                        format!("/dependencies/{}", crate::tomljson::escape(dep))
+                    } else {
+                        "/id".to_string()
+                    };
+                    findings.push(Finding {
+                        pack: head,
+                        pointer,
+                        diagnostic: Diagnostic::error(
+                            Code::DependencyCycle,
+                            format!("packs depend on each other in a cycle: {} -> {}", names.join(" -> "), names[0]),
+                        )
+                        .help("remove one of the dependencies (or load hints) so the packs can be ordered"),
+                    });
+                }
+            }
+        }
+        // Still load the rest, by id, so their content is checked too.
+        let mut rest = left;
+        rest.sort_by(|&a, &b| nodes[a].manifest.id.cmp(&nodes[b].manifest.id));
+        order.extend(rest);
+    }
+    (order, findings)
+}
+
+fn check_req(
+    nodes: &[Node<'_>],
+    i: usize,
+    j: usize,
+    req: &str,
+    pointer: &str,
+    findings: &mut Vec<Finding>,
+    incompatibility: bool,
+) {
+    let m = nodes[i].manifest;
+    let other = nodes[j].manifest;
+    let parsed = match semver::VersionReq::parse(req) {
+        Ok(r) => r,
+        Err(e) => {
+            findings.push(Finding {
+                pack: i,
+                pointer: pointer.to_string(),
+                diagnostic: Diagnostic::error(
+                    Code::InvalidVersion,
+                    format!("`{req}` is not a version requirement: {e}"),
+                )
+                .help("write a semver requirement such as \"^1.0\", \">=1.2, <2\" or \"*\""),
+            });
+            return;
+        }
+    };
+    let Some(v) = nodes[j].version else { return };
+    let matches = parsed.matches(v);
+    if incompatibility && matches {
+        findings.push(Finding {
+            pack: i,
+            pointer: pointer.to_string(),
+            diagnostic: Diagnostic::error(
+                Code::IncompatiblePacks,
+                format!(
+                    "pack `{}` is incompatible with `{}` {v}, which is loaded",
+                    m.id, other.id
+                ),
+            )
+            .help(format!("check `{}` or `{}`, not both", m.id, other.id)),
+        });
+    } else if !incompatibility && !matches {
+        findings.push(Finding {
+            pack: i,
+            pointer: pointer.to_string(),
+            diagnostic: Diagnostic::error(
+                Code::VersionMismatch,
+                format!(
+                    "pack `{}` needs `{}` {req}, but version {v} is loaded",
+                    m.id, other.id
+                ),
+            )
+            .help(format!(
+                "load a version of `{}` that matches {req}, or relax the requirement",
+                other.id
+            )),
+        });
+    }
+}
+
+fn find_cycle(start: usize, before: &[BTreeSet<usize>], done: &[bool]) -> Option<Vec<usize>> {
+    // Depth-first search along "must load before" edges among unfinished packs.
+    fn dfs(
+        n: usize,
+        before: &[BTreeSet<usize>],
+        done: &[bool],
+        stack: &mut Vec<usize>,
+        seen: &mut BTreeSet<usize>,
+    ) -> Option<Vec<usize>> {
+        if let Some(pos) = stack.iter().position(|&s| s == n) {
+            return Some(stack[pos..].to_vec());
+        }
+        if !seen.insert(n) {
+            return None;
+        }
+        stack.push(n);
+        for &m in &before[n] {
+            if !done[m] {
+                if let Some(c) = dfs(m, before, done, stack, seen) {
+                    return Some(c);
+                }
+            }
+        }
+        stack.pop();
+        None
+    }
+    dfs(start, before, done, &mut Vec::new(), &mut BTreeSet::new())
+}

@@ -1,0 +1,100 @@
+//! JSON Schemas derived from the content model: one for content files, one for
+//! pack manifests. Written to `schemas/` by `arena schema --write` (committed; a
+//! test fails when they are stale) and used by the loader to validate every file.
+//!
+//! Draft-07, the dialect editors (Taplo / Even Better TOML) understand best.
+
+use crate::model::{ContentFile, Manifest};
+use schemars::generate::SchemaSettings;
+use serde_json::Value;
+
+/// File name of the content-file schema under `schemas/`.
+pub const CONTENT_SCHEMA_FILE: &str = "content.schema.json";
+/// File name of the manifest schema under `schemas/`.
+pub const MANIFEST_SCHEMA_FILE: &str = "pack.schema.json";
+
+fn generate<T: schemars::JsonSchema>() -> Value {
+    let generator = SchemaSettings::draft07().into_generator();
+    generator.into_root_schema_for::<T>().to_value()
+}
+
+/// The schema every content file is validated against.
+pub fn content_schema() -> Value {
+    generate::<ContentFile>()
+}
+
+/// The schema of `pack.toml`.
+pub fn manifest_schema() -> Value {
+    generate::<Manifest>()
+}
+
+/// Every generated schema as (file name, pretty JSON text ending in a newline).
+pub fn generated_files() -> Vec<(&'static str, String)> {
+    [
+        (CONTENT_SCHEMA_FILE, content_schema()),
+        (MANIFEST_SCHEMA_FILE, manifest_schema()),
+    ]
+    .into_iter()
+    .map(|(name, v)| {
+        let mut s = serde_json::to_string_pretty(&v).expect("a schema always serializes");
+        s.push('\n');
+        (name, s)
+    })
+    .collect()
+}
+
+/// Property names a schema allows at an instance location, for "did you mean"
+/// hints: follows `$ref`, `properties`, `items`, `additionalProperties` and the
+/// `anyOf`/`oneOf`/`allOf` branches along the pointer's segments.
+pub fn properties_at(schema: &Value, pointer_segments: &[&str]) -> Vec<String> {
+    let mut nodes = vec![schema];
+    for seg in pointer_segments {
+        let mut next = Vec::new();
+        for n in expand(schema, nodes) {
+            if let Some(p) = n.get("properties").and_then(|p| p.get(*seg)) {
+                next.push(p);
+            }
+            if seg.parse::<usize>().is_ok() {
+                if let Some(i) = n.get("items") {
+                    next.push(i);
+                }
+            }
+            if let Some(a) = n.get("additionalProperties").filter(|a| a.is_object()) {
+                next.push(a);
+            }
+        }
+        nodes = next;
+    }
+    let mut out: Vec<String> = expand(schema, nodes)
+        .into_iter()
+        .filter_map(|n| n.get("properties").and_then(|p| p.as_object()))
+        .flat_map(|p| p.keys().cloned())
+        .collect();
+    out.sort();
+    out.dedup();
+    out
+}
+
+fn expand<'a>(root: &'a Value, nodes: Vec<&'a Value>) -> Vec<&'a Value> {
+    let mut out = Vec::new();
+    let mut stack = nodes;
+    let mut guard = 0;
+    while let Some(n) = stack.pop() {
+        guard += 1;
+        if guard > 1000 {
+            break;
+        }
+        if let Some(r) = n.get("$ref").and_then(|r| r.as_str()) {
+            if let Some(target) = r.strip_prefix('#').and_then(|p| root.pointer(p)) {
+                stack.push(target);
+            }
+        }
+        for k in ["anyOf", "oneOf", "allOf"] {
+            if let Some(arr) = n.get(k).and_then(|a| a.as_array()) {
+                stack.extend(arr.iter());
+            }
+        }
+        out.push(n);
+    }
+    out
+}

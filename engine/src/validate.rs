@@ -1,0 +1,614 @@
+//! Checks across all loaded content, beyond what a schema can say: references
+//! between entries, per-Roll dice limits, map geometry, effects and their scripts,
+//! and notes on provisional and unsupported content.
+//!
+//! Reads no files except the packs' Lua scripts (through `load`'s size-limited
+//! reader); returns diagnostics and never changes the content.
+
+use crate::content::{Entry, Origin};
+use crate::diag::{Code, Diagnostic, Location};
+use crate::load::{self, Loaded, Options};
+use crate::model::*;
+use serde_json::Value;
+use std::collections::{BTreeMap, BTreeSet};
+
+/// Run every cross-content check. Returns the diagnostics and the number of Lua
+/// sources (files and inline effects) compiled.
+pub fn validate(loaded: &Loaded, options: &Options) -> (Vec<Diagnostic>, usize) {
+    let mut v = Validator {
+        loaded,
+        out: Vec::new(),
+        compiled: 0,
+    };
+    v.dice_pools();
+    v.references();
+    v.maps();
+    v.effects(options);
+    v.scripts(options);
+    v.provisional();
+    (v.out, v.compiled)
+}
+
+struct Validator<'a> {
+    loaded: &'a Loaded,
+    out: Vec<Diagnostic>,
+    compiled: usize,
+}
+
+impl Validator<'_> {
+    fn loc(&self, origin: &Origin, sub: &str) -> Option<Location> {
+        self.loaded
+            .locate(&origin.file, &format!("{}{sub}", origin.pointer))
+    }
+
+    fn cpath(&self, origin: &Origin, sub: &str) -> String {
+        match self.loaded.docs.get(&origin.file) {
+            Some(doc) => load::content_path(doc, &format!("{}{sub}", origin.pointer)),
+            None => sub.to_string(),
+        }
+    }
+
+    fn dangling(
+        &self,
+        origin: &Origin,
+        sub: &str,
+        kind: Kind,
+        id: &str,
+        known: Vec<String>,
+    ) -> Diagnostic {
+        let mut d = Diagnostic::error(
+            Code::DanglingReference,
+            format!("no loaded pack defines `{kind}:{id}`"),
+        )
+        .at_opt(self.loc(origin, sub))
+        .path(self.cpath(origin, sub));
+        d = match load::suggest(id, &known) {
+            Some(s) => d.help(format!("did you mean \"{s}\"?")),
+            None => d.help(format!(
+                "add a `[[{kind}]]` entry with id = \"{id}\", or depend on the pack that has it"
+            )),
+        };
+        d
+    }
+
+    /// Every die named exists and no Roll exceeds a colour's per-Roll limit (`000 § Dice`).
+    fn dice_pools(&mut self) {
+        let mut pools: Vec<(&Origin, String, &Pool)> = Vec::new();
+        for e in self.loaded.content.characters.values() {
+            let c = &e.value;
+            pools.push((&e.origin, "/defense".into(), &c.defense));
+            pools.push((&e.origin, "/brawn".into(), &c.brawn));
+            pools.push((&e.origin, "/agility".into(), &c.agility));
+            for (i, a) in c.actions.iter().enumerate() {
+                if let Some(r) = &a.roll {
+                    pools.push((&e.origin, format!("/actions/{i}/roll"), r));
+                }
+            }
+            for (m, minion) in c.minions.iter().enumerate() {
+                for (key, p) in [
+                    ("defense", &minion.defense),
+                    ("brawn", &minion.brawn),
+                    ("agility", &minion.agility),
+                ] {
+                    if let Some(p) = p {
+                        pools.push((&e.origin, format!("/minions/{m}/{key}"), p));
+                    }
+                }
+                for (i, a) in minion.actions.iter().enumerate() {
+                    if let Some(r) = &a.roll {
+                        pools.push((&e.origin, format!("/minions/{m}/actions/{i}/roll"), r));
+                    }
+                }
+            }
+        }
+        for e in self.loaded.content.scenarios.values() {
+            for (i, a) in e.value.actions.iter().enumerate() {
+                if let Some(r) = &a.roll {
+                    pools.push((&e.origin, format!("/actions/{i}/roll"), r));
+                }
+            }
+        }
+        let dice = &self.loaded.content.dice;
+        let known: Vec<String> = dice.keys().cloned().collect();
+        let mut found = Vec::new();
+        for (origin, sub, pool) in pools {
+            let mut counts: BTreeMap<&str, (usize, usize)> = BTreeMap::new();
+            for (i, d) in pool.dice.iter().enumerate() {
+                let slot = counts.entry(d.as_str()).or_insert((0, i));
+                slot.0 += 1;
+                slot.1 = i;
+                if !dice.contains_key(d) && slot.0 == 1 {
+                    found.push(self.dangling(
+                        origin,
+                        &format!("{sub}/dice/{i}"),
+                        Kind::Die,
+                        d,
+                        known.clone(),
+                    ));
+                }
+            }
+            for (die, (n, last)) in counts {
+                let Some(limit) = dice.get(die).map(|d| d.value.max_per_roll) else {
+                    continue;
+                };
+                if n > limit as usize {
+                    let at = format!("{sub}/dice/{last}");
+                    found.push(
+                        Diagnostic::error(
+                            Code::DicePoolLimit,
+                            format!("this Roll has {n} {die} dice; a Roll may hold at most {limit}"),
+                        )
+                        .at_opt(self.loc(origin, &at))
+                        .path(self.cpath(origin, &format!("{sub}/dice")))
+                        .with_note("000 § Dice: at most one red and one green die, and three of each other colour, per Roll")
+                        .help(format!("remove {} {die} die or use another colour", n - limit as usize)),
+                    );
+                }
+            }
+        }
+        self.out.extend(found);
+    }
+
+    /// Ids named by Tactics, Scenarios and setups exist.
+    fn references(&mut self) {
+        let c = &self.loaded.content;
+        let characters: Vec<String> = c.characters.keys().cloned().collect();
+        let mut found = Vec::new();
+        for e in c.tactics.values() {
+            if let Some(ch) = &e.value.character {
+                if !c.characters.contains_key(ch) {
+                    found.push(self.dangling(
+                        &e.origin,
+                        "/character",
+                        Kind::Character,
+                        ch,
+                        characters.clone(),
+                    ));
+                }
+            }
+        }
+        for e in c.scenarios.values() {
+            let s = &e.value;
+            match c.maps.get(&s.map) {
+                None => found.push(self.dangling(
+                    &e.origin,
+                    "/map",
+                    Kind::Map,
+                    &s.map,
+                    c.maps.keys().cloned().collect(),
+                )),
+                Some(map) => {
+                    for (key, list) in [
+                        ("deployment_zones", &s.deployment_zones),
+                        ("scoring_zones", &s.scoring_zones),
+                    ] {
+                        for (i, z) in list.iter().enumerate() {
+                            self.zone_ref(&e.origin, &format!("/{key}/{i}"), map, z, &mut found);
+                        }
+                    }
+                }
+            }
+        }
+        for e in c.setups.values() {
+            let s = &e.value;
+            let map = match c.scenarios.get(&s.scenario) {
+                None => {
+                    let known = c.scenarios.keys().cloned().collect();
+                    found.push(self.dangling(
+                        &e.origin,
+                        "/scenario",
+                        Kind::Scenario,
+                        &s.scenario,
+                        known,
+                    ));
+                    None
+                }
+                Some(sc) => c.maps.get(&sc.value.map),
+            };
+            for (t, team) in s.teams.iter().enumerate() {
+                for (i, ch) in team.characters.iter().enumerate() {
+                    if !c.characters.contains_key(ch) {
+                        let sub = format!("/teams/{t}/characters/{i}");
+                        found.push(self.dangling(
+                            &e.origin,
+                            &sub,
+                            Kind::Character,
+                            ch,
+                            characters.clone(),
+                        ));
+                    }
+                }
+                for (i, ta) in team.tactics.iter().enumerate() {
+                    if !c.tactics.contains_key(ta) {
+                        let sub = format!("/teams/{t}/tactics/{i}");
+                        found.push(self.dangling(
+                            &e.origin,
+                            &sub,
+                            Kind::Tactic,
+                            ta,
+                            c.tactics.keys().cloned().collect(),
+                        ));
+                    }
+                }
+                if let (Some(z), Some(map)) = (&team.deployment_zone, map) {
+                    self.zone_ref(
+                        &e.origin,
+                        &format!("/teams/{t}/deployment_zone"),
+                        map,
+                        z,
+                        &mut found,
+                    );
+                }
+            }
+        }
+        self.out.extend(found);
+    }
+
+    fn zone_ref(
+        &self,
+        origin: &Origin,
+        sub: &str,
+        map: &Entry<Map>,
+        zone: &str,
+        found: &mut Vec<Diagnostic>,
+    ) {
+        let zones: Vec<String> = map.value.zones.iter().map(|z| z.id.clone()).collect();
+        if !zones.iter().any(|z| z == zone) {
+            let mut d = Diagnostic::error(
+                Code::DanglingReference,
+                format!("map `{}` has no zone `{zone}`", map.value.id),
+            )
+            .at_opt(self.loc(origin, sub))
+            .path(self.cpath(origin, sub));
+            d = match load::suggest(zone, &zones) {
+                Some(s) => d.help(format!("did you mean \"{s}\"?")),
+                None => d.help(format!(
+                    "the zones of `{}` are: {}",
+                    map.value.id,
+                    zones.join(", ")
+                )),
+            };
+            found.push(d);
+        }
+    }
+
+    /// Spaces lie on the board; zone references inside a map resolve.
+    fn maps(&mut self) {
+        let mut found = Vec::new();
+        for e in self.loaded.content.maps.values() {
+            let m = &e.value;
+            let r = m.radius as i32;
+            let on_board = |h: &Hex| {
+                let (q, rr) = (h[0] as i32, h[1] as i32);
+                q.abs().max(rr.abs()).max((q + rr).abs()) <= r
+            };
+            let check = |sub: String, h: &Hex, found: &mut Vec<Diagnostic>| {
+                if !on_board(h) {
+                    found.push(
+                        Diagnostic::error(
+                            Code::InvalidValue,
+                            format!("space [{}, {}] is off the board of radius {r}", h[0], h[1]),
+                        )
+                        .at_opt(self.loc(&e.origin, &sub))
+                        .path(self.cpath(&e.origin, &sub))
+                        .help("axial coordinates [q, r] with max(|q|, |r|, |q + r|) <= radius"),
+                    );
+                }
+            };
+            for (i, h) in m.blocked.iter().enumerate() {
+                check(format!("/blocked/{i}"), h, &mut found);
+            }
+            for (i, h) in m.barriers.iter().enumerate() {
+                check(format!("/barriers/{i}"), h, &mut found);
+            }
+            for (z, zone) in m.zones.iter().enumerate() {
+                for (i, h) in zone.spaces.iter().enumerate() {
+                    check(format!("/zones/{z}/spaces/{i}"), h, &mut found);
+                }
+            }
+            for (z, zone) in m.zones.iter().enumerate() {
+                for (i, a) in zone.adjacent.iter().enumerate() {
+                    self.zone_ref(
+                        &e.origin,
+                        &format!("/zones/{z}/adjacent/{i}"),
+                        e,
+                        a,
+                        &mut found,
+                    );
+                }
+                if let Some(o) = &zone.opposite {
+                    self.zone_ref(&e.origin, &format!("/zones/{z}/opposite"), e, o, &mut found);
+                }
+            }
+        }
+        self.out.extend(found);
+    }
+
+    /// Every effect: one source at most, script paths inside the pack and present,
+    /// inline Lua compiles; effects with no Lua are listed as unsupported.
+    fn effects(&mut self, options: &Options) {
+        let mut found = Vec::new();
+        let mut compiled = 0;
+        for (origin, pointer, effect) in self.all_effects() {
+            let sub = pointer
+                .strip_prefix(&origin.pointer)
+                .unwrap_or(&pointer)
+                .to_string();
+            let lua = effect.get("lua").and_then(Value::as_str);
+            let script = effect.get("script").and_then(Value::as_str);
+            match (lua, script) {
+                (Some(_), Some(_)) => found.push(
+                    Diagnostic::error(
+                        Code::EffectSource,
+                        "this effect gives both `lua` and `script`",
+                    )
+                    .at_opt(self.loc(origin, &format!("{sub}/script")))
+                    .path(self.cpath(origin, &sub))
+                    .help("keep one: inline `lua` for short effects, `script` for a file"),
+                ),
+                (Some(src), None) => {
+                    if options.compile_scripts {
+                        compiled += 1;
+                        if let Err(err) = crate::script::compile(src) {
+                            found.push(self.inline_compile_error(
+                                origin,
+                                &format!("{sub}/lua"),
+                                err,
+                            ));
+                        }
+                    }
+                }
+                (None, Some(path)) => {
+                    let at = format!("{sub}/script");
+                    if !load::path_stays_inside(path) {
+                        found.push(
+                            Diagnostic::error(Code::PathEscapesPack, format!("script path `{path}` leads outside the pack"))
+                                .at_opt(self.loc(origin, &at))
+                                .path(self.cpath(origin, &at))
+                                .help("give a path relative to the pack folder, without `..`, such as \"scripts/valkyrie.lua\""),
+                        );
+                    } else {
+                        let pack = self
+                            .loaded
+                            .packs
+                            .iter()
+                            .find(|p| p.manifest.id == origin.pack);
+                        let key = load::rel_key(std::path::Path::new(path));
+                        if pack.is_some_and(|p| !p.scripts.contains_key(&key)) {
+                            let known: Vec<String> = pack
+                                .map(|p| p.scripts.keys().cloned().collect())
+                                .unwrap_or_default();
+                            let mut d = Diagnostic::error(
+                                Code::ScriptNotFound,
+                                format!("no script `{path}` in pack `{}`", origin.pack),
+                            )
+                            .at_opt(self.loc(origin, &at))
+                            .path(self.cpath(origin, &at));
+                            d = match load::suggest(&key, &known) {
+                                Some(s) => d.help(format!("did you mean \"{s}\"?")),
+                                None => d.help(
+                                    "paths are relative to the pack folder (where pack.toml is)",
+                                ),
+                            };
+                            found.push(d);
+                        }
+                    }
+                }
+                (None, None) => {
+                    let text = effect
+                        .get("text")
+                        .and_then(Value::as_str)
+                        .unwrap_or_default();
+                    found.push(
+                        Diagnostic::note(Code::UnsupportedEffect, format!("effect has no Lua yet: \"{}\"", ellipsis(text, 70)))
+                            .at_opt(self.loc(origin, &sub))
+                            .path(self.cpath(origin, &sub))
+                            .help("add `lua = '''...'''` or `script = \"file.lua\"`; until then the engine cannot run it"),
+                    );
+                }
+            }
+        }
+        self.out.extend(found);
+        self.compiled += compiled;
+    }
+
+    fn inline_compile_error(
+        &self,
+        origin: &Origin,
+        sub: &str,
+        err: crate::script::CompileError,
+    ) -> Diagnostic {
+        let file = &origin.file;
+        let pointer = format!("{}{sub}", origin.pointer);
+        let mut loc = self.loaded.locate(file, &pointer);
+        if let (Some(l), Some(line), Some(text)) =
+            (&mut loc, err.line, self.loaded.sources.get(file))
+        {
+            // A multi-line string starting with a newline begins on the next line.
+            let start = l.span.clone().map(|s| s.start).unwrap_or(0);
+            let rest = &text[start.min(text.len())..];
+            let skip = usize::from(
+                rest.starts_with("'''\n")
+                    || rest.starts_with("\"\"\"\n")
+                    || rest.starts_with("'''\r\n")
+                    || rest.starts_with("\"\"\"\r\n"),
+            );
+            let target = l.line + skip + line - 1;
+            if let Some(offset) = line_offset(text, target) {
+                let end = text[offset..].find('\n').map_or(text.len(), |n| offset + n);
+                *l = self
+                    .loaded
+                    .sources
+                    .locate(file, offset..end.max(offset + 1).min(text.len()));
+            }
+        }
+        Diagnostic::error(
+            Code::ScriptCompile,
+            format!("Lua does not compile: {}", err.message),
+        )
+        .at_opt(loc)
+        .path(self.cpath(origin, sub))
+        .help("fix the Luau syntax; `arena script` runs a file on its own to try it")
+    }
+
+    /// Every pack script file: not bytecode, UTF-8, compiles.
+    fn scripts(&mut self, options: &Options) {
+        let mut found = Vec::new();
+        let mut compiled = 0;
+        let mut scratch = Loaded::default();
+        for pack in &self.loaded.packs {
+            for path in pack.scripts.values() {
+                let Some(bytes) = load::read_bytes(path, options, &mut scratch) else {
+                    continue;
+                };
+                let whole = Location {
+                    file: path.clone(),
+                    span: None,
+                    line: 1,
+                    column: 1,
+                };
+                if crate::script::is_bytecode(&bytes) {
+                    found.push(
+                        Diagnostic::error(Code::ScriptBytecode, "script is precompiled bytecode")
+                            .at(whole)
+                            .help("ship the Lua source; bytecode can bypass the sandbox and is never loaded"),
+                    );
+                    continue;
+                }
+                let Ok(text) = std::str::from_utf8(&bytes) else {
+                    found.push(
+                        Diagnostic::error(Code::NotUtf8, "script is not valid UTF-8")
+                            .at(whole)
+                            .help("save the file as UTF-8"),
+                    );
+                    continue;
+                };
+                if !options.compile_scripts {
+                    continue;
+                }
+                compiled += 1;
+                if let Err(err) = crate::script::compile(text) {
+                    let loc = match err.line.and_then(|l| line_offset(text, l)) {
+                        Some(offset) => {
+                            let end = text[offset..].find('\n').map_or(text.len(), |n| offset + n);
+                            let (line, column) = crate::diag::line_column(text, offset);
+                            Location {
+                                file: path.clone(),
+                                span: Some(offset..end),
+                                line,
+                                column,
+                            }
+                        }
+                        None => whole,
+                    };
+                    found.push(
+                        Diagnostic::error(
+                            Code::ScriptCompile,
+                            format!("Lua does not compile: {}", err.message),
+                        )
+                        .at(loc)
+                        .help("fix the Luau syntax; `arena script FILE` runs it on its own"),
+                    );
+                }
+            }
+        }
+        self.out.extend(scratch.diagnostics);
+        self.out.extend(found);
+        self.compiled += compiled;
+    }
+
+    /// Provisional entries, as notes (`arena check --strict` shows them).
+    fn provisional(&mut self) {
+        let mut found = Vec::new();
+        for (kind, id, meta, origin) in self.loaded.content.metas() {
+            if meta.provisional {
+                let mut d =
+                    Diagnostic::note(Code::Provisional, format!("`{kind}:{id}` is provisional"))
+                        .at_opt(
+                            self.loaded.locate_key(
+                                &origin.file,
+                                &format!("{}/provisional", origin.pointer),
+                            ),
+                        )
+                        .path(format!("{kind}:{id}"));
+                if let Some(n) = &meta.note {
+                    d = d.with_note(n.clone());
+                }
+                found.push(d.help(
+                    "replace it with a patch or a pack of your own when the real data is known",
+                ));
+            }
+        }
+        self.out.extend(found);
+    }
+
+    /// (origin, JSON Pointer, effect object) for every effect of every loaded entry.
+    fn all_effects(&self) -> Vec<(&Origin, String, &Value)> {
+        fn walk<'v>(v: &'v Value, pointer: String, out: &mut Vec<(String, &'v Value)>) {
+            match v {
+                Value::Object(m) => {
+                    for (k, child) in m {
+                        let p = format!("{pointer}/{}", crate::tomljson::escape(k));
+                        match (k.as_str(), child) {
+                            ("effect", Value::Object(_)) => out.push((p.clone(), child)),
+                            ("effects", Value::Array(items)) => {
+                                for (i, item) in items.iter().enumerate() {
+                                    if item.is_object() {
+                                        out.push((format!("{p}/{i}"), item));
+                                    }
+                                }
+                            }
+                            _ => {}
+                        }
+                        walk(child, p, out);
+                    }
+                }
+                Value::Array(a) => {
+                    for (i, child) in a.iter().enumerate() {
+                        walk(child, format!("{pointer}/{i}"), out);
+                    }
+                }
+                _ => {}
+            }
+        }
+        let mut out = Vec::new();
+        let mut seen = BTreeSet::new();
+        for (_, _, _, origin) in self.loaded.content.metas() {
+            if !seen.insert((origin.file.clone(), origin.pointer.clone())) {
+                continue;
+            }
+            let Some(doc) = self.loaded.docs.get(&origin.file) else {
+                continue;
+            };
+            let Some(v) = doc.get(&origin.pointer) else {
+                continue;
+            };
+            let mut effects = Vec::new();
+            walk(v, origin.pointer.clone(), &mut effects);
+            out.extend(effects.into_iter().map(|(p, v)| (origin, p, v)));
+        }
+        out
+    }
+}
+
+fn line_offset(text: &str, line: usize) -> Option<usize> {
+    if line == 0 {
+        return None;
+    }
+    if line == 1 {
+        return Some(0);
+    }
+    text.match_indices('\n')
+        .nth(line - 2)
+        .map(|(i, _)| i + 1)
+        .filter(|&i| i <= text.len())
+}
+
+fn ellipsis(s: &str, n: usize) -> String {
+    let s = s.split_whitespace().collect::<Vec<_>>().join(" ");
+    if s.chars().count() > n {
+        format!("{}...", s.chars().take(n).collect::<String>())
+    } else {
+        s
+    }
+}
