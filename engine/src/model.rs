@@ -757,19 +757,21 @@ pub struct Setup {
     pub meta: Meta,
 }
 
-/// The energy type of an Invictus Artifact (`003 § Artifacts`).
+/// The Energy type of an Invictus Artifact (`003 § Components`).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
 #[serde(rename_all = "kebab-case")]
 pub enum EnergyType {
-    /// Prisma: the currency.
+    /// Prisma Energy: the currency (Radiant Core, Mystic Pearl, Nova Shard).
     Prisma,
-    /// Physical energy.
-    Physical,
-    /// Mental energy.
-    Mental,
-    /// Spiritual energy.
-    Spiritual,
-    /// No energy type.
+    /// Fire Energy: standard attacks, needs Stamina (Gladius, Xiphos, Sol Fire).
+    Fire,
+    /// Wild Energy: 2 Energy of your choice, or a standard attack (Elementium, Beam Rifle).
+    Wild,
+    /// Life Energy: healing (Elixir, Nectar, Ambrosia).
+    Life,
+    /// Aqua Energy: blocking, Counters (Relic of Styx, Hoplon, Aegis).
+    Aqua,
+    /// No Energy: the counterfeit Clinker.
     None,
 }
 
