@@ -215,12 +215,7 @@ impl SourceMap {
             Some(text) => line_column(text, span.start),
             None => (1, 1),
         };
-        Location {
-            file: path.to_path_buf(),
-            span: Some(span),
-            line,
-            column,
-        }
+        Location { file: path.to_path_buf(), span: Some(span), line, column }
     }
 }
 
@@ -244,11 +239,7 @@ pub fn line_column(text: &str, offset: usize) -> (usize, usize) {
 /// Render diagnostics for a person: each with its source line and a caret.
 pub fn render_human(diags: &[Diagnostic], sources: &SourceMap, color: bool) -> String {
     use annotate_snippets::{AnnotationKind, Group, Level, Renderer, Snippet};
-    let renderer = if color {
-        Renderer::styled()
-    } else {
-        Renderer::plain()
-    };
+    let renderer = if color { Renderer::styled() } else { Renderer::plain() };
     let mut out = String::new();
     for d in diags {
         let level = match d.severity {
@@ -296,10 +287,7 @@ pub fn render_human(diags: &[Diagnostic], sources: &SourceMap, color: bool) -> S
 
 fn strip_bom(text: &str, span: std::ops::Range<usize>) -> (&str, std::ops::Range<usize>) {
     match text.strip_prefix('\u{feff}') {
-        Some(rest) => (
-            rest,
-            span.start.saturating_sub(3)..span.end.saturating_sub(3),
-        ),
+        Some(rest) => (rest, span.start.saturating_sub(3)..span.end.saturating_sub(3)),
         None => {
             let end = span.end.min(text.len());
             (text, span.start.min(end)..end)
@@ -323,9 +311,7 @@ pub fn render_json(diags: &[Diagnostic], summary: &serde_json::Value) -> String 
 /// GitHub Actions workflow commands: one `::error file=..,line=..,col=..,title=..::msg` per diagnostic.
 pub fn render_github(diags: &[Diagnostic]) -> String {
     fn escape_data(s: &str) -> String {
-        s.replace('%', "%25")
-            .replace('\r', "%0D")
-            .replace('\n', "%0A")
+        s.replace('%', "%25").replace('\r', "%0D").replace('\n', "%0A")
     }
     fn escape_prop(s: &str) -> String {
         escape_data(s).replace(':', "%3A").replace(',', "%2C")
@@ -339,10 +325,7 @@ pub fn render_github(diags: &[Diagnostic]) -> String {
         };
         let mut props = vec![format!("title={}", escape_prop(d.code.as_str()))];
         if let Some(loc) = &d.location {
-            props.insert(
-                0,
-                format!("file={}", escape_prop(&loc.file.display().to_string())),
-            );
+            props.insert(0, format!("file={}", escape_prop(&loc.file.display().to_string())));
             props.insert(1, format!("line={}", loc.line));
             props.insert(2, format!("col={}", loc.column));
         }
@@ -353,11 +336,7 @@ pub fn render_github(diags: &[Diagnostic]) -> String {
         if let Some(h) = &d.help {
             msg.push_str(&format!("\nhelp: {h}"));
         }
-        out.push_str(&format!(
-            "::{cmd} {}::{}\n",
-            props.join(","),
-            escape_data(&msg)
-        ));
+        out.push_str(&format!("::{cmd} {}::{}\n", props.join(","), escape_data(&msg)));
     }
     out
 }
@@ -370,11 +349,7 @@ pub fn render_sarif(diags: &[Diagnostic]) -> String {
         .map(|c| {
             sarif::ReportingDescriptor::builder()
                 .id(c.as_str())
-                .short_description(
-                    sarif::MultiformatMessageString::builder()
-                        .text(c.description())
-                        .build(),
-                )
+                .short_description(sarif::MultiformatMessageString::builder().text(c.description()).build())
                 .build()
         })
         .collect();
@@ -396,41 +371,22 @@ pub fn render_sarif(diags: &[Diagnostic]) -> String {
                 .iter()
                 .map(|loc| {
                     let uri = loc.file.to_string_lossy().replace('\\', "/");
-                    let region = sarif::Region::builder()
-                        .start_line(loc.line as i64)
-                        .start_column(loc.column as i64)
-                        .build();
+                    let region =
+                        sarif::Region::builder().start_line(loc.line as i64).start_column(loc.column as i64).build();
                     let physical = sarif::PhysicalLocation::builder()
                         .artifact_location(sarif::ArtifactLocation::builder().uri(uri).build())
                         .region(region)
                         .build();
-                    sarif::Location::builder()
-                        .physical_location(physical)
-                        .build()
+                    sarif::Location::builder().physical_location(physical).build()
                 })
                 .collect();
-            sarif::Result::builder()
-                .rule_id(d.code.as_str())
-                .level(level)
-                .message(message)
-                .locations(locations)
-                .build()
+            sarif::Result::builder().rule_id(d.code.as_str()).level(level).message(message).locations(locations).build()
         })
         .collect();
-    let driver = sarif::ToolComponent::builder()
-        .name("arena")
-        .version(env!("CARGO_PKG_VERSION"))
-        .rules(rules)
-        .build();
-    let run = sarif::Run::builder()
-        .tool(sarif::Tool::builder().driver(driver).build())
-        .results(results)
-        .build();
-    let doc = sarif::Sarif::builder()
-        .version(serde_json::json!("2.1.0"))
-        .schema(sarif::SCHEMA_URL)
-        .runs(vec![run])
-        .build();
+    let driver = sarif::ToolComponent::builder().name("arena").version(env!("CARGO_PKG_VERSION")).rules(rules).build();
+    let run = sarif::Run::builder().tool(sarif::Tool::builder().driver(driver).build()).results(results).build();
+    let doc =
+        sarif::Sarif::builder().version(serde_json::json!("2.1.0")).schema(sarif::SCHEMA_URL).runs(vec![run]).build();
     let mut s = serde_json::to_string_pretty(&doc).unwrap_or_else(|_| "{}".into());
     s.push('\n');
     s

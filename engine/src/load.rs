@@ -33,10 +33,7 @@ pub struct Options {
 
 impl Default for Options {
     fn default() -> Self {
-        Options {
-            max_file_size: 8 * 1024 * 1024,
-            compile_scripts: true,
-        }
+        Options { max_file_size: 8 * 1024 * 1024, compile_scripts: true }
     }
 }
 
@@ -106,11 +103,8 @@ pub fn discover(paths: &[PathBuf]) -> (Vec<PathBuf>, Vec<Diagnostic>) {
         };
         if !path.is_dir() {
             diags.push(
-                Diagnostic::error(
-                    Code::Io,
-                    format!("`{}` is not a folder that can be read", path.display()),
-                )
-                .help("give the path of a pack folder, or of a folder of packs"),
+                Diagnostic::error(Code::Io, format!("`{}` is not a folder that can be read", path.display()))
+                    .help("give the path of a pack folder, or of a folder of packs"),
             );
             continue;
         }
@@ -119,28 +113,16 @@ pub fn discover(paths: &[PathBuf]) -> (Vec<PathBuf>, Vec<Diagnostic>) {
             continue;
         }
         let mut found: Vec<PathBuf> = match std::fs::read_dir(&path) {
-            Ok(rd) => rd
-                .filter_map(Result::ok)
-                .map(|e| e.path())
-                .filter(|p| p.join(MANIFEST).is_file())
-                .collect(),
+            Ok(rd) => rd.filter_map(Result::ok).map(|e| e.path()).filter(|p| p.join(MANIFEST).is_file()).collect(),
             Err(e) => {
-                diags.push(Diagnostic::error(
-                    Code::Io,
-                    format!("cannot read `{}`: {e}", path.display()),
-                ));
+                diags.push(Diagnostic::error(Code::Io, format!("cannot read `{}`: {e}", path.display())));
                 continue;
             }
         };
         if found.is_empty() {
             diags.push(
-                Diagnostic::error(
-                    Code::NotAPack,
-                    format!("no pack found in `{}`", path.display()),
-                )
-                .help(format!(
-                    "a pack is a folder with a `{MANIFEST}`; see docs/packs.md"
-                )),
+                Diagnostic::error(Code::NotAPack, format!("no pack found in `{}`", path.display()))
+                    .help(format!("a pack is a folder with a `{MANIFEST}`; see docs/packs.md")),
             );
         }
         found.sort();
@@ -158,10 +140,7 @@ pub fn load(paths: &[PathBuf], options: &Options) -> Loaded {
 
 /// Load the given pack folders.
 pub fn load_packs(roots: &[PathBuf], diags: Vec<Diagnostic>, options: &Options) -> Loaded {
-    let mut out = Loaded {
-        diagnostics: diags,
-        ..Loaded::default()
-    };
+    let mut out = Loaded { diagnostics: diags, ..Loaded::default() };
     let schemas = Schemas::new();
 
     // 1. Manifests and file lists.
@@ -179,11 +158,7 @@ pub fn load_packs(roots: &[PathBuf], diags: Vec<Diagnostic>, options: &Options) 
         let ok = errors.is_empty();
         out.diagnostics.extend(errors);
         check_ids(&manifest_path, &doc, &out.sources, &mut out.diagnostics);
-        let manifest = if ok {
-            serde_json::from_value::<Manifest>(doc.value.clone()).ok()
-        } else {
-            None
-        };
+        let manifest = if ok { serde_json::from_value::<Manifest>(doc.value.clone()).ok() } else { None };
         out.docs.insert(manifest_path.clone(), doc);
         let Some(manifest) = manifest else { continue };
         let version = match semver::Version::parse(&manifest.version) {
@@ -203,24 +178,13 @@ pub fn load_packs(roots: &[PathBuf], diags: Vec<Diagnostic>, options: &Options) 
             }
         };
         let (content_files, scripts) = walk_pack(root, options, &mut out);
-        packs.push(Pack {
-            manifest,
-            version,
-            root: root.clone(),
-            content_files,
-            scripts,
-        });
+        packs.push(Pack { manifest, version, root: root.clone(), content_files, scripts });
         manifest_files.push(manifest_path);
     }
 
     // 2. Resolution.
-    let nodes: Vec<crate::resolve::Node<'_>> = packs
-        .iter()
-        .map(|p| crate::resolve::Node {
-            manifest: &p.manifest,
-            version: p.version.as_ref(),
-        })
-        .collect();
+    let nodes: Vec<crate::resolve::Node<'_>> =
+        packs.iter().map(|p| crate::resolve::Node { manifest: &p.manifest, version: p.version.as_ref() }).collect();
     let (order, findings) = crate::resolve::resolve(&nodes);
     for f in findings {
         let file = &manifest_files[f.pack];
@@ -259,10 +223,7 @@ impl Schemas {
             let validator = jsonschema::draft7::new(&v).ok();
             (v, validator)
         };
-        Schemas {
-            content: build(crate::schema::content_schema()),
-            manifest: build(crate::schema::manifest_schema()),
-        }
+        Schemas { content: build(crate::schema::content_schema()), manifest: build(crate::schema::manifest_schema()) }
     }
 
     /// Validate a document; every error becomes a diagnostic. Also returns the
@@ -319,21 +280,12 @@ fn schema_error(
         }
         K::Required { property } => {
             let name = property.as_str().unwrap_or_default();
-            let where_ = if pointer.is_empty() {
-                "the file".to_string()
-            } else {
-                format!("`{cpath}`")
-            };
+            let where_ = if pointer.is_empty() { "the file".to_string() } else { format!("`{cpath}`") };
             out.push(
-                Diagnostic::error(
-                    Code::MissingField,
-                    format!("missing required key `{name}` in {where_}"),
-                )
-                .at_opt(at_key(&pointer))
-                .path(cpath.clone())
-                .help(format!(
-                    "add `{name} = ...`; see the schema's description of `{name}`"
-                )),
+                Diagnostic::error(Code::MissingField, format!("missing required key `{name}` in {where_}"))
+                    .at_opt(at_key(&pointer))
+                    .path(cpath.clone())
+                    .help(format!("add `{name} = ...`; see the schema's description of `{name}`")),
             );
         }
         K::Type { kind } => {
@@ -342,11 +294,7 @@ fn schema_error(
             out.push(
                 Diagnostic::error(
                     Code::WrongType,
-                    format!(
-                        "expected {expected}, found {} {}",
-                        json_type(found),
-                        short(found)
-                    ),
+                    format!("expected {expected}, found {} {}", json_type(found), short(found)),
                 )
                 .at_opt(at_value(&pointer))
                 .path(cpath.clone())
@@ -356,27 +304,18 @@ fn schema_error(
         K::Enum { options } => {
             let opts: Vec<String> = options
                 .as_array()
-                .map(|a| {
-                    a.iter()
-                        .filter_map(|v| v.as_str().map(str::to_string))
-                        .collect()
-                })
+                .map(|a| a.iter().filter_map(|v| v.as_str().map(str::to_string)).collect())
                 .unwrap_or_default();
             let found = e.instance();
-            let mut d = Diagnostic::error(
-                Code::InvalidValue,
-                format!("{} is not one of the allowed values", short(found)),
-            )
-            .at_opt(at_value(&pointer))
-            .path(cpath.clone());
+            let mut d =
+                Diagnostic::error(Code::InvalidValue, format!("{} is not one of the allowed values", short(found)))
+                    .at_opt(at_value(&pointer))
+                    .path(cpath.clone());
             d = match found.as_str().and_then(|s| suggest(s, &opts)) {
                 Some(s) => d.help(format!("did you mean \"{s}\"?")),
                 None => d.help(format!(
                     "allowed: {}",
-                    opts.iter()
-                        .map(|o| format!("\"{o}\""))
-                        .collect::<Vec<_>>()
-                        .join(", ")
+                    opts.iter().map(|o| format!("\"{o}\"")).collect::<Vec<_>>().join(", ")
                 )),
             };
             out.push(d);
@@ -384,16 +323,12 @@ fn schema_error(
         K::AnyOf { context } | K::OneOfNotValid { context } => {
             // Option<T> fields are `anyOf: [T, null]`: report the branch that
             // matched the value's type, so the user sees the real problem.
-            let best = context
-                .iter()
-                .filter(|branch| !branch.is_empty())
-                .min_by_key(|branch| {
-                    branch.iter().any(|x| {
-                        matches!(x.kind(), K::Type { .. }) && x.instance_path() == e.instance_path()
-                    }) as usize
-                        * 1000
-                        + branch.len()
-                });
+            let best = context.iter().filter(|branch| !branch.is_empty()).min_by_key(|branch| {
+                branch.iter().any(|x| matches!(x.kind(), K::Type { .. }) && x.instance_path() == e.instance_path())
+                    as usize
+                    * 1000
+                    + branch.len()
+            });
             match best {
                 Some(branch) => {
                     for inner in branch {
@@ -401,24 +336,15 @@ fn schema_error(
                     }
                 }
                 None => out.push(
-                    Diagnostic::error(Code::InvalidValue, e.to_string())
-                        .at_opt(at_value(&pointer))
-                        .path(cpath.clone()),
+                    Diagnostic::error(Code::InvalidValue, e.to_string()).at_opt(at_value(&pointer)).path(cpath.clone()),
                 ),
             }
         }
         _ => {
             let (code, help) = match e.kind() {
-                K::MinItems { .. } | K::MaxItems { .. } => {
-                    (Code::InvalidValue, "change the number of items")
-                }
-                K::Minimum { .. } | K::Maximum { .. } => {
-                    (Code::InvalidValue, "use a value in the allowed range")
-                }
-                _ => (
-                    Code::InvalidValue,
-                    "see the schema's description of this key",
-                ),
+                K::MinItems { .. } | K::MaxItems { .. } => (Code::InvalidValue, "change the number of items"),
+                K::Minimum { .. } | K::Maximum { .. } => (Code::InvalidValue, "use a value in the allowed range"),
+                _ => (Code::InvalidValue, "see the schema's description of this key"),
             };
             out.push(
                 Diagnostic::error(code, first_line(&e.to_string()))
@@ -432,11 +358,7 @@ fn schema_error(
 
 fn first_line(s: &str) -> String {
     let line = s.lines().next().unwrap_or_default();
-    if line.len() > 200 {
-        format!("{}...", &line[..line.floor_char_boundary(200)])
-    } else {
-        line.to_string()
-    }
+    if line.len() > 200 { format!("{}...", &line[..line.floor_char_boundary(200)]) } else { line.to_string() }
 }
 
 fn type_name(kind: &jsonschema::error::TypeKind) -> String {
@@ -454,11 +376,7 @@ fn type_name(kind: &jsonschema::error::TypeKind) -> String {
     match kind {
         TypeKind::Single(t) => one(t),
         TypeKind::Multiple(ts) => {
-            let names: Vec<String> = ts
-                .iter()
-                .map(|t| one(&t))
-                .filter(|n| n != "nothing")
-                .collect();
+            let names: Vec<String> = ts.iter().map(|t| one(&t)).filter(|n| n != "nothing").collect();
             names.join(" or ")
         }
     }
@@ -482,20 +400,13 @@ fn short(v: &Value) -> String {
         Value::Array(a) if a.len() > 4 => format!("[... {} items]", a.len()),
         other => other.to_string(),
     };
-    if s.len() > 60 {
-        format!("{}...", &s[..s.floor_char_boundary(57)])
-    } else {
-        s
-    }
+    if s.len() > 60 { format!("{}...", &s[..s.floor_char_boundary(57)]) } else { s }
 }
 
 fn type_hint(expected: String, found: &Value) -> String {
     match (expected.as_str(), found) {
         ("an integer", Value::String(s)) => {
-            let words = [
-                "zero", "one", "two", "three", "four", "five", "six", "seven", "eight", "nine",
-                "ten",
-            ];
+            let words = ["zero", "one", "two", "three", "four", "five", "six", "seven", "eight", "nine", "ten"];
             match words.iter().position(|w| w.eq_ignore_ascii_case(s.trim())) {
                 Some(n) => format!("write the number without quotes: {n}"),
                 None => "write a whole number without quotes, such as 3".to_string(),
@@ -578,17 +489,9 @@ fn read_text(path: &Path, options: &Options, out: &mut Loaded) -> Option<Arc<str
             let prefix = String::from_utf8_lossy(&e.as_bytes()[..valid]).into_owned();
             let (line, column) = crate::diag::line_column(&prefix, prefix.len());
             out.diagnostics.push(
-                Diagnostic::error(
-                    Code::NotUtf8,
-                    format!("file is not valid UTF-8 (invalid byte at offset {valid})"),
-                )
-                .at(Location {
-                    file: path.to_path_buf(),
-                    span: Some(valid..valid + 1),
-                    line,
-                    column,
-                })
-                .help("save the file as UTF-8"),
+                Diagnostic::error(Code::NotUtf8, format!("file is not valid UTF-8 (invalid byte at offset {valid})"))
+                    .at(Location { file: path.to_path_buf(), span: Some(valid..valid + 1), line, column })
+                    .help("save the file as UTF-8"),
             );
             None
         }
@@ -597,44 +500,29 @@ fn read_text(path: &Path, options: &Options, out: &mut Loaded) -> Option<Arc<str
 
 /// Read a file's bytes with the size limit.
 pub(crate) fn read_bytes(path: &Path, options: &Options, out: &mut Loaded) -> Option<Vec<u8>> {
-    let whole = |path: &Path| Location {
-        file: path.to_path_buf(),
-        span: None,
-        line: 1,
-        column: 1,
-    };
+    let whole = |path: &Path| Location { file: path.to_path_buf(), span: None, line: 1, column: 1 };
     match std::fs::metadata(path) {
         Ok(m) if m.len() > options.max_file_size => {
             out.diagnostics.push(
                 Diagnostic::error(
                     Code::FileTooLarge,
-                    format!(
-                        "file is {} bytes, over the limit of {} bytes",
-                        m.len(),
-                        options.max_file_size
-                    ),
+                    format!("file is {} bytes, over the limit of {} bytes", m.len(), options.max_file_size),
                 )
                 .at(whole(path))
-                .help(
-                    "split the content into several files, or raise the limit with --max-file-size",
-                ),
+                .help("split the content into several files, or raise the limit with --max-file-size"),
             );
             return None;
         }
         Ok(_) => {}
         Err(e) => {
-            out.diagnostics.push(
-                Diagnostic::error(Code::Io, format!("cannot read file: {e}")).at(whole(path)),
-            );
+            out.diagnostics.push(Diagnostic::error(Code::Io, format!("cannot read file: {e}")).at(whole(path)));
             return None;
         }
     }
     match std::fs::read(path) {
         Ok(b) => Some(b),
         Err(e) => {
-            out.diagnostics.push(
-                Diagnostic::error(Code::Io, format!("cannot read file: {e}")).at(whole(path)),
-            );
+            out.diagnostics.push(Diagnostic::error(Code::Io, format!("cannot read file: {e}")).at(whole(path)));
             None
         }
     }
@@ -647,12 +535,7 @@ fn parse_toml(path: &Path, text: &str, out: &mut Loaded) -> Option<SpannedDoc> {
             for e in errors {
                 let loc = match e.span {
                     Some(s) => out.sources.locate(path, s),
-                    None => Location {
-                        file: path.to_path_buf(),
-                        span: None,
-                        line: 1,
-                        column: 1,
-                    },
+                    None => Location { file: path.to_path_buf(), span: None, line: 1, column: 1 },
                 };
                 out.diagnostics.push(
                     Diagnostic::error(Code::TomlSyntax, format!("invalid TOML: {}", e.message))
@@ -666,38 +549,25 @@ fn parse_toml(path: &Path, text: &str, out: &mut Loaded) -> Option<SpannedDoc> {
 }
 
 /// Walk a pack folder: content files and scripts, refusing anything that leads outside.
-fn walk_pack(
-    root: &Path,
-    options: &Options,
-    out: &mut Loaded,
-) -> (Vec<PathBuf>, BTreeMap<String, PathBuf>) {
+fn walk_pack(root: &Path, options: &Options, out: &mut Loaded) -> (Vec<PathBuf>, BTreeMap<String, PathBuf>) {
     let _ = options;
     let mut content = Vec::new();
     let mut scripts = BTreeMap::new();
     let canonical_root = match root.canonicalize() {
         Ok(c) => c,
         Err(e) => {
-            out.diagnostics.push(Diagnostic::error(
-                Code::Io,
-                format!("cannot read pack folder `{}`: {e}", root.display()),
-            ));
+            out.diagnostics
+                .push(Diagnostic::error(Code::Io, format!("cannot read pack folder `{}`: {e}", root.display())));
             return (content, scripts);
         }
     };
-    let walker = walkdir::WalkDir::new(root)
-        .follow_links(false)
-        .sort_by_file_name()
-        .into_iter();
-    for entry in walker
-        .filter_entry(|e| e.depth() == 0 || !is_ignored(e.file_name().to_string_lossy().as_ref()))
-    {
+    let walker = walkdir::WalkDir::new(root).follow_links(false).sort_by_file_name().into_iter();
+    for entry in walker.filter_entry(|e| e.depth() == 0 || !is_ignored(e.file_name().to_string_lossy().as_ref())) {
         let entry = match entry {
             Ok(e) => e,
             Err(e) => {
-                out.diagnostics.push(Diagnostic::error(
-                    Code::Io,
-                    format!("cannot read inside `{}`: {e}", root.display()),
-                ));
+                out.diagnostics
+                    .push(Diagnostic::error(Code::Io, format!("cannot read inside `{}`: {e}", root.display())));
                 continue;
             }
         };
@@ -710,33 +580,17 @@ fn walk_pack(
                     out.diagnostics.push(
                         Diagnostic::error(
                             Code::PathEscapesPack,
-                            format!(
-                                "symbolic link points outside the pack, to `{}`",
-                                target.display()
-                            ),
+                            format!("symbolic link points outside the pack, to `{}`", target.display()),
                         )
-                        .at(Location {
-                            file: path.clone(),
-                            span: None,
-                            line: 1,
-                            column: 1,
-                        })
+                        .at(Location { file: path.clone(), span: None, line: 1, column: 1 })
                         .help("copy the file into the pack instead of linking to it"),
                     );
                     continue;
                 }
                 Err(_) => {
                     out.diagnostics.push(
-                        Diagnostic::warning(
-                            Code::Io,
-                            "symbolic link whose target does not exist; skipped",
-                        )
-                        .at(Location {
-                            file: path.clone(),
-                            span: None,
-                            line: 1,
-                            column: 1,
-                        }),
+                        Diagnostic::warning(Code::Io, "symbolic link whose target does not exist; skipped")
+                            .at(Location { file: path.clone(), span: None, line: 1, column: 1 }),
                     );
                     continue;
                 }
@@ -747,10 +601,7 @@ fn walk_pack(
         if !is_file {
             continue;
         }
-        let ext = path
-            .extension()
-            .and_then(|e| e.to_str())
-            .unwrap_or_default();
+        let ext = path.extension().and_then(|e| e.to_str()).unwrap_or_default();
         let rel = path.strip_prefix(root).unwrap_or(&path);
         if ext == "toml" && rel != Path::new(MANIFEST) {
             content.push(path);
@@ -783,13 +634,7 @@ pub fn rel_key(rel: &Path) -> String {
         .join("/")
 }
 
-fn load_content_file(
-    pack: &str,
-    file: &Path,
-    schemas: &Schemas,
-    options: &Options,
-    out: &mut Loaded,
-) {
+fn load_content_file(pack: &str, file: &Path, schemas: &Schemas, options: &Options, out: &mut Loaded) {
     out.files += 1;
     let Some(text) = read_text(file, options, out) else {
         return;
@@ -818,12 +663,8 @@ fn load_content_file(
                 if !clean {
                     continue;
                 }
-                let origin = Origin {
-                    pack: pack.to_string(),
-                    file: file.to_path_buf(),
-                    span: doc.key_span(&pointer),
-                    pointer,
-                };
+                let origin =
+                    Origin { pack: pack.to_string(), file: file.to_path_buf(), span: doc.key_span(&pointer), pointer };
                 add_entry(kind, item, origin, out);
             }
         }
@@ -837,11 +678,7 @@ fn add_entry(kind: Kind, item: &Value, origin: Origin, out: &mut Loaded) {
         item: &Value,
         origin: Origin,
     ) -> Result<(), (Origin, Origin)> {
-        let id = item
-            .get("id")
-            .and_then(Value::as_str)
-            .unwrap_or_default()
-            .to_string();
+        let id = item.get("id").and_then(Value::as_str).unwrap_or_default().to_string();
         if let Some(first) = table.get(&id) {
             return Err((origin, first.origin.clone()));
         }
@@ -881,10 +718,7 @@ fn add_entry(kind: Kind, item: &Value, origin: Origin, out: &mut Loaded) {
         let mut d = Diagnostic::error(Code::DuplicateId, format!("`{kind}:{id}` is defined twice"))
             .at_opt(loc)
             .path(format!("{kind}:{id}"))
-            .with_note(format!(
-                "first defined in pack `{}` at {first_loc}",
-                first.pack
-            ));
+            .with_note(format!("first defined in pack `{}` at {first_loc}", first.pack));
         d = if same_pack {
             d.help("give one of them another id")
         } else {
@@ -930,10 +764,7 @@ fn check_ids(file: &Path, doc: &SpannedDoc, sources: &SourceMap, diags: &mut Vec
             Diagnostic::error(Code::InvalidId, format!("id \"{id}\" is not kebab-case"))
                 .at_opt(loc)
                 .path(content_path(doc, &p))
-                .help(format!(
-                    "use lowercase letters, digits and single hyphens, such as \"{}\"",
-                    to_kebab(&id)
-                )),
+                .help(format!("use lowercase letters, digits and single hyphens, such as \"{}\"", to_kebab(&id))),
         );
     }
 }
@@ -941,12 +772,8 @@ fn check_ids(file: &Path, doc: &SpannedDoc, sources: &SourceMap, diags: &mut Vec
 /// Whether a string is a kebab-case id (`ice-wall`, `zone-1`).
 pub fn is_kebab(s: &str) -> bool {
     !s.is_empty()
-        && s.split('-').all(|part| {
-            !part.is_empty()
-                && part
-                    .bytes()
-                    .all(|b| b.is_ascii_lowercase() || b.is_ascii_digit())
-        })
+        && s.split('-')
+            .all(|part| !part.is_empty() && part.bytes().all(|b| b.is_ascii_lowercase() || b.is_ascii_digit()))
 }
 
 fn to_kebab(s: &str) -> String {
@@ -968,8 +795,7 @@ pub fn path_stays_inside(path: &str) -> bool {
     !path.starts_with('/')
         && !path.starts_with('\\')
         && !path.contains(':')
-        && p.components()
-            .all(|c| matches!(c, Component::Normal(_) | Component::CurDir))
+        && p.components().all(|c| matches!(c, Component::Normal(_) | Component::CurDir))
 }
 
 /// What a load amounted to, for the one-line summary and `--format json`.
@@ -998,11 +824,7 @@ impl Loaded {
     pub fn summary(&self) -> Summary {
         let count = |code: Code| self.diagnostics.iter().filter(|d| d.code == code).count();
         Summary {
-            packs: self
-                .packs
-                .iter()
-                .map(|p| format!("{}@{}", p.manifest.id, p.manifest.version))
-                .collect(),
+            packs: self.packs.iter().map(|p| format!("{}@{}", p.manifest.id, p.manifest.version)).collect(),
             entries: Kind::ALL
                 .iter()
                 .map(|&k| (k.key().to_string(), self.content.count(k)))
@@ -1011,11 +833,7 @@ impl Loaded {
             files: self.files,
             scripts: self.scripts,
             errors: self.diagnostics.iter().filter(|d| d.is_error()).count(),
-            warnings: self
-                .diagnostics
-                .iter()
-                .filter(|d| d.severity == crate::diag::Severity::Warning)
-                .count(),
+            warnings: self.diagnostics.iter().filter(|d| d.severity == crate::diag::Severity::Warning).count(),
             provisional: count(Code::Provisional),
             unsupported_effects: count(Code::UnsupportedEffect),
         }

@@ -147,9 +147,7 @@ pub enum Game {
 }
 
 /// A die symbol (`000 § Symbols`).
-#[derive(
-    Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize, JsonSchema,
-)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize, JsonSchema)]
 #[serde(rename_all = "snake_case")]
 pub enum Symbol {
     /// Success: cancels a Block of the opponent; uncancelled ones inflict Damage.

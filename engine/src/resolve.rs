@@ -38,15 +38,9 @@ pub fn resolve(nodes: &[Node<'_>]) -> (Vec<usize>, Vec<Finding>) {
             findings.push(Finding {
                 pack: i,
                 pointer: "/id".into(),
-                diagnostic: Diagnostic::error(
-                    Code::DuplicatePack,
-                    format!("pack `{}` is loaded twice", n.manifest.id),
-                )
-                .with_note(format!(
-                    "the first has version {}",
-                    nodes[first].manifest.version
-                ))
-                .help("give each pack its own id, or check only one copy"),
+                diagnostic: Diagnostic::error(Code::DuplicatePack, format!("pack `{}` is loaded twice", n.manifest.id))
+                    .with_note(format!("the first has version {}", nodes[first].manifest.version))
+                    .help("give each pack its own id, or check only one copy"),
             });
         } else {
             by_id.insert(&n.manifest.id, i);
@@ -67,9 +61,7 @@ pub fn resolve(nodes: &[Node<'_>]) -> (Vec<usize>, Vec<Finding>) {
                         Code::MissingDependency,
                         format!("pack `{}` depends on `{dep}`, which is not loaded", m.id),
                     )
-                    .help(format!(
-                        "add the `{dep}` pack to the paths you check, or remove the dependency"
-                    )),
+                    .help(format!("add the `{dep}` pack to the paths you check, or remove the dependency")),
                 }),
                 Some(&j) => {
                     before[i].insert(j);
@@ -109,13 +101,7 @@ pub fn resolve(nodes: &[Node<'_>]) -> (Vec<usize>, Vec<Finding>) {
     loop {
         let ready = (0..nodes.len())
             .filter(|&i| !done[i] && remaining[i].iter().all(|&j| done[j]))
-            .min_by(|&a, &b| {
-                nodes[a]
-                    .manifest
-                    .id
-                    .cmp(&nodes[b].manifest.id)
-                    .then(a.cmp(&b))
-            });
+            .min_by(|&a, &b| nodes[a].manifest.id.cmp(&nodes[b].manifest.id).then(a.cmp(&b)));
         match ready {
             Some(i) => {
                 done[i] = true;
@@ -136,10 +122,7 @@ pub fn resolve(nodes: &[Node<'_>]) -> (Vec<usize>, Vec<Finding>) {
                 let mut key = cycle.clone();
                 key.sort();
                 if reported.insert(key) {
-                    let names: Vec<&str> = cycle
-                        .iter()
-                        .map(|&k| nodes[k].manifest.id.as_str())
-                        .collect();
+                    let names: Vec<&str> = cycle.iter().map(|&k| nodes[k].manifest.id.as_str()).collect();
                     let head = cycle[0];
                     let next = cycle.get(1).copied().unwrap_or(head);
                     let dep = &nodes[next].manifest.id;
@@ -202,10 +185,7 @@ fn check_req(
             pointer: pointer.to_string(),
             diagnostic: Diagnostic::error(
                 Code::IncompatiblePacks,
-                format!(
-                    "pack `{}` is incompatible with `{}` {v}, which is loaded",
-                    m.id, other.id
-                ),
+                format!("pack `{}` is incompatible with `{}` {v}, which is loaded", m.id, other.id),
             )
             .help(format!("check `{}` or `{}`, not both", m.id, other.id)),
         });
@@ -215,15 +195,9 @@ fn check_req(
             pointer: pointer.to_string(),
             diagnostic: Diagnostic::error(
                 Code::VersionMismatch,
-                format!(
-                    "pack `{}` needs `{}` {req}, but version {v} is loaded",
-                    m.id, other.id
-                ),
+                format!("pack `{}` needs `{}` {req}, but version {v} is loaded", m.id, other.id),
             )
-            .help(format!(
-                "load a version of `{}` that matches {req}, or relax the requirement",
-                other.id
-            )),
+            .help(format!("load a version of `{}` that matches {req}, or relax the requirement", other.id)),
         });
     }
 }

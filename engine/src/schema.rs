@@ -30,17 +30,14 @@ pub fn manifest_schema() -> Value {
 
 /// Every generated schema as (file name, pretty JSON text ending in a newline).
 pub fn generated_files() -> Vec<(&'static str, String)> {
-    [
-        (CONTENT_SCHEMA_FILE, content_schema()),
-        (MANIFEST_SCHEMA_FILE, manifest_schema()),
-    ]
-    .into_iter()
-    .map(|(name, v)| {
-        let mut s = serde_json::to_string_pretty(&v).expect("a schema always serializes");
-        s.push('\n');
-        (name, s)
-    })
-    .collect()
+    [(CONTENT_SCHEMA_FILE, content_schema()), (MANIFEST_SCHEMA_FILE, manifest_schema())]
+        .into_iter()
+        .map(|(name, v)| {
+            let mut s = serde_json::to_string_pretty(&v).expect("a schema always serializes");
+            s.push('\n');
+            (name, s)
+        })
+        .collect()
 }
 
 /// Property names a schema allows at an instance location, for "did you mean"

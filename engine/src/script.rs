@@ -23,10 +23,7 @@ pub fn is_bytecode(bytes: &[u8]) -> bool {
 /// Compile Luau source without running it.
 pub fn compile(source: &str) -> Result<(), CompileError> {
     if is_bytecode(source.as_bytes()) {
-        return Err(CompileError {
-            line: None,
-            message: "precompiled bytecode is not accepted".into(),
-        });
+        return Err(CompileError { line: None, message: "precompiled bytecode is not accepted".into() });
     }
     match mlua::chunk::Compiler::new().compile(source) {
         Ok(_) => Ok(()),
@@ -40,10 +37,7 @@ pub fn parse_error(text: &str) -> CompileError {
     // Luau writes `LINE: message` for a nameless chunk, `chunk:LINE: message` otherwise.
     if let Some((head, rest)) = text.split_once(':') {
         if !head.is_empty() && head.bytes().all(|b| b.is_ascii_digit()) {
-            return CompileError {
-                line: head.parse().ok(),
-                message: rest.trim().to_string(),
-            };
+            return CompileError { line: head.parse().ok(), message: rest.trim().to_string() };
         }
     }
     // Find the first ":<digits>:" and take what follows as the message.
@@ -64,10 +58,7 @@ pub fn parse_error(text: &str) -> CompileError {
         }
         i += 1;
     }
-    CompileError {
-        line: None,
-        message: text.trim().to_string(),
-    }
+    CompileError { line: None, message: text.trim().to_string() }
 }
 
 #[cfg(test)]

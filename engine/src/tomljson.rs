@@ -77,22 +77,13 @@ pub fn parse(text: &str) -> Result<SpannedDoc, Vec<SyntaxError>> {
     if !errors.is_empty() {
         return Err(errors
             .into_iter()
-            .map(|e| SyntaxError {
-                message: e.message().trim().to_string(),
-                span: e.span(),
-            })
+            .map(|e| SyntaxError { message: e.message().trim().to_string(), span: e.span() })
             .collect());
     }
     let mut doc = SpannedDoc::default();
     let span = table.span();
     let value = convert_table(table.get_ref(), "", &mut doc.spans);
-    doc.spans.insert(
-        String::new(),
-        Spans {
-            key: None,
-            value: span,
-        },
-    );
+    doc.spans.insert(String::new(), Spans { key: None, value: span });
     doc.value = value;
     Ok(doc)
 }
@@ -107,13 +98,7 @@ fn convert_table(table: &DeTable<'_>, pointer: &str, spans: &mut HashMap<String,
     for (key, value) in table.iter() {
         let p = format!("{pointer}/{}", escape(key.get_ref()));
         let v = convert_value(value.get_ref(), &p, spans);
-        spans.insert(
-            p,
-            Spans {
-                key: Some(key.span()),
-                value: value.span(),
-            },
-        );
+        spans.insert(p, Spans { key: Some(key.span()), value: value.span() });
         map.insert(key.get_ref().to_string(), v);
     }
     Value::Object(map)
@@ -128,10 +113,7 @@ fn convert_value(value: &DeValue<'_>, pointer: &str, spans: &mut HashMap<String,
                 Some(rest) => (true, rest.to_string()),
                 None => (false, digits.trim_start_matches('+').to_string()),
             };
-            let digits = digits
-                .trim_start_matches("0x")
-                .trim_start_matches("0o")
-                .trim_start_matches("0b");
+            let digits = digits.trim_start_matches("0x").trim_start_matches("0o").trim_start_matches("0b");
             match i64::from_str_radix(digits, i.radix()) {
                 Ok(n) => Value::Number(Number::from(if neg { -n } else { n })),
                 Err(_) => Value::String(i.as_str().to_string()),
@@ -153,13 +135,7 @@ fn convert_value(value: &DeValue<'_>, pointer: &str, spans: &mut HashMap<String,
                 .map(|(idx, item)| {
                     let p = format!("{pointer}/{idx}");
                     let v = convert_value(item.get_ref(), &p, spans);
-                    spans.insert(
-                        p,
-                        Spans {
-                            key: None,
-                            value: item.span(),
-                        },
-                    );
+                    spans.insert(p, Spans { key: None, value: item.span() });
                     v
                 })
                 .collect(),

@@ -15,11 +15,7 @@ use std::collections::{BTreeMap, BTreeSet};
 /// Run every cross-content check. Returns the diagnostics and the number of Lua
 /// sources (files and inline effects) compiled.
 pub fn validate(loaded: &Loaded, options: &Options) -> (Vec<Diagnostic>, usize) {
-    let mut v = Validator {
-        loaded,
-        out: Vec::new(),
-        compiled: 0,
-    };
+    let mut v = Validator { loaded, out: Vec::new(), compiled: 0 };
     v.dice_pools();
     v.references();
     v.maps();
@@ -37,8 +33,7 @@ struct Validator<'a> {
 
 impl Validator<'_> {
     fn loc(&self, origin: &Origin, sub: &str) -> Option<Location> {
-        self.loaded
-            .locate(&origin.file, &format!("{}{sub}", origin.pointer))
+        self.loaded.locate(&origin.file, &format!("{}{sub}", origin.pointer))
     }
 
     fn cpath(&self, origin: &Origin, sub: &str) -> String {
@@ -48,25 +43,13 @@ impl Validator<'_> {
         }
     }
 
-    fn dangling(
-        &self,
-        origin: &Origin,
-        sub: &str,
-        kind: Kind,
-        id: &str,
-        known: Vec<String>,
-    ) -> Diagnostic {
-        let mut d = Diagnostic::error(
-            Code::DanglingReference,
-            format!("no loaded pack defines `{kind}:{id}`"),
-        )
-        .at_opt(self.loc(origin, sub))
-        .path(self.cpath(origin, sub));
+    fn dangling(&self, origin: &Origin, sub: &str, kind: Kind, id: &str, known: Vec<String>) -> Diagnostic {
+        let mut d = Diagnostic::error(Code::DanglingReference, format!("no loaded pack defines `{kind}:{id}`"))
+            .at_opt(self.loc(origin, sub))
+            .path(self.cpath(origin, sub));
         d = match load::suggest(id, &known) {
             Some(s) => d.help(format!("did you mean \"{s}\"?")),
-            None => d.help(format!(
-                "add a `[[{kind}]]` entry with id = \"{id}\", or depend on the pack that has it"
-            )),
+            None => d.help(format!("add a `[[{kind}]]` entry with id = \"{id}\", or depend on the pack that has it")),
         };
         d
     }
@@ -85,11 +68,7 @@ impl Validator<'_> {
                 }
             }
             for (m, minion) in c.minions.iter().enumerate() {
-                for (key, p) in [
-                    ("defense", &minion.defense),
-                    ("brawn", &minion.brawn),
-                    ("agility", &minion.agility),
-                ] {
+                for (key, p) in [("defense", &minion.defense), ("brawn", &minion.brawn), ("agility", &minion.agility)] {
                     if let Some(p) = p {
                         pools.push((&e.origin, format!("/minions/{m}/{key}"), p));
                     }
@@ -118,13 +97,7 @@ impl Validator<'_> {
                 slot.0 += 1;
                 slot.1 = i;
                 if !dice.contains_key(d) && slot.0 == 1 {
-                    found.push(self.dangling(
-                        origin,
-                        &format!("{sub}/dice/{i}"),
-                        Kind::Die,
-                        d,
-                        known.clone(),
-                    ));
+                    found.push(self.dangling(origin, &format!("{sub}/dice/{i}"), Kind::Die, d, known.clone()));
                 }
             }
             for (die, (n, last)) in counts {
@@ -140,7 +113,9 @@ impl Validator<'_> {
                         )
                         .at_opt(self.loc(origin, &at))
                         .path(self.cpath(origin, &format!("{sub}/dice")))
-                        .with_note("000 § Dice: at most one red and one green die, and three of each other colour, per Roll")
+                        .with_note(
+                            "000 § Dice: at most one red and one green die, and three of each other colour, per Roll",
+                        )
                         .help(format!("remove {} {die} die or use another colour", n - limit as usize)),
                     );
                 }
@@ -157,31 +132,19 @@ impl Validator<'_> {
         for e in c.tactics.values() {
             if let Some(ch) = &e.value.character {
                 if !c.characters.contains_key(ch) {
-                    found.push(self.dangling(
-                        &e.origin,
-                        "/character",
-                        Kind::Character,
-                        ch,
-                        characters.clone(),
-                    ));
+                    found.push(self.dangling(&e.origin, "/character", Kind::Character, ch, characters.clone()));
                 }
             }
         }
         for e in c.scenarios.values() {
             let s = &e.value;
             match c.maps.get(&s.map) {
-                None => found.push(self.dangling(
-                    &e.origin,
-                    "/map",
-                    Kind::Map,
-                    &s.map,
-                    c.maps.keys().cloned().collect(),
-                )),
+                None => {
+                    found.push(self.dangling(&e.origin, "/map", Kind::Map, &s.map, c.maps.keys().cloned().collect()))
+                }
                 Some(map) => {
-                    for (key, list) in [
-                        ("deployment_zones", &s.deployment_zones),
-                        ("scoring_zones", &s.scoring_zones),
-                    ] {
+                    for (key, list) in [("deployment_zones", &s.deployment_zones), ("scoring_zones", &s.scoring_zones)]
+                    {
                         for (i, z) in list.iter().enumerate() {
                             self.zone_ref(&e.origin, &format!("/{key}/{i}"), map, z, &mut found);
                         }
@@ -194,13 +157,7 @@ impl Validator<'_> {
             let map = match c.scenarios.get(&s.scenario) {
                 None => {
                     let known = c.scenarios.keys().cloned().collect();
-                    found.push(self.dangling(
-                        &e.origin,
-                        "/scenario",
-                        Kind::Scenario,
-                        &s.scenario,
-                        known,
-                    ));
+                    found.push(self.dangling(&e.origin, "/scenario", Kind::Scenario, &s.scenario, known));
                     None
                 }
                 Some(sc) => c.maps.get(&sc.value.map),
@@ -209,13 +166,7 @@ impl Validator<'_> {
                 for (i, ch) in team.characters.iter().enumerate() {
                     if !c.characters.contains_key(ch) {
                         let sub = format!("/teams/{t}/characters/{i}");
-                        found.push(self.dangling(
-                            &e.origin,
-                            &sub,
-                            Kind::Character,
-                            ch,
-                            characters.clone(),
-                        ));
+                        found.push(self.dangling(&e.origin, &sub, Kind::Character, ch, characters.clone()));
                     }
                 }
                 for (i, ta) in team.tactics.iter().enumerate() {
@@ -231,42 +182,23 @@ impl Validator<'_> {
                     }
                 }
                 if let (Some(z), Some(map)) = (&team.deployment_zone, map) {
-                    self.zone_ref(
-                        &e.origin,
-                        &format!("/teams/{t}/deployment_zone"),
-                        map,
-                        z,
-                        &mut found,
-                    );
+                    self.zone_ref(&e.origin, &format!("/teams/{t}/deployment_zone"), map, z, &mut found);
                 }
             }
         }
         self.out.extend(found);
     }
 
-    fn zone_ref(
-        &self,
-        origin: &Origin,
-        sub: &str,
-        map: &Entry<Map>,
-        zone: &str,
-        found: &mut Vec<Diagnostic>,
-    ) {
+    fn zone_ref(&self, origin: &Origin, sub: &str, map: &Entry<Map>, zone: &str, found: &mut Vec<Diagnostic>) {
         let zones: Vec<String> = map.value.zones.iter().map(|z| z.id.clone()).collect();
         if !zones.iter().any(|z| z == zone) {
-            let mut d = Diagnostic::error(
-                Code::DanglingReference,
-                format!("map `{}` has no zone `{zone}`", map.value.id),
-            )
-            .at_opt(self.loc(origin, sub))
-            .path(self.cpath(origin, sub));
+            let mut d =
+                Diagnostic::error(Code::DanglingReference, format!("map `{}` has no zone `{zone}`", map.value.id))
+                    .at_opt(self.loc(origin, sub))
+                    .path(self.cpath(origin, sub));
             d = match load::suggest(zone, &zones) {
                 Some(s) => d.help(format!("did you mean \"{s}\"?")),
-                None => d.help(format!(
-                    "the zones of `{}` are: {}",
-                    map.value.id,
-                    zones.join(", ")
-                )),
+                None => d.help(format!("the zones of `{}` are: {}", map.value.id, zones.join(", "))),
             };
             found.push(d);
         }
@@ -308,13 +240,7 @@ impl Validator<'_> {
             }
             for (z, zone) in m.zones.iter().enumerate() {
                 for (i, a) in zone.adjacent.iter().enumerate() {
-                    self.zone_ref(
-                        &e.origin,
-                        &format!("/zones/{z}/adjacent/{i}"),
-                        e,
-                        a,
-                        &mut found,
-                    );
+                    self.zone_ref(&e.origin, &format!("/zones/{z}/adjacent/{i}"), e, a, &mut found);
                 }
                 if let Some(o) = &zone.opposite {
                     self.zone_ref(&e.origin, &format!("/zones/{z}/opposite"), e, o, &mut found);
@@ -330,31 +256,21 @@ impl Validator<'_> {
         let mut found = Vec::new();
         let mut compiled = 0;
         for (origin, pointer, effect) in self.all_effects() {
-            let sub = pointer
-                .strip_prefix(&origin.pointer)
-                .unwrap_or(&pointer)
-                .to_string();
+            let sub = pointer.strip_prefix(&origin.pointer).unwrap_or(&pointer).to_string();
             let lua = effect.get("lua").and_then(Value::as_str);
             let script = effect.get("script").and_then(Value::as_str);
             match (lua, script) {
                 (Some(_), Some(_)) => found.push(
-                    Diagnostic::error(
-                        Code::EffectSource,
-                        "this effect gives both `lua` and `script`",
-                    )
-                    .at_opt(self.loc(origin, &format!("{sub}/script")))
-                    .path(self.cpath(origin, &sub))
-                    .help("keep one: inline `lua` for short effects, `script` for a file"),
+                    Diagnostic::error(Code::EffectSource, "this effect gives both `lua` and `script`")
+                        .at_opt(self.loc(origin, &format!("{sub}/script")))
+                        .path(self.cpath(origin, &sub))
+                        .help("keep one: inline `lua` for short effects, `script` for a file"),
                 ),
                 (Some(src), None) => {
                     if options.compile_scripts {
                         compiled += 1;
                         if let Err(err) = crate::script::compile(src) {
-                            found.push(self.inline_compile_error(
-                                origin,
-                                &format!("{sub}/lua"),
-                                err,
-                            ));
+                            found.push(self.inline_compile_error(origin, &format!("{sub}/lua"), err));
                         }
                     }
                 }
@@ -368,16 +284,11 @@ impl Validator<'_> {
                                 .help("give a path relative to the pack folder, without `..`, such as \"scripts/valkyrie.lua\""),
                         );
                     } else {
-                        let pack = self
-                            .loaded
-                            .packs
-                            .iter()
-                            .find(|p| p.manifest.id == origin.pack);
+                        let pack = self.loaded.packs.iter().find(|p| p.manifest.id == origin.pack);
                         let key = load::rel_key(std::path::Path::new(path));
                         if pack.is_some_and(|p| !p.scripts.contains_key(&key)) {
-                            let known: Vec<String> = pack
-                                .map(|p| p.scripts.keys().cloned().collect())
-                                .unwrap_or_default();
+                            let known: Vec<String> =
+                                pack.map(|p| p.scripts.keys().cloned().collect()).unwrap_or_default();
                             let mut d = Diagnostic::error(
                                 Code::ScriptNotFound,
                                 format!("no script `{path}` in pack `{}`", origin.pack),
@@ -386,24 +297,22 @@ impl Validator<'_> {
                             .path(self.cpath(origin, &at));
                             d = match load::suggest(&key, &known) {
                                 Some(s) => d.help(format!("did you mean \"{s}\"?")),
-                                None => d.help(
-                                    "paths are relative to the pack folder (where pack.toml is)",
-                                ),
+                                None => d.help("paths are relative to the pack folder (where pack.toml is)"),
                             };
                             found.push(d);
                         }
                     }
                 }
                 (None, None) => {
-                    let text = effect
-                        .get("text")
-                        .and_then(Value::as_str)
-                        .unwrap_or_default();
+                    let text = effect.get("text").and_then(Value::as_str).unwrap_or_default();
                     found.push(
-                        Diagnostic::note(Code::UnsupportedEffect, format!("effect has no Lua yet: \"{}\"", ellipsis(text, 70)))
-                            .at_opt(self.loc(origin, &sub))
-                            .path(self.cpath(origin, &sub))
-                            .help("add `lua = '''...'''` or `script = \"file.lua\"`; until then the engine cannot run it"),
+                        Diagnostic::note(
+                            Code::UnsupportedEffect,
+                            format!("effect has no Lua yet: \"{}\"", ellipsis(text, 70)),
+                        )
+                        .at_opt(self.loc(origin, &sub))
+                        .path(self.cpath(origin, &sub))
+                        .help("add `lua = '''...'''` or `script = \"file.lua\"`; until then the engine cannot run it"),
                     );
                 }
             }
@@ -412,18 +321,11 @@ impl Validator<'_> {
         self.compiled += compiled;
     }
 
-    fn inline_compile_error(
-        &self,
-        origin: &Origin,
-        sub: &str,
-        err: crate::script::CompileError,
-    ) -> Diagnostic {
+    fn inline_compile_error(&self, origin: &Origin, sub: &str, err: crate::script::CompileError) -> Diagnostic {
         let file = &origin.file;
         let pointer = format!("{}{sub}", origin.pointer);
         let mut loc = self.loaded.locate(file, &pointer);
-        if let (Some(l), Some(line), Some(text)) =
-            (&mut loc, err.line, self.loaded.sources.get(file))
-        {
+        if let (Some(l), Some(line), Some(text)) = (&mut loc, err.line, self.loaded.sources.get(file)) {
             // A multi-line string starting with a newline begins on the next line.
             let start = l.span.clone().map(|s| s.start).unwrap_or(0);
             let rest = &text[start.min(text.len())..];
@@ -436,19 +338,13 @@ impl Validator<'_> {
             let target = l.line + skip + line - 1;
             if let Some(offset) = line_offset(text, target) {
                 let end = text[offset..].find('\n').map_or(text.len(), |n| offset + n);
-                *l = self
-                    .loaded
-                    .sources
-                    .locate(file, offset..end.max(offset + 1).min(text.len()));
+                *l = self.loaded.sources.locate(file, offset..end.max(offset + 1).min(text.len()));
             }
         }
-        Diagnostic::error(
-            Code::ScriptCompile,
-            format!("Lua does not compile: {}", err.message),
-        )
-        .at_opt(loc)
-        .path(self.cpath(origin, sub))
-        .help("fix the Luau syntax; `arena script` runs a file on its own to try it")
+        Diagnostic::error(Code::ScriptCompile, format!("Lua does not compile: {}", err.message))
+            .at_opt(loc)
+            .path(self.cpath(origin, sub))
+            .help("fix the Luau syntax; `arena script` runs a file on its own to try it")
     }
 
     /// Every pack script file: not bytecode, UTF-8, compiles.
@@ -461,12 +357,7 @@ impl Validator<'_> {
                 let Some(bytes) = load::read_bytes(path, options, &mut scratch) else {
                     continue;
                 };
-                let whole = Location {
-                    file: path.clone(),
-                    span: None,
-                    line: 1,
-                    column: 1,
-                };
+                let whole = Location { file: path.clone(), span: None, line: 1, column: 1 };
                 if crate::script::is_bytecode(&bytes) {
                     found.push(
                         Diagnostic::error(Code::ScriptBytecode, "script is precompiled bytecode")
@@ -492,22 +383,14 @@ impl Validator<'_> {
                         Some(offset) => {
                             let end = text[offset..].find('\n').map_or(text.len(), |n| offset + n);
                             let (line, column) = crate::diag::line_column(text, offset);
-                            Location {
-                                file: path.clone(),
-                                span: Some(offset..end),
-                                line,
-                                column,
-                            }
+                            Location { file: path.clone(), span: Some(offset..end), line, column }
                         }
                         None => whole,
                     };
                     found.push(
-                        Diagnostic::error(
-                            Code::ScriptCompile,
-                            format!("Lua does not compile: {}", err.message),
-                        )
-                        .at(loc)
-                        .help("fix the Luau syntax; `arena script FILE` runs it on its own"),
+                        Diagnostic::error(Code::ScriptCompile, format!("Lua does not compile: {}", err.message))
+                            .at(loc)
+                            .help("fix the Luau syntax; `arena script FILE` runs it on its own"),
                     );
                 }
             }
@@ -522,21 +405,13 @@ impl Validator<'_> {
         let mut found = Vec::new();
         for (kind, id, meta, origin) in self.loaded.content.metas() {
             if meta.provisional {
-                let mut d =
-                    Diagnostic::note(Code::Provisional, format!("`{kind}:{id}` is provisional"))
-                        .at_opt(
-                            self.loaded.locate_key(
-                                &origin.file,
-                                &format!("{}/provisional", origin.pointer),
-                            ),
-                        )
-                        .path(format!("{kind}:{id}"));
+                let mut d = Diagnostic::note(Code::Provisional, format!("`{kind}:{id}` is provisional"))
+                    .at_opt(self.loaded.locate_key(&origin.file, &format!("{}/provisional", origin.pointer)))
+                    .path(format!("{kind}:{id}"));
                 if let Some(n) = &meta.note {
                     d = d.with_note(n.clone());
                 }
-                found.push(d.help(
-                    "replace it with a patch or a pack of your own when the real data is known",
-                ));
+                found.push(d.help("replace it with a patch or a pack of your own when the real data is known"));
             }
         }
         self.out.extend(found);
@@ -598,17 +473,10 @@ fn line_offset(text: &str, line: usize) -> Option<usize> {
     if line == 1 {
         return Some(0);
     }
-    text.match_indices('\n')
-        .nth(line - 2)
-        .map(|(i, _)| i + 1)
-        .filter(|&i| i <= text.len())
+    text.match_indices('\n').nth(line - 2).map(|(i, _)| i + 1).filter(|&i| i <= text.len())
 }
 
 fn ellipsis(s: &str, n: usize) -> String {
     let s = s.split_whitespace().collect::<Vec<_>>().join(" ");
-    if s.chars().count() > n {
-        format!("{}...", s.chars().take(n).collect::<String>())
-    } else {
-        s
-    }
+    if s.chars().count() > n { format!("{}...", s.chars().take(n).collect::<String>()) } else { s }
 }

@@ -1,0 +1,229 @@
+//! `arena`: the command-line tool for Aristeia! and Invictus content packs.
+//!
+//! The only crate that prints; `main.rs` is the only place that exits. [`run`]
+//! takes the arguments and two writers so tests drive the whole CLI in-process.
+//! Exit codes: 0 clean (warnings allowed), 1 content errors, 2 usage or IO failure.
+
+use anyhow::Context;
+use arena_engine::diag::{self, Code, Diagnostic, Severity};
+use arena_engine::load::{self, Loaded};
+use clap::{Parser, Subcommand, ValueEnum};
+use std::io::{IsTerminal, Write};
+use std::path::PathBuf;
+
+/// An exit code: 0 clean, 1 content errors, 2 usage or IO failure.
+pub type Exit = u8;
+
+/// Make, patch, validate and play-test content for Aristeia! and Invictus.
+#[derive(Parser, Debug)]
+#[command(name = "arena", version, about, long_about = None, propagate_version = true)]
+struct Cli {
+    #[command(subcommand)]
+    command: Command,
+}
+
+#[derive(Subcommand, Debug)]
+enum Command {
+    /// Validate packs: manifests, dependencies, schemas, references, dice limits, scripts.
+    ///
+    /// With no PATH, checks the bundled `content/` and `mods/`. A PATH is a pack
+    /// folder (holding pack.toml) or a folder of packs. Exit 0 when clean
+    /// (warnings allowed), 1 on content errors, 2 on usage or IO failure.
+    Check(CheckArgs),
+    /// Print or write the JSON Schemas derived from the content model.
+    Schema(SchemaArgs),
+}
+
+#[derive(clap::Args, Debug)]
+struct CheckArgs {
+    /// Pack folders, or folders of packs. Default: the bundled content/ and mods/.
+    paths: Vec<PathBuf>,
+    /// Output format.
+    #[arg(long, value_enum, default_value_t = Format::Human)]
+    format: Format,
+    /// Also list provisional content and effects the engine cannot run yet.
+    #[arg(long)]
+    strict: bool,
+    /// Largest file read, in bytes.
+    #[arg(long, default_value_t = load::Options::default().max_file_size, value_name = "BYTES")]
+    max_file_size: u64,
+    /// Colour in human output.
+    #[arg(long, value_enum, default_value_t = ColorChoice::Auto)]
+    color: ColorChoice,
+}
+
+#[derive(clap::Args, Debug)]
+struct SchemaArgs {
+    /// Write the schemas into this folder (for example `schemas`) instead of printing the content schema.
+    #[arg(long, value_name = "DIR")]
+    write: Option<PathBuf>,
+    /// With --write: write nothing, exit 1 if the files there are stale.
+    #[arg(long, requires = "write")]
+    check: bool,
+}
+
+#[derive(ValueEnum, Clone, Copy, Debug, PartialEq, Eq)]
+enum Format {
+    /// Source lines with carets, for people.
+    Human,
+    /// One JSON document: {"version": 1, "diagnostics": [...], "summary": {...}} (docs/diagnostics.md).
+    Json,
+    /// GitHub Actions workflow commands (annotations on the offending lines).
+    Github,
+    /// SARIF 2.1.0, for code scanning.
+    Sarif,
+}
+
+#[derive(ValueEnum, Clone, Copy, Debug, PartialEq, Eq)]
+enum ColorChoice {
+    Auto,
+    Always,
+    Never,
+}
+
+/// Run the CLI with `args` (the first is the program name), writing to `out` and
+/// `err`. Returns the exit code.
+pub fn run<I, T>(args: I, out: &mut dyn Write, err: &mut dyn Write) -> Exit
+where
+    I: IntoIterator<Item = T>,
+    T: Into<std::ffi::OsString> + Clone,
+{
+    let cli = match Cli::try_parse_from(args) {
+        Ok(cli) => cli,
+        Err(e) => {
+            let code = if e.use_stderr() { 2 } else { 0 };
+            let text = if err_is_terminal() { e.render().ansi().to_string() } else { e.render().to_string() };
+            let _ = if e.use_stderr() { write!(err, "{text}") } else { write!(out, "{text}") };
+            return code;
+        }
+    };
+    let result = match cli.command {
+        Command::Check(args) => check(args, out, err),
+        Command::Schema(args) => schema(args, out, err),
+    };
+    match result {
+        Ok(code) => code,
+        Err(e) => {
+            let _ = writeln!(err, "error: {e:#}");
+            2
+        }
+    }
+}
+
+fn err_is_terminal() -> bool {
+    std::io::stderr().is_terminal()
+}
+
+/// The bundled packs: `content/` and `mods/` of the current folder when it is an
+/// arena checkout, else of the workspace this binary was built from.
+fn default_paths() -> Vec<PathBuf> {
+    let here = PathBuf::from(".");
+    let base =
+        if here.join("content").is_dir() { here } else { PathBuf::from(concat!(env!("CARGO_MANIFEST_DIR"), "/..")) };
+    ["content", "mods"]
+        .iter()
+        .map(|d| base.join(d))
+        .filter(|p| p.is_dir() && has_pack(p))
+        .map(|p| p.strip_prefix("./").map(PathBuf::from).unwrap_or(p))
+        .collect()
+}
+
+fn has_pack(dir: &std::path::Path) -> bool {
+    std::fs::read_dir(dir)
+        .map(|rd| rd.filter_map(Result::ok).any(|e| e.path().join(load::MANIFEST).is_file()))
+        .unwrap_or(false)
+}
+
+fn check(args: CheckArgs, stdout: &mut dyn Write, stderr: &mut dyn Write) -> anyhow::Result<Exit> {
+    let paths = if args.paths.is_empty() { default_paths() } else { args.paths.clone() };
+    let options = load::Options { max_file_size: args.max_file_size, ..load::Options::default() };
+    let loaded = load::load(&paths, &options);
+    let shown: Vec<Diagnostic> =
+        loaded.diagnostics.iter().filter(|d| args.strict || d.severity != Severity::Note).cloned().collect();
+    let summary = loaded.summary();
+    match args.format {
+        Format::Human => {
+            let color = match args.color {
+                ColorChoice::Always => true,
+                ColorChoice::Never => false,
+                ColorChoice::Auto => std::io::stderr().is_terminal() && std::env::var_os("NO_COLOR").is_none(),
+            };
+            write!(stderr, "{}", diag::render_human(&shown, &loaded.sources, color))?;
+            writeln!(stdout, "{}", summary_line(&loaded, args.strict))?;
+        }
+        Format::Json => {
+            let value = serde_json::to_value(&summary).context("serializing the summary")?;
+            write!(stdout, "{}", diag::render_json(&shown, &value))?;
+        }
+        Format::Github => {
+            write!(stdout, "{}", diag::render_github(&shown))?;
+            writeln!(stdout, "{}", summary_line(&loaded, args.strict))?;
+        }
+        Format::Sarif => write!(stdout, "{}", diag::render_sarif(&shown))?,
+    }
+    Ok(exit_code(&loaded))
+}
+
+fn exit_code(loaded: &Loaded) -> Exit {
+    let io = loaded.diagnostics.iter().any(|d| d.is_error() && matches!(d.code, Code::Io | Code::NotAPack));
+    if io {
+        2
+    } else if loaded.has_errors() {
+        1
+    } else {
+        0
+    }
+}
+
+/// `checked 4 packs (23 files): 6 die, 16 state, ...; 12 scripts; 0 errors, 0 warnings`.
+fn summary_line(loaded: &Loaded, strict: bool) -> String {
+    let s = loaded.summary();
+    let entries: Vec<String> = s.entries.iter().map(|(k, n)| format!("{n} {k}")).collect();
+    let plural = |n: usize, one: &str, many: &str| format!("{n} {}", if n == 1 { one } else { many });
+    let mut line = format!(
+        "checked {} ({}): {}; {}; {}, {}",
+        plural(s.packs.len(), "pack", "packs"),
+        plural(s.files, "file", "files"),
+        if entries.is_empty() { "no entries".to_string() } else { entries.join(", ") },
+        plural(s.scripts, "script", "scripts"),
+        plural(s.errors, "error", "errors"),
+        plural(s.warnings, "warning", "warnings"),
+    );
+    if s.provisional + s.unsupported_effects > 0 {
+        line.push_str(&format!(
+            "; {} provisional, {} without Lua{}",
+            plural(s.provisional, "entry", "entries"),
+            plural(s.unsupported_effects, "effect", "effects"),
+            if strict { "" } else { " (--strict lists them)" }
+        ));
+    }
+    line
+}
+
+fn schema(args: SchemaArgs, stdout: &mut dyn Write, stderr: &mut dyn Write) -> anyhow::Result<Exit> {
+    let files = arena_engine::schema::generated_files();
+    let Some(dir) = args.write else {
+        write!(stdout, "{}", files[0].1)?;
+        return Ok(0);
+    };
+    let mut stale = Vec::new();
+    for (name, text) in &files {
+        let path = dir.join(name);
+        let current = std::fs::read_to_string(&path).unwrap_or_default();
+        if &current != text {
+            stale.push(path.clone());
+            if !args.check {
+                std::fs::create_dir_all(&dir).with_context(|| format!("creating {}", dir.display()))?;
+                std::fs::write(&path, text).with_context(|| format!("writing {}", path.display()))?;
+                writeln!(stdout, "wrote {}", path.display())?;
+            }
+        }
+    }
+    if args.check && !stale.is_empty() {
+        for p in &stale {
+            writeln!(stderr, "stale: {} (run `arena schema --write {}`)", p.display(), dir.display())?;
+        }
+        return Ok(1);
+    }
+    Ok(0)
+}
