@@ -205,9 +205,12 @@ pub fn load_packs(roots: &[PathBuf], diags: Vec<Diagnostic>, options: &Options) 
     }
 
     // 4. Checks across all content.
-    let (more, scripts) = crate::validate::validate(&out, options);
-    out.diagnostics.extend(more);
-    out.scripts = scripts;
+    let report = crate::validate::validate(&out, options);
+    out.diagnostics.extend(report.diagnostics);
+    out.scripts = report.compiled;
+    for (path, text) in report.sources {
+        out.sources.insert(path, text);
+    }
     out
 }
 
@@ -280,6 +283,15 @@ fn schema_error(
         }
         K::Required { property } => {
             let name = property.as_str().unwrap_or_default();
+            // A misspelt key (`timming`) is reported once, as unknown with a
+            // suggestion, not again as the required key it misses.
+            let allowed = crate::schema::properties_at(schema, &seg_refs);
+            let misspelt = e.instance().as_object().is_some_and(|obj| {
+                obj.keys().any(|k| !allowed.contains(k) && suggest(k, &allowed).as_deref() == Some(name))
+            });
+            if misspelt {
+                return;
+            }
             let where_ = if pointer.is_empty() { "the file".to_string() } else { format!("`{cpath}`") };
             out.push(
                 Diagnostic::error(Code::MissingField, format!("missing required key `{name}` in {where_}"))
@@ -306,19 +318,21 @@ fn schema_error(
                 .as_array()
                 .map(|a| a.iter().filter_map(|v| v.as_str().map(str::to_string)).collect())
                 .unwrap_or_default();
-            let found = e.instance();
-            let mut d =
-                Diagnostic::error(Code::InvalidValue, format!("{} is not one of the allowed values", short(found)))
-                    .at_opt(at_value(&pointer))
-                    .path(cpath.clone());
-            d = match found.as_str().and_then(|s| suggest(s, &opts)) {
-                Some(s) => d.help(format!("did you mean \"{s}\"?")),
-                None => d.help(format!(
-                    "allowed: {}",
-                    opts.iter().map(|o| format!("\"{o}\"")).collect::<Vec<_>>().join(", ")
-                )),
-            };
-            out.push(d);
+            out.push(enum_error(e.instance(), &opts, at_value(&pointer), cpath.clone()));
+        }
+        K::AnyOf { context } | K::OneOfNotValid { context }
+            if !context.is_empty()
+                && context.iter().all(|b| b.len() == 1 && matches!(b[0].kind(), K::Constant { .. })) =>
+        {
+            // A documented enum: schemars writes each variant as `{ const, description }`.
+            let opts: Vec<String> = context
+                .iter()
+                .filter_map(|b| match b[0].kind() {
+                    K::Constant { expected_value } => expected_value.as_str().map(str::to_string),
+                    _ => None,
+                })
+                .collect();
+            out.push(enum_error(e.instance(), &opts, at_value(&pointer), cpath.clone()));
         }
         K::AnyOf { context } | K::OneOfNotValid { context } => {
             // Option<T> fields are `anyOf: [T, null]`: report the branch that
@@ -353,6 +367,17 @@ fn schema_error(
                     .help(help),
             );
         }
+    }
+}
+
+fn enum_error(found: &Value, opts: &[String], loc: Option<Location>, cpath: String) -> Diagnostic {
+    let d = Diagnostic::error(Code::InvalidValue, format!("{} is not one of the allowed values", short(found)))
+        .at_opt(loc)
+        .path(cpath);
+    let listed = opts.iter().map(|o| format!("\"{o}\"")).collect::<Vec<_>>().join(", ");
+    match found.as_str().and_then(|s| suggest(s, opts)) {
+        Some(s) => d.help(format!("did you mean \"{s}\"?")).with_note(format!("allowed: {listed}")),
+        None => d.help(format!("allowed: {listed}")),
     }
 }
 
@@ -576,11 +601,12 @@ fn walk_pack(root: &Path, options: &Options, out: &mut Loaded) -> (Vec<PathBuf>,
         let is_file = if ft.is_symlink() {
             match path.canonicalize() {
                 Ok(target) if target.starts_with(&canonical_root) => target.is_file(),
-                Ok(target) => {
+                Ok(_) => {
+                    let written = std::fs::read_link(&path).unwrap_or_default();
                     out.diagnostics.push(
                         Diagnostic::error(
                             Code::PathEscapesPack,
-                            format!("symbolic link points outside the pack, to `{}`", target.display()),
+                            format!("symbolic link points outside the pack, to `{}`", written.display()),
                         )
                         .at(Location { file: path.clone(), span: None, line: 1, column: 1 })
                         .help("copy the file into the pack instead of linking to it"),
@@ -646,6 +672,9 @@ fn load_content_file(pack: &str, file: &Path, schemas: &Schemas, options: &Optio
     check_ids(file, &doc, &out.sources, &mut out.diagnostics);
     out.diagnostics.extend(errors);
     // Entries with no schema error in or above them load; the others are skipped.
+    out.docs.insert(file.to_path_buf(), doc);
+    let doc = &out.docs[file];
+    let mut entries = Vec::new();
     if let Value::Object(map) = &doc.value {
         for (key, items) in map {
             let Some(kind) = Kind::from_key(key) else {
@@ -665,11 +694,13 @@ fn load_content_file(pack: &str, file: &Path, schemas: &Schemas, options: &Optio
                 }
                 let origin =
                     Origin { pack: pack.to_string(), file: file.to_path_buf(), span: doc.key_span(&pointer), pointer };
-                add_entry(kind, item, origin, out);
+                entries.push((kind, item.clone(), origin));
             }
         }
     }
-    out.docs.insert(file.to_path_buf(), doc);
+    for (kind, item, origin) in entries {
+        add_entry(kind, &item, origin, out);
+    }
 }
 
 fn add_entry(kind: Kind, item: &Value, origin: Origin, out: &mut Loaded) {
@@ -778,7 +809,17 @@ pub fn is_kebab(s: &str) -> bool {
 
 fn to_kebab(s: &str) -> String {
     let mut out = String::new();
-    for c in s.chars() {
+    let folded = s.chars().map(|c| match c {
+        'á' | 'à' | 'â' | 'ä' | 'ã' | 'Á' | 'À' | 'Â' | 'Ä' => 'a',
+        'é' | 'è' | 'ê' | 'ë' | 'É' | 'È' => 'e',
+        'í' | 'ì' | 'î' | 'ï' | 'Í' => 'i',
+        'ó' | 'ò' | 'ô' | 'ö' | 'õ' | 'Ó' | 'Ö' => 'o',
+        'ú' | 'ù' | 'û' | 'ü' | 'Ú' | 'Ü' => 'u',
+        'ñ' | 'Ñ' => 'n',
+        'ç' | 'Ç' => 'c',
+        other => other,
+    });
+    for c in folded {
         if c.is_ascii_alphanumeric() {
             out.push(c.to_ascii_lowercase());
         } else if !out.ends_with('-') && !out.is_empty() {

@@ -12,23 +12,34 @@ use crate::model::*;
 use serde_json::Value;
 use std::collections::{BTreeMap, BTreeSet};
 
-/// Run every cross-content check. Returns the diagnostics and the number of Lua
-/// sources (files and inline effects) compiled.
-pub fn validate(loaded: &Loaded, options: &Options) -> (Vec<Diagnostic>, usize) {
-    let mut v = Validator { loaded, out: Vec::new(), compiled: 0 };
+/// What the cross-content checks found.
+#[derive(Debug, Default)]
+pub struct Report {
+    /// Every problem, in check order.
+    pub diagnostics: Vec<Diagnostic>,
+    /// Lua sources (files and inline effects) compiled.
+    pub compiled: usize,
+    /// The text of the script files read, for rendering their source lines.
+    pub sources: Vec<(std::path::PathBuf, std::sync::Arc<str>)>,
+}
+
+/// Run every cross-content check.
+pub fn validate(loaded: &Loaded, options: &Options) -> Report {
+    let mut v = Validator { loaded, out: Vec::new(), compiled: 0, sources: Vec::new() };
     v.dice_pools();
     v.references();
     v.maps();
     v.effects(options);
     v.scripts(options);
     v.provisional();
-    (v.out, v.compiled)
+    Report { diagnostics: v.out, compiled: v.compiled, sources: v.sources }
 }
 
 struct Validator<'a> {
     loaded: &'a Loaded,
     out: Vec<Diagnostic>,
     compiled: usize,
+    sources: Vec<(std::path::PathBuf, std::sync::Arc<str>)>,
 }
 
 impl Validator<'_> {
@@ -374,6 +385,7 @@ impl Validator<'_> {
                     );
                     continue;
                 };
+                self.sources.push((path.clone(), text.into()));
                 if !options.compile_scripts {
                     continue;
                 }

@@ -1,0 +1,146 @@
+//! `arena check` end to end: the corpus of bad packs (one folder per diagnostic,
+//! each with an `expect.toml`), the valid edge cases, and the bundled content.
+//!
+//! Each fixture's rendered human and JSON diagnostics are snapshots; on top of
+//! that, the expected code, file, line and column are asserted, as are the exit
+//! code, a hint on every error, and that nothing was written.
+
+use arena_tests::{arena, tests_dir, tree_fingerprint};
+use serde_json::Value;
+use std::path::Path;
+
+#[derive(Debug)]
+struct Expect {
+    code: String,
+    file: String,
+    line: u64,
+    column: u64,
+    exit: u8,
+}
+
+fn read_expect(path: &Path) -> Expect {
+    let text = std::fs::read_to_string(path).unwrap();
+    let v: toml::Table = text.parse().unwrap();
+    Expect {
+        code: v["code"].as_str().unwrap().to_string(),
+        file: v["file"].as_str().unwrap().to_string(),
+        line: v["line"].as_integer().unwrap() as u64,
+        column: v["column"].as_integer().unwrap() as u64,
+        exit: v["exit"].as_integer().unwrap() as u8,
+    }
+}
+
+/// Run check on a fixture folder (relative to tests/) in human and JSON form.
+fn check_fixture(rel: &str) -> (arena_tests::Run, arena_tests::Run) {
+    // Every fixture is checked beside the core pack, which supplies the dice.
+    let args = vec!["check", "--color", "never", rel, "../content/aristeia-core"];
+    let human = arena(&args);
+    let mut json_args = args.clone();
+    json_args.extend(["--format", "json"]);
+    let json = arena(&json_args);
+    (human, json)
+}
+
+#[test]
+fn bad_packs() {
+    std::env::set_current_dir(tests_dir()).unwrap();
+    insta::glob!("fixtures/bad/*/expect.toml", |path| {
+        let dir = path.parent().unwrap();
+        let rel = dir.strip_prefix(tests_dir()).unwrap().to_str().unwrap().to_string();
+        let expect = read_expect(path);
+        let before = tree_fingerprint(dir);
+        let (human, json) = check_fixture(&rel);
+        assert_eq!(tree_fingerprint(dir), before, "{rel}: check wrote into the fixture");
+
+        assert_eq!(human.code, expect.exit, "{rel}: exit code\n{}", human.stderr);
+        assert_eq!(json.code, expect.exit, "{rel}: exit code (json)");
+        let doc: Value = serde_json::from_str(&json.stdout).expect("--format json parses");
+        let diags = doc["diagnostics"].as_array().unwrap();
+        let want_file = format!("{rel}/{}", expect.file);
+        let hit = diags.iter().find(|d| {
+            d["code"] == expect.code.as_str()
+                && (expect.file.is_empty()
+                    || (d["location"]["file"] == want_file.as_str()
+                        && d["location"]["line"] == expect.line
+                        && d["location"]["column"] == expect.column))
+        });
+        assert!(
+            hit.is_some(),
+            "{rel}: no `{}` at {want_file}:{}:{}; got:\n{}",
+            expect.code,
+            expect.line,
+            expect.column,
+            serde_json::to_string_pretty(diags).unwrap()
+        );
+        for d in diags.iter().filter(|d| d["severity"] == "error") {
+            assert!(d["help"].is_string(), "{rel}: error without a hint: {d}");
+            if d["code"] != "not-a-pack" {
+                assert!(d["location"]["line"].is_u64(), "{rel}: error without a line: {d}");
+            }
+        }
+        insta::assert_snapshot!("human", format!("exit: {}\n{}{}", human.code, human.stderr, human.stdout));
+        insta::assert_snapshot!("json", json.stdout);
+    });
+}
+
+#[test]
+fn valid_edge_cases_load_clean() {
+    std::env::set_current_dir(tests_dir()).unwrap();
+    insta::glob!("fixtures/good/*/README.md", |path| {
+        let dir = path.parent().unwrap();
+        let rel = dir.strip_prefix(tests_dir()).unwrap().to_str().unwrap().to_string();
+        let (human, json) = check_fixture(&rel);
+        assert_eq!(human.code, 0, "{rel}:\n{}", human.stderr);
+        let doc: Value = serde_json::from_str(&json.stdout).unwrap();
+        assert_eq!(doc["summary"]["entries"]["character"], 1, "{rel}: the entry loaded");
+        assert_eq!(doc["diagnostics"].as_array().unwrap().len(), 0);
+    });
+}
+
+/// bad-input.md: "A content file of 50 MiB." Made at test time (sparse), not committed.
+#[test]
+fn case_bad_input_content_file_of_50_mib() {
+    let tmp = tempfile::tempdir().unwrap();
+    let pack = tmp.path().join("huge");
+    std::fs::create_dir_all(&pack).unwrap();
+    std::fs::write(
+        pack.join("pack.toml"),
+        "id = \"huge\"\nversion = \"1.0.0\"\ngame = \"aristeia\"\ntitle = \"Huge\"\n",
+    )
+    .unwrap();
+    let f = std::fs::File::create(pack.join("big.toml")).unwrap();
+    f.set_len(50 * 1024 * 1024).unwrap();
+    let run = arena(&["check", "--format", "json", pack.to_str().unwrap()]);
+    assert_eq!(run.code, 1);
+    let doc: Value = serde_json::from_str(&run.stdout).unwrap();
+    let d = &doc["diagnostics"][0];
+    assert_eq!(d["code"], "file-too-large");
+    assert!(d["location"]["file"].as_str().unwrap().ends_with("big.toml"));
+    assert_eq!(d["location"]["line"], 1);
+    assert!(d["help"].is_string());
+}
+
+#[test]
+fn bundled_content_checks_clean() {
+    std::env::set_current_dir(tests_dir()).unwrap();
+    // No path: the bundled content/ and mods/ (the embedded default).
+    let run = arena(&["check", "--color", "never"]);
+    assert_eq!(run.code, 0, "{}", run.stderr);
+    assert_eq!(run.stderr, "", "no warnings or errors on the bundled content");
+    insta::assert_snapshot!("bundled_summary", run.stdout);
+    let strict = arena(&["check", "--color", "never", "--strict", "--format", "json"]);
+    assert_eq!(strict.code, 0);
+    let doc: Value = serde_json::from_str(&strict.stdout).unwrap();
+    let provisional = doc["diagnostics"].as_array().unwrap().iter().filter(|d| d["code"] == "provisional").count();
+    assert_eq!(provisional as u64, doc["summary"]["provisional"].as_u64().unwrap());
+}
+
+#[test]
+fn usage_errors_exit_2() {
+    let run = arena(&["check", "--format", "yaml"]);
+    assert_eq!(run.code, 2);
+    assert!(run.stderr.contains("invalid value 'yaml'"), "{}", run.stderr);
+    let run = arena(&["check", "/no/such/folder"]);
+    assert_eq!(run.code, 2);
+    assert!(run.stderr.contains("io-error"), "{}", run.stderr);
+}
