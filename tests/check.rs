@@ -144,3 +144,14 @@ fn usage_errors_exit_2() {
     assert_eq!(run.code, 2);
     assert!(run.stderr.contains("io-error"), "{}", run.stderr);
 }
+
+/// docs/packs.md quotes the worked example exactly.
+#[test]
+fn docs_quote_the_worked_example() {
+    let docs = std::fs::read_to_string(tests_dir().join("../docs/packs.md")).unwrap();
+    let ex = tests_dir().join("fixtures/good/worked-example/duelist");
+    for f in ["pack.toml", "characters/duelist.toml", "scripts/en-garde.lua"] {
+        let text = std::fs::read_to_string(ex.join(f)).unwrap();
+        assert!(docs.contains(&text), "docs/packs.md no longer quotes {f} exactly");
+    }
+}

@@ -211,6 +211,12 @@ pub fn load_packs(roots: &[PathBuf], diags: Vec<Diagnostic>, options: &Options) 
     for (path, text) in report.sources {
         out.sources.insert(path, text);
     }
+    // Present problems in reading order: those without a file first, then by file and position.
+    out.diagnostics.sort_by(|a, b| {
+        let key =
+            |d: &Diagnostic| d.location.as_ref().map(|l| (l.file.clone(), l.span.as_ref().map_or(0, |s| s.start)));
+        key(a).cmp(&key(b))
+    });
     out
 }
 
