@@ -1,15 +1,12 @@
-//! The JSON Schemas in `schemas/` are generated from the content model and
-//! committed; this fails when they are stale.
+//! Generated files (schemas, Lua API definitions, references) are committed;
+//! these fail when they are stale.
 
 #[test]
-fn committed_schemas_are_current() {
-    let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../schemas");
-    for (name, text) in arena_engine::schema::generated_files() {
-        let committed = std::fs::read_to_string(dir.join(name)).unwrap_or_default();
-        assert!(
-            committed == text,
-            "schemas/{name} is stale: run `cargo run -p arena -- schema --write schemas` and commit it"
-        );
+fn committed_generated_files_are_current() {
+    let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("..");
+    for (rel, text) in arena_engine::generate::files() {
+        let committed = std::fs::read_to_string(root.join(&rel)).unwrap_or_default();
+        assert!(committed == text, "{rel} is stale: run `cargo run -p arena -- generate` and commit it");
     }
 }
 

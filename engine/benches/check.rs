@@ -6,6 +6,8 @@
 //! - `bundled`: the packs under `content/`;
 //! - `generated/N`: aristeia-core plus a generated pack of N Characters and N
 //!   Tactics (100 entries per file), for each N in [`SIZES`];
+//! - `per_file/K`: the same with N = 1000 and K entries per file instead of 100,
+//!   to see how the cost depends on the size of a file;
 //! - `parts/*/N`: the public pieces of `load`, timed on their own on the
 //!   generated inputs, to see where the time goes.
 //!
@@ -25,6 +27,9 @@ use std::sync::OnceLock;
 const SIZES: [usize; 4] = [1000, 2500, 5000, 10000];
 /// Entries per generated content file (the loader reads at most 8 MiB a file).
 const PER_FILE: usize = 100;
+/// For `per_file/K`: N = [`PER_FILE_N`] Characters and Tactics, K entries a file.
+const PER_FILE_SIZES: [usize; 4] = [100, 250, 500, 1000];
+const PER_FILE_N: usize = 1000;
 
 fn main() {
     // Everything a benchmark reads is built here, outside any timing.
@@ -32,6 +37,9 @@ fn main() {
     content_validator();
     manifest_validator();
     docs(SIZES[0]);
+    for n in SIZES {
+        eprintln!("arena-bench input=generated/{n} effects={}", effect_spots(n).len());
+    }
     divan::main();
 }
 
@@ -66,9 +74,15 @@ fn inputs() -> &'static Vec<Input> {
         let root = Path::new(env!("CARGO_TARGET_TMPDIR")).join("arena-bench");
         for n in SIZES {
             let dir = root.join(format!("gen-{n}"));
-            generate(&dir, n).expect("write the generated pack");
+            generate(&dir, n, PER_FILE).expect("write the generated pack");
             let paths = vec![content_dir().join("aristeia-core"), dir];
             out.push(prepare(&format!("generated/{n}"), paths, true));
+        }
+        for k in PER_FILE_SIZES {
+            let dir = root.join(format!("per-file-{k}"));
+            generate(&dir, PER_FILE_N, k).expect("write the generated pack");
+            let paths = vec![content_dir().join("aristeia-core"), dir];
+            out.push(prepare(&format!("per_file/{k}"), paths, true));
         }
         out
     })
@@ -116,8 +130,8 @@ fn prepare(name: &str, paths: Vec<PathBuf>, must_be_clean: bool) -> Input {
 // The generated pack
 
 /// Write a pack of `n` Characters and `n` Tactics (each naming a Character) to
-/// `dir`, replacing what was there. Deterministic.
-fn generate(dir: &Path, n: usize) -> std::io::Result<()> {
+/// `dir`, `per_file` entries a file, replacing what was there. Deterministic.
+fn generate(dir: &Path, n: usize, per_file: usize) -> std::io::Result<()> {
     if dir.exists() {
         std::fs::remove_dir_all(dir)?;
     }
@@ -138,8 +152,8 @@ fn generate(dir: &Path, n: usize) -> std::io::Result<()> {
              aristeia-core = \"^1.0\"\n"
         ),
     )?;
-    for (f, start) in (0..n).step_by(PER_FILE).enumerate() {
-        let end = (start + PER_FILE).min(n);
+    for (f, start) in (0..n).step_by(per_file).enumerate() {
+        let end = (start + per_file).min(n);
         let mut chars = String::from("#:schema ../../../schemas/content.schema.json\n");
         let mut tactics = chars.clone();
         for i in start..end {
@@ -342,7 +356,7 @@ mod bundled {
     }
 }
 
-#[divan::bench_group(sample_count = 10, max_time = 12)]
+#[divan::bench_group(sample_count = 8, max_time = 20)]
 mod generated {
     use super::SIZES;
 
@@ -354,6 +368,21 @@ mod generated {
     #[divan::bench(args = SIZES)]
     fn parse(n: usize) -> Vec<toml::Table> {
         super::bare_parse(super::generated(n))
+    }
+}
+
+#[divan::bench_group(sample_count = 5, max_time = 10)]
+mod per_file {
+    use super::PER_FILE_SIZES;
+
+    #[divan::bench(args = PER_FILE_SIZES)]
+    fn check(k: usize) -> arena_engine::load::Loaded {
+        super::check(super::input(&format!("per_file/{k}")))
+    }
+
+    #[divan::bench(args = PER_FILE_SIZES)]
+    fn parse(k: usize) -> Vec<toml::Table> {
+        super::bare_parse(super::input(&format!("per_file/{k}")))
     }
 }
 
@@ -473,8 +502,57 @@ mod parts {
     }
 
     /// The cross-content checks (`validate::validate`) on a finished load.
-    #[divan::bench(args = SIZES)]
+    #[divan::bench(args = SIZES, sample_count = 5)]
     fn cross_checks(n: usize) -> arena_engine::validate::Report {
         arena_engine::validate::validate(&generated(n).loaded, &options())
     }
+
+    /// Line and column of every effect (`diag::line_column`), as the cross checks
+    /// compute for each `unsupported-effect` note (every effect without Lua).
+    #[divan::bench(args = SIZES, sample_count = 5)]
+    fn effect_line_column(n: usize) -> usize {
+        effect_spots(n)
+            .iter()
+            .map(|&(file, pointer)| {
+                let (path, text) = &generated(n).texts[file];
+                let doc = &docs(n)[file].1;
+                debug_assert_eq!(path, &docs(n)[file].0);
+                let span = doc.value_span(pointer).expect("a span");
+                arena_engine::diag::line_column(text, span.start).0
+            })
+            .sum()
+    }
+
+    /// The content path (`character:x actions[id=y].effects[0]`) of every
+    /// effect (`load::content_path`), also computed for each note.
+    #[divan::bench(args = SIZES, sample_count = 5)]
+    fn effect_content_path(n: usize) -> usize {
+        effect_spots(n).iter().map(|&(file, pointer)| load::content_path(&docs(n)[file].1, pointer).len()).sum()
+    }
+}
+
+/// (file index, JSON Pointer) of every effect in the generated inputs.
+fn effect_spots(n: usize) -> &'static [(usize, &'static str)] {
+    static SPOTS: OnceLock<Vec<Vec<(usize, &'static str)>>> = OnceLock::new();
+    let all = SPOTS.get_or_init(|| {
+        SIZES
+            .iter()
+            .map(|&n| {
+                let mut out = Vec::new();
+                for (i, (_, doc)) in docs(n).iter().enumerate() {
+                    for pointer in doc.spans.keys() {
+                        let mut segs = pointer.rsplit('/');
+                        let last = segs.next().unwrap_or_default();
+                        let before = segs.next().unwrap_or_default();
+                        let is_effect = last == "effect" || (before == "effects" && last.parse::<usize>().is_ok());
+                        if is_effect && doc.get(pointer).is_some_and(Value::is_object) {
+                            out.push((i, pointer.as_str()));
+                        }
+                    }
+                }
+                out
+            })
+            .collect()
+    });
+    &all[SIZES.iter().position(|&s| s == n).expect("a size")]
 }

@@ -72,6 +72,10 @@ codes! {
     ScriptNotFound = "script-not-found", "A script file named by an effect does not exist in the pack.";
     ScriptCompile = "script-compile", "A Lua script does not compile.";
     ScriptBytecode = "script-bytecode", "A Lua script is precompiled bytecode; only source is accepted.";
+    ScriptError = "script-error", "A script raised a Lua error or called the API with a wrong argument.";
+    ScriptBudget = "script-budget-exhausted", "A script used up its instruction budget (an endless loop).";
+    ScriptMemory = "script-memory-exhausted", "A script reached the VM's memory limit.";
+    ScriptTestFailed = "script-test-failed", "A pack's own Lua test of its effects failed.";
     EffectSource = "effect-source", "An effect gives both inline Lua and a script file.";
     UnsupportedEffect = "unsupported-effect", "An effect has printed text but no Lua yet: the engine cannot run it.";
     Provisional = "provisional", "An entry stands in for data the rulebooks print as a picture.";

@@ -7,6 +7,7 @@
 
 pub mod content;
 pub mod diag;
+pub mod generate;
 pub mod load;
 pub mod model;
 pub mod resolve;

@@ -69,6 +69,8 @@ pub struct Loaded {
     pub files: usize,
     /// Number of Lua sources compiled (files and inline effects).
     pub scripts: usize,
+    /// Every script that compiled, ready for a VM (`script::runtime::Runtime`).
+    pub script_set: Arc<crate::script::runtime::ScriptSet>,
 }
 
 impl Loaded {
@@ -208,6 +210,7 @@ pub fn load_packs(roots: &[PathBuf], diags: Vec<Diagnostic>, options: &Options) 
     let report = crate::validate::validate(&out, options);
     out.diagnostics.extend(report.diagnostics);
     out.scripts = report.compiled;
+    out.script_set = report.scripts;
     for (path, text) in report.sources {
         out.sources.insert(path, text);
     }
@@ -452,8 +455,14 @@ fn type_hint(expected: String, found: &Value) -> String {
 
 /// The closest allowed name to a misspelt one, if any is close enough.
 pub fn suggest(name: &str, allowed: &[String]) -> Option<String> {
+    // `zone-4` is not a typo of `zone-1`: names that differ only in digits are distinct.
+    let digits_only = |a: &str| {
+        a.len() == name.len()
+            && a.bytes().zip(name.bytes()).all(|(x, y)| x == y || (x.is_ascii_digit() && y.is_ascii_digit()))
+    };
     allowed
         .iter()
+        .filter(|a| !digits_only(a))
         .map(|a| (strsim::damerau_levenshtein(name, a), a))
         .filter(|(d, a)| *d <= 2.max(a.len() / 3) && *d < a.len())
         .min_by_key(|(d, a)| (*d, (*a).clone()))

@@ -1,5 +1,5 @@
 //! JSON Schemas derived from the content model: one for content files, one for
-//! pack manifests. Written to `schemas/` by `arena schema --write` (committed; a
+//! pack manifests. Written to `schemas/` by `arena generate` (committed; a
 //! test fails when they are stale) and used by the loader to validate every file.
 //!
 //! Draft-07, the dialect editors (Taplo / Even Better TOML) understand best.

@@ -10,7 +10,9 @@ use crate::diag::{Code, Diagnostic, Location};
 use crate::load::{self, Loaded, Options};
 use crate::model::*;
 use serde_json::Value;
+use crate::script::runtime::{ScriptSet, ScriptSource};
 use std::collections::{BTreeMap, BTreeSet};
+use std::sync::Arc;
 
 /// What the cross-content checks found.
 #[derive(Debug, Default)]
@@ -21,18 +23,19 @@ pub struct Report {
     pub compiled: usize,
     /// The text of the script files read, for rendering their source lines.
     pub sources: Vec<(std::path::PathBuf, std::sync::Arc<str>)>,
+    /// Every script that compiled, ready for a [`crate::script::runtime::Runtime`].
+    pub scripts: Arc<ScriptSet>,
 }
 
 /// Run every cross-content check.
 pub fn validate(loaded: &Loaded, options: &Options) -> Report {
-    let mut v = Validator { loaded, out: Vec::new(), compiled: 0, sources: Vec::new() };
+    let mut v = Validator { loaded, out: Vec::new(), compiled: 0, sources: Vec::new(), set: None };
     v.dice_pools();
     v.references();
     v.maps();
     v.effects(options);
-    v.scripts(options);
     v.provisional();
-    Report { diagnostics: v.out, compiled: v.compiled, sources: v.sources }
+    Report { diagnostics: v.out, compiled: v.compiled, sources: v.sources, scripts: v.set.unwrap_or_default() }
 }
 
 struct Validator<'a> {
@@ -40,6 +43,7 @@ struct Validator<'a> {
     out: Vec<Diagnostic>,
     compiled: usize,
     sources: Vec<(std::path::PathBuf, std::sync::Arc<str>)>,
+    set: Option<Arc<ScriptSet>>,
 }
 
 impl Validator<'_> {
@@ -261,29 +265,71 @@ impl Validator<'_> {
         self.out.extend(found);
     }
 
-    /// Every effect: one source at most, script paths inside the pack and present,
-    /// inline Lua compiles; effects with no Lua are listed as unsupported.
-    fn effects(&mut self, options: &Options) {
+    /// Every pack script file: not bytecode, UTF-8. Returns their text by path.
+    fn read_scripts(&mut self, options: &Options) -> BTreeMap<std::path::PathBuf, Arc<str>> {
         let mut found = Vec::new();
-        let mut compiled = 0;
+        let mut texts = BTreeMap::new();
+        let mut scratch = Loaded::default();
+        for pack in &self.loaded.packs {
+            for path in pack.scripts.values() {
+                let Some(bytes) = load::read_bytes(path, options, &mut scratch) else { continue };
+                let whole = Location { file: path.clone(), span: None, line: 1, column: 1 };
+                if crate::script::is_bytecode(&bytes) {
+                    found.push(
+                        Diagnostic::error(Code::ScriptBytecode, "script is precompiled bytecode")
+                            .at(whole)
+                            .help("ship the Lua source; bytecode can bypass the sandbox and is never loaded"),
+                    );
+                    continue;
+                }
+                let Ok(text) = String::from_utf8(bytes) else {
+                    found.push(
+                        Diagnostic::error(Code::NotUtf8, "script is not valid UTF-8").at(whole).help("save the file as UTF-8"),
+                    );
+                    continue;
+                };
+                let text: Arc<str> = text.into();
+                self.sources.push((path.clone(), text.clone()));
+                texts.insert(path.clone(), text);
+            }
+        }
+        self.out.extend(scratch.diagnostics);
+        self.out.extend(found);
+        texts
+    }
+
+    /// Every effect: one source at most, script paths inside the pack and present;
+    /// effects with no Lua are listed as unsupported. Then every script (inline,
+    /// referenced file, or any other `.lua` of a pack) is compiled, once.
+    fn effects(&mut self, options: &Options) {
+        let texts = self.read_scripts(options);
+        let mut found = Vec::new();
+        let mut sources = Vec::new();
+        let mut referenced = BTreeSet::new();
         for (origin, pointer, effect) in self.all_effects() {
             let sub = pointer.strip_prefix(&origin.pointer).unwrap_or(&pointer).to_string();
             let lua = effect.get("lua").and_then(Value::as_str);
             let script = effect.get("script").and_then(Value::as_str);
+            let cpath = self.cpath(origin, &sub);
+            let (card, effect_path) = cpath.split_once(' ').unwrap_or((cpath.as_str(), ""));
             match (lua, script) {
                 (Some(_), Some(_)) => found.push(
                     Diagnostic::error(Code::EffectSource, "this effect gives both `lua` and `script`")
                         .at_opt(self.loc(origin, &format!("{sub}/script")))
-                        .path(self.cpath(origin, &sub))
+                        .path(cpath.clone())
                         .help("keep one: inline `lua` for short effects, `script` for a file"),
                 ),
                 (Some(src), None) => {
-                    if options.compile_scripts {
-                        compiled += 1;
-                        if let Err(err) = crate::script::compile(src) {
-                            found.push(self.inline_compile_error(origin, &format!("{sub}/lua"), err));
-                        }
-                    }
+                    let first_line = self.inline_first_line(origin, &format!("{sub}/lua"));
+                    sources.push(ScriptSource {
+                        pack: origin.pack.clone(),
+                        card: card.to_string(),
+                        effect: effect_path.to_string(),
+                        file: origin.file.clone(),
+                        first_line,
+                        source: src.into(),
+                        module: None,
+                    });
                 }
                 (None, Some(path)) => {
                     let at = format!("{sub}/script");
@@ -294,18 +340,32 @@ impl Validator<'_> {
                                 .path(self.cpath(origin, &at))
                                 .help("give a path relative to the pack folder, without `..`, such as \"scripts/valkyrie.lua\""),
                         );
-                    } else {
-                        let pack = self.loaded.packs.iter().find(|p| p.manifest.id == origin.pack);
-                        let key = load::rel_key(std::path::Path::new(path));
-                        if pack.is_some_and(|p| !p.scripts.contains_key(&key)) {
-                            let known: Vec<String> =
-                                pack.map(|p| p.scripts.keys().cloned().collect()).unwrap_or_default();
-                            let mut d = Diagnostic::error(
-                                Code::ScriptNotFound,
-                                format!("no script `{path}` in pack `{}`", origin.pack),
-                            )
-                            .at_opt(self.loc(origin, &at))
-                            .path(self.cpath(origin, &at));
+                        continue;
+                    }
+                    let pack = self.loaded.packs.iter().find(|p| p.manifest.id == origin.pack);
+                    let key = load::rel_key(std::path::Path::new(path));
+                    match pack.and_then(|p| p.scripts.get(&key)) {
+                        Some(file) => {
+                            referenced.insert(file.clone());
+                            if let Some(text) = texts.get(file) {
+                                let function = effect.get("function").and_then(Value::as_str).map(str::to_string);
+                                sources.push(ScriptSource {
+                                    pack: origin.pack.clone(),
+                                    card: card.to_string(),
+                                    effect: effect_path.to_string(),
+                                    file: file.clone(),
+                                    first_line: 1,
+                                    source: text.clone(),
+                                    module: Some(function),
+                                });
+                            }
+                        }
+                        None => {
+                            let known: Vec<String> = pack.map(|p| p.scripts.keys().cloned().collect()).unwrap_or_default();
+                            let mut d =
+                                Diagnostic::error(Code::ScriptNotFound, format!("no script `{path}` in pack `{}`", origin.pack))
+                                    .at_opt(self.loc(origin, &at))
+                                    .path(self.cpath(origin, &at));
                             d = match load::suggest(&key, &known) {
                                 Some(s) => d.help(format!("did you mean \"{s}\"?")),
                                 None => d.help("paths are relative to the pack folder (where pack.toml is)"),
@@ -317,99 +377,62 @@ impl Validator<'_> {
                 (None, None) => {
                     let text = effect.get("text").and_then(Value::as_str).unwrap_or_default();
                     found.push(
-                        Diagnostic::note(
-                            Code::UnsupportedEffect,
-                            format!("effect has no Lua yet: \"{}\"", ellipsis(text, 70)),
-                        )
-                        .at_opt(self.loc(origin, &sub))
-                        .path(self.cpath(origin, &sub))
-                        .help("add `lua = '''...'''` or `script = \"file.lua\"`; until then the engine cannot run it"),
+                        Diagnostic::note(Code::UnsupportedEffect, format!("effect has no Lua yet: \"{}\"", ellipsis(text, 70)))
+                            .at_opt(self.loc(origin, &sub))
+                            .path(cpath.clone())
+                            .help("add `lua = '''...'''` or `script = \"file.lua\"`; until then the engine cannot run it"),
                     );
                 }
             }
         }
-        self.out.extend(found);
-        self.compiled += compiled;
-    }
-
-    fn inline_compile_error(&self, origin: &Origin, sub: &str, err: crate::script::CompileError) -> Diagnostic {
-        let file = &origin.file;
-        let pointer = format!("{}{sub}", origin.pointer);
-        let mut loc = self.loaded.locate(file, &pointer);
-        if let (Some(l), Some(line), Some(text)) = (&mut loc, err.line, self.loaded.sources.get(file)) {
-            // A multi-line string starting with a newline begins on the next line.
-            let start = l.span.clone().map(|s| s.start).unwrap_or(0);
-            let rest = &text[start.min(text.len())..];
-            let skip = usize::from(
-                rest.starts_with("'''\n")
-                    || rest.starts_with("\"\"\"\n")
-                    || rest.starts_with("'''\r\n")
-                    || rest.starts_with("\"\"\"\r\n"),
-            );
-            let target = l.line + skip + line - 1;
-            if let Some(offset) = line_offset(text, target) {
-                let end = text[offset..].find('\n').map_or(text.len(), |n| offset + n);
-                *l = self.loaded.sources.locate(file, offset..end.max(offset + 1).min(text.len()));
-            }
-        }
-        Diagnostic::error(Code::ScriptCompile, format!("Lua does not compile: {}", err.message))
-            .at_opt(loc)
-            .path(self.cpath(origin, sub))
-            .help("fix the Luau syntax; `arena script` runs a file on its own to try it")
-    }
-
-    /// Every pack script file: not bytecode, UTF-8, compiles.
-    fn scripts(&mut self, options: &Options) {
-        let mut found = Vec::new();
-        let mut compiled = 0;
-        let mut scratch = Loaded::default();
+        // Pack scripts no effect names (helpers, tests) are compiled too.
         for pack in &self.loaded.packs {
-            for path in pack.scripts.values() {
-                let Some(bytes) = load::read_bytes(path, options, &mut scratch) else {
-                    continue;
-                };
-                let whole = Location { file: path.clone(), span: None, line: 1, column: 1 };
-                if crate::script::is_bytecode(&bytes) {
-                    found.push(
-                        Diagnostic::error(Code::ScriptBytecode, "script is precompiled bytecode")
-                            .at(whole)
-                            .help("ship the Lua source; bytecode can bypass the sandbox and is never loaded"),
-                    );
+            for (key, file) in &pack.scripts {
+                if referenced.contains(file) {
                     continue;
                 }
-                let Ok(text) = std::str::from_utf8(&bytes) else {
-                    found.push(
-                        Diagnostic::error(Code::NotUtf8, "script is not valid UTF-8")
-                            .at(whole)
-                            .help("save the file as UTF-8"),
-                    );
-                    continue;
-                };
-                self.sources.push((path.clone(), text.into()));
-                if !options.compile_scripts {
-                    continue;
-                }
-                compiled += 1;
-                if let Err(err) = crate::script::compile(text) {
-                    let loc = match err.line.and_then(|l| line_offset(text, l)) {
-                        Some(offset) => {
-                            let end = text[offset..].find('\n').map_or(text.len(), |n| offset + n);
-                            let (line, column) = crate::diag::line_column(text, offset);
-                            Location { file: path.clone(), span: Some(offset..end), line, column }
-                        }
-                        None => whole,
-                    };
-                    found.push(
-                        Diagnostic::error(Code::ScriptCompile, format!("Lua does not compile: {}", err.message))
-                            .at(loc)
-                            .help("fix the Luau syntax; `arena script FILE` runs it on its own"),
-                    );
+                if let Some(text) = texts.get(file) {
+                    sources.push(ScriptSource {
+                        pack: pack.manifest.id.clone(),
+                        card: format!("script:{key}"),
+                        effect: String::new(),
+                        file: file.clone(),
+                        first_line: 1,
+                        source: text.clone(),
+                        module: Some(None),
+                    });
                 }
             }
         }
-        self.out.extend(scratch.diagnostics);
         self.out.extend(found);
-        self.compiled += compiled;
+        if options.compile_scripts {
+            let (set, errors) = crate::script::runtime::compile_all(sources);
+            self.compiled = set.len() + errors.len();
+            for e in errors {
+                let mut d = e.to_diagnostic();
+                let text = self.loaded.sources.get(&e.file).or_else(|| texts.get(&e.file).map(|t| &**t));
+                if let (Some(line), Some(text)) = (e.line, text) {
+                    if let Some(offset) = line_offset(text, line) {
+                        let end = text[offset..].find('\n').map_or(text.len(), |n| offset + n);
+                        let (line, column) = crate::diag::line_column(text, offset);
+                        d.location = Some(Location { file: e.file.clone(), span: Some(offset..end.max(offset)), line, column });
+                    }
+                }
+                self.out.push(d);
+            }
+            self.set = Some(set);
+        }
+    }
+
+    /// The file line on which an inline chunk's line 1 is: a multi-line string
+    /// that starts with a newline begins on the next line.
+    fn inline_first_line(&self, origin: &Origin, sub: &str) -> usize {
+        let Some(loc) = self.loc(origin, sub) else { return 1 };
+        let Some(text) = self.loaded.sources.get(&origin.file) else { return loc.line };
+        let start = loc.span.map(|s| s.start).unwrap_or(0).min(text.len());
+        let rest = &text[start..];
+        let skip = ["'''\n", "'''\r\n", "\"\"\"\n", "\"\"\"\r\n"].iter().any(|p| rest.starts_with(p));
+        loc.line + usize::from(skip)
     }
 
     /// Provisional entries, as notes (`arena check --strict` shows them).

@@ -30,8 +30,9 @@ enum Command {
     /// folder (holding pack.toml) or a folder of packs. Exit 0 when clean
     /// (warnings allowed), 1 on content errors, 2 on usage or IO failure.
     Check(CheckArgs),
-    /// Print or write the JSON Schemas derived from the content model.
-    Schema(SchemaArgs),
+    /// Write the generated files (JSON Schemas, Lua API definitions and reference,
+    /// diagnostics reference) from their sources in the engine.
+    Generate(GenerateArgs),
 }
 
 #[derive(clap::Args, Debug)]
@@ -53,12 +54,12 @@ struct CheckArgs {
 }
 
 #[derive(clap::Args, Debug)]
-struct SchemaArgs {
-    /// Write the schemas into this folder (for example `schemas`) instead of printing the content schema.
-    #[arg(long, value_name = "DIR")]
-    write: Option<PathBuf>,
-    /// With --write: write nothing, exit 1 if the files there are stale.
-    #[arg(long, requires = "write")]
+struct GenerateArgs {
+    /// The repository root to write into.
+    #[arg(long, default_value = ".", value_name = "DIR")]
+    root: PathBuf,
+    /// Write nothing; exit 1 if any generated file is stale.
+    #[arg(long)]
     check: bool,
 }
 
@@ -99,7 +100,7 @@ where
     };
     let result = match cli.command {
         Command::Check(args) => check(args, out, err),
-        Command::Schema(args) => schema(args, out, err),
+        Command::Generate(args) => generate(args, out, err),
     };
     match result {
         Ok(code) => code,
@@ -200,30 +201,24 @@ fn summary_line(loaded: &Loaded, strict: bool) -> String {
     line
 }
 
-fn schema(args: SchemaArgs, stdout: &mut dyn Write, stderr: &mut dyn Write) -> anyhow::Result<Exit> {
-    let files = arena_engine::schema::generated_files();
-    let Some(dir) = args.write else {
-        write!(stdout, "{}", files[0].1)?;
-        return Ok(0);
-    };
-    let mut stale = Vec::new();
-    for (name, text) in &files {
-        let path = dir.join(name);
+fn generate(args: GenerateArgs, stdout: &mut dyn Write, stderr: &mut dyn Write) -> anyhow::Result<Exit> {
+    let mut stale = 0;
+    for (rel, text) in arena_engine::generate::files() {
+        let path = args.root.join(&rel);
         let current = std::fs::read_to_string(&path).unwrap_or_default();
-        if &current != text {
-            stale.push(path.clone());
-            if !args.check {
-                std::fs::create_dir_all(&dir).with_context(|| format!("creating {}", dir.display()))?;
-                std::fs::write(&path, text).with_context(|| format!("writing {}", path.display()))?;
-                writeln!(stdout, "wrote {}", path.display())?;
+        if current == text {
+            continue;
+        }
+        stale += 1;
+        if args.check {
+            writeln!(stderr, "stale: {rel} (run `arena generate`)")?;
+        } else {
+            if let Some(dir) = path.parent() {
+                std::fs::create_dir_all(dir).with_context(|| format!("creating {}", dir.display()))?;
             }
+            std::fs::write(&path, text).with_context(|| format!("writing {}", path.display()))?;
+            writeln!(stdout, "wrote {rel}")?;
         }
     }
-    if args.check && !stale.is_empty() {
-        for p in &stale {
-            writeln!(stderr, "stale: {} (run `arena schema --write {}`)", p.display(), dir.display())?;
-        }
-        return Ok(1);
-    }
-    Ok(0)
+    Ok(if args.check && stale > 0 { 1 } else { 0 })
 }

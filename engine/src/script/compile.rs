@@ -1,8 +1,7 @@
-//! Lua (Luau) scripts: the only module that links the Lua VM.
+//! Compiling Luau source without running it.
 //!
-//! For now this covers what loading needs: refusing precompiled bytecode and
-//! compiling source to find syntax errors, with the line they are on. Running
-//! effects in a sandbox builds on this module.
+//! What loading needs: refusing precompiled bytecode and
+//! compiling source to find syntax errors, with the line they are on.
 
 /// A compile error: message and 1-based line within the chunk, when Luau gives one.
 #[derive(Debug, Clone, PartialEq, Eq)]

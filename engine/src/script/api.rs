@@ -1,0 +1,554 @@
+//! The host API registry: every function a card effect can call, defined once.
+//!
+//! Each [`ApiFn`] has a name (the rulebook's verb in snake_case), its parameters
+//! with types, its return type, a doc line and the rule it implements. The same
+//! table registers the functions in the VM ([`super::runtime`]), type-checks
+//! arguments, and generates `schemas/arena.d.lua` (LuaLS `---@meta`),
+//! `schemas/arena.d.luau` (Luau types) and `docs/lua-api.md`
+//! ([`generated_files`]); a test fails when those are stale.
+//!
+//! Effects call methods on the `game` object they receive:
+//! `game:inflict_damage(ctx.target, 2)`.
+
+use std::collections::BTreeMap;
+
+/// A type in the API, as the docs and editor definitions name it.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Ty {
+    /// Nothing.
+    Nil,
+    /// `true` or `false`.
+    Boolean,
+    /// A whole number.
+    Integer,
+    /// A string.
+    String,
+    /// The id of a Character in play (`"valkyrie"`).
+    Character,
+    /// The id of a State (`"immobilized"`).
+    State,
+    /// The id of a die (`"red"`).
+    Die,
+    /// A symbol: `"success"`, `"block"`, `"special"`, `"critical_success"`, `"critical_block"`.
+    Symbol,
+    /// Whose Roll: `"own"` or `"opponent"`.
+    Side,
+    /// A space of the HexaDome, `{q, r}` in axial coordinates.
+    Space,
+    /// A list of Character ids.
+    CharacterList,
+    /// A list of strings.
+    StringList,
+    /// A read-only table describing content (see the function's doc).
+    Table,
+}
+
+impl Ty {
+    /// The name used in docs and LuaLS annotations.
+    pub fn lua_name(self) -> &'static str {
+        match self {
+            Ty::Nil => "nil",
+            Ty::Boolean => "boolean",
+            Ty::Integer => "integer",
+            Ty::String => "string",
+            Ty::Character => "CharacterId",
+            Ty::State => "StateId",
+            Ty::Die => "DieId",
+            Ty::Symbol => "Symbol",
+            Ty::Side => "Side",
+            Ty::Space => "Space",
+            Ty::CharacterList => "CharacterId[]",
+            Ty::StringList => "string[]",
+            Ty::Table => "table",
+        }
+    }
+
+    /// The name in Luau type syntax.
+    pub fn luau_name(self) -> &'static str {
+        match self {
+            Ty::Nil => "()",
+            Ty::Integer => "number",
+            Ty::CharacterList => "{CharacterId}",
+            Ty::StringList => "{string}",
+            Ty::Table => "{[string]: any}",
+            other => other.lua_name(),
+        }
+    }
+}
+
+/// Who answers a call.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Answer {
+    /// The runtime, from the loaded content alone (read-only).
+    Content,
+    /// The host (the game, or the recording test host).
+    Host,
+}
+
+/// One parameter.
+#[derive(Debug, Clone, Copy)]
+pub struct Param {
+    /// Name, as in the docs.
+    pub name: &'static str,
+    /// Type.
+    pub ty: Ty,
+    /// Whether it may be left out (passed as nil).
+    pub optional: bool,
+    /// What it is.
+    pub doc: &'static str,
+}
+
+/// One API function.
+#[derive(Debug, Clone, Copy)]
+pub struct ApiFn {
+    /// Name, as called from Lua: `game:NAME(...)`.
+    pub name: &'static str,
+    /// Parameters, in order (after `self`).
+    pub params: &'static [Param],
+    /// Return type.
+    pub returns: Ty,
+    /// Who answers it.
+    pub answer: Answer,
+    /// One or two sentences.
+    pub doc: &'static str,
+    /// The rule it implements (`000 § Damage`), or empty for tooling.
+    pub source: &'static str,
+}
+
+const fn p(name: &'static str, ty: Ty, doc: &'static str) -> Param {
+    Param { name, ty, optional: false, doc }
+}
+const fn opt(name: &'static str, ty: Ty, doc: &'static str) -> Param {
+    Param { name, ty, optional: true, doc }
+}
+
+const TARGET: Param = p("target", Ty::Character, "the Character it applies to");
+
+/// Every function of the host API, in documentation order.
+pub const REGISTRY: &[ApiFn] = &[
+    // Content queries: answered from the loaded packs, read-only.
+    ApiFn {
+        name: "character_card",
+        params: &[p("id", Ty::Character, "a Character id")],
+        returns: Ty::Table,
+        answer: Answer::Content,
+        doc: "The printed card of a Character: `{id, name, initiative, speed, energy, hit_points, defense, brawn, agility}` (pools as `{dice = {...}, symbols = {...}}`), or nil if no pack defines it.",
+        source: "000 § Characters",
+    },
+    ApiFn {
+        name: "state_card",
+        params: &[p("id", Ty::State, "a State id")],
+        returns: Ty::Table,
+        answer: Answer::Content,
+        doc: "A State as loaded: `{id, name, stacking, modifiers = {initiative, speed, energy}}`, or nil.",
+        source: "000 § States",
+    },
+    ApiFn {
+        name: "die_faces",
+        params: &[p("id", Ty::Die, "a die id")],
+        returns: Ty::Table,
+        answer: Answer::Content,
+        doc: "The six faces of a die, each a list of symbols, or nil.",
+        source: "000 § Dice",
+    },
+    // Randomness and output: through the host, so games stay reproducible.
+    ApiFn {
+        name: "random",
+        params: &[p("low", Ty::Integer, "smallest result"), p("high", Ty::Integer, "largest result")],
+        returns: Ty::Integer,
+        answer: Answer::Host,
+        doc: "A whole number from low to high inclusive, from the game's seeded RNG (also what `math.random` uses).",
+        source: "",
+    },
+    ApiFn {
+        name: "log",
+        params: &[p("message", Ty::String, "text for the game's narrative")],
+        returns: Ty::Nil,
+        answer: Answer::Host,
+        doc: "Add a line to the game's narrative (also what `print` does).",
+        source: "",
+    },
+    // Game-state queries.
+    ApiFn {
+        name: "damage",
+        params: &[TARGET],
+        returns: Ty::Integer,
+        answer: Answer::Host,
+        doc: "Damage the Character has suffered.",
+        source: "000 § Damage",
+    },
+    ApiFn {
+        name: "has_state",
+        params: &[TARGET, p("state", Ty::State, "a State id")],
+        returns: Ty::Boolean,
+        answer: Answer::Host,
+        doc: "Whether the Character has a token of that State.",
+        source: "000 § States",
+    },
+    ApiFn {
+        name: "position",
+        params: &[TARGET],
+        returns: Ty::Space,
+        answer: Answer::Host,
+        doc: "The Character's space, or nil when it is not in the HexaDome (Bench, Infirmary).",
+        source: "000 § HexaDome",
+    },
+    ApiFn {
+        name: "distance",
+        params: &[p("from", Ty::Character, "a Character"), p("to", Ty::Character, "another Character")],
+        returns: Ty::Integer,
+        answer: Answer::Host,
+        doc: "The Range between two Characters in spaces (No-Line-of-Sight count).",
+        source: "000 § Range",
+    },
+    ApiFn {
+        name: "enemies_within",
+        params: &[
+            p("of", Ty::Character, "the Character whose Enemies are listed"),
+            p("min", Ty::Integer, "minimum Range"),
+            p("max", Ty::Integer, "maximum Range"),
+        ],
+        returns: Ty::CharacterList,
+        answer: Answer::Host,
+        doc: "Enemies of a Character within a Range, in a stable order.",
+        source: "000 § Enemies",
+    },
+    ApiFn {
+        name: "allies_within",
+        params: &[
+            p("of", Ty::Character, "the Character whose Allies are listed"),
+            p("min", Ty::Integer, "minimum Range"),
+            p("max", Ty::Integer, "maximum Range"),
+        ],
+        returns: Ty::CharacterList,
+        answer: Answer::Host,
+        doc: "Allies of a Character (not the Character itself) within a Range.",
+        source: "000 § Allies",
+    },
+    ApiFn {
+        name: "has_line_of_sight",
+        params: &[p("from", Ty::Character, "the looking Character"), p("to", Ty::Character, "the seen Character")],
+        returns: Ty::Boolean,
+        answer: Answer::Host,
+        doc: "Whether `from` has Line of Sight to `to`.",
+        source: "000 § Line of Sight",
+    },
+    ApiFn {
+        name: "movement_points_spent",
+        params: &[TARGET],
+        returns: Ty::Integer,
+        answer: Answer::Host,
+        doc: "Movement Points the Character has spent during the current Activation.",
+        source: "000 § Movement Points",
+    },
+    // Verbs: change the game, in the rulebook's words.
+    ApiFn {
+        name: "inflict_damage",
+        params: &[TARGET, p("amount", Ty::Integer, "Damage, at least 1")],
+        returns: Ty::Nil,
+        answer: Answer::Host,
+        doc: "Inflict Damage. A Character that reaches its Hit Points goes to the Infirmary; excess Damage is ignored.",
+        source: "000 § Inflict; § Damage",
+    },
+    ApiFn {
+        name: "heal",
+        params: &[TARGET, p("amount", Ty::Integer, "Damage removed")],
+        returns: Ty::Nil,
+        answer: Answer::Host,
+        doc: "Heal Damage from a Character.",
+        source: "000 § Healing",
+    },
+    ApiFn {
+        name: "impose_state",
+        params: &[TARGET, p("state", Ty::State, "a State id"), opt("source", Ty::Character, "who imposes it (Taunted)")],
+        returns: Ty::Nil,
+        answer: Answer::Host,
+        doc: "Impose a State red side up; a State the Target already has is replaced unless it stacks.",
+        source: "000 § States",
+    },
+    ApiFn {
+        name: "remove_state",
+        params: &[TARGET, p("state", Ty::State, "a State id")],
+        returns: Ty::Nil,
+        answer: Answer::Host,
+        doc: "Remove one token of a State.",
+        source: "000 § States",
+    },
+    ApiFn {
+        name: "displace",
+        params: &[TARGET, opt("spaces", Ty::Integer, "how many Displacements (default 1)")],
+        returns: Ty::Nil,
+        answer: Answer::Host,
+        doc: "Displace a Character: move it to an adjacent Free Space, once per Displacement, without spending Movement Points.",
+        source: "000 § Displacements",
+    },
+    ApiFn {
+        name: "place",
+        params: &[TARGET, p("space", Ty::Space, "a Free Space")],
+        returns: Ty::Nil,
+        answer: Answer::Host,
+        doc: "Place a Character in a Free Space.",
+        source: "000 § Placing",
+    },
+    ApiFn {
+        name: "swap",
+        params: &[p("first", Ty::Character, "a Character"), p("second", Ty::Character, "another Character")],
+        returns: Ty::Nil,
+        answer: Answer::Host,
+        doc: "Swap two Characters' spaces.",
+        source: "000 § Swapping",
+    },
+    ApiFn {
+        name: "gain_movement_points",
+        params: &[TARGET, p("amount", Ty::Integer, "Movement Points")],
+        returns: Ty::Nil,
+        answer: Answer::Host,
+        doc: "The Character gains Movement Points.",
+        source: "000 § Movement Points",
+    },
+    ApiFn {
+        name: "add_die",
+        params: &[p("die", Ty::Die, "a die id"), opt("count", Ty::Integer, "how many (default 1)")],
+        returns: Ty::Nil,
+        answer: Answer::Host,
+        doc: "Add dice to the current Roll, within the per-Roll limits.",
+        source: "000 § Dice",
+    },
+    ApiFn {
+        name: "add_symbol",
+        params: &[p("symbol", Ty::Symbol, "a symbol"), opt("count", Ty::Integer, "how many (default 1)")],
+        returns: Ty::Nil,
+        answer: Answer::Host,
+        doc: "Add symbols to the current Roll's result, as if rolled.",
+        source: "000 § Dice; § Symbols",
+    },
+    ApiFn {
+        name: "nullify_symbol",
+        params: &[p("side", Ty::Side, "whose Roll"), p("symbol", Ty::Symbol, "the symbol")],
+        returns: Ty::Boolean,
+        answer: Answer::Host,
+        doc: "Nullify one symbol of a Roll's result; false when there was none to Nullify.",
+        source: "000 § Nullifying Dice",
+    },
+    ApiFn {
+        name: "nullify_die",
+        params: &[p("side", Ty::Side, "whose Roll"), p("index", Ty::Integer, "the die's position in that Roll, from 1")],
+        returns: Ty::Boolean,
+        answer: Answer::Host,
+        doc: "Nullify one die of a Roll (or an added symbol); false when there is no such die.",
+        source: "000 § Nullifying Dice",
+    },
+    ApiFn {
+        name: "draw_tactics",
+        params: &[opt("count", Ty::Integer, "how many (default 1)")],
+        returns: Ty::Nil,
+        answer: Answer::Host,
+        doc: "The active player draws Tactics.",
+        source: "000 § Tactics",
+    },
+    ApiFn {
+        name: "discard_tactics",
+        params: &[opt("count", Ty::Integer, "how many (default 1)")],
+        returns: Ty::Nil,
+        answer: Answer::Host,
+        doc: "The active player Discards Tactics of their choice.",
+        source: "000 § Discarding",
+    },
+    ApiFn {
+        name: "choose_target",
+        params: &[
+            p("candidates", Ty::CharacterList, "the valid Targets"),
+            opt("prompt", Ty::String, "what the choice is for"),
+        ],
+        returns: Ty::Character,
+        answer: Answer::Host,
+        doc: "The active player chooses one Target among the candidates (a Decision); nil when there are none.",
+        source: "000 § Targets",
+    },
+    ApiFn {
+        name: "choose",
+        params: &[p("options", Ty::StringList, "the options"), opt("prompt", Ty::String, "what the choice is for")],
+        returns: Ty::String,
+        answer: Answer::Host,
+        doc: "The active player chooses one option (a Decision), such as which State to impose.",
+        source: "000 § Effects",
+    },
+];
+
+/// Look a function up by name.
+pub fn find(name: &str) -> Option<&'static ApiFn> {
+    REGISTRY.iter().find(|f| f.name == name)
+}
+
+/// A value passed between Lua and the host.
+#[derive(Debug, Clone, PartialEq, serde::Serialize)]
+#[serde(untagged)]
+pub enum ApiValue {
+    /// nil.
+    Nil,
+    /// A boolean.
+    Bool(bool),
+    /// A whole number.
+    Int(i64),
+    /// A string (ids, symbols, sides, text).
+    Str(String),
+    /// A space `{q, r}`.
+    Space([i64; 2]),
+    /// A list of strings.
+    List(Vec<String>),
+}
+
+impl std::fmt::Display for ApiValue {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            ApiValue::Nil => f.write_str("nil"),
+            ApiValue::Bool(b) => write!(f, "{b}"),
+            ApiValue::Int(i) => write!(f, "{i}"),
+            ApiValue::Str(s) => write!(f, "{s:?}"),
+            ApiValue::Space([q, r]) => write!(f, "{{{q}, {r}}}"),
+            ApiValue::List(l) => {
+                let items: Vec<String> = l.iter().map(|s| format!("{s:?}")).collect();
+                write!(f, "{{{}}}", items.join(", "))
+            }
+        }
+    }
+}
+
+/// Allowed values of the enumerated string types.
+pub fn allowed(ty: Ty) -> Option<&'static [&'static str]> {
+    match ty {
+        Ty::Symbol => Some(&["success", "block", "special", "critical_success", "critical_block"]),
+        Ty::Side => Some(&["own", "opponent"]),
+        _ => None,
+    }
+}
+
+/// Every generated file as (path relative to the repository root, text).
+pub fn generated_files() -> Vec<(&'static str, String)> {
+    vec![
+        ("schemas/arena.d.lua", lua_ls_definitions()),
+        ("schemas/arena.d.luau", luau_definitions()),
+        ("docs/lua-api.md", markdown()),
+    ]
+}
+
+const HEADER: &str = "Generated from engine/src/script/api.rs by `arena generate`; do not edit.";
+
+fn lua_ls_definitions() -> String {
+    let mut s = format!("---@meta arena\n-- {HEADER}\n\n");
+    s.push_str("---@alias CharacterId string A Character's id (\"valkyrie\")\n");
+    s.push_str("---@alias StateId string A State's id (\"immobilized\")\n");
+    s.push_str("---@alias DieId string A die's id (\"red\")\n");
+    s.push_str("---@alias Symbol \"success\"|\"block\"|\"special\"|\"critical_success\"|\"critical_block\"\n");
+    s.push_str("---@alias Side \"own\"|\"opponent\"\n");
+    s.push_str("---@alias Space integer[] A space {q, r} in axial coordinates\n\n");
+    s.push_str("---The context an effect runs in (its second argument).\n---@class Ctx\n");
+    for (name, ty, doc) in CTX_FIELDS {
+        s.push_str(&format!("---@field {name} {} {doc}\n", ty.lua_name()));
+    }
+    s.push_str("\n---The game, passed to every effect as its first argument. Call with `:`.\n---@class Game\nlocal Game = {}\n\n");
+    for f in REGISTRY {
+        s.push_str(&format!("---{}", f.doc));
+        if !f.source.is_empty() {
+            s.push_str(&format!(" ({})", f.source));
+        }
+        s.push('\n');
+        for p in f.params {
+            let q = if p.optional { "?" } else { "" };
+            s.push_str(&format!("---@param {}{q} {} {}\n", p.name, p.ty.lua_name(), p.doc));
+        }
+        if f.returns != Ty::Nil {
+            s.push_str(&format!("---@return {}\n", f.returns.lua_name()));
+        }
+        let names: Vec<&str> = f.params.iter().map(|p| p.name).collect();
+        s.push_str(&format!("function Game:{}({}) end\n\n", f.name, names.join(", ")));
+    }
+    s
+}
+
+fn luau_definitions() -> String {
+    let mut s = format!("-- {HEADER}\n\n");
+    s.push_str("export type CharacterId = string\nexport type StateId = string\nexport type DieId = string\n");
+    s.push_str(
+        "export type Symbol = \"success\" | \"block\" | \"special\" | \"critical_success\" | \"critical_block\"\n",
+    );
+    s.push_str("export type Side = \"own\" | \"opponent\"\nexport type Space = {number}\n\n");
+    s.push_str("export type Ctx = {\n");
+    for (name, ty, doc) in CTX_FIELDS {
+        s.push_str(&format!("\t{name}: {}?, -- {doc}\n", ty.luau_name()));
+    }
+    s.push_str("}\n\nexport type Game = {\n");
+    for f in REGISTRY {
+        let params: Vec<String> = f
+            .params
+            .iter()
+            .map(|p| format!("{}: {}{}", p.name, p.ty.luau_name(), if p.optional { "?" } else { "" }))
+            .collect();
+        let ret = if f.returns == Ty::Nil { "()".to_string() } else { format!("{}?", f.returns.luau_name()) };
+        s.push_str(&format!("\t-- {}\n\t{}: (self: Game{}{}) -> {ret},\n", f.doc, f.name, if params.is_empty() { "" } else { ", " }, params.join(", ")));
+    }
+    s.push_str("}\n\nreturn nil\n");
+    s
+}
+
+fn markdown() -> String {
+    let mut s = format!("# The Lua effect API\n\n<!-- {HEADER} -->\n\n");
+    s.push_str(
+        "Every effect is Luau code that receives two arguments: `game`, the API below\n\
+         (call it with `:`), and `ctx`, the context. An inline effect reads them with\n\
+         `local game, ctx = ...`; a script file returns a function (or a table of\n\
+         functions, chosen by the effect's `function` key) taking `(game, ctx)`.\n\n\
+         Effects run sandboxed: only `string`, `table`, `math` and `utf8` and the safe\n\
+         base functions exist; globals are read-only (use `local`); `math.random` and\n\
+         `print` go through the game; every call has a memory limit and an instruction\n\
+         budget. See docs/effects.md.\n\n## `ctx`\n\n| field | type | meaning |\n|---|---|---|\n",
+    );
+    for (name, ty, doc) in CTX_FIELDS {
+        s.push_str(&format!("| `{name}` | `{}` | {doc} |\n", ty.lua_name()));
+    }
+    s.push_str("\n## `game`\n\n");
+    let mut by_answer: BTreeMap<&str, Vec<&ApiFn>> = BTreeMap::new();
+    for f in REGISTRY {
+        by_answer.entry(if f.answer == Answer::Content { "1" } else { "2" }).or_default().push(f);
+    }
+    for (key, fns) in by_answer {
+        s.push_str(if key == "1" {
+            "### Content queries (read-only, from the loaded packs)\n\n"
+        } else {
+            "### Game queries and verbs (answered by the game)\n\n"
+        });
+        for f in fns {
+            let sig: Vec<String> = f
+                .params
+                .iter()
+                .map(|p| format!("{}{}: {}", p.name, if p.optional { "?" } else { "" }, p.ty.lua_name()))
+                .collect();
+            s.push_str(&format!("#### `game:{}({})` → `{}`\n\n{}", f.name, sig.join(", "), f.returns.lua_name(), f.doc));
+            if !f.source.is_empty() {
+                s.push_str(&format!(" *{}*", f.source));
+            }
+            s.push_str("\n\n");
+            for p in f.params {
+                s.push_str(&format!(
+                    "- `{}`{}: {}\n",
+                    p.name,
+                    if p.optional { " (optional)" } else { "" },
+                    p.doc
+                ));
+            }
+            if !f.params.is_empty() {
+                s.push('\n');
+            }
+        }
+    }
+    s
+}
+
+/// The fields of `ctx`: name, type, meaning.
+pub const CTX_FIELDS: &[(&str, Ty, &str)] = &[
+    ("self", Ty::Character, "the Character whose card the effect is on (for Tactics, the active Character)"),
+    ("target", Ty::Character, "the declared Target, when the Action has one"),
+    ("card", Ty::String, "the card's reference (`character:valkyrie`, `tactic:ice-wall`)"),
+    ("effect", Ty::String, "which effect of the card (`actions[id=frostbite].effects[0]`)"),
+    ("successes", Ty::Integer, "Successes in the Roll's result, when the effect follows a Roll"),
+];

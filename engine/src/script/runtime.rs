@@ -1,0 +1,811 @@
+//! The sandboxed Luau VM that runs card effects.
+//!
+//! Scripts are compiled to bytecode once per content load ([`compile_all`], a
+//! [`ScriptSet`] shared by `Arc`), then each [`Runtime`] (one per game or per
+//! worker thread) loads them into its own VM. A call hands the effect `(game,
+//! ctx)`; `game` is the API of [`super::api::REGISTRY`], whose host functions are
+//! answered by the [`Host`] passed to [`Runtime::call`].
+//!
+//! The sandbox (`docs/effects.md`):
+//! - only the `string`, `table`, `math`, `utf8` libraries and the safe base
+//!   functions; no `io`, `os`, `debug`, `coroutine`, `require`, `load*`,
+//!   `dofile`, `getfenv`/`setfenv`, `newproxy`, `gcinfo`; `collectgarbage` only
+//!   answers `"count"`; `math.random` and `print` go through the host;
+//! - `Lua::sandbox(true)`: every library, the string metatable and the globals are
+//!   read-only; each script has its own environment, whose writes are refused, so
+//!   nothing survives from one call or card to another; file scripts are re-run
+//!   on each call, so module upvalues are fresh too;
+//! - bytecode is never loaded from packs (only what [`compile_all`] produced);
+//! - a memory limit per VM, and an instruction budget per call counted by the
+//!   interrupt; once spent it stays spent for the rest of the call, so `pcall`
+//!   cannot outlive it. The budget counts interrupt checks (loop back-edges and
+//!   calls), not time, so the same effect fails or succeeds the same way on every
+//!   machine.
+
+use super::api::{self, Answer, ApiFn, ApiValue, Ty};
+use super::host::Host;
+use crate::content::Content;
+use crate::diag::{Code, Diagnostic, Location};
+use mlua::chunk::ChunkMode;
+use mlua::{Function, Lua, LuaOptions, StdLib, Table, Value, VmState};
+use std::cell::Cell;
+use std::path::PathBuf;
+use std::ptr::NonNull;
+use std::rc::Rc;
+use std::sync::Arc;
+
+/// Resource limits of a VM.
+#[derive(Debug, Clone, Copy)]
+pub struct Limits {
+    /// Bytes the VM may allocate in all (default 64 MiB).
+    pub memory_bytes: usize,
+    /// Interrupt checks one effect call may use (default 1,000,000: a few
+    /// million simple Lua operations).
+    pub instructions: u64,
+}
+
+impl Default for Limits {
+    fn default() -> Self {
+        Limits { memory_bytes: 64 * 1024 * 1024, instructions: 1_000_000 }
+    }
+}
+
+/// Where a script comes from, for compiling it and for reporting its errors.
+#[derive(Debug, Clone)]
+pub struct ScriptSource {
+    /// Pack id.
+    pub pack: String,
+    /// The card it belongs to (`character:valkyrie`), or the script's own name.
+    pub card: String,
+    /// Which effect of the card (`actions[id=frostbite].effects[0]`), or empty.
+    pub effect: String,
+    /// The file holding the source: the `.lua` file, or the TOML file of an inline effect.
+    pub file: PathBuf,
+    /// Line of `file` on which the chunk's line 1 is (1 for `.lua` files).
+    pub first_line: usize,
+    /// The Luau source.
+    pub source: Arc<str>,
+    /// A file script returns a function or a table of functions; `Some(name)`
+    /// picks `name` from the table. Inline chunks are the effect body itself.
+    pub module: Option<Option<String>>,
+}
+
+/// Scripts compiled once, shared by every VM.
+#[derive(Debug, Default)]
+pub struct ScriptSet {
+    sources: Vec<ScriptSource>,
+    bytecode: Vec<Vec<u8>>,
+}
+
+/// Handle of a script in a [`ScriptSet`].
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub struct ScriptId(pub usize);
+
+impl ScriptSet {
+    /// The sources, by [`ScriptId`] index.
+    pub fn sources(&self) -> &[ScriptSource] {
+        &self.sources
+    }
+
+    /// Find a script by card and effect.
+    pub fn find(&self, card: &str, effect: &str) -> Option<ScriptId> {
+        self.sources.iter().position(|s| s.card == card && s.effect == effect).map(ScriptId)
+    }
+
+    /// Number of scripts.
+    pub fn len(&self) -> usize {
+        self.sources.len()
+    }
+
+    /// Whether there are none.
+    pub fn is_empty(&self) -> bool {
+        self.sources.is_empty()
+    }
+}
+
+/// Compile every source. Those that do not compile are left out and reported.
+pub fn compile_all(sources: Vec<ScriptSource>) -> (Arc<ScriptSet>, Vec<ScriptError>) {
+    let compiler = mlua::chunk::Compiler::new().set_optimization_level(1).set_debug_level(1);
+    let mut set = ScriptSet::default();
+    let mut errors = Vec::new();
+    for s in sources {
+        if super::is_bytecode(s.source.as_bytes()) {
+            errors.push(ScriptError::new(ScriptErrorKind::Compile, "precompiled bytecode is not accepted", &s, None));
+            continue;
+        }
+        match compiler.compile(s.source.as_bytes()) {
+            Ok(b) => {
+                set.bytecode.push(b);
+                set.sources.push(s);
+            }
+            Err(e) => {
+                let ce = super::parse_error(&e.to_string());
+                errors.push(ScriptError::new(ScriptErrorKind::Compile, &ce.message, &s, ce.line));
+            }
+        }
+    }
+    (Arc::new(set), errors)
+}
+
+/// What went wrong in a script.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Serialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum ScriptErrorKind {
+    /// Does not compile.
+    Compile,
+    /// A Lua error, or a wrong argument to the API.
+    Runtime,
+    /// The instruction budget of the call ran out.
+    Budget,
+    /// The VM's memory limit was reached.
+    Memory,
+}
+
+/// A script failure with everything a diagnostic needs.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct ScriptError {
+    /// Kind.
+    pub kind: ScriptErrorKind,
+    /// The message, positions stripped.
+    pub message: String,
+    /// Pack id.
+    pub pack: String,
+    /// The card (`character:valkyrie`).
+    pub card: String,
+    /// The effect of the card.
+    pub effect: String,
+    /// The file.
+    pub file: PathBuf,
+    /// The line in `file`, when known.
+    pub line: Option<usize>,
+}
+
+impl ScriptError {
+    fn new(kind: ScriptErrorKind, message: &str, s: &ScriptSource, chunk_line: Option<usize>) -> Self {
+        ScriptError {
+            kind,
+            message: message.trim().to_string(),
+            pack: s.pack.clone(),
+            card: s.card.clone(),
+            effect: s.effect.clone(),
+            file: s.file.clone(),
+            line: chunk_line.map(|l| s.first_line + l - 1),
+        }
+    }
+
+    /// The stable diagnostic code of this kind of failure.
+    pub fn code(&self) -> Code {
+        match self.kind {
+            ScriptErrorKind::Compile => Code::ScriptCompile,
+            ScriptErrorKind::Runtime => Code::ScriptError,
+            ScriptErrorKind::Budget => Code::ScriptBudget,
+            ScriptErrorKind::Memory => Code::ScriptMemory,
+        }
+    }
+
+    /// As a diagnostic (line known, column 1; the caller may refine the span).
+    pub fn to_diagnostic(&self) -> Diagnostic {
+        let help = match self.kind {
+            ScriptErrorKind::Compile => "fix the Luau syntax; `arena script FILE` runs a file on its own",
+            ScriptErrorKind::Runtime => "see docs/lua-api.md for the API; `arena script FILE` runs a script alone",
+            ScriptErrorKind::Budget => "the effect ran too long: look for a loop that never ends",
+            ScriptErrorKind::Memory => "the effect used too much memory: look for a string or table that grows without end",
+        };
+        let what = if self.effect.is_empty() { self.card.clone() } else { format!("{} {}", self.card, self.effect) };
+        let message = match self.kind {
+            ScriptErrorKind::Compile => format!("Lua does not compile: {}", self.message),
+            _ => format!("{}: {}", what, self.message),
+        };
+        Diagnostic::error(self.code(), message)
+            .at(Location { file: self.file.clone(), span: None, line: self.line.unwrap_or(1), column: 1 })
+            .path(what)
+            .with_note(format!("in pack `{}`", self.pack))
+            .help(help)
+    }
+}
+
+impl std::fmt::Display for ScriptError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "{}:{}: {}", self.file.display(), self.line.unwrap_or(1), self.message)
+    }
+}
+
+/// The context of one effect call (see `docs/lua-api.md`, `ctx`).
+#[derive(Debug, Clone, Default)]
+pub struct Ctx {
+    /// The Character whose card it is.
+    pub self_id: Option<String>,
+    /// The declared Target.
+    pub target: Option<String>,
+    /// Successes of the Roll the effect follows.
+    pub successes: Option<i64>,
+}
+
+/// Budget message; also how a budget error is recognised.
+const BUDGET: &str = "instruction budget exhausted";
+
+/// State shared by the interrupt and the API functions of one VM.
+struct Shared {
+    budget: Cell<u64>,
+    host: Cell<Option<NonNull<dyn Host>>>,
+    game_ptr: Cell<usize>,
+    content: Arc<Content>,
+}
+
+impl Shared {
+    /// The host of the call in progress.
+    ///
+    /// SAFETY: `host` is set only by [`Runtime::call`] for the duration of the
+    /// call, from a `&mut dyn Host` that outlives it, and cleared before it
+    /// returns (also on unwinding, by `HostGuard`). Calls do not nest (the
+    /// runtime refuses re-entry), so this is the only live use of that borrow.
+    #[allow(clippy::mut_from_ref)]
+    fn host(&self) -> Option<&mut dyn Host> {
+        self.host.get().map(|p| unsafe { &mut *p.as_ptr() })
+    }
+}
+
+struct HostGuard<'a>(&'a Shared);
+impl Drop for HostGuard<'_> {
+    fn drop(&mut self) {
+        self.0.host.set(None);
+    }
+}
+
+/// A sandboxed VM with the scripts of a [`ScriptSet`] loaded. Not `Send`: make one
+/// per thread.
+pub struct Runtime {
+    lua: Lua,
+    shared: Rc<Shared>,
+    game: Table,
+    chunks: Vec<Function>,
+    set: Arc<ScriptSet>,
+    limits: Limits,
+}
+
+impl std::fmt::Debug for Runtime {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Runtime").field("scripts", &self.chunks.len()).field("limits", &self.limits).finish()
+    }
+}
+
+fn lua_err(e: impl std::fmt::Display) -> mlua::Error {
+    mlua::Error::runtime(e.to_string())
+}
+
+impl Runtime {
+    /// A VM over `content` with the scripts of `set` loaded.
+    pub fn new(content: Arc<Content>, set: Arc<ScriptSet>, limits: Limits) -> mlua::Result<Runtime> {
+        let lua = Lua::new_with(StdLib::STRING | StdLib::TABLE | StdLib::MATH | StdLib::UTF8, LuaOptions::new())?;
+        let shared = Rc::new(Shared {
+            budget: Cell::new(limits.instructions),
+            host: Cell::new(None),
+            game_ptr: Cell::new(0),
+            content,
+        });
+        harden(&lua, &shared)?;
+        let game = build_game(&lua, &shared)?;
+        shared.game_ptr.set(game.to_pointer() as usize);
+        lua.sandbox(true)?;
+        lua.set_memory_limit(limits.memory_bytes)?;
+        {
+            let shared = shared.clone();
+            lua.set_interrupt(move |_| {
+                let left = shared.budget.get();
+                if left == 0 {
+                    return Err(mlua::Error::runtime(BUDGET));
+                }
+                shared.budget.set(left - 1);
+                Ok(VmState::Continue)
+            });
+        }
+        let mut rt = Runtime { lua, shared, game, chunks: Vec::new(), set: set.clone(), limits };
+        for (i, code) in set.bytecode.iter().enumerate() {
+            let f = rt.load_bytecode(i, code)?;
+            rt.chunks.push(f);
+        }
+        Ok(rt)
+    }
+
+    /// The compiled scripts this VM runs.
+    pub fn scripts(&self) -> &Arc<ScriptSet> {
+        &self.set
+    }
+
+    fn env(&self) -> mlua::Result<Table> {
+        let env = self.lua.create_table()?;
+        let meta = self.lua.create_table()?;
+        meta.raw_set("__index", self.lua.globals())?;
+        meta.raw_set(
+            "__newindex",
+            self.lua.create_function(|_, (_t, k): (Value, Value)| -> mlua::Result<()> {
+                let name = match &k {
+                    Value::String(s) => s.to_string_lossy(),
+                    _ => "name".to_string(),
+                };
+                Err(lua_err(format!("globals are read-only in effects: write `local {name} = ...`")))
+            })?,
+        )?;
+        meta.raw_set("__metatable", false)?;
+        meta.set_readonly(true);
+        env.set_metatable(Some(meta))?;
+        Ok(env)
+    }
+
+    fn load_bytecode(&self, index: usize, code: &[u8]) -> mlua::Result<Function> {
+        self.lua
+            .load(code)
+            .set_mode(ChunkMode::Binary)
+            .set_name(format!("=@{index}"))
+            .set_environment(self.env()?)
+            .into_function()
+    }
+
+    /// Run the script `id` with `host` answering the API; `Ok` is what the effect
+    /// returned. On `Err` the host was told to undo the effect (`end_effect(false)`).
+    pub fn call(&self, id: ScriptId, host: &mut dyn Host, ctx: &Ctx) -> Result<ApiValue, ScriptError> {
+        let Some(chunk) = self.chunks.get(id.0) else {
+            let s = ScriptSource {
+                pack: String::new(),
+                card: format!("script #{}", id.0),
+                effect: String::new(),
+                file: PathBuf::new(),
+                first_line: 1,
+                source: "".into(),
+                module: None,
+            };
+            return Err(ScriptError::new(ScriptErrorKind::Runtime, "no such script", &s, None));
+        };
+        let source = &self.set.sources[id.0];
+        self.run(chunk, source, source.module.as_ref(), host, ctx).map_err(|e| self.classify(e, Some(id.0), source))
+    }
+
+    /// Compile and run one chunk that is not part of the loaded set (`arena script FILE`).
+    /// If the chunk returns a function, that function is called as an effect too.
+    pub fn run_source(&self, source: &ScriptSource, host: &mut dyn Host, ctx: &Ctx) -> Result<ApiValue, ScriptError> {
+        let (set, mut errors) = compile_all(vec![source.clone()]);
+        if let Some(e) = errors.pop() {
+            return Err(e);
+        }
+        let index = usize::MAX;
+        let chunk = self
+            .lua
+            .load(&set.bytecode[0])
+            .set_mode(ChunkMode::Binary)
+            .set_name(format!("=@{index}"))
+            .set_environment(self.env().map_err(|e| self.classify(e, None, source))?)
+            .into_function()
+            .map_err(|e| self.classify(e, None, source))?;
+        self.run(&chunk, source, Some(&None), host, ctx).map_err(|e| self.classify(e, Some(index), source))
+    }
+
+    fn run(
+        &self,
+        chunk: &Function,
+        source: &ScriptSource,
+        module: Option<&Option<String>>,
+        host: &mut dyn Host,
+        ctx: &Ctx,
+    ) -> mlua::Result<ApiValue> {
+        if self.shared.host.get().is_some() {
+            return Err(lua_err("an effect cannot run another effect"));
+        }
+        self.shared.budget.set(self.limits.instructions);
+        // SAFETY: see `Shared::host`; the lifetime is erased only for the
+        // duration of this call and the guard clears the pointer before return.
+        let ptr: NonNull<dyn Host + '_> = NonNull::from(&mut *host);
+        let ptr: NonNull<dyn Host> = unsafe { std::mem::transmute(ptr) };
+        self.shared.host.set(Some(ptr));
+        let guard = HostGuard(&self.shared);
+        if let Some(h) = self.shared.host() {
+            h.begin_effect();
+        }
+        let result = self.run_inner(chunk, source, module, ctx);
+        if let Some(h) = self.shared.host() {
+            h.end_effect(result.is_ok());
+        }
+        drop(guard);
+        if result.is_err() {
+            // Reclaim what a failed effect left behind, so the next one starts clean.
+            let _ = self.lua.gc_collect();
+            let _ = self.lua.gc_collect();
+        }
+        result
+    }
+
+    fn run_inner(
+        &self,
+        chunk: &Function,
+        source: &ScriptSource,
+        module: Option<&Option<String>>,
+        ctx: &Ctx,
+    ) -> mlua::Result<ApiValue> {
+        let ctx_table = self.lua.create_table()?;
+        ctx_table.raw_set("card", source.card.as_str())?;
+        ctx_table.raw_set("effect", source.effect.as_str())?;
+        if let Some(s) = &ctx.self_id {
+            ctx_table.raw_set("self", s.as_str())?;
+        }
+        if let Some(t) = &ctx.target {
+            ctx_table.raw_set("target", t.as_str())?;
+        }
+        if let Some(n) = ctx.successes {
+            ctx_table.raw_set("successes", n)?;
+        }
+        let value: Value = match module {
+            None => chunk.call((self.game.clone(), ctx_table))?,
+            Some(name) => {
+                let m: Value = chunk.call((self.game.clone(), ctx_table.clone()))?;
+                let f = match (&m, name) {
+                    (Value::Function(f), _) => Some(f.clone()),
+                    (Value::Table(t), Some(n)) => t.raw_get::<Option<Function>>(n.as_str())?,
+                    (Value::Table(_), None) => None,
+                    _ => None,
+                };
+                match (f, &m) {
+                    (Some(f), _) => f.call((self.game.clone(), ctx_table))?,
+                    (None, Value::Table(_)) => {
+                        return Err(lua_err(format!(
+                            "the script's table has no function `{}`",
+                            name.clone().unwrap_or_default()
+                        )));
+                    }
+                    (None, _) => m,
+                }
+            }
+        };
+        Ok(to_api_value(&value))
+    }
+
+    fn classify(&self, e: mlua::Error, index: Option<usize>, source: &ScriptSource) -> ScriptError {
+        let spent = self.shared.budget.get() == 0;
+        let (mut message, memory) = flatten(&e);
+        let kind = if memory || message.contains("not enough memory") {
+            ScriptErrorKind::Memory
+        } else if spent || message.contains(BUDGET) {
+            ScriptErrorKind::Budget
+        } else {
+            ScriptErrorKind::Runtime
+        };
+        if kind == ScriptErrorKind::Budget {
+            message = format!("{BUDGET} ({} checks per call)", self.limits.instructions);
+        }
+        // Find the first `@INDEX:LINE:` of this chunk, for the line.
+        let mut line = None;
+        if let Some(i) = index {
+            let tag = format!("@{i}:");
+            if let Some(pos) = message.find(&tag) {
+                let rest = &message[pos + tag.len()..];
+                let digits: String = rest.chars().take_while(char::is_ascii_digit).collect();
+                line = digits.parse().ok();
+            }
+        }
+        ScriptError::new(kind, &strip_positions(&message), source, line)
+    }
+
+    /// Bytes the VM uses now.
+    pub fn used_memory(&self) -> usize {
+        self.lua.used_memory()
+    }
+}
+
+/// The first line of an error and its causes, and whether it was a memory error.
+fn flatten(e: &mlua::Error) -> (String, bool) {
+    match e {
+        mlua::Error::CallbackError { cause, traceback } => {
+            let (m, mem) = flatten(cause);
+            // A Rust-side error carries the caller's position in the traceback.
+            if !m.contains('@') {
+                if let Some(pos) = traceback.lines().find(|l| l.trim_start().starts_with('@')) {
+                    return (format!("{}: {m}", pos.trim().trim_end_matches(|c| c != ':').trim_end_matches(':')), mem);
+                }
+            }
+            (m, mem)
+        }
+        mlua::Error::MemoryError(m) => (m.clone(), true),
+        mlua::Error::RuntimeError(m) => (m.lines().next().unwrap_or_default().to_string(), false),
+        mlua::Error::WithContext { cause, .. } => flatten(cause),
+        other => (other.to_string().lines().next().unwrap_or_default().to_string(), false),
+    }
+}
+
+/// `@3:12: attempt to call a nil value` → `attempt to call a nil value`.
+fn strip_positions(m: &str) -> String {
+    let mut s = m.trim();
+    while let Some(rest) = s.strip_prefix('@') {
+        let after: &str = rest.trim_start_matches(|c: char| c.is_ascii_digit());
+        let after = after.strip_prefix(':').unwrap_or(after);
+        let after = after.trim_start_matches(|c: char| c.is_ascii_digit());
+        s = after.strip_prefix(':').unwrap_or(after).trim();
+    }
+    let s = s.strip_prefix("runtime error: ").unwrap_or(s);
+    if s.len() > 300 { format!("{}...", &s[..s.floor_char_boundary(300)]) } else { s.to_string() }
+}
+
+/// Convert a Lua value without running any metamethod.
+fn to_api_value(v: &Value) -> ApiValue {
+    match v {
+        Value::Nil => ApiValue::Nil,
+        Value::Boolean(b) => ApiValue::Bool(*b),
+        Value::Integer(i) => ApiValue::Int(*i),
+        Value::Number(n) if n.fract() == 0.0 && n.is_finite() && n.abs() < 9.0e15 => ApiValue::Int(*n as i64),
+        Value::Number(n) => ApiValue::Str(n.to_string()),
+        Value::String(s) => ApiValue::Str(s.to_string_lossy().chars().take(1000).collect()),
+        other => ApiValue::Str(format!("<{}>", other.type_name())),
+    }
+}
+
+/// Remove and replace what effects must not have, before the sandbox freezes it.
+fn harden(lua: &Lua, shared: &Rc<Shared>) -> mlua::Result<()> {
+    let g = lua.globals();
+    for name in [
+        "getfenv", "setfenv", "newproxy", "load", "loadstring", "dofile", "loadfile", "require", "gcinfo", "debug",
+        "os", "io", "package", "coroutine", "collectgarbage", "print", "module",
+    ] {
+        g.raw_set(name, Value::Nil)?;
+    }
+    let string: Table = g.raw_get("string")?;
+    string.raw_set("dump", Value::Nil)?;
+    // collectgarbage("count") only.
+    g.raw_set(
+        "collectgarbage",
+        lua.create_function(|lua, opt: Option<String>| match opt.as_deref() {
+            None | Some("count") => Ok(lua.used_memory() as f64 / 1024.0),
+            Some(other) => Err(lua_err(format!("collectgarbage(\"{other}\") is not available to effects"))),
+        })?,
+    )?;
+    // math.random through the host's seeded RNG; no randomseed.
+    let math: Table = g.raw_get("math")?;
+    math.raw_set("randomseed", Value::Nil)?;
+    let random = api::find("random").expect("random is registered");
+    {
+        let shared = shared.clone();
+        math.raw_set(
+            "random",
+            lua.create_function(move |_, (a, b): (Option<i64>, Option<i64>)| {
+                let (lo, hi) = match (a, b) {
+                    (None, _) => return Err(lua_err("math.random() without bounds is not available: use math.random(m, n)")),
+                    (Some(n), None) => (1, n),
+                    (Some(m), Some(n)) => (m, n),
+                };
+                let host = shared.host().ok_or_else(|| lua_err("math.random needs a game"))?;
+                match host.call(random, &[ApiValue::Int(lo), ApiValue::Int(hi)]).map_err(lua_err)? {
+                    ApiValue::Int(i) => Ok(i),
+                    _ => Err(lua_err("random: the game answered a non-integer")),
+                }
+            })?,
+        )?;
+    }
+    let log = api::find("log").expect("log is registered");
+    {
+        let shared = shared.clone();
+        g.raw_set(
+            "print",
+            lua.create_function(move |_, args: mlua::Variadic<Value>| {
+                let text: Vec<String> = args.iter().map(|v| to_api_value(v).to_string()).collect();
+                let host = shared.host().ok_or_else(|| lua_err("print needs a game"))?;
+                host.call(log, &[ApiValue::Str(text.join("\t"))]).map_err(lua_err)?;
+                Ok(())
+            })?,
+        )?;
+    }
+    Ok(())
+}
+
+/// The `game` object: one function per registry entry, checked arguments.
+fn build_game(lua: &Lua, shared: &Rc<Shared>) -> mlua::Result<Table> {
+    let game = lua.create_table()?;
+    for f in api::REGISTRY {
+        let shared = shared.clone();
+        let func = lua.create_function(move |lua, args: mlua::MultiValue| call_api(lua, &shared, f, args))?;
+        game.raw_set(f.name, func)?;
+    }
+    game.set_readonly(true);
+    Ok(game)
+}
+
+fn call_api(lua: &Lua, shared: &Shared, f: &'static ApiFn, args: mlua::MultiValue) -> mlua::Result<Value> {
+    let mut it = args.into_iter();
+    match it.next() {
+        Some(Value::Table(t)) if t.to_pointer() as usize == shared.game_ptr.get() => {}
+        _ => return Err(lua_err(format!("call `game:{}(...)` with a colon", f.name))),
+    }
+    let rest: Vec<Value> = it.collect();
+    if rest.len() > f.params.len() {
+        return Err(lua_err(format!("{} takes {} arguments, got {}", f.name, f.params.len(), rest.len())));
+    }
+    let mut values = Vec::with_capacity(f.params.len());
+    for (i, p) in f.params.iter().enumerate() {
+        let v = rest.get(i).cloned().unwrap_or(Value::Nil);
+        values.push(check_arg(f, i, p, &v)?);
+    }
+    match f.answer {
+        Answer::Content => content_query(lua, &shared.content, f, &values),
+        Answer::Host => {
+            let host = shared.host().ok_or_else(|| lua_err(format!("{} needs a game", f.name)))?;
+            let answer = host.call(f, &values).map_err(lua_err)?;
+            from_api_value(lua, &answer)
+        }
+    }
+}
+
+fn check_arg(f: &ApiFn, i: usize, p: &api::Param, v: &Value) -> mlua::Result<ApiValue> {
+    let bad = |expected: &str| {
+        lua_err(format!("bad argument #{} `{}` to {} ({expected} expected, got {})", i + 1, p.name, f.name, v.type_name()))
+    };
+    if matches!(v, Value::Nil) {
+        return if p.optional { Ok(ApiValue::Nil) } else { Err(bad(p.ty.lua_name())) };
+    }
+    let string = |max: usize| -> mlua::Result<String> {
+        match v {
+            Value::String(s) if s.as_bytes().len() <= max => {
+                s.to_str().map(|s| s.to_string()).map_err(|_| bad("UTF-8 string"))
+            }
+            Value::String(_) => Err(bad(&format!("string of at most {max} bytes"))),
+            _ => Err(bad(p.ty.lua_name())),
+        }
+    };
+    let integer = |v: &Value| match v {
+        Value::Integer(n) => Some(*n),
+        Value::Number(n) if n.fract() == 0.0 && n.is_finite() && n.abs() < 9.0e15 => Some(*n as i64),
+        _ => None,
+    };
+    match p.ty {
+        Ty::Boolean => match v {
+            Value::Boolean(b) => Ok(ApiValue::Bool(*b)),
+            _ => Err(bad("boolean")),
+        },
+        Ty::Integer => integer(v).map(ApiValue::Int).ok_or_else(|| bad("integer")),
+        Ty::String => string(4096).map(ApiValue::Str),
+        Ty::Character | Ty::State | Ty::Die => string(128).map(ApiValue::Str),
+        Ty::Symbol | Ty::Side => {
+            let s = string(64)?;
+            let ok = api::allowed(p.ty).is_some_and(|a| a.contains(&s.as_str()));
+            if ok {
+                Ok(ApiValue::Str(s))
+            } else {
+                Err(bad(&api::allowed(p.ty).unwrap_or(&[]).join(" | ")))
+            }
+        }
+        Ty::Space => match v {
+            Value::Table(t) => {
+                let q = t.raw_get::<Value>(1)?;
+                let r = t.raw_get::<Value>(2)?;
+                match (integer(&q), integer(&r)) {
+                    (Some(q), Some(r)) => Ok(ApiValue::Space([q, r])),
+                    _ => Err(bad("{q, r} with two integers")),
+                }
+            }
+            _ => Err(bad("{q, r}")),
+        },
+        Ty::CharacterList | Ty::StringList => match v {
+            Value::Table(t) => {
+                let n = t.raw_len();
+                if n > 256 {
+                    return Err(bad("list of at most 256 strings"));
+                }
+                let mut out = Vec::with_capacity(n);
+                for k in 1..=n {
+                    match t.raw_get::<Value>(k)? {
+                        Value::String(s) if s.as_bytes().len() <= 128 => {
+                            out.push(s.to_str().map_err(|_| bad("list of UTF-8 strings"))?.to_string())
+                        }
+                        _ => return Err(bad("list of strings")),
+                    }
+                }
+                Ok(ApiValue::List(out))
+            }
+            _ => Err(bad("list of strings")),
+        },
+        Ty::Nil | Ty::Table => Err(bad(p.ty.lua_name())),
+    }
+}
+
+fn from_api_value(lua: &Lua, v: &ApiValue) -> mlua::Result<Value> {
+    Ok(match v {
+        ApiValue::Nil => Value::Nil,
+        ApiValue::Bool(b) => Value::Boolean(*b),
+        ApiValue::Int(i) => Value::Integer(*i),
+        ApiValue::Str(s) => Value::String(lua.create_string(s)?),
+        ApiValue::Space([q, r]) => {
+            let t = lua.create_sequence_from([*q, *r])?;
+            t.set_readonly(true);
+            Value::Table(t)
+        }
+        ApiValue::List(l) => {
+            let t = lua.create_sequence_from(l.iter().map(String::as_str))?;
+            t.set_readonly(true);
+            Value::Table(t)
+        }
+    })
+}
+
+fn frozen(lua: &Lua, pairs: Vec<(&str, Value)>) -> mlua::Result<Value> {
+    let t = lua.create_table()?;
+    for (k, v) in pairs {
+        t.raw_set(k, v)?;
+    }
+    t.set_readonly(true);
+    Ok(Value::Table(t))
+}
+
+fn pool_table(lua: &Lua, pool: &crate::model::Pool) -> mlua::Result<Value> {
+    let dice = lua.create_sequence_from(pool.dice.iter().map(String::as_str))?;
+    dice.set_readonly(true);
+    let symbols = lua.create_sequence_from(pool.symbols.iter().map(|s| symbol_name(*s)))?;
+    symbols.set_readonly(true);
+    frozen(lua, vec![("dice", Value::Table(dice)), ("symbols", Value::Table(symbols))])
+}
+
+fn symbol_name(s: crate::model::Symbol) -> &'static str {
+    use crate::model::Symbol::*;
+    match s {
+        Success => "success",
+        Block => "block",
+        Special => "special",
+        CriticalSuccess => "critical_success",
+        CriticalBlock => "critical_block",
+    }
+}
+
+fn content_query(lua: &Lua, content: &Content, f: &ApiFn, args: &[ApiValue]) -> mlua::Result<Value> {
+    let id = match args.first() {
+        Some(ApiValue::Str(s)) => s.as_str(),
+        _ => return Ok(Value::Nil),
+    };
+    let s = |x: &str| lua.create_string(x).map(Value::String);
+    match f.name {
+        "character_card" => {
+            let Some(e) = content.characters.get(id) else { return Ok(Value::Nil) };
+            let c = &e.value;
+            frozen(
+                lua,
+                vec![
+                    ("id", s(&c.id)?),
+                    ("name", s(&c.name)?),
+                    ("initiative", Value::Integer(c.initiative.into())),
+                    ("speed", Value::Integer(c.speed.into())),
+                    ("energy", Value::Integer(c.energy.into())),
+                    ("hit_points", Value::Integer(c.hit_points.into())),
+                    ("defense", pool_table(lua, &c.defense)?),
+                    ("brawn", pool_table(lua, &c.brawn)?),
+                    ("agility", pool_table(lua, &c.agility)?),
+                ],
+            )
+        }
+        "state_card" => {
+            let Some(e) = content.states.get(id) else { return Ok(Value::Nil) };
+            let st = &e.value;
+            let m = st.modifiers.clone().unwrap_or_default();
+            let modifiers = frozen(
+                lua,
+                vec![
+                    ("initiative", Value::Integer(m.initiative.into())),
+                    ("speed", Value::Integer(m.speed.into())),
+                    ("energy", Value::Integer(m.energy.into())),
+                ],
+            )?;
+            frozen(
+                lua,
+                vec![
+                    ("id", s(&st.id)?),
+                    ("name", s(&st.name)?),
+                    ("stacking", Value::Boolean(st.stacking)),
+                    ("modifiers", modifiers),
+                ],
+            )
+        }
+        "die_faces" => {
+            let Some(e) = content.dice.get(id) else { return Ok(Value::Nil) };
+            let faces = lua.create_table()?;
+            for (i, face) in e.value.faces.iter().enumerate() {
+                let t = lua.create_sequence_from(face.iter().map(|s| symbol_name(*s)))?;
+                t.set_readonly(true);
+                faces.raw_set(i + 1, t)?;
+            }
+            faces.set_readonly(true);
+            Ok(Value::Table(faces))
+        }
+        other => Err(lua_err(format!("{other} is not a content query"))),
+    }
+}

@@ -1,0 +1,177 @@
+---@meta arena
+-- Generated from engine/src/script/api.rs by `arena generate`; do not edit.
+
+---@alias CharacterId string A Character's id ("valkyrie")
+---@alias StateId string A State's id ("immobilized")
+---@alias DieId string A die's id ("red")
+---@alias Symbol "success"|"block"|"special"|"critical_success"|"critical_block"
+---@alias Side "own"|"opponent"
+---@alias Space integer[] A space {q, r} in axial coordinates
+
+---The context an effect runs in (its second argument).
+---@class Ctx
+---@field self CharacterId the Character whose card the effect is on (for Tactics, the active Character)
+---@field target CharacterId the declared Target, when the Action has one
+---@field card string the card's reference (`character:valkyrie`, `tactic:ice-wall`)
+---@field effect string which effect of the card (`actions[id=frostbite].effects[0]`)
+---@field successes integer Successes in the Roll's result, when the effect follows a Roll
+
+---The game, passed to every effect as its first argument. Call with `:`.
+---@class Game
+local Game = {}
+
+---The printed card of a Character: `{id, name, initiative, speed, energy, hit_points, defense, brawn, agility}` (pools as `{dice = {...}, symbols = {...}}`), or nil if no pack defines it. (000 § Characters)
+---@param id CharacterId a Character id
+---@return table
+function Game:character_card(id) end
+
+---A State as loaded: `{id, name, stacking, modifiers = {initiative, speed, energy}}`, or nil. (000 § States)
+---@param id StateId a State id
+---@return table
+function Game:state_card(id) end
+
+---The six faces of a die, each a list of symbols, or nil. (000 § Dice)
+---@param id DieId a die id
+---@return table
+function Game:die_faces(id) end
+
+---A whole number from low to high inclusive, from the game's seeded RNG (also what `math.random` uses).
+---@param low integer smallest result
+---@param high integer largest result
+---@return integer
+function Game:random(low, high) end
+
+---Add a line to the game's narrative (also what `print` does).
+---@param message string text for the game's narrative
+function Game:log(message) end
+
+---Damage the Character has suffered. (000 § Damage)
+---@param target CharacterId the Character it applies to
+---@return integer
+function Game:damage(target) end
+
+---Whether the Character has a token of that State. (000 § States)
+---@param target CharacterId the Character it applies to
+---@param state StateId a State id
+---@return boolean
+function Game:has_state(target, state) end
+
+---The Character's space, or nil when it is not in the HexaDome (Bench, Infirmary). (000 § HexaDome)
+---@param target CharacterId the Character it applies to
+---@return Space
+function Game:position(target) end
+
+---The Range between two Characters in spaces (No-Line-of-Sight count). (000 § Range)
+---@param from CharacterId a Character
+---@param to CharacterId another Character
+---@return integer
+function Game:distance(from, to) end
+
+---Enemies of a Character within a Range, in a stable order. (000 § Enemies)
+---@param of CharacterId the Character whose Enemies are listed
+---@param min integer minimum Range
+---@param max integer maximum Range
+---@return CharacterId[]
+function Game:enemies_within(of, min, max) end
+
+---Allies of a Character (not the Character itself) within a Range. (000 § Allies)
+---@param of CharacterId the Character whose Allies are listed
+---@param min integer minimum Range
+---@param max integer maximum Range
+---@return CharacterId[]
+function Game:allies_within(of, min, max) end
+
+---Whether `from` has Line of Sight to `to`. (000 § Line of Sight)
+---@param from CharacterId the looking Character
+---@param to CharacterId the seen Character
+---@return boolean
+function Game:has_line_of_sight(from, to) end
+
+---Movement Points the Character has spent during the current Activation. (000 § Movement Points)
+---@param target CharacterId the Character it applies to
+---@return integer
+function Game:movement_points_spent(target) end
+
+---Inflict Damage. A Character that reaches its Hit Points goes to the Infirmary; excess Damage is ignored. (000 § Inflict; § Damage)
+---@param target CharacterId the Character it applies to
+---@param amount integer Damage, at least 1
+function Game:inflict_damage(target, amount) end
+
+---Heal Damage from a Character. (000 § Healing)
+---@param target CharacterId the Character it applies to
+---@param amount integer Damage removed
+function Game:heal(target, amount) end
+
+---Impose a State red side up; a State the Target already has is replaced unless it stacks. (000 § States)
+---@param target CharacterId the Character it applies to
+---@param state StateId a State id
+---@param source? CharacterId who imposes it (Taunted)
+function Game:impose_state(target, state, source) end
+
+---Remove one token of a State. (000 § States)
+---@param target CharacterId the Character it applies to
+---@param state StateId a State id
+function Game:remove_state(target, state) end
+
+---Displace a Character: move it to an adjacent Free Space, once per Displacement, without spending Movement Points. (000 § Displacements)
+---@param target CharacterId the Character it applies to
+---@param spaces? integer how many Displacements (default 1)
+function Game:displace(target, spaces) end
+
+---Place a Character in a Free Space. (000 § Placing)
+---@param target CharacterId the Character it applies to
+---@param space Space a Free Space
+function Game:place(target, space) end
+
+---Swap two Characters' spaces. (000 § Swapping)
+---@param first CharacterId a Character
+---@param second CharacterId another Character
+function Game:swap(first, second) end
+
+---The Character gains Movement Points. (000 § Movement Points)
+---@param target CharacterId the Character it applies to
+---@param amount integer Movement Points
+function Game:gain_movement_points(target, amount) end
+
+---Add dice to the current Roll, within the per-Roll limits. (000 § Dice)
+---@param die DieId a die id
+---@param count? integer how many (default 1)
+function Game:add_die(die, count) end
+
+---Add symbols to the current Roll's result, as if rolled. (000 § Dice; § Symbols)
+---@param symbol Symbol a symbol
+---@param count? integer how many (default 1)
+function Game:add_symbol(symbol, count) end
+
+---Nullify one symbol of a Roll's result; false when there was none to Nullify. (000 § Nullifying Dice)
+---@param side Side whose Roll
+---@param symbol Symbol the symbol
+---@return boolean
+function Game:nullify_symbol(side, symbol) end
+
+---Nullify one die of a Roll (or an added symbol); false when there is no such die. (000 § Nullifying Dice)
+---@param side Side whose Roll
+---@param index integer the die's position in that Roll, from 1
+---@return boolean
+function Game:nullify_die(side, index) end
+
+---The active player draws Tactics. (000 § Tactics)
+---@param count? integer how many (default 1)
+function Game:draw_tactics(count) end
+
+---The active player Discards Tactics of their choice. (000 § Discarding)
+---@param count? integer how many (default 1)
+function Game:discard_tactics(count) end
+
+---The active player chooses one Target among the candidates (a Decision); nil when there are none. (000 § Targets)
+---@param candidates CharacterId[] the valid Targets
+---@param prompt? string what the choice is for
+---@return CharacterId
+function Game:choose_target(candidates, prompt) end
+
+---The active player chooses one option (a Decision), such as which State to impose. (000 § Effects)
+---@param options string[] the options
+---@param prompt? string what the choice is for
+---@return string
+function Game:choose(options, prompt) end
+
