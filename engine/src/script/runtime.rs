@@ -400,7 +400,11 @@ impl Runtime {
         if let Some(h) = self.shared.host() {
             h.begin_effect();
         }
-        let result = self.run_inner(chunk, source, module, ctx);
+        let mut result = self.run_inner(chunk, source, module, ctx);
+        if result.is_ok() && self.shared.budget.get() == 0 {
+            // The budget ran out and the script caught the error: it still failed.
+            result = Err(mlua::Error::runtime(BUDGET));
+        }
         if let Some(h) = self.shared.host() {
             h.end_effect(result.is_ok());
         }
@@ -459,6 +463,7 @@ impl Runtime {
 
     fn classify(&self, e: mlua::Error, index: Option<usize>, source: &ScriptSource) -> ScriptError {
         let spent = self.shared.budget.get() == 0;
+        let full = e.to_string();
         let (mut message, memory) = flatten(&e);
         let kind = if memory || message.contains("not enough memory") {
             ScriptErrorKind::Memory
@@ -473,9 +478,11 @@ impl Runtime {
         // Find the first `@INDEX:LINE:` of this chunk, for the line.
         let mut line = None;
         if let Some(i) = index {
+            // The message, or else the traceback (errors raised by library
+            // functions carry no position of their own).
             let tag = format!("@{i}:");
-            if let Some(pos) = message.find(&tag) {
-                let rest = &message[pos + tag.len()..];
+            if let Some(pos) = message.find(&tag).map(|p| (p, &message)).or_else(|| full.find(&tag).map(|p| (p, &full))).map(|(p, text)| &text[p..]) {
+                let rest = &pos[tag.len()..];
                 let digits: String = rest.chars().take_while(char::is_ascii_digit).collect();
                 line = digits.parse().ok();
             }

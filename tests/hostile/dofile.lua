@@ -1,0 +1,4 @@
+-- attack: dofile
+-- expect: runtime
+-- message: attempt to call a nil value
+return dofile("/etc/passwd")

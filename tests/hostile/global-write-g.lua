@@ -1,0 +1,4 @@
+-- attack: keep state in _G
+-- expect: runtime
+-- message: readonly
+_G.counter = 1

@@ -1,0 +1,4 @@
+-- attack: bytecode through load
+-- expect: runtime
+-- message: attempt to call a nil value
+return load("\27Lua\84\0\25\147\13\10\26\10")()

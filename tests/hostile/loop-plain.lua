@@ -1,0 +1,4 @@
+-- attack: an endless loop
+-- expect: budget
+-- message: 
+while true do end

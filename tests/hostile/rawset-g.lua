@@ -1,0 +1,4 @@
+-- attack: rawset into _G
+-- expect: runtime
+-- message: readonly
+rawset(_G, "counter", 1)

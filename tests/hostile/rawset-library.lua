@@ -1,0 +1,4 @@
+-- attack: rawset into a library
+-- expect: runtime
+-- message: readonly
+rawset(string, "upper", print)

@@ -1,0 +1,4 @@
+-- attack: string.dump to make bytecode
+-- expect: runtime
+-- message: attempt to call a nil value
+return string.dump(function() end)

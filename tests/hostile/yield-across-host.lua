@@ -1,0 +1,4 @@
+-- attack: yield across the host boundary
+-- expect: runtime
+-- message: attempt to index nil
+return coroutine.yield(1)
