@@ -34,7 +34,10 @@ fn assert_healthy(rt: &Runtime, after: &str) {
     let mut host = RecordingHost::new(1);
     let r = rt.run_source(&source("benign", "benign.lua", BENIGN), &mut host, &Ctx::default());
     assert_eq!(r, Ok(ApiValue::Int(42)), "the VM is unhealthy after {after}");
-    assert_eq!(host.calls, vec![Call { name: "inflict_damage", args: vec![ApiValue::Str("valkyrie".into()), ApiValue::Int(1)] }]);
+    assert_eq!(
+        host.calls,
+        vec![Call { name: "inflict_damage", args: vec![ApiValue::Str("valkyrie".into()), ApiValue::Int(1)] }]
+    );
     assert!(rt.used_memory() < 8 * 1024 * 1024, "{after} left {} bytes in use", rt.used_memory());
 }
 
@@ -143,4 +146,34 @@ fn content_queries_read_the_packs() {
     let write = "local game = ...\nlocal red = game:die_faces(\"red\")\nred[1] = {}";
     let err = rt.run_source(&source("q", "q.lua", write), &mut host, &Ctx::default()).unwrap_err();
     assert!(err.message.contains("readonly"), "{err:?}");
+}
+
+/// `arena script FILE`: result and recorded calls, or the diagnostic and exit 1.
+#[test]
+fn arena_script_prints_calls_and_result() {
+    std::env::set_current_dir(arena_tests::tests_dir()).unwrap();
+    let ok = arena_tests::arena(&[
+        "script",
+        "fixtures/scripts/frostbite.lua",
+        "--pack",
+        "../content/aristeia-core",
+        "--pack",
+        "../content/aristeia-soldiers-of-fortune",
+        "--self",
+        "valkyrie",
+        "--answer",
+        r#"enemies_within=["hannibal","laxmee"]"#,
+    ]);
+    assert_eq!(ok.code, 0, "{}", ok.stderr);
+    insta::assert_snapshot!("script_ok", ok.stdout);
+    let bad = arena_tests::arena(&[
+        "script",
+        "--color",
+        "never",
+        "fixtures/scripts/bad-argument.lua",
+        "--pack",
+        "../content/aristeia-core",
+    ]);
+    assert_eq!(bad.code, 1);
+    insta::assert_snapshot!("script_bad_argument", format!("{}{}", bad.stdout, bad.stderr));
 }

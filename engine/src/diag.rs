@@ -223,6 +223,16 @@ impl SourceMap {
     }
 }
 
+/// The location of a whole 1-based line of `text` (its span covers the line,
+/// without the line break); line 1 if the text has fewer lines.
+pub fn line_location(file: &Path, text: &str, line: usize) -> Location {
+    let start: usize = text.split_inclusive('\n').take(line.saturating_sub(1)).map(str::len).sum();
+    let start = start.min(text.len());
+    let end = text[start..].find(['\r', '\n']).map_or(text.len(), |n| start + n);
+    let (line, column) = line_column(text, start);
+    Location { file: file.to_path_buf(), span: Some(start..end), line, column }
+}
+
 /// The 1-based line and column (in characters) of a byte offset. `\r\n` counts as
 /// one line break; a leading UTF-8 byte-order mark occupies no column.
 pub fn line_column(text: &str, offset: usize) -> (usize, usize) {

@@ -29,11 +29,20 @@ pub struct Options {
     pub max_file_size: u64,
     /// Compile every Lua script and inline effect (default true).
     pub compile_scripts: bool,
+    /// Run the packs' own `*.test.lua` script tests (default true).
+    pub run_script_tests: bool,
+    /// Limits of the Lua VM that runs script tests.
+    pub limits: crate::script::runtime::Limits,
 }
 
 impl Default for Options {
     fn default() -> Self {
-        Options { max_file_size: 8 * 1024 * 1024, compile_scripts: true }
+        Options {
+            max_file_size: 8 * 1024 * 1024,
+            compile_scripts: true,
+            run_script_tests: true,
+            limits: crate::script::runtime::Limits::default(),
+        }
     }
 }
 
@@ -71,6 +80,8 @@ pub struct Loaded {
     pub scripts: usize,
     /// Every script that compiled, ready for a VM (`script::runtime::Runtime`).
     pub script_set: Arc<crate::script::runtime::ScriptSet>,
+    /// Script test cases run (`*.test.lua`).
+    pub script_tests: usize,
 }
 
 impl Loaded {
@@ -213,6 +224,11 @@ pub fn load_packs(roots: &[PathBuf], diags: Vec<Diagnostic>, options: &Options) 
     out.script_set = report.scripts;
     for (path, text) in report.sources {
         out.sources.insert(path, text);
+    }
+    if options.run_script_tests && options.compile_scripts {
+        let tests = crate::script::packtest::run_all(&out, options.limits);
+        out.script_tests = tests.run;
+        out.diagnostics.extend(tests.diagnostics);
     }
     // Present problems in reading order: those without a file first, then by file and position.
     out.diagnostics.sort_by(|a, b| {
@@ -865,6 +881,8 @@ pub struct Summary {
     pub files: usize,
     /// Lua sources compiled.
     pub scripts: usize,
+    /// Script test cases run.
+    pub script_tests: usize,
     /// Diagnostics by severity.
     pub errors: usize,
     /// Warnings.
@@ -888,6 +906,7 @@ impl Loaded {
                 .collect(),
             files: self.files,
             scripts: self.scripts,
+            script_tests: self.script_tests,
             errors: self.diagnostics.iter().filter(|d| d.is_error()).count(),
             warnings: self.diagnostics.iter().filter(|d| d.severity == crate::diag::Severity::Warning).count(),
             provisional: count(Code::Provisional),

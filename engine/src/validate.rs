@@ -9,8 +9,8 @@ use crate::content::{Entry, Origin};
 use crate::diag::{Code, Diagnostic, Location};
 use crate::load::{self, Loaded, Options};
 use crate::model::*;
-use serde_json::Value;
 use crate::script::runtime::{ScriptSet, ScriptSource};
+use serde_json::Value;
 use std::collections::{BTreeMap, BTreeSet};
 use std::sync::Arc;
 
@@ -284,7 +284,9 @@ impl Validator<'_> {
                 }
                 let Ok(text) = String::from_utf8(bytes) else {
                     found.push(
-                        Diagnostic::error(Code::NotUtf8, "script is not valid UTF-8").at(whole).help("save the file as UTF-8"),
+                        Diagnostic::error(Code::NotUtf8, "script is not valid UTF-8")
+                            .at(whole)
+                            .help("save the file as UTF-8"),
                     );
                     continue;
                 };
@@ -361,11 +363,14 @@ impl Validator<'_> {
                             }
                         }
                         None => {
-                            let known: Vec<String> = pack.map(|p| p.scripts.keys().cloned().collect()).unwrap_or_default();
-                            let mut d =
-                                Diagnostic::error(Code::ScriptNotFound, format!("no script `{path}` in pack `{}`", origin.pack))
-                                    .at_opt(self.loc(origin, &at))
-                                    .path(self.cpath(origin, &at));
+                            let known: Vec<String> =
+                                pack.map(|p| p.scripts.keys().cloned().collect()).unwrap_or_default();
+                            let mut d = Diagnostic::error(
+                                Code::ScriptNotFound,
+                                format!("no script `{path}` in pack `{}`", origin.pack),
+                            )
+                            .at_opt(self.loc(origin, &at))
+                            .path(self.cpath(origin, &at));
                             d = match load::suggest(&key, &known) {
                                 Some(s) => d.help(format!("did you mean \"{s}\"?")),
                                 None => d.help("paths are relative to the pack folder (where pack.toml is)"),
@@ -377,10 +382,13 @@ impl Validator<'_> {
                 (None, None) => {
                     let text = effect.get("text").and_then(Value::as_str).unwrap_or_default();
                     found.push(
-                        Diagnostic::note(Code::UnsupportedEffect, format!("effect has no Lua yet: \"{}\"", ellipsis(text, 70)))
-                            .at_opt(self.loc(origin, &sub))
-                            .path(cpath.clone())
-                            .help("add `lua = '''...'''` or `script = \"file.lua\"`; until then the engine cannot run it"),
+                        Diagnostic::note(
+                            Code::UnsupportedEffect,
+                            format!("effect has no Lua yet: \"{}\"", ellipsis(text, 70)),
+                        )
+                        .at_opt(self.loc(origin, &sub))
+                        .path(cpath.clone())
+                        .help("add `lua = '''...'''` or `script = \"file.lua\"`; until then the engine cannot run it"),
                     );
                 }
             }
@@ -412,11 +420,7 @@ impl Validator<'_> {
                 let mut d = e.to_diagnostic();
                 let text = self.loaded.sources.get(&e.file).or_else(|| texts.get(&e.file).map(|t| &**t));
                 if let (Some(line), Some(text)) = (e.line, text) {
-                    if let Some(offset) = line_offset(text, line) {
-                        let end = text[offset..].find('\n').map_or(text.len(), |n| offset + n);
-                        let (line, column) = crate::diag::line_column(text, offset);
-                        d.location = Some(Location { file: e.file.clone(), span: Some(offset..end.max(offset)), line, column });
-                    }
+                    d.location = Some(crate::diag::line_location(&e.file, text, line));
                 }
                 self.out.push(d);
             }
@@ -499,16 +503,6 @@ impl Validator<'_> {
         }
         out
     }
-}
-
-fn line_offset(text: &str, line: usize) -> Option<usize> {
-    if line == 0 {
-        return None;
-    }
-    if line == 1 {
-        return Some(0);
-    }
-    text.match_indices('\n').nth(line - 2).map(|(i, _)| i + 1).filter(|&i| i <= text.len())
 }
 
 fn ellipsis(s: &str, n: usize) -> String {

@@ -30,6 +30,12 @@ enum Command {
     /// folder (holding pack.toml) or a folder of packs. Exit 0 when clean
     /// (warnings allowed), 1 on content errors, 2 on usage or IO failure.
     Check(CheckArgs),
+    /// Run a Lua file in the effect sandbox against a recording test host, and
+    /// print what it returned and every API call it made (exit 1 on an error).
+    ///
+    /// The file runs as an effect: it receives `(game, ctx)` as `...`; if it
+    /// returns a function, that function is called with `(game, ctx)` too.
+    Script(ScriptArgs),
     /// Write the generated files (JSON Schemas, Lua API definitions and reference,
     /// diagnostics reference) from their sources in the engine.
     Generate(GenerateArgs),
@@ -48,6 +54,37 @@ struct CheckArgs {
     /// Largest file read, in bytes.
     #[arg(long, default_value_t = load::Options::default().max_file_size, value_name = "BYTES")]
     max_file_size: u64,
+    /// Colour in human output.
+    #[arg(long, value_enum, default_value_t = ColorChoice::Auto)]
+    color: ColorChoice,
+}
+
+#[derive(clap::Args, Debug)]
+struct ScriptArgs {
+    /// The Lua file.
+    file: PathBuf,
+    /// Packs whose content the script may query (`game:character_card`...). Default: the bundled ones.
+    #[arg(long = "pack", value_name = "PATH")]
+    packs: Vec<PathBuf>,
+    /// `ctx.self`: the Character whose effect it is.
+    #[arg(long = "self", value_name = "CHARACTER")]
+    self_id: Option<String>,
+    /// `ctx.target`: the declared Target.
+    #[arg(long, value_name = "CHARACTER")]
+    target: Option<String>,
+    /// `ctx.successes`.
+    #[arg(long)]
+    successes: Option<i64>,
+    /// Seed of the game RNG (`math.random`).
+    #[arg(long, default_value_t = 1)]
+    seed: u64,
+    /// Answer the next call of an API function: NAME=VALUE, VALUE as JSON
+    /// (`damage=2`, `enemies_within=["hannibal"]`). Repeat to queue answers.
+    #[arg(long = "answer", value_name = "NAME=VALUE")]
+    answers: Vec<String>,
+    /// Output format (`human` or `json`).
+    #[arg(long, value_enum, default_value_t = Format::Human)]
+    format: Format,
     /// Colour in human output.
     #[arg(long, value_enum, default_value_t = ColorChoice::Auto)]
     color: ColorChoice,
@@ -101,6 +138,7 @@ where
     let result = match cli.command {
         Command::Check(args) => check(args, out, err),
         Command::Generate(args) => generate(args, out, err),
+        Command::Script(args) => script(args, out, err),
     };
     match result {
         Ok(code) => code,
@@ -108,6 +146,14 @@ where
             let _ = writeln!(err, "error: {e:#}");
             2
         }
+    }
+}
+
+fn use_color(choice: ColorChoice) -> bool {
+    match choice {
+        ColorChoice::Always => true,
+        ColorChoice::Never => false,
+        ColorChoice::Auto => err_is_terminal() && std::env::var_os("NO_COLOR").is_none(),
     }
 }
 
@@ -144,12 +190,7 @@ fn check(args: CheckArgs, stdout: &mut dyn Write, stderr: &mut dyn Write) -> any
     let summary = loaded.summary();
     match args.format {
         Format::Human => {
-            let color = match args.color {
-                ColorChoice::Always => true,
-                ColorChoice::Never => false,
-                ColorChoice::Auto => std::io::stderr().is_terminal() && std::env::var_os("NO_COLOR").is_none(),
-            };
-            write!(stderr, "{}", diag::render_human(&shown, &loaded.sources, color))?;
+            write!(stderr, "{}", diag::render_human(&shown, &loaded.sources, use_color(args.color)))?;
             writeln!(stdout, "{}", summary_line(&loaded, args.strict))?;
         }
         Format::Json => {
@@ -182,11 +223,16 @@ fn summary_line(loaded: &Loaded, strict: bool) -> String {
     let entries: Vec<String> = s.entries.iter().map(|(k, n)| format!("{n} {k}")).collect();
     let plural = |n: usize, one: &str, many: &str| format!("{n} {}", if n == 1 { one } else { many });
     let mut line = format!(
-        "checked {} ({}): {}; {}; {}, {}",
+        "checked {} ({}): {}; {}{}; {}, {}",
         plural(s.packs.len(), "pack", "packs"),
         plural(s.files, "file", "files"),
         if entries.is_empty() { "no entries".to_string() } else { entries.join(", ") },
         plural(s.scripts, "script", "scripts"),
+        if s.script_tests > 0 {
+            format!(", {}", plural(s.script_tests, "script test", "script tests"))
+        } else {
+            String::new()
+        },
         plural(s.errors, "error", "errors"),
         plural(s.warnings, "warning", "warnings"),
     );
@@ -221,4 +267,96 @@ fn generate(args: GenerateArgs, stdout: &mut dyn Write, stderr: &mut dyn Write) 
         }
     }
     Ok(if args.check && stale > 0 { 1 } else { 0 })
+}
+
+fn script(args: ScriptArgs, stdout: &mut dyn Write, stderr: &mut dyn Write) -> anyhow::Result<Exit> {
+    use arena_engine::script::api::{self, ApiValue};
+    use arena_engine::script::host::RecordingHost;
+    use arena_engine::script::runtime::{Ctx, Limits, Runtime, ScriptSource};
+    let text = match std::fs::read(&args.file) {
+        Ok(b) if arena_engine::script::is_bytecode(&b) => {
+            let d = Diagnostic::error(Code::ScriptBytecode, "script is precompiled bytecode")
+                .at(diag::Location { file: args.file.clone(), span: None, line: 1, column: 1 })
+                .help("only Lua source is accepted");
+            write!(stderr, "{}", diag::render_human(&[d], &diag::SourceMap::default(), false))?;
+            return Ok(1);
+        }
+        Ok(b) => String::from_utf8(b).map_err(|_| anyhow::anyhow!("{} is not UTF-8", args.file.display()))?,
+        Err(e) => anyhow::bail!("cannot read {}: {e}", args.file.display()),
+    };
+    let packs = if args.packs.is_empty() { default_paths() } else { args.packs.clone() };
+    let options = load::Options { run_script_tests: false, ..load::Options::default() };
+    let loaded = load::load(&packs, &options);
+    let mut host = RecordingHost::new(args.seed);
+    for a in &args.answers {
+        let (name, value) = a.split_once('=').ok_or_else(|| anyhow::anyhow!("--answer takes NAME=VALUE, got `{a}`"))?;
+        let f =
+            api::find(name).ok_or_else(|| anyhow::anyhow!("`{name}` is not an API function (see docs/lua-api.md)"))?;
+        let json: serde_json::Value =
+            serde_json::from_str(value).unwrap_or(serde_json::Value::String(value.to_string()));
+        let v = match json {
+            serde_json::Value::Null => ApiValue::Nil,
+            serde_json::Value::Bool(b) => ApiValue::Bool(b),
+            serde_json::Value::Number(n) => {
+                ApiValue::Int(n.as_i64().ok_or_else(|| anyhow::anyhow!("whole numbers only"))?)
+            }
+            serde_json::Value::String(s) => ApiValue::Str(s),
+            serde_json::Value::Array(a) if f.returns == api::Ty::Space && a.len() == 2 => {
+                ApiValue::Space([a[0].as_i64().unwrap_or(0), a[1].as_i64().unwrap_or(0)])
+            }
+            serde_json::Value::Array(a) => {
+                ApiValue::List(a.iter().map(|x| x.as_str().unwrap_or_default().to_string()).collect())
+            }
+            serde_json::Value::Object(_) => anyhow::bail!("--answer values are JSON scalars or lists"),
+        };
+        host.answer(name, v);
+    }
+    let rt = Runtime::new(std::sync::Arc::new(loaded.content), loaded.script_set, Limits::default())
+        .map_err(|e| anyhow::anyhow!("cannot start the Lua VM: {e}"))?;
+    let source = ScriptSource {
+        pack: String::new(),
+        card: args.file.display().to_string(),
+        effect: String::new(),
+        file: args.file.clone(),
+        first_line: 1,
+        source: text.as_str().into(),
+        module: None,
+    };
+    let ctx = Ctx { self_id: args.self_id.clone(), target: args.target.clone(), successes: args.successes };
+    let result = rt.run_source(&source, &mut host, &ctx);
+    let calls = if result.is_ok() { &host.calls } else { &host.rolled_back };
+    match args.format {
+        Format::Json => {
+            let value = serde_json::json!({
+                "ok": result.is_ok(),
+                "result": result.as_ref().ok(),
+                "calls": calls.iter().map(ToString::to_string).collect::<Vec<_>>(),
+                "diagnostics": result.as_ref().err().map(|e| vec![e.to_diagnostic()]).unwrap_or_default(),
+            });
+            writeln!(stdout, "{}", serde_json::to_string_pretty(&value)?)?;
+        }
+        _ => {
+            let heading = if result.is_ok() { "calls:" } else { "calls (rolled back):" };
+            writeln!(stdout, "{heading}")?;
+            if calls.is_empty() {
+                writeln!(stdout, "  (none)")?;
+            }
+            for (i, c) in calls.iter().enumerate() {
+                writeln!(stdout, "  {}. {c}", i + 1)?;
+            }
+            match &result {
+                Ok(v) => writeln!(stdout, "result: {v}")?,
+                Err(e) => {
+                    let mut sources = diag::SourceMap::default();
+                    sources.insert(args.file.clone(), text.as_str().into());
+                    let mut d = e.to_diagnostic();
+                    if let Some(line) = e.line {
+                        d.location = Some(diag::line_location(&args.file, &text, line));
+                    }
+                    write!(stderr, "{}", diag::render_human(&[d], &sources, use_color(args.color)))?;
+                }
+            }
+        }
+    }
+    Ok(if result.is_ok() { 0 } else { 1 })
 }

@@ -260,7 +260,11 @@ pub const REGISTRY: &[ApiFn] = &[
     },
     ApiFn {
         name: "impose_state",
-        params: &[TARGET, p("state", Ty::State, "a State id"), opt("source", Ty::Character, "who imposes it (Taunted)")],
+        params: &[
+            TARGET,
+            p("state", Ty::State, "a State id"),
+            opt("source", Ty::Character, "who imposes it (Taunted)"),
+        ],
         returns: Ty::Nil,
         answer: Answer::Host,
         doc: "Impose a State red side up; a State the Target already has is replaced unless it stacks.",
@@ -332,7 +336,10 @@ pub const REGISTRY: &[ApiFn] = &[
     },
     ApiFn {
         name: "nullify_die",
-        params: &[p("side", Ty::Side, "whose Roll"), p("index", Ty::Integer, "the die's position in that Roll, from 1")],
+        params: &[
+            p("side", Ty::Side, "whose Roll"),
+            p("index", Ty::Integer, "the die's position in that Roll, from 1"),
+        ],
         returns: Ty::Boolean,
         answer: Answer::Host,
         doc: "Nullify one die of a Roll (or an added symbol); false when there is no such die.",
@@ -485,7 +492,13 @@ fn luau_definitions() -> String {
             .map(|p| format!("{}: {}{}", p.name, p.ty.luau_name(), if p.optional { "?" } else { "" }))
             .collect();
         let ret = if f.returns == Ty::Nil { "()".to_string() } else { format!("{}?", f.returns.luau_name()) };
-        s.push_str(&format!("\t-- {}\n\t{}: (self: Game{}{}) -> {ret},\n", f.doc, f.name, if params.is_empty() { "" } else { ", " }, params.join(", ")));
+        s.push_str(&format!(
+            "\t-- {}\n\t{}: (self: Game{}{}) -> {ret},\n",
+            f.doc,
+            f.name,
+            if params.is_empty() { "" } else { ", " },
+            params.join(", ")
+        ));
     }
     s.push_str("}\n\nreturn nil\n");
     s
@@ -523,18 +536,19 @@ fn markdown() -> String {
                 .iter()
                 .map(|p| format!("{}{}: {}", p.name, if p.optional { "?" } else { "" }, p.ty.lua_name()))
                 .collect();
-            s.push_str(&format!("#### `game:{}({})` → `{}`\n\n{}", f.name, sig.join(", "), f.returns.lua_name(), f.doc));
+            s.push_str(&format!(
+                "#### `game:{}({})` → `{}`\n\n{}",
+                f.name,
+                sig.join(", "),
+                f.returns.lua_name(),
+                f.doc
+            ));
             if !f.source.is_empty() {
                 s.push_str(&format!(" *{}*", f.source));
             }
             s.push_str("\n\n");
             for p in f.params {
-                s.push_str(&format!(
-                    "- `{}`{}: {}\n",
-                    p.name,
-                    if p.optional { " (optional)" } else { "" },
-                    p.doc
-                ));
+                s.push_str(&format!("- `{}`{}: {}\n", p.name, if p.optional { " (optional)" } else { "" }, p.doc));
             }
             if !f.params.is_empty() {
                 s.push('\n');

@@ -189,18 +189,23 @@ impl ScriptError {
             ScriptErrorKind::Compile => "fix the Luau syntax; `arena script FILE` runs a file on its own",
             ScriptErrorKind::Runtime => "see docs/lua-api.md for the API; `arena script FILE` runs a script alone",
             ScriptErrorKind::Budget => "the effect ran too long: look for a loop that never ends",
-            ScriptErrorKind::Memory => "the effect used too much memory: look for a string or table that grows without end",
+            ScriptErrorKind::Memory => {
+                "the effect used too much memory: look for a string or table that grows without end"
+            }
         };
         let what = if self.effect.is_empty() { self.card.clone() } else { format!("{} {}", self.card, self.effect) };
         let message = match self.kind {
             ScriptErrorKind::Compile => format!("Lua does not compile: {}", self.message),
             _ => format!("{}: {}", what, self.message),
         };
-        Diagnostic::error(self.code(), message)
+        let mut d = Diagnostic::error(self.code(), message)
             .at(Location { file: self.file.clone(), span: None, line: self.line.unwrap_or(1), column: 1 })
             .path(what)
-            .with_note(format!("in pack `{}`", self.pack))
-            .help(help)
+            .help(help);
+        if !self.pack.is_empty() {
+            d = d.with_note(format!("in pack `{}`", self.pack));
+        }
+        d
     }
 }
 
@@ -481,13 +486,58 @@ impl Runtime {
             // The message, or else the traceback (errors raised by library
             // functions carry no position of their own).
             let tag = format!("@{i}:");
-            if let Some(pos) = message.find(&tag).map(|p| (p, &message)).or_else(|| full.find(&tag).map(|p| (p, &full))).map(|(p, text)| &text[p..]) {
+            if let Some(pos) = message
+                .find(&tag)
+                .map(|p| (p, &message))
+                .or_else(|| full.find(&tag).map(|p| (p, &full)))
+                .map(|(p, text)| &text[p..])
+            {
                 let rest = &pos[tag.len()..];
                 let digits: String = rest.chars().take_while(char::is_ascii_digit).collect();
                 line = digits.parse().ok();
             }
         }
         ScriptError::new(kind, &strip_positions(&message), source, line)
+    }
+
+    /// Run a chunk that only describes data (a pack's script tests) and return
+    /// what it returns as JSON: tables become objects or arrays, at most 16 deep
+    /// and 10,000 values, without running any metamethod.
+    pub fn evaluate(&self, source: &ScriptSource, host: &mut dyn Host) -> Result<serde_json::Value, ScriptError> {
+        let (set, mut errors) = compile_all(vec![source.clone()]);
+        if let Some(e) = errors.pop() {
+            return Err(e);
+        }
+        let index = usize::MAX - 1;
+        let mut run = || -> mlua::Result<serde_json::Value> {
+            let chunk = self
+                .lua
+                .load(&set.bytecode[0])
+                .set_mode(ChunkMode::Binary)
+                .set_name(format!("=@{index}"))
+                .set_environment(self.env()?)
+                .into_function()?;
+            let v: Value = self.run_value(&chunk, source, host)?;
+            let mut budget = 10_000;
+            to_json(&v, 0, &mut budget)
+        };
+        run().map_err(|e| self.classify(e, Some(index), source))
+    }
+
+    fn run_value(&self, chunk: &Function, source: &ScriptSource, host: &mut dyn Host) -> mlua::Result<Value> {
+        let _ = source;
+        if self.shared.host.get().is_some() {
+            return Err(lua_err("an effect cannot run another effect"));
+        }
+        self.shared.budget.set(self.limits.instructions);
+        let ptr: NonNull<dyn Host + '_> = NonNull::from(&mut *host);
+        // SAFETY: as in `run`.
+        let ptr: NonNull<dyn Host> = unsafe { std::mem::transmute(ptr) };
+        self.shared.host.set(Some(ptr));
+        let guard = HostGuard(&self.shared);
+        let result = chunk.call::<Value>((self.game.clone(),));
+        drop(guard);
+        result
     }
 
     /// Bytes the VM uses now.
@@ -503,8 +553,8 @@ fn flatten(e: &mlua::Error) -> (String, bool) {
             let (m, mem) = flatten(cause);
             // A Rust-side error carries the caller's position in the traceback.
             if !m.contains('@') {
-                if let Some(pos) = traceback.lines().find(|l| l.trim_start().starts_with('@')) {
-                    return (format!("{}: {m}", pos.trim().trim_end_matches(|c| c != ':').trim_end_matches(':')), mem);
+                if let Some(pos) = first_position(traceback) {
+                    return (format!("{pos} {m}"), mem);
                 }
             }
             (m, mem)
@@ -514,6 +564,31 @@ fn flatten(e: &mlua::Error) -> (String, bool) {
         mlua::Error::WithContext { cause, .. } => flatten(cause),
         other => (other.to_string().lines().next().unwrap_or_default().to_string(), false),
     }
+}
+
+/// The first `@CHUNK:LINE:` in a text (a traceback), if any.
+fn first_position(text: &str) -> Option<&str> {
+    let bytes = text.as_bytes();
+    let mut i = 0;
+    while let Some(off) = text[i..].find('@') {
+        let start = i + off;
+        let mut j = start + 1;
+        let digits = |j: &mut usize| {
+            let from = *j;
+            while *j < bytes.len() && bytes[*j].is_ascii_digit() {
+                *j += 1;
+            }
+            *j > from
+        };
+        if digits(&mut j) && bytes.get(j) == Some(&b':') {
+            j += 1;
+            if digits(&mut j) && bytes.get(j) == Some(&b':') {
+                return Some(&text[start..=j]);
+            }
+        }
+        i = start + 1;
+    }
+    None
 }
 
 /// `@3:12: attempt to call a nil value` → `attempt to call a nil value`.
@@ -542,12 +617,76 @@ fn to_api_value(v: &Value) -> ApiValue {
     }
 }
 
+/// A Lua value as JSON, without metamethods; bounded in depth and size.
+fn to_json(v: &Value, depth: usize, budget: &mut usize) -> mlua::Result<serde_json::Value> {
+    use serde_json::Value as J;
+    if depth > 16 || *budget == 0 {
+        return Err(lua_err("the returned data is too deep or too large"));
+    }
+    *budget -= 1;
+    Ok(match v {
+        Value::Nil => J::Null,
+        Value::Boolean(b) => J::Bool(*b),
+        Value::Integer(i) => J::from(*i),
+        Value::Number(n) if n.fract() == 0.0 && n.is_finite() && n.abs() < 9.0e15 => J::from(*n as i64),
+        Value::Number(n) => serde_json::Number::from_f64(*n).map_or(J::Null, J::Number),
+        Value::String(s) => J::String(s.to_string_lossy()),
+        Value::Table(t) => {
+            let n = t.raw_len();
+            let mut pairs = Vec::new();
+            for pair in t.clone().pairs::<Value, Value>() {
+                let (k, v) = pair?;
+                pairs.push((k, v));
+                if pairs.len() > 10_000 {
+                    return Err(lua_err("the returned data is too large"));
+                }
+            }
+            if n > 0 && pairs.len() == n {
+                let mut arr = Vec::with_capacity(n);
+                for k in 1..=n {
+                    arr.push(to_json(&t.raw_get::<Value>(k)?, depth + 1, budget)?);
+                }
+                J::Array(arr)
+            } else if pairs.is_empty() {
+                J::Array(Vec::new())
+            } else {
+                let mut map = serde_json::Map::new();
+                for (k, v) in pairs {
+                    let key = match &k {
+                        Value::String(s) => s.to_string_lossy(),
+                        Value::Integer(i) => i.to_string(),
+                        other => format!("<{}>", other.type_name()),
+                    };
+                    map.insert(key, to_json(&v, depth + 1, budget)?);
+                }
+                J::Object(map)
+            }
+        }
+        other => J::String(format!("<{}>", other.type_name())),
+    })
+}
+
 /// Remove and replace what effects must not have, before the sandbox freezes it.
 fn harden(lua: &Lua, shared: &Rc<Shared>) -> mlua::Result<()> {
     let g = lua.globals();
     for name in [
-        "getfenv", "setfenv", "newproxy", "load", "loadstring", "dofile", "loadfile", "require", "gcinfo", "debug",
-        "os", "io", "package", "coroutine", "collectgarbage", "print", "module",
+        "getfenv",
+        "setfenv",
+        "newproxy",
+        "load",
+        "loadstring",
+        "dofile",
+        "loadfile",
+        "require",
+        "gcinfo",
+        "debug",
+        "os",
+        "io",
+        "package",
+        "coroutine",
+        "collectgarbage",
+        "print",
+        "module",
     ] {
         g.raw_set(name, Value::Nil)?;
     }
@@ -571,7 +710,9 @@ fn harden(lua: &Lua, shared: &Rc<Shared>) -> mlua::Result<()> {
             "random",
             lua.create_function(move |_, (a, b): (Option<i64>, Option<i64>)| {
                 let (lo, hi) = match (a, b) {
-                    (None, _) => return Err(lua_err("math.random() without bounds is not available: use math.random(m, n)")),
+                    (None, _) => {
+                        return Err(lua_err("math.random() without bounds is not available: use math.random(m, n)"));
+                    }
                     (Some(n), None) => (1, n),
                     (Some(m), Some(n)) => (m, n),
                 };
@@ -638,7 +779,13 @@ fn call_api(lua: &Lua, shared: &Shared, f: &'static ApiFn, args: mlua::MultiValu
 
 fn check_arg(f: &ApiFn, i: usize, p: &api::Param, v: &Value) -> mlua::Result<ApiValue> {
     let bad = |expected: &str| {
-        lua_err(format!("bad argument #{} `{}` to {} ({expected} expected, got {})", i + 1, p.name, f.name, v.type_name()))
+        lua_err(format!(
+            "bad argument #{} `{}` to {} ({expected} expected, got {})",
+            i + 1,
+            p.name,
+            f.name,
+            v.type_name()
+        ))
     };
     if matches!(v, Value::Nil) {
         return if p.optional { Ok(ApiValue::Nil) } else { Err(bad(p.ty.lua_name())) };
@@ -668,11 +815,7 @@ fn check_arg(f: &ApiFn, i: usize, p: &api::Param, v: &Value) -> mlua::Result<Api
         Ty::Symbol | Ty::Side => {
             let s = string(64)?;
             let ok = api::allowed(p.ty).is_some_and(|a| a.contains(&s.as_str()));
-            if ok {
-                Ok(ApiValue::Str(s))
-            } else {
-                Err(bad(&api::allowed(p.ty).unwrap_or(&[]).join(" | ")))
-            }
+            if ok { Ok(ApiValue::Str(s)) } else { Err(bad(&api::allowed(p.ty).unwrap_or(&[]).join(" | "))) }
         }
         Ty::Space => match v {
             Value::Table(t) => {

@@ -1,0 +1,206 @@
+//! Designers' script tests: a pack may ship `*.test.lua` files that describe
+//! situations for its own effects and the calls each must make. `arena check`
+//! runs them against the [`RecordingHost`]; a failure is a `script-test-failed`
+//! diagnostic at the test's line.
+//!
+//! A test file returns a list of cases (see docs/effects.md):
+//!
+//! ```lua
+//! return {
+//!   {
+//!     name = "Frostbite Immobilizes every Enemy within Range",
+//!     card = "character:valkyrie",
+//!     effect = "actions[id=frostbite].effects[0]",
+//!     ctx = { self = "valkyrie" },
+//!     answers = { enemies_within = { { "hannibal", "laxmee" } } },
+//!     expect_calls = {
+//!       'enemies_within("valkyrie", 1, 1)',
+//!       'impose_state("hannibal", "immobilized", nil)',
+//!       'impose_state("laxmee", "immobilized", nil)',
+//!     },
+//!   },
+//! }
+//! ```
+
+use super::api::{self, ApiValue, Ty};
+use super::host::RecordingHost;
+use super::runtime::{Ctx, Limits, Runtime, ScriptSource};
+use crate::diag::{Code, Diagnostic, Location};
+use crate::load::Loaded;
+use serde_json::Value;
+use std::path::Path;
+use std::sync::Arc;
+
+/// The outcome of running every pack's tests.
+#[derive(Debug, Default)]
+pub struct Outcome {
+    /// Test cases run.
+    pub run: usize,
+    /// Test cases that failed.
+    pub failed: usize,
+    /// One diagnostic per failure or malformed test file.
+    pub diagnostics: Vec<Diagnostic>,
+}
+
+/// Run every `*.test.lua` of every loaded pack.
+pub fn run_all(loaded: &Loaded, limits: Limits) -> Outcome {
+    let mut out = Outcome::default();
+    let files: Vec<(&str, &Path)> = loaded
+        .packs
+        .iter()
+        .flat_map(|p| {
+            p.scripts
+                .iter()
+                .filter(|(k, _)| k.ends_with(".test.lua"))
+                .map(move |(_, f)| (p.manifest.id.as_str(), f.as_path()))
+        })
+        .collect();
+    if files.is_empty() {
+        return out;
+    }
+    let runtime = match Runtime::new(Arc::new(loaded.content.clone()), loaded.script_set.clone(), limits) {
+        Ok(rt) => rt,
+        Err(e) => {
+            out.diagnostics.push(Diagnostic::error(Code::ScriptError, format!("cannot start the Lua VM: {e}")));
+            return out;
+        }
+    };
+    for (pack, file) in files {
+        let Some(text) = loaded.sources.get(file) else { continue };
+        run_file(&runtime, pack, file, text, &mut out);
+    }
+    out
+}
+
+fn run_file(rt: &Runtime, pack: &str, file: &Path, text: &str, out: &mut Outcome) {
+    let source = ScriptSource {
+        pack: pack.to_string(),
+        card: format!("test:{}", file.file_name().map(|n| n.to_string_lossy()).unwrap_or_default()),
+        effect: String::new(),
+        file: file.to_path_buf(),
+        first_line: 1,
+        source: text.into(),
+        module: None,
+    };
+    let cases = match rt.evaluate(&source, &mut RecordingHost::new(0)) {
+        Ok(Value::Array(cases)) => cases,
+        Ok(_) => {
+            out.diagnostics.push(malformed(file, 1, "a test file must return a list of cases"));
+            return;
+        }
+        Err(e) => {
+            out.diagnostics.push(e.to_diagnostic());
+            return;
+        }
+    };
+    for (i, case) in cases.iter().enumerate() {
+        out.run += 1;
+        if let Err(d) = run_case(rt, file, text, i, case) {
+            out.failed += 1;
+            out.diagnostics.push(*d);
+        }
+    }
+}
+
+fn malformed(file: &Path, line: usize, message: &str) -> Diagnostic {
+    Diagnostic::error(Code::ScriptTestFailed, message.to_string())
+        .at(Location { file: file.to_path_buf(), span: None, line, column: 1 })
+        .help("see docs/effects.md § Testing effects for the shape of a test case")
+}
+
+/// The line on which a case's name is written, to point at it.
+fn line_of(text: &str, name: &str) -> usize {
+    let needle = format!("\"{name}\"");
+    text.lines().position(|l| l.contains(&needle)).map_or(1, |i| i + 1)
+}
+
+fn run_case(rt: &Runtime, file: &Path, text: &str, index: usize, case: &Value) -> Result<(), Box<Diagnostic>> {
+    let name = case.get("name").and_then(Value::as_str).unwrap_or("").to_string();
+    let line = if name.is_empty() { 1 } else { line_of(text, &name) };
+    let fail = |message: String| -> Box<Diagnostic> {
+        let label = if name.is_empty() { format!("case {}", index + 1) } else { format!("\"{name}\"") };
+        Box::new(
+            Diagnostic::error(Code::ScriptTestFailed, format!("test {label}: {message}"))
+                .at(crate::diag::line_location(file, text, line))
+                .help("run the effect alone with `arena script`, or see docs/effects.md § Testing effects"),
+        )
+    };
+    let Some(card) = case.get("card").and_then(Value::as_str) else {
+        return Err(fail("no `card` (such as \"character:valkyrie\")".into()));
+    };
+    let effect = case.get("effect").and_then(Value::as_str).unwrap_or("");
+    let Some(id) = rt.scripts().find(card, effect) else {
+        let known: Vec<String> =
+            rt.scripts().sources().iter().filter(|s| s.card == card).map(|s| format!("\"{}\"", s.effect)).collect();
+        let hint = if known.is_empty() {
+            format!("`{card}` has no effect with Lua")
+        } else {
+            format!("its effects with Lua are {}", known.join(", "))
+        };
+        return Err(fail(format!("no effect `{effect}` on `{card}`: {hint}")));
+    };
+    let ctx_json = case.get("ctx").cloned().unwrap_or(Value::Null);
+    let ctx = Ctx {
+        self_id: ctx_json.get("self").and_then(Value::as_str).map(str::to_string),
+        target: ctx_json.get("target").and_then(Value::as_str).map(str::to_string),
+        successes: ctx_json.get("successes").and_then(Value::as_i64),
+    };
+    let mut host = RecordingHost::new(case.get("seed").and_then(Value::as_u64).unwrap_or(1));
+    if let Some(Value::Object(answers)) = case.get("answers") {
+        for (fname, values) in answers {
+            let Some(f) = api::find(fname) else {
+                return Err(fail(format!("`answers` names `{fname}`, which is not an API function")));
+            };
+            let list = match values {
+                Value::Array(a) => a.clone(),
+                other => vec![other.clone()],
+            };
+            for v in list {
+                host.answer(fname, json_to_api(&v, f.returns).map_err(&fail)?);
+            }
+        }
+    }
+    let result = rt.call(id, &mut host, &ctx);
+    match (result, case.get("expect_error").and_then(Value::as_str)) {
+        (Err(e), Some(want)) if e.message.contains(want) => return Ok(()),
+        (Err(e), Some(want)) => {
+            return Err(fail(format!("expected an error containing {want:?}, got {:?}", e.message)));
+        }
+        (Ok(_), Some(want)) => {
+            return Err(fail(format!("expected an error containing {want:?}, but the effect succeeded")));
+        }
+        (Err(e), None) => return Err(fail(format!("the effect failed: {e}"))),
+        (Ok(value), None) => {
+            if let Some(want) = case.get("expect_result") {
+                let got = serde_json::to_value(&value).unwrap_or(Value::Null);
+                if &got != want {
+                    return Err(fail(format!("expected result {want}, got {got}")));
+                }
+            }
+        }
+    }
+    if let Some(Value::Array(want)) = case.get("expect_calls") {
+        let want: Vec<String> = want.iter().map(|v| v.as_str().map_or_else(|| v.to_string(), str::to_string)).collect();
+        let got: Vec<String> = host.calls.iter().map(ToString::to_string).collect();
+        if want != got {
+            return Err(fail(format!("expected calls [{}], got [{}]", want.join(", "), got.join(", "))));
+        }
+    }
+    Ok(())
+}
+
+fn json_to_api(v: &Value, ty: Ty) -> Result<ApiValue, String> {
+    Ok(match (v, ty) {
+        (Value::Null, _) => ApiValue::Nil,
+        (Value::Bool(b), _) => ApiValue::Bool(*b),
+        (Value::Number(n), _) => ApiValue::Int(n.as_i64().ok_or("answers must be whole numbers")?),
+        (Value::String(s), _) => ApiValue::Str(s.clone()),
+        (Value::Array(a), Ty::Space) if a.len() == 2 => {
+            ApiValue::Space([a[0].as_i64().ok_or("a space is {q, r}")?, a[1].as_i64().ok_or("a space is {q, r}")?])
+        }
+        (Value::Array(a), _) => ApiValue::List(
+            a.iter().map(|x| x.as_str().map(str::to_string).ok_or("lists hold strings")).collect::<Result<_, _>>()?,
+        ),
+        (Value::Object(_), _) => return Err("answers are values or lists, not tables".into()),
+    })
+}
