@@ -40,6 +40,9 @@ fn main() {
     for n in SIZES {
         eprintln!("arena-bench input=generated/{n} effects={}", effect_spots(n).len());
     }
+    // The idea benchmarks must compute the same thing as the pieces they replace.
+    assert_eq!(ideas::effect_line_index(SIZES[0]), parts::effect_line_column(SIZES[0]));
+    assert_eq!(ideas::deserialize_borrowed(SIZES[0]), parts::deserialize(SIZES[0]));
     divan::main();
 }
 
@@ -476,7 +479,7 @@ mod parts {
     /// Typed deserialization of every entry from its JSON value, with the two
     /// clones `load` makes per entry.
     #[divan::bench(args = SIZES)]
-    fn deserialize(n: usize) -> usize {
+    pub(super) fn deserialize(n: usize) -> usize {
         let mut ok = 0;
         for (p, d) in docs(n) {
             if p.ends_with(load::MANIFEST) {
@@ -510,7 +513,7 @@ mod parts {
     /// Line and column of every effect (`diag::line_column`), as the cross checks
     /// compute for each `unsupported-effect` note (every effect without Lua).
     #[divan::bench(args = SIZES, sample_count = 5)]
-    fn effect_line_column(n: usize) -> usize {
+    pub(super) fn effect_line_column(n: usize) -> usize {
         effect_spots(n)
             .iter()
             .map(|&(file, pointer)| {
@@ -518,7 +521,8 @@ mod parts {
                 let doc = &docs(n)[file].1;
                 debug_assert_eq!(path, &docs(n)[file].0);
                 let span = doc.value_span(pointer).expect("a span");
-                arena_engine::diag::line_column(text, span.start).0
+                let (line, column) = arena_engine::diag::line_column(text, span.start);
+                line + column
             })
             .sum()
     }
@@ -528,6 +532,75 @@ mod parts {
     #[divan::bench(args = SIZES, sample_count = 5)]
     fn effect_content_path(n: usize) -> usize {
         effect_spots(n).iter().map(|&(file, pointer)| load::content_path(&docs(n)[file].1, pointer).len()).sum()
+    }
+}
+
+// ---------------------------------------------------------------------------
+// Not engine code: cheaper ways to do the same work, to size the fixing ideas in
+// docs/performance.md.
+
+#[divan::bench_group(sample_count = 10, max_time = 6)]
+mod ideas {
+    use super::*;
+
+    /// `deserialize` without the two clones: `T::deserialize(&Value)`.
+    #[divan::bench(args = SIZES)]
+    pub(super) fn deserialize_borrowed(n: usize) -> usize {
+        use serde::Deserialize;
+        let mut ok = 0;
+        for (p, d) in docs(n) {
+            if p.ends_with(load::MANIFEST) {
+                continue;
+            }
+            let Value::Object(map) = &d.value else { continue };
+            for (key, items) in map {
+                let Value::Array(items) = items else { continue };
+                for item in items {
+                    ok += usize::from(match key.as_str() {
+                        "character" => Character::deserialize(item).is_ok(),
+                        "tactic" => Tactic::deserialize(item).is_ok(),
+                        "die" => Die::deserialize(item).is_ok(),
+                        "state" => State::deserialize(item).is_ok(),
+                        _ => false,
+                    });
+                }
+            }
+        }
+        ok
+    }
+
+    /// The line and column of every effect as `effect_line_column`, but from a
+    /// table of line starts built once per file (binary search per lookup).
+    #[divan::bench(args = SIZES)]
+    pub(super) fn effect_line_index(n: usize) -> usize {
+        let texts = &generated(n).texts;
+        let starts: Vec<Vec<usize>> = texts
+            .iter()
+            .map(|(_, t)| std::iter::once(0).chain(t.match_indices('\n').map(|(i, _)| i + 1)).collect())
+            .collect();
+        effect_spots(n)
+            .iter()
+            .map(|&(file, pointer)| {
+                let text = &texts[file].1;
+                let offset = docs(n)[file].1.value_span(pointer).expect("a span").start;
+                let line = starts[file].partition_point(|&s| s <= offset);
+                let start = starts[file][line - 1];
+                let col = text[start..offset].trim_start_matches('\u{feff}').chars().count() + 1;
+                line + col
+            })
+            .sum()
+    }
+
+    /// TOML straight to the typed model (`toml::from_str::<ContentFile>`): no
+    /// JSON value, no spans; a lower bound for parse + deserialize in one pass.
+    #[divan::bench(args = SIZES)]
+    fn toml_typed(n: usize) -> usize {
+        generated(n)
+            .texts
+            .iter()
+            .filter(|(p, _)| !p.ends_with(load::MANIFEST))
+            .map(|(_, t)| toml::from_str::<arena_engine::model::ContentFile>(t).expect("parses").character.len())
+            .sum()
     }
 }
 

@@ -11,6 +11,7 @@ pub mod generate;
 pub mod load;
 pub mod model;
 pub mod resolve;
+pub mod rules;
 pub mod schema;
 pub mod script;
 pub mod tomljson;
