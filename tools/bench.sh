@@ -62,14 +62,18 @@ tree && /\|/ {
     m = cols[3]
     gsub(/^ +| +$/, "", m)
     if (m != "") median[full] = us(m)
+    f = cols[1]
+    sub(/^ *[^ ]+ */, "", f)
+    gsub(/ +$/, "", f)
+    if (f != "") fastest[full] = us(f)
     next
 }
 END {
     if (length(median) == 0) { print "no divan results found" > "/dev/stderr"; exit 1 }
     print "## Full validation (load) vs bare parse (read + toml::from_str::<toml::Table>), medians"
     print ""
-    print "| input | files | MiB | entries | full check | bare parse | ratio | us/entry check | us/entry parse |"
-    print "|---|---:|---:|---:|---:|---:|---:|---:|---:|"
+    print "| input | files | MiB | entries | full check | bare parse | ratio | us/entry check | us/entry parse | check fastest |"
+    print "|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|"
     for (k = 1; k <= inputs; k++) {
         name = order[k]
         split(name, p, "/")
@@ -78,8 +82,8 @@ END {
         if (!(ck in median) || !(pk in median)) continue
         c = median[ck]; b = median[pk]; e = meta[name, "entries"]
         ratio[name] = c / b; per[name] = c / e
-        printf "| %s | %s | %.1f | %s | %s | %s | %.1fx | %.1f | %.1f |\n", name, meta[name, "files"],
-            meta[name, "bytes"] / 1048576, e, ms(c), ms(b), c / b, c / e, b / e
+        printf "| %s | %s | %.1f | %s | %s | %s | %.1fx | %.1f | %.1f | %s |\n", name, meta[name, "files"],
+            meta[name, "bytes"] / 1048576, e, ms(c), ms(b), c / b, c / e, b / e, ms(fastest[ck])
     }
     # Target: within 3x of bare parsing, linear in entries (largest generated input).
     first = ""; last = ""
@@ -110,7 +114,19 @@ END {
             ms(rd), pct(rd, c), ms(tj), pct(tj, c), ms(sc), pct(sc, c), ms(sv), pct(sv, c), ms(de), pct(de, c),
             ms(cc), pct(cc, c), ms(lc), pct(lc, c), ms(cp), pct(cp, c), ms(rest), pct(rest, c), ms(tt)
     }
-    if ("parts/schema_is_valid/" n in median)
-        printf "\nschema is_valid instead of iter_errors at N=%s: %s (iter_errors: %s).\n", n, ms(median["parts/schema_is_valid/" n]), ms(median["parts/schema_validate/" n])
+
+    print ""
+    print "## Cheaper ways to do some pieces (bench code, not the engine), medians at the largest N"
+    print ""
+    print "| piece as load does it | time | alternative | time |"
+    print "|---|---:|---|---:|"
+    alt("parts/effect_line_column/", "line_column per effect (scan from file start)", "ideas/effect_line_index/", "line-start table per file + binary search", n)
+    alt("parts/deserialize/", "deserialize: 2 clones + from_value", "ideas/deserialize_borrowed/", "T::deserialize(&Value), no clone", n)
+    alt("parts/tomljson_parse/", "tomljson::parse (JSON + pointer->span map)", "ideas/toml_typed/", "toml::from_str::<ContentFile> (no JSON, no spans)", n)
+    alt("parts/schema_validate/", "schema iter_errors", "parts/schema_is_valid/", "schema is_valid", n)
+}
+function alt(a, an, b, bn, n) {
+    if ((a n) in median && (b n) in median)
+        printf "| %s | %s | %s | %s |\n", an, ms(median[a n]), bn, ms(median[b n])
 }
 '

@@ -232,6 +232,11 @@ const BUDGET: &str = "instruction budget exhausted";
 /// State shared by the interrupt and the API functions of one VM.
 struct Shared {
     budget: Cell<u64>,
+    /// The context of the call in progress (same lifetime rules as `host`).
+    ctx: Cell<Option<NonNull<Ctx>>>,
+    /// The script of the call in progress, for `ctx.card` and `ctx.effect`.
+    names: Cell<Option<NonNull<ScriptSource>>>,
+    args: Cell<Vec<ApiValue>>,
     host: Cell<Option<NonNull<dyn Host>>>,
     game_ptr: Cell<usize>,
     content: Arc<Content>,
@@ -250,6 +255,35 @@ impl Shared {
     }
 }
 
+/// `ctx`, as the script sees it: fields read from the call in progress.
+struct CtxObject(Rc<Shared>);
+
+impl mlua::UserData for CtxObject {
+    fn add_methods<M: mlua::UserDataMethods<Self>>(methods: &mut M) {
+        methods.add_meta_method(mlua::MetaMethod::Index, |lua, this, key: mlua::LuaString| {
+            // SAFETY: set by `Runtime::run` from references that outlive the call
+            // and cleared before it returns; only read here, during the call.
+            let ctx = this.0.ctx.get().map(|p| unsafe { p.as_ref() });
+            let names = this.0.names.get().map(|p| unsafe { p.as_ref() });
+            let text = |s: Option<&str>| match s {
+                Some(s) => lua.create_string(s).map(Value::String),
+                None => Ok(Value::Nil),
+            };
+            match key.as_bytes().as_ref() {
+                b"self" => text(ctx.and_then(|c| c.self_id.as_deref())),
+                b"target" => text(ctx.and_then(|c| c.target.as_deref())),
+                b"successes" => Ok(ctx.and_then(|c| c.successes).map_or(Value::Nil, Value::Integer)),
+                b"card" => text(names.map(|n| n.card.as_str())),
+                b"effect" => text(names.map(|n| n.effect.as_str())),
+                _ => Ok(Value::Nil),
+            }
+        });
+        methods.add_meta_method(mlua::MetaMethod::NewIndex, |_, _, _: mlua::MultiValue| -> mlua::Result<()> {
+            Err(lua_err("ctx is read-only"))
+        });
+    }
+}
+
 struct HostGuard<'a>(&'a Shared);
 impl Drop for HostGuard<'_> {
     fn drop(&mut self) {
@@ -264,6 +298,9 @@ pub struct Runtime {
     shared: Rc<Shared>,
     game: Table,
     chunks: Vec<Function>,
+    /// The one `ctx` object: a read-only userdata whose fields are read from the
+    /// call in progress, so nothing is written into Lua per call.
+    ctx_object: mlua::AnyUserData,
     set: Arc<ScriptSet>,
     limits: Limits,
 }
@@ -284,6 +321,9 @@ impl Runtime {
         let lua = Lua::new_with(StdLib::STRING | StdLib::TABLE | StdLib::MATH | StdLib::UTF8, LuaOptions::new())?;
         let shared = Rc::new(Shared {
             budget: Cell::new(limits.instructions),
+            ctx: Cell::new(None),
+            names: Cell::new(None),
+            args: Cell::new(Vec::with_capacity(8)),
             host: Cell::new(None),
             game_ptr: Cell::new(0),
             content,
@@ -304,7 +344,8 @@ impl Runtime {
                 Ok(VmState::Continue)
             });
         }
-        let mut rt = Runtime { lua, shared, game, chunks: Vec::new(), set: set.clone(), limits };
+        let ctx_object = lua.create_userdata(CtxObject(shared.clone()))?;
+        let mut rt = Runtime { lua, shared, game, chunks: Vec::new(), ctx_object, set: set.clone(), limits };
         for (i, code) in set.bytecode.iter().enumerate() {
             let f = rt.load_bytecode(i, code)?;
             rt.chunks.push(f);
@@ -405,7 +446,11 @@ impl Runtime {
         if let Some(h) = self.shared.host() {
             h.begin_effect();
         }
-        let mut result = self.run_inner(chunk, source, module, ctx);
+        self.shared.ctx.set(Some(NonNull::from(ctx)));
+        self.shared.names.set(Some(NonNull::from(source)));
+        let mut result = self.run_inner(chunk, module);
+        self.shared.ctx.set(None);
+        self.shared.names.set(None);
         if result.is_ok() && self.shared.budget.get() == 0 {
             // The budget ran out and the script caught the error: it still failed.
             result = Err(mlua::Error::runtime(BUDGET));
@@ -422,25 +467,8 @@ impl Runtime {
         result
     }
 
-    fn run_inner(
-        &self,
-        chunk: &Function,
-        source: &ScriptSource,
-        module: Option<&Option<String>>,
-        ctx: &Ctx,
-    ) -> mlua::Result<ApiValue> {
-        let ctx_table = self.lua.create_table()?;
-        ctx_table.raw_set("card", source.card.as_str())?;
-        ctx_table.raw_set("effect", source.effect.as_str())?;
-        if let Some(s) = &ctx.self_id {
-            ctx_table.raw_set("self", s.as_str())?;
-        }
-        if let Some(t) = &ctx.target {
-            ctx_table.raw_set("target", t.as_str())?;
-        }
-        if let Some(n) = ctx.successes {
-            ctx_table.raw_set("successes", n)?;
-        }
+    fn run_inner(&self, chunk: &Function, module: Option<&Option<String>>) -> mlua::Result<ApiValue> {
+        let ctx_table = &self.ctx_object;
         let value: Value = match module {
             None => chunk.call((self.game.clone(), ctx_table))?,
             Some(name) => {
@@ -753,28 +781,36 @@ fn build_game(lua: &Lua, shared: &Rc<Shared>) -> mlua::Result<Table> {
 }
 
 fn call_api(lua: &Lua, shared: &Shared, f: &'static ApiFn, args: mlua::MultiValue) -> mlua::Result<Value> {
-    let mut it = args.into_iter();
-    match it.next() {
+    match args.front() {
         Some(Value::Table(t)) if t.to_pointer() as usize == shared.game_ptr.get() => {}
         _ => return Err(lua_err(format!("call `game:{}(...)` with a colon", f.name))),
     }
-    let rest: Vec<Value> = it.collect();
-    if rest.len() > f.params.len() {
-        return Err(lua_err(format!("{} takes {} arguments, got {}", f.name, f.params.len(), rest.len())));
+    let given = args.len() - 1;
+    if given > f.params.len() {
+        return Err(lua_err(format!("{} takes {} arguments, got {given}", f.name, f.params.len())));
     }
-    let mut values = Vec::with_capacity(f.params.len());
+    // One argument buffer per VM, reused: calls never nest.
+    let mut values = shared.args.take();
+    values.clear();
     for (i, p) in f.params.iter().enumerate() {
-        let v = rest.get(i).cloned().unwrap_or(Value::Nil);
-        values.push(check_arg(f, i, p, &v)?);
-    }
-    match f.answer {
-        Answer::Content => content_query(lua, &shared.content, f, &values),
-        Answer::Host => {
-            let host = shared.host().ok_or_else(|| lua_err(format!("{} needs a game", f.name)))?;
-            let answer = host.call(f, &values).map_err(lua_err)?;
-            from_api_value(lua, &answer)
+        let v = args.get(i + 1).unwrap_or(&Value::Nil);
+        match check_arg(f, i, p, v) {
+            Ok(a) => values.push(a),
+            Err(e) => {
+                shared.args.set(values);
+                return Err(e);
+            }
         }
     }
+    let result = match f.answer {
+        Answer::Content => content_query(lua, &shared.content, f, &values),
+        Answer::Host => match shared.host() {
+            None => Err(lua_err(format!("{} needs a game", f.name))),
+            Some(host) => host.call(f, &values).map_err(lua_err).and_then(|answer| from_api_value(lua, &answer)),
+        },
+    };
+    shared.args.set(values);
+    result
 }
 
 fn check_arg(f: &ApiFn, i: usize, p: &api::Param, v: &Value) -> mlua::Result<ApiValue> {
