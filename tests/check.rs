@@ -32,8 +32,8 @@ fn read_expect(path: &Path) -> Expect {
 
 /// Run check on a fixture folder (relative to tests/) in human and JSON form.
 fn check_fixture(rel: &str) -> (arena_tests::Run, arena_tests::Run) {
-    // Every fixture is checked beside the core pack, which supplies the dice.
-    let args = vec!["check", "--color", "never", rel, "../content/aristeia-core"];
+    // Every fixture is checked beside a stand-in core pack that supplies the dice.
+    let args = vec!["check", "--color", "never", rel, "fixtures/base/aristeia-core"];
     let human = arena(&args);
     let mut json_args = args.clone();
     json_args.extend(["--format", "json"]);
@@ -92,7 +92,7 @@ fn valid_edge_cases_load_clean() {
         let (human, json) = check_fixture(&rel);
         assert_eq!(human.code, 0, "{rel}:\n{}", human.stderr);
         let doc: Value = serde_json::from_str(&json.stdout).unwrap();
-        assert_eq!(doc["summary"]["entries"]["character"], 1, "{rel}: the entry loaded");
+        assert_eq!(doc["summary"]["entries"]["character"], 1, "{rel}: the fixture's Character loaded");
         assert_eq!(doc["diagnostics"].as_array().unwrap().len(), 0);
     });
 }

@@ -1,0 +1,170 @@
+//! Decisions: every choice a player makes is one [`Decision`] with its legal
+//! options, answered by a [`Controller`] with the index of an option. A game is
+//! therefore its seed, its content and the sequence of answers (a replay).
+//!
+//! Controllers here: [`RandomController`] (uniform over legal options, seeded),
+//! [`ScriptedController`] (a list of answers, then a fallback). The greedy
+//! heuristic and the human prompt live with the simulator.
+
+use crate::model::Id;
+use crate::rules::event::PlayerId;
+use crate::rules::geometry::Hex;
+use rand::{RngExt, SeedableRng};
+use serde::Serialize;
+
+/// What a decision is about.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum Kind {
+    /// Once per game, right after the starting hand: keep it or draw anew (`000 § Setup`).
+    Mulligan,
+    /// Where a Character deploys at setup.
+    Deploy,
+    /// The Running Order for a Round (`000 § Planning Phase`).
+    RunningOrder,
+    /// Which of the two Characters of a Turn activates first (`000 § Turns Phase`).
+    FirstActivation,
+    /// What the active Character does next in its Actions Step.
+    Action,
+    /// Where a benched Character returns (`000 § Bench`).
+    BenchReturn,
+    /// Which adjacent Enemy contests a Disengage (`000 § Disengage`).
+    DisengageContender,
+    /// Which die a Critical Block Nullifies, or keep it (`000 § Critical Block`).
+    CriticalBlock,
+    /// Which side activates Switches first (`000 § Switches`).
+    SwitchOrder,
+    /// Which Switch to activate next, or stop (`000 § Switches`).
+    Switch,
+    /// Whether to apply an optional Effect (`000 § Effects`).
+    OptionalEffect,
+    /// Which space a Displacement goes to (`000 § Displacements`).
+    Displace,
+    /// Which space a Character is Placed in (`000 § Placing`).
+    Place,
+    /// A Target chosen by an effect (`game:choose_target`).
+    Target,
+    /// An option chosen by an effect (`game:choose`).
+    Choose,
+    /// A Tactic to play in a timing window, or none (`000 § Tactics`).
+    Tactic,
+    /// Which Deployment Zone becomes the Scoring Zone (Assault).
+    ScoringZone,
+}
+
+/// One legal option.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[serde(tag = "option", rename_all = "kebab-case")]
+pub enum Choice {
+    /// Yes / no.
+    Yes,
+    /// No.
+    No,
+    /// Stop: end the Activation, activate no more Switches, play no Tactic, keep the Critical Block.
+    Done,
+    /// A space.
+    Space { space: Hex },
+    /// A Character (or other entry) by id.
+    Pick { id: Id },
+    /// An ordering of Characters.
+    Order { ids: Vec<Id> },
+    /// Perform an Action, on a Target if it has one.
+    Perform { action: Id, target: Option<Id>, cost: u8 },
+    /// Spend a Movement Point to move to an adjacent space.
+    MoveTo { space: Hex },
+    /// Nullify this die (index in the opponent's Roll) with a Critical Block.
+    Nullify { index: usize, die: String },
+    /// This side activates Switches first.
+    First { character: Id },
+    /// Activate a Switch.
+    Activate { switch: Id },
+    /// Play a Tactic.
+    Play { tactic: Id },
+    /// A free-form option of an effect.
+    Text { text: String },
+}
+
+impl std::fmt::Display for Choice {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            Choice::Yes => f.write_str("yes"),
+            Choice::No => f.write_str("no"),
+            Choice::Done => f.write_str("done"),
+            Choice::Space { space } => write!(f, "space [{}, {}]", space.q, space.r),
+            Choice::Pick { id } => f.write_str(id),
+            Choice::Order { ids } => f.write_str(&ids.join(", ")),
+            Choice::Perform { action, target: Some(t), cost } => write!(f, "{action} on {t} ({cost} AP)"),
+            Choice::Perform { action, target: None, cost } => write!(f, "{action} ({cost} AP)"),
+            Choice::MoveTo { space } => write!(f, "move to [{}, {}]", space.q, space.r),
+            Choice::Nullify { index, die } => write!(f, "nullify die #{} ({die})", index + 1),
+            Choice::First { character } => write!(f, "{character} first"),
+            Choice::Activate { switch } => write!(f, "activate {switch}"),
+            Choice::Play { tactic } => write!(f, "play {tactic}"),
+            Choice::Text { text } => f.write_str(text),
+        }
+    }
+}
+
+/// A choice to make: who makes it, about what, and the legal options (never empty).
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct Decision {
+    /// The deciding player.
+    pub player: PlayerId,
+    /// What it is about.
+    pub kind: Kind,
+    /// The Character concerned, if any.
+    pub character: Option<Id>,
+    /// A short question for people.
+    pub prompt: String,
+    /// The legal options; the answer is an index into this list.
+    pub options: Vec<Choice>,
+}
+
+/// Something that answers decisions.
+pub trait Controller {
+    /// The index of the chosen option; out-of-range answers are an engine error.
+    fn decide(&mut self, decision: &Decision, view: &crate::rules::game::View<'_>) -> usize;
+}
+
+/// Uniformly random legal options, from its own seeded RNG.
+#[derive(Debug)]
+pub struct RandomController {
+    rng: rand_chacha::ChaCha8Rng,
+}
+
+impl RandomController {
+    /// A controller seeded with `seed`.
+    pub fn new(seed: u64) -> Self {
+        RandomController { rng: rand_chacha::ChaCha8Rng::seed_from_u64(seed) }
+    }
+}
+
+impl Controller for RandomController {
+    fn decide(&mut self, decision: &Decision, _view: &crate::rules::game::View<'_>) -> usize {
+        // Ending an Activation or stopping is as likely as anything else, so
+        // games move on; a Running Order is any permutation.
+        self.rng.random_range(0..decision.options.len())
+    }
+}
+
+/// Answers from a list (a replay, a situation file, a test), then from a fallback.
+pub struct ScriptedController {
+    answers: std::collections::VecDeque<usize>,
+    fallback: Box<dyn Controller>,
+}
+
+impl ScriptedController {
+    /// Answer with `answers` in order, then ask `fallback`.
+    pub fn new(answers: Vec<usize>, fallback: Box<dyn Controller>) -> Self {
+        ScriptedController { answers: answers.into(), fallback }
+    }
+}
+
+impl Controller for ScriptedController {
+    fn decide(&mut self, decision: &Decision, view: &crate::rules::game::View<'_>) -> usize {
+        match self.answers.pop_front() {
+            Some(a) if a < decision.options.len() => a,
+            _ => self.fallback.decide(decision, view),
+        }
+    }
+}

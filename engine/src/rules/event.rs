@@ -1,0 +1,187 @@
+//! Events: every change of a game's state, in order. The event log is the game's
+//! narrative (`Display`), the replay check (same seed and answers, same events)
+//! and what snapshot tests read.
+
+use crate::model::{Id, Symbol};
+use crate::rules::geometry::Hex;
+use serde::Serialize;
+
+/// A player seat: 0 or 1.
+pub type PlayerId = usize;
+
+/// One change of state.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[serde(tag = "event", rename_all = "kebab-case")]
+pub enum Event {
+    /// The game is set up.
+    GameStarted { scenario: Id, seed: u64, teams: [Vec<Id>; 2] },
+    /// A Character is deployed at setup.
+    Deployed { character: Id, space: Hex },
+    /// Who holds the Underdog token, and why.
+    Underdog { player: PlayerId, reason: String },
+    /// A Round begins (`000 § Rounds`).
+    RoundStarted { round: u8 },
+    /// A player's Running Order for the Round (`000 § Planning Phase`).
+    RunningOrder { player: PlayerId, order: Vec<Id> },
+    /// A Turn's Initiative step: who activates first (`000 § Turns Phase`).
+    Initiative { turn: u8, first: Id, second: Id },
+    /// An Activation begins with this many Action Points (`000 § Preparation Step`).
+    ActivationStarted { character: Id, action_points: u8 },
+    /// A Character in the Infirmary skips its Activation (`000 § Infirmary`).
+    ActivationSkipped { character: Id },
+    /// A benched Character returns to the HexaDome (`000 § Bench`).
+    ReturnedFromBench { character: Id, space: Hex },
+    /// An Action is declared and paid (`000 § Actions`).
+    Action { character: Id, action: Id, target: Option<Id>, cost: u8 },
+    /// Movement Points gained.
+    MovementPoints { character: Id, gained: u8, total: u8 },
+    /// A movement of one space, spending one Movement Point.
+    Moved { character: Id, from: Hex, to: Hex },
+    /// A Disengage failed: the Character stays and loses its Movement Points (`000 § Disengage`).
+    DisengageFailed { character: Id },
+    /// Dice rolled for one side of a Roll, face by face.
+    Rolled { character: Id, faces: Vec<(Id, Vec<Symbol>)>, added: Vec<Symbol> },
+    /// A Critical Block Nullifies a die (`000 § Critical Block`).
+    CriticalBlock { character: Id, nullified: Id },
+    /// A Switch is activated (`000 § Switches`).
+    Switch { character: Id, switch: Id, cost: Vec<Symbol> },
+    /// A Roll's results: each side's uncancelled Successes.
+    RollResult { active: Id, active_successes: u32, opponent: Option<Id>, opponent_successes: u32 },
+    /// Damage suffered (`000 § Damage`).
+    Damage { character: Id, amount: u8, total: u8 },
+    /// Damage healed.
+    Healed { character: Id, amount: u8, total: u8 },
+    /// A State token placed red side up (`000 § States`).
+    StateImposed { character: Id, state: Id },
+    /// A State token flipped blue side up.
+    StateFlipped { character: Id, state: Id },
+    /// A State token removed.
+    StateRemoved { character: Id, state: Id },
+    /// Displaced one space (`000 § Displacements`).
+    Displaced { character: Id, from: Hex, to: Hex },
+    /// Placed in a space (`000 § Placing`).
+    Placed { character: Id, from: Option<Hex>, to: Hex },
+    /// Sent to the Infirmary (`000 § Infirmary`).
+    Infirmary { character: Id },
+    /// A Frag gained (`000 § Frag`).
+    Frag { player: PlayerId, total: u32 },
+    /// Tactics drawn.
+    TacticsDrawn { player: PlayerId, count: u8, hand: usize },
+    /// A Tactic played (`000 § Tactics`).
+    TacticPlayed { player: PlayerId, tactic: Id, character: Id },
+    /// Moved from the Infirmary to the Bench (`000 § Recovery Phase`).
+    Benched { character: Id },
+    /// Victory Points scored (`000 § Objectives Phase`).
+    VictoryPoints { player: PlayerId, gained: u8, total: u32, objective: Id },
+    /// The Scoring Zone moves (Assault).
+    ScoringZone { zone: Id },
+    /// A line from an effect (`print`, `game:log`).
+    Log { text: String },
+    /// An effect failed and was undone; the game goes on (`arena check --sims` reports these).
+    EffectFailed { card: Id, effect: String, message: String },
+    /// The game is over.
+    GameEnded { winner: Option<PlayerId>, victory_points: [u32; 2], frags: [u32; 2], rounds: u8 },
+}
+
+fn hex(h: &Hex) -> String {
+    format!("[{}, {}]", h.q, h.r)
+}
+
+fn symbols(s: &[Symbol]) -> String {
+    if s.is_empty() {
+        return "blank".into();
+    }
+    s.iter()
+        .map(|s| match s {
+            Symbol::Success => "success",
+            Symbol::Block => "block",
+            Symbol::Special => "special",
+            Symbol::CriticalSuccess => "critical success",
+            Symbol::CriticalBlock => "critical block",
+        })
+        .collect::<Vec<_>>()
+        .join("+")
+}
+
+impl std::fmt::Display for Event {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        use Event::*;
+        match self {
+            GameStarted { scenario, seed, teams } => {
+                write!(f, "Game of {scenario}, seed {seed}: player 1 {} vs player 2 {}", teams[0].join(", "), teams[1].join(", "))
+            }
+            Deployed { character, space } => write!(f, "{character} deploys at {}", hex(space)),
+            Underdog { player, reason } => write!(f, "player {} is the Underdog ({reason})", player + 1),
+            RoundStarted { round } => write!(f, "== Round {round} =="),
+            RunningOrder { player, order } => write!(f, "player {} Running Order: {}", player + 1, order.join(", ")),
+            Initiative { turn, first, second } => write!(f, "-- Turn {turn}: {first} activates before {second}"),
+            ActivationStarted { character, action_points } => {
+                write!(f, "{character} activates with {action_points} Action Points")
+            }
+            ActivationSkipped { character } => write!(f, "{character} is in the Infirmary and skips the Activation"),
+            ReturnedFromBench { character, space } => write!(f, "{character} returns from the Bench at {}", hex(space)),
+            Action { character, action, target, cost } => match target {
+                Some(t) => write!(f, "{character} performs {action} on {t} ({cost} AP)"),
+                None => write!(f, "{character} performs {action} ({cost} AP)"),
+            },
+            MovementPoints { character, gained, total } => {
+                write!(f, "{character} gains {gained} Movement Points ({total})")
+            }
+            Moved { character, from, to } => write!(f, "{character} moves {} -> {}", hex(from), hex(to)),
+            DisengageFailed { character } => write!(f, "{character} fails to Disengage and loses its Movement Points"),
+            Rolled { character, faces, added } => {
+                let mut parts: Vec<String> = faces.iter().map(|(d, s)| format!("{d}: {}", symbols(s))).collect();
+                if !added.is_empty() {
+                    parts.push(format!("added: {}", symbols(added)));
+                }
+                write!(f, "{character} rolls {}", parts.join("; "))
+            }
+            CriticalBlock { character, nullified } => {
+                write!(f, "{character} uses a Critical Block to Nullify a {nullified} die")
+            }
+            Switch { character, switch, cost } => write!(f, "{character} activates {switch} ({})", symbols(cost)),
+            RollResult { active, active_successes, opponent, opponent_successes } => match opponent {
+                Some(o) => write!(
+                    f,
+                    "result: {active} {active_successes} Success{}, {o} {opponent_successes}",
+                    if *active_successes == 1 { "" } else { "es" }
+                ),
+                None => write!(f, "result: {active} {active_successes} Success{}", if *active_successes == 1 { "" } else { "es" }),
+            },
+            Damage { character, amount, total } => write!(f, "{character} suffers {amount} Damage ({total})"),
+            Healed { character, amount, total } => write!(f, "{character} heals {amount} Damage ({total})"),
+            StateImposed { character, state } => write!(f, "{character} is {state}"),
+            StateFlipped { character, state } => write!(f, "{character}'s {state} turns blue side up"),
+            StateRemoved { character, state } => write!(f, "{character} is no longer {state}"),
+            Displaced { character, from, to } => write!(f, "{character} is Displaced {} -> {}", hex(from), hex(to)),
+            Placed { character, to, .. } => write!(f, "{character} is Placed at {}", hex(to)),
+            Infirmary { character } => write!(f, "{character} goes to the Infirmary"),
+            Frag { player, total } => write!(f, "player {} takes a Frag ({total})", player + 1),
+            TacticsDrawn { player, count, hand } => write!(f, "player {} draws {count} Tactic(s) ({hand} in hand)", player + 1),
+            TacticPlayed { player, tactic, character } => write!(f, "player {} plays {tactic} for {character}", player + 1),
+            Benched { character } => write!(f, "{character} moves to the Bench with -2 Energy"),
+            VictoryPoints { player, gained, total, objective } => {
+                write!(f, "player {} scores {gained} VP for {objective} ({total})", player + 1)
+            }
+            ScoringZone { zone } => write!(f, "the Scoring Zone is now {zone}"),
+            Log { text } => write!(f, "  {text}"),
+            EffectFailed { card, effect, message } => write!(f, "effect of {card} {effect} failed and was undone: {message}"),
+            GameEnded { winner, victory_points, frags, rounds } => match winner {
+                Some(w) => write!(
+                    f,
+                    "== Game over after {rounds} Rounds: player {} wins, {} VP to {} ({} Frags to {})",
+                    w + 1,
+                    victory_points[*w],
+                    victory_points[1 - w],
+                    frags[*w],
+                    frags[1 - w]
+                ),
+                None => write!(
+                    f,
+                    "== Game over after {rounds} Rounds: a draw, {} VP each, {} Frags each",
+                    victory_points[0], frags[0]
+                ),
+            },
+        }
+    }
+}
