@@ -14,5 +14,6 @@ pub mod resolve;
 pub mod rules;
 pub mod schema;
 pub mod script;
+pub mod sim;
 pub mod tomljson;
 pub mod validate;

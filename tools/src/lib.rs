@@ -36,6 +36,8 @@ enum Command {
     /// The file runs as an effect: it receives `(game, ctx)` as `...`; if it
     /// returns a function, that function is called with `(game, ctx)` too.
     Script(ScriptArgs),
+    /// Play a game headless on the bundled (or given) packs and print its narrative.
+    Sim(SimArgs),
     /// Write the generated files (JSON Schemas, Lua API definitions and reference,
     /// diagnostics reference) from their sources in the engine.
     Generate(GenerateArgs),
@@ -91,6 +93,21 @@ struct ScriptArgs {
 }
 
 #[derive(clap::Args, Debug)]
+struct SimArgs {
+    /// A Scenario id (`assault`: its first ready-made setup is used) or a setup id (`first-game`).
+    scenario: String,
+    /// The RNG seed: the same seed and content give the same game.
+    #[arg(long, default_value_t = 1)]
+    seed: u64,
+    /// Packs to load. Default: the bundled ones.
+    #[arg(long = "pack", value_name = "PATH")]
+    packs: Vec<PathBuf>,
+    /// Output format: the narrative (`human`) or the events as JSON.
+    #[arg(long, value_enum, default_value_t = Format::Human)]
+    format: Format,
+}
+
+#[derive(clap::Args, Debug)]
 struct GenerateArgs {
     /// The repository root to write into.
     #[arg(long, default_value = ".", value_name = "DIR")]
@@ -139,6 +156,7 @@ where
         Command::Check(args) => check(args, out, err),
         Command::Generate(args) => generate(args, out, err),
         Command::Script(args) => script(args, out, err),
+        Command::Sim(args) => sim(args, out, err),
     };
     match result {
         Ok(code) => code,
@@ -359,4 +377,39 @@ fn script(args: ScriptArgs, stdout: &mut dyn Write, stderr: &mut dyn Write) -> a
         }
     }
     Ok(if result.is_ok() { 0 } else { 1 })
+}
+
+fn sim(args: SimArgs, stdout: &mut dyn Write, stderr: &mut dyn Write) -> anyhow::Result<Exit> {
+    use arena_engine::rules::game::Setup;
+    use arena_engine::script::runtime::{Limits, Runtime};
+    let packs = if args.packs.is_empty() { default_paths() } else { args.packs.clone() };
+    let options = load::Options { run_script_tests: false, ..load::Options::default() };
+    let loaded = load::load(&packs, &options);
+    if loaded.has_errors() {
+        let errors: Vec<Diagnostic> = loaded.diagnostics.iter().filter(|d| d.is_error()).cloned().collect();
+        write!(stderr, "{}", diag::render_human(&errors, &loaded.sources, err_is_terminal()))?;
+        writeln!(stderr, "the packs have errors: run `arena check` first")?;
+        return Ok(1);
+    }
+    let content = &loaded.content;
+    let setup_id = if content.setups.contains_key(&args.scenario) {
+        args.scenario.clone()
+    } else {
+        match content.setups.values().find(|s| s.value.scenario == args.scenario) {
+            Some(s) => s.value.id.clone(),
+            None => {
+                writeln!(stderr, "error: no setup or Scenario `{}` with a ready-made setup", args.scenario)?;
+                return Ok(2);
+            }
+        }
+    };
+    let setup = Setup::from_content(content, &setup_id, args.seed).map_err(|e| anyhow::anyhow!(e))?;
+    let runtime = Runtime::new(std::sync::Arc::new(content.clone()), loaded.script_set.clone(), Limits::default())
+        .map_err(|e| anyhow::anyhow!("cannot start the Lua VM: {e}"))?;
+    let record = arena_engine::sim::play_random(content, &runtime, &setup).map_err(|e| anyhow::anyhow!(e))?;
+    match args.format {
+        Format::Json => writeln!(stdout, "{}", serde_json::to_string_pretty(&record)?)?,
+        _ => write!(stdout, "{}", record.narrative())?,
+    }
+    Ok(if record.effect_failures > 0 { 1 } else { 0 })
 }

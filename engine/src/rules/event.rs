@@ -108,7 +108,12 @@ impl std::fmt::Display for Event {
         use Event::*;
         match self {
             GameStarted { scenario, seed, teams } => {
-                write!(f, "Game of {scenario}, seed {seed}: player 1 {} vs player 2 {}", teams[0].join(", "), teams[1].join(", "))
+                write!(
+                    f,
+                    "Game of {scenario}, seed {seed}: player 1 {} vs player 2 {}",
+                    teams[0].join(", "),
+                    teams[1].join(", ")
+                )
             }
             Deployed { character, space } => write!(f, "{character} deploys at {}", hex(space)),
             Underdog { player, reason } => write!(f, "player {} is the Underdog ({reason})", player + 1),
@@ -146,7 +151,11 @@ impl std::fmt::Display for Event {
                     "result: {active} {active_successes} Success{}, {o} {opponent_successes}",
                     if *active_successes == 1 { "" } else { "es" }
                 ),
-                None => write!(f, "result: {active} {active_successes} Success{}", if *active_successes == 1 { "" } else { "es" }),
+                None => write!(
+                    f,
+                    "result: {active} {active_successes} Success{}",
+                    if *active_successes == 1 { "" } else { "es" }
+                ),
             },
             Damage { character, amount, total } => write!(f, "{character} suffers {amount} Damage ({total})"),
             Healed { character, amount, total } => write!(f, "{character} heals {amount} Damage ({total})"),
@@ -157,15 +166,21 @@ impl std::fmt::Display for Event {
             Placed { character, to, .. } => write!(f, "{character} is Placed at {}", hex(to)),
             Infirmary { character } => write!(f, "{character} goes to the Infirmary"),
             Frag { player, total } => write!(f, "player {} takes a Frag ({total})", player + 1),
-            TacticsDrawn { player, count, hand } => write!(f, "player {} draws {count} Tactic(s) ({hand} in hand)", player + 1),
-            TacticPlayed { player, tactic, character } => write!(f, "player {} plays {tactic} for {character}", player + 1),
+            TacticsDrawn { player, count, hand } => {
+                write!(f, "player {} draws {count} Tactic(s) ({hand} in hand)", player + 1)
+            }
+            TacticPlayed { player, tactic, character } => {
+                write!(f, "player {} plays {tactic} for {character}", player + 1)
+            }
             Benched { character } => write!(f, "{character} moves to the Bench with -2 Energy"),
             VictoryPoints { player, gained, total, objective } => {
                 write!(f, "player {} scores {gained} VP for {objective} ({total})", player + 1)
             }
             ScoringZone { zone } => write!(f, "the Scoring Zone is now {zone}"),
             Log { text } => write!(f, "  {text}"),
-            EffectFailed { card, effect, message } => write!(f, "effect of {card} {effect} failed and was undone: {message}"),
+            EffectFailed { card, effect, message } => {
+                write!(f, "effect of {card} {effect} failed and was undone: {message}")
+            }
             GameEnded { winner, victory_points, frags, rounds } => match winner {
                 Some(w) => write!(
                     f,

@@ -262,7 +262,8 @@ fn covered_lines(
 /// makes Occupied and Blocked spaces impassable ("Line-of-Sight Range
 /// measurements must avoid both Occupied and Blocked spaces", `000 § Range`),
 /// and for movement the Free spaces only (`000 § Movement Points`,
-/// `§ Displacements`). `passable` should also reject spaces off the board: the
+/// `§ Displacements`; a move's destination must be Free as well, which the
+/// caller checks). `passable` should also reject spaces off the board: the
 /// search is bounded by `limit`, not by the board.
 pub fn path_distance(from: Hex, to: Hex, passable: impl Fn(Hex) -> bool, limit: u32) -> Option<u32> {
     if from == to {

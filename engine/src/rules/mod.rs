@@ -1,8 +1,16 @@
 //! The Aristeia! rules: pure, deterministic, no IO.
 //!
+//! - [`geometry`]: hexes, Range, Line of Sight and Cover in exact integer arithmetic.
 //! - [`roll`]: Simple and Face to Face Rolls, step by step.
+//! - [`decision`]: every player choice as a `Decision`, and the controllers that answer.
+//! - [`event`]: every change of state, the game's narrative and replay check.
+//! - [`game`]: the game state and the Round loop; card effects run as Lua with the game as host.
 //!
-//! Entry types will be the game state and its step function; this module never
-//! reads files, prints, or draws randomness except from the game's seeded RNG.
+//! This module never reads files, prints, or draws randomness except from the
+//! game's seeded RNG.
 
+pub mod decision;
+pub mod event;
+pub mod game;
+pub mod geometry;
 pub mod roll;

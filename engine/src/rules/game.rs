@@ -1,0 +1,1618 @@
+//! A 2-player Aristeia! game: state, setup, and the Round loop (`000 § Rounds`).
+//!
+//! [`Game::play`] runs a whole game: every choice is a [`Decision`] answered by
+//! the players' [`Controller`]s, every change of state an [`Event`], every die
+//! drawn from the game's seeded RNG. Card effects are the content's Lua, run by
+//! a [`Runtime`] with the game as their [`Host`]; an effect that fails is undone
+//! (the state is restored) and recorded as [`Event::EffectFailed`].
+//!
+//! What is not here yet (see the issue notes): Tactics being played (decks,
+//! hands and draws are), Minions, Smoke, Hidden's removal after an Attack, and
+//! Scenarios other than those scored by a Scoring Zone (Assault).
+
+use crate::content::Content;
+use crate::model::{self, Action, Id, Pool, Symbol};
+use crate::rules::decision::{Choice, Controller, Decision, Kind};
+use crate::rules::event::{Event, PlayerId};
+use crate::rules::geometry::{self, Hex, Sight};
+use crate::rules::roll::{FaceToFace, Side, SideRoll, Tally};
+use crate::script::api::{ApiFn, ApiValue};
+use crate::script::host::Host;
+use crate::script::runtime::{Ctx, Runtime, ScriptId};
+use rand::{RngExt, SeedableRng};
+use serde::Serialize;
+use std::collections::{BTreeMap, BTreeSet};
+
+/// Where a Character is.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+pub enum Location {
+    /// In the HexaDome.
+    Space(Hex),
+    /// In the Infirmary (`000 § Infirmary`).
+    Infirmary,
+    /// On the Bench (`000 § Bench`).
+    Bench,
+}
+
+/// Which side of a State token is up.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+pub enum TokenSide {
+    /// Just imposed.
+    Red,
+    /// Flipped in a States Step.
+    Blue,
+}
+
+/// A State token on a Character.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct Token {
+    /// The State's id.
+    pub state: Id,
+    /// Its side.
+    pub side: TokenSide,
+    /// Who imposed it (Taunted needs it).
+    pub source: Option<Id>,
+}
+
+/// A Character in a game.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct Unit {
+    /// The Character's id.
+    pub id: Id,
+    /// Its player.
+    pub owner: PlayerId,
+    /// Where it is.
+    pub location: Location,
+    /// Damage tokens.
+    pub damage: u8,
+    /// State tokens.
+    pub tokens: Vec<Token>,
+    /// Action Points left in its Activation.
+    pub action_points: u8,
+    /// Movement Points left.
+    pub movement_points: u8,
+    /// Movement Points spent in the current Activation.
+    pub movement_spent: u8,
+}
+
+/// A player.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct Player {
+    /// Character ids, in team order.
+    pub team: Vec<Id>,
+    /// Tactics in hand.
+    pub hand: Vec<Id>,
+    /// The deck, top last.
+    pub deck: Vec<Id>,
+    /// The discard pile.
+    pub discard: Vec<Id>,
+    /// Victory Points.
+    pub victory_points: u32,
+    /// Frags.
+    pub frags: u32,
+    /// This Round's Running Order.
+    pub running_order: Vec<Id>,
+    /// Deployment Zone id.
+    pub zone: Id,
+}
+
+/// The whole state of a game but its event log.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct GameState {
+    /// Scenario id.
+    pub scenario: Id,
+    /// The two players.
+    pub players: [Player; 2],
+    /// Every Character in play.
+    pub units: Vec<Unit>,
+    /// Current Round (from 1).
+    pub round: u8,
+    /// Who holds the Underdog token.
+    pub underdog: PlayerId,
+    /// The current Scoring Zone's id.
+    pub scoring_zone: Id,
+    /// The active Character, during an Activation.
+    pub active: Option<Id>,
+    /// Whether the game is over.
+    pub over: bool,
+    #[serde(skip)]
+    rng: rand_chacha::ChaCha8Rng,
+}
+
+/// What controllers may look at.
+pub struct View<'a> {
+    /// The state.
+    pub state: &'a GameState,
+    /// The content.
+    pub content: &'a Content,
+    /// The map's static terrain.
+    pub board: &'a Board,
+}
+
+/// A map's static terrain, precomputed.
+#[derive(Debug, Clone)]
+pub struct Board {
+    /// Radius of the hexagonal board.
+    pub radius: u32,
+    /// Blocked spaces.
+    pub blocked: BTreeSet<Hex>,
+    /// Barriers (Obstacles).
+    pub barriers: BTreeSet<Hex>,
+    /// Zones by id: (kind, spaces).
+    pub zones: BTreeMap<Id, (model::ZoneKind, Vec<Hex>)>,
+}
+
+impl Board {
+    /// The board of a map.
+    pub fn of(map: &model::Map) -> Board {
+        let h = |v: &[i16; 2]| Hex::new(v[0] as i32, v[1] as i32);
+        Board {
+            radius: map.radius as u32,
+            blocked: map.blocked.iter().map(h).collect(),
+            barriers: map.barriers.iter().map(h).collect(),
+            zones: map.zones.iter().map(|z| (z.id.clone(), (z.kind, z.spaces.iter().map(h).collect()))).collect(),
+        }
+    }
+
+    /// Whether a space is on the board.
+    pub fn on_board(&self, h: Hex) -> bool {
+        h.within(self.radius)
+    }
+}
+
+/// How a game is set up.
+#[derive(Debug, Clone)]
+pub struct Setup {
+    /// Scenario id.
+    pub scenario: Id,
+    /// Each player's Characters.
+    pub teams: [Vec<Id>; 2],
+    /// Each player's Tactics deck (ids, repeated for copies).
+    pub decks: [Vec<Id>; 2],
+    /// Each player's Deployment Zone id.
+    pub zones: [Id; 2],
+    /// The RNG seed.
+    pub seed: u64,
+}
+
+impl Setup {
+    /// The setup of a content `setup` entry.
+    pub fn from_content(content: &Content, id: &str, seed: u64) -> Result<Setup> {
+        let s = &content.setups.get(id).ok_or_else(|| format!("no setup `{id}`"))?.value;
+        if s.teams.len() != 2 {
+            return Err(format!("setup `{id}` has {} teams; 2 are needed", s.teams.len()));
+        }
+        let zone = |i: usize| s.teams[i].deployment_zone.clone().unwrap_or_else(|| ["zone-1", "zone-4"][i].to_string());
+        Ok(Setup {
+            scenario: s.scenario.clone(),
+            teams: [s.teams[0].characters.clone(), s.teams[1].characters.clone()],
+            decks: [s.teams[0].tactics.clone(), s.teams[1].tactics.clone()],
+            zones: [zone(0), zone(1)],
+            seed,
+        })
+    }
+}
+
+/// The Contender Attack every Character has (`000 § Contender`). Its card text
+/// is not printed in the rulebooks: this stands in for it (docs/rulings.md R6).
+pub fn contender() -> Action {
+    Action {
+        id: "contender".into(),
+        name: "Contender".into(),
+        attack: true,
+        cost: 2,
+        movement_points: 0,
+        range: Some(model::Range { min: 1, max: 1, line_of_sight: true }),
+        roll: Some(Pool { dice: vec!["orange".into()], symbols: vec![] }),
+        switches: vec![],
+        effects: vec![],
+    }
+}
+
+/// A running game.
+pub struct Game<'a> {
+    content: &'a Content,
+    board: Board,
+    /// The state.
+    pub state: GameState,
+    /// Every event so far.
+    pub events: Vec<Event>,
+    /// Every answer given, in order (the replay).
+    pub answers: Vec<usize>,
+    runtime: &'a Runtime,
+    controllers: [&'a mut dyn Controller; 2],
+    snapshots: Vec<(GameState, usize, Option<RollCtx>)>,
+    roll: Option<RollCtx>,
+    effect_failures: usize,
+    scored_this_round: [u8; 2],
+}
+
+/// The Roll an effect can change (`game:add_symbol`, `game:nullify_symbol`).
+#[derive(Debug, Clone)]
+struct RollCtx {
+    roll: FaceToFace,
+    /// Which side the running effect belongs to.
+    side: Side,
+    /// Extra dice added by effects before rolling (not used yet).
+    displaced_target: bool,
+}
+
+type Result<T> = std::result::Result<T, String>;
+
+impl<'a> Game<'a> {
+    /// A game set up as `setup` says, ready to [`play`](Self::play).
+    pub fn new(
+        content: &'a Content,
+        runtime: &'a Runtime,
+        setup: &Setup,
+        controllers: [&'a mut dyn Controller; 2],
+    ) -> Result<Game<'a>> {
+        let scenario =
+            &content.scenarios.get(&setup.scenario).ok_or_else(|| format!("no scenario `{}`", setup.scenario))?.value;
+        let map = &content.maps.get(&scenario.map).ok_or_else(|| format!("no map `{}`", scenario.map))?.value;
+        let board = Board::of(map);
+        for (p, team) in setup.teams.iter().enumerate() {
+            for c in team {
+                if !content.characters.contains_key(c) {
+                    return Err(format!("player {}: no Character `{c}`", p + 1));
+                }
+            }
+            if !board.zones.contains_key(&setup.zones[p]) {
+                return Err(format!("player {}: map `{}` has no zone `{}`", p + 1, scenario.map, setup.zones[p]));
+            }
+        }
+        let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(setup.seed);
+        let mut players = [0, 1].map(|p| Player {
+            team: setup.teams[p].clone(),
+            hand: vec![],
+            deck: setup.decks[p].clone(),
+            discard: vec![],
+            victory_points: 0,
+            frags: 0,
+            running_order: vec![],
+            zone: setup.zones[p].clone(),
+        });
+        for p in players.iter_mut() {
+            shuffle(&mut p.deck, &mut rng);
+        }
+        let units = (0..2)
+            .flat_map(|p| {
+                setup.teams[p].iter().map(move |id| Unit {
+                    id: id.clone(),
+                    owner: p,
+                    location: Location::Bench,
+                    damage: 0,
+                    tokens: vec![],
+                    action_points: 0,
+                    movement_points: 0,
+                    movement_spent: 0,
+                })
+            })
+            .collect();
+        let scoring_zone = scenario.scoring_zones.first().cloned().unwrap_or_else(|| "central".into());
+        let state = GameState {
+            scenario: setup.scenario.clone(),
+            players,
+            units,
+            round: 0,
+            underdog: 0,
+            scoring_zone,
+            active: None,
+            over: false,
+            rng,
+        };
+        let mut game = Game {
+            content,
+            board,
+            state,
+            events: vec![],
+            answers: vec![],
+            runtime,
+            controllers,
+            snapshots: vec![],
+            roll: None,
+            effect_failures: 0,
+            scored_this_round: [0; 2],
+        };
+        game.emit(Event::GameStarted {
+            scenario: setup.scenario.clone(),
+            seed: setup.seed,
+            teams: setup.teams.clone(),
+        });
+        Ok(game)
+    }
+
+    fn emit(&mut self, e: Event) {
+        self.events.push(e);
+    }
+
+    /// How many effects failed (and were undone) so far.
+    pub fn effect_failures(&self) -> usize {
+        self.effect_failures
+    }
+
+    /// Ask a player.
+    fn decide(
+        &mut self,
+        player: PlayerId,
+        kind: Kind,
+        character: Option<&str>,
+        prompt: &str,
+        options: Vec<Choice>,
+    ) -> Choice {
+        debug_assert!(!options.is_empty());
+        if options.len() == 1 {
+            return options.into_iter().next().expect("one option");
+        }
+        let decision =
+            Decision { player, kind, character: character.map(str::to_string), prompt: prompt.to_string(), options };
+        let view = View { state: &self.state, content: self.content, board: &self.board };
+        let answer = self.controllers[player].decide(&decision, &view);
+        let answer = answer.min(decision.options.len() - 1);
+        self.answers.push(answer);
+        decision.options.into_iter().nth(answer).expect("answer in range")
+    }
+
+    // -- queries ------------------------------------------------------------
+
+    fn unit(&self, id: &str) -> Option<&Unit> {
+        self.state.units.iter().find(|u| u.id == id)
+    }
+
+    fn unit_mut(&mut self, id: &str) -> Option<&mut Unit> {
+        self.state.units.iter_mut().find(|u| u.id == id)
+    }
+
+    fn card(&self, id: &str) -> &'a model::Character {
+        &self.content.characters[id].value
+    }
+
+    fn space_of(&self, id: &str) -> Option<Hex> {
+        match self.unit(id)?.location {
+            Location::Space(h) => Some(h),
+            _ => None,
+        }
+    }
+
+    fn occupant(&self, h: Hex) -> Option<&Unit> {
+        self.state.units.iter().find(|u| u.location == Location::Space(h))
+    }
+
+    /// Free: on the board, not Blocked, no Character, no Barrier (`000 § Free Spaces`).
+    fn is_free(&self, h: Hex) -> bool {
+        self.board.on_board(h)
+            && !self.board.blocked.contains(&h)
+            && !self.board.barriers.contains(&h)
+            && self.occupant(h).is_none()
+    }
+
+    fn has_state(&self, id: &str, state: &str) -> bool {
+        self.unit(id).is_some_and(|u| u.tokens.iter().any(|t| t.state == state))
+    }
+
+    /// An attribute with the States' modifiers applied, never below 0 (`000 § Attributes`).
+    fn attribute(&self, id: &str, base: u8, pick: fn(&model::Modifiers) -> i8) -> u8 {
+        let mut v = base as i32;
+        if let Some(u) = self.unit(id) {
+            for t in &u.tokens {
+                if let Some(m) = self.content.states.get(&t.state).and_then(|s| s.value.modifiers.as_ref()) {
+                    v += pick(m) as i32;
+                }
+            }
+        }
+        v.max(0) as u8
+    }
+
+    fn initiative(&self, id: &str) -> u8 {
+        self.attribute(id, self.card(id).initiative, |m| m.initiative)
+    }
+
+    fn enemies(&self, of: &str) -> Vec<&Unit> {
+        let owner = self.unit(of).map(|u| u.owner);
+        self.state.units.iter().filter(|u| Some(u.owner) != owner && matches!(u.location, Location::Space(_))).collect()
+    }
+
+    fn adjacent_enemies(&self, id: &str) -> Vec<Id> {
+        let Some(h) = self.space_of(id) else { return vec![] };
+        self.enemies(id)
+            .into_iter()
+            .filter(|e| matches!(e.location, Location::Space(s) if s.is_adjacent(h)))
+            .map(|e| e.id.clone())
+            .collect()
+    }
+
+    /// What obstructs Line of Sight: Blocked spaces and Character-occupied spaces
+    /// (`000 § Line of Sight`; Obstacles do not).
+    fn obstructs(&self, h: Hex) -> bool {
+        self.board.blocked.contains(&h) || self.occupant(h).is_some()
+    }
+
+    /// Line of Sight between two Characters in the HexaDome, with Dazzled and
+    /// Hidden (`000 § Dazzled`, `§ Hidden`).
+    fn sight(&self, from: &str, to: &str) -> Sight {
+        let (Some(a), Some(b)) = (self.space_of(from), self.space_of(to)) else { return Sight::Blocked };
+        if a.is_adjacent(b) || a == b {
+            return Sight::Clear;
+        }
+        if self.has_state(from, "dazzled") || self.has_state(to, "hidden") {
+            return Sight::Blocked;
+        }
+        geometry::line_of_sight(a, b, |h| self.obstructs(h))
+    }
+
+    /// Whether `to` is within `range` of `from` (`000 § Range`).
+    fn in_range(&self, from: &str, to: &str, range: &model::Range) -> bool {
+        let (Some(a), Some(b)) = (self.space_of(from), self.space_of(to)) else { return false };
+        if range.line_of_sight {
+            if a != b && !self.sight(from, to).has_line_of_sight() && !self.has_state(to, "marked") {
+                return false;
+            }
+            let d = if a == b {
+                0
+            } else {
+                match geometry::path_distance(a, b, |h| self.is_free(h), range.max as u32) {
+                    Some(d) => d,
+                    None => return false,
+                }
+            };
+            d >= range.min as u32 && d <= range.max as u32
+        } else {
+            let d = a.distance(b);
+            d >= range.min as u32 && d <= range.max as u32
+        }
+    }
+
+    fn cover(&self, who: &str, enemy: &str) -> bool {
+        let (Some(a), Some(b)) = (self.space_of(who), self.space_of(enemy)) else { return false };
+        if a.is_adjacent(b) || self.has_state(who, "marked") || self.has_state(who, "hidden") {
+            return false;
+        }
+        let provides =
+            |h: Hex| self.board.blocked.contains(&h) || self.board.barriers.contains(&h) || self.occupant(h).is_some();
+        geometry::cover(a, b, provides, |h| self.obstructs(h))
+    }
+
+    // -- setup -------------------------------------------------------------
+
+    /// Play the whole game.
+    pub fn play(&mut self) -> Result<()> {
+        self.setup_phase()?;
+        let rounds = self.content.scenarios[&self.state.scenario].value.rounds;
+        while !self.state.over {
+            self.state.round += 1;
+            let round = self.state.round;
+            self.emit(Event::RoundStarted { round });
+            self.planning_phase();
+            for turn in 1..=4u8 {
+                self.turn(turn)?;
+            }
+            self.objectives_phase(rounds);
+            if !self.state.over {
+                self.recovery_phase();
+            }
+        }
+        Ok(())
+    }
+
+    fn setup_phase(&mut self) -> Result<()> {
+        // Starting hands of four, one mulligan each (`000 § Setup`, Step 4).
+        for p in 0..2 {
+            self.draw(p, 4);
+            let choice = self.decide(
+                p,
+                Kind::Mulligan,
+                None,
+                "Mulligan: shuffle your hand back and draw four new Tactics?",
+                vec![Choice::No, Choice::Yes],
+            );
+            if choice == Choice::Yes {
+                let hand = std::mem::take(&mut self.state.players[p].hand);
+                self.state.players[p].deck.extend(hand);
+                let mut deck = std::mem::take(&mut self.state.players[p].deck);
+                shuffle(&mut deck, &mut self.state.rng);
+                self.state.players[p].deck = deck;
+                self.draw(p, 4);
+            }
+        }
+        // Underdog: the lower Initiative total; a tie is settled by the RNG (`000 § Setup`, Step 6).
+        let totals: Vec<u32> =
+            (0..2).map(|p| self.state.players[p].team.iter().map(|c| self.card(c).initiative as u32).sum()).collect();
+        let (underdog, reason) = if totals[0] < totals[1] {
+            (0, format!("lower Initiative total, {} to {}", totals[0], totals[1]))
+        } else if totals[1] < totals[0] {
+            (1, format!("lower Initiative total, {} to {}", totals[1], totals[0]))
+        } else {
+            (
+                self.state.rng.random_range(0..2usize),
+                format!("Initiative totals tied at {}: drawn at random", totals[0]),
+            )
+        };
+        self.state.underdog = underdog;
+        self.emit(Event::Underdog { player: underdog, reason });
+        // Deployment in or adjacent to each player's zone (REFERENCE-DATA § HexaDome).
+        for p in 0..2 {
+            let team = self.state.players[p].team.clone();
+            let zone = self.state.players[p].zone.clone();
+            for c in team {
+                let spaces = self.zone_and_adjacent_free(&zone);
+                if spaces.is_empty() {
+                    return Err(format!("no Free space left in or next to `{zone}` to deploy {c}"));
+                }
+                let options = spaces.into_iter().map(|s| Choice::Space { space: s }).collect();
+                let Choice::Space { space } = self.decide(p, Kind::Deploy, Some(&c), "Deploy where?", options) else {
+                    unreachable!()
+                };
+                self.unit_mut(&c).expect("unit").location = Location::Space(space);
+                self.emit(Event::Deployed { character: c, space });
+            }
+        }
+        Ok(())
+    }
+
+    fn zone_spaces(&self, zone: &str) -> Vec<Hex> {
+        self.board.zones.get(zone).map(|z| z.1.clone()).unwrap_or_default()
+    }
+
+    fn zone_and_adjacent_free(&self, zone: &str) -> Vec<Hex> {
+        let mut set: BTreeSet<Hex> = BTreeSet::new();
+        for h in self.zone_spaces(zone) {
+            set.insert(h);
+            set.extend(h.neighbours());
+        }
+        set.into_iter().filter(|h| self.is_free(*h)).collect()
+    }
+
+    fn draw(&mut self, p: PlayerId, n: u8) {
+        let mut drawn = 0;
+        for _ in 0..n {
+            if self.state.players[p].deck.is_empty() {
+                // Reshuffle the discard pile (the rulebook is silent; docs/rulings.md R7).
+                let mut d = std::mem::take(&mut self.state.players[p].discard);
+                shuffle(&mut d, &mut self.state.rng);
+                self.state.players[p].deck = d;
+            }
+            match self.state.players[p].deck.pop() {
+                Some(t) => {
+                    self.state.players[p].hand.push(t);
+                    drawn += 1;
+                }
+                None => break,
+            }
+        }
+        let hand = self.state.players[p].hand.len();
+        self.emit(Event::TacticsDrawn { player: p, count: drawn, hand });
+    }
+
+    // -- Round phases --------------------------------------------------------
+
+    fn planning_phase(&mut self) {
+        for p in 0..2 {
+            let team = self.state.players[p].team.clone();
+            let options: Vec<Choice> = permutations(&team).into_iter().map(|ids| Choice::Order { ids }).collect();
+            let Choice::Order { ids } =
+                self.decide(p, Kind::RunningOrder, None, "Running Order for this Round?", options)
+            else {
+                unreachable!()
+            };
+            self.state.players[p].running_order = ids.clone();
+            self.emit(Event::RunningOrder { player: p, order: ids });
+        }
+    }
+
+    fn turn(&mut self, turn: u8) -> Result<()> {
+        if self.state.over {
+            return Ok(());
+        }
+        let i = (turn - 1) as usize;
+        let a = self.state.players[0].running_order[i].clone();
+        let b = self.state.players[1].running_order[i].clone();
+        let (ia, ib) = (self.initiative(&a), self.initiative(&b));
+        // Higher Initiative decides; the Underdog on a tie (`000 § Turns Phase`).
+        let decider = if ia > ib {
+            0
+        } else if ib > ia {
+            1
+        } else {
+            self.state.underdog
+        };
+        let options = vec![Choice::First { character: a.clone() }, Choice::First { character: b.clone() }];
+        let first = match self.decide(decider, Kind::FirstActivation, None, "Which Character activates first?", options)
+        {
+            Choice::First { character } => character,
+            _ => unreachable!(),
+        };
+        let second = if first == a { b } else { a };
+        self.emit(Event::Initiative { turn, first: first.clone(), second: second.clone() });
+        self.activation(&first)?;
+        self.activation(&second)?;
+        Ok(())
+    }
+
+    fn activation(&mut self, id: &str) -> Result<()> {
+        let Some(unit) = self.unit(id) else { return Ok(()) };
+        if unit.location == Location::Infirmary {
+            self.emit(Event::ActivationSkipped { character: id.to_string() });
+            return Ok(());
+        }
+        let owner = unit.owner;
+        // Preparation Step (`000 § Preparation Step`).
+        self.state.active = Some(id.to_string());
+        let energy = self.attribute(id, self.card(id).energy, |m| m.energy);
+        {
+            let u = self.unit_mut(id).expect("unit");
+            u.action_points = energy;
+            u.movement_points = 0;
+            u.movement_spent = 0;
+        }
+        self.emit(Event::ActivationStarted { character: id.to_string(), action_points: energy });
+        self.automatic_skills(id, "activation-start");
+        if self.unit(id).map(|u| u.location) == Some(Location::Bench) {
+            self.return_from_bench(id, owner);
+        }
+        // Actions Step.
+        while !self.state.over {
+            if !self.actions_step_choice(id, owner)? {
+                break;
+            }
+            if matches!(self.unit(id).map(|u| u.location), Some(Location::Infirmary) | None) {
+                break;
+            }
+        }
+        // States Step (`000 § States Step`).
+        if let Some(u) = self.unit_mut(id) {
+            u.action_points = 0;
+            u.movement_points = 0;
+        }
+        self.states_step(id);
+        self.state.active = None;
+        Ok(())
+    }
+
+    fn return_from_bench(&mut self, id: &str, owner: PlayerId) {
+        // A Free space in a Deployment Zone that is not the Scoring Zone (`000 § Bench`).
+        let zones: Vec<Id> = self
+            .board
+            .zones
+            .iter()
+            .filter(|(zid, (kind, _))| *kind == model::ZoneKind::Deployment && **zid != self.state.scoring_zone)
+            .map(|(zid, _)| zid.clone())
+            .collect();
+        let mut spaces: Vec<Hex> =
+            zones.iter().flat_map(|z| self.zone_spaces(z)).filter(|h| self.is_free(*h)).collect();
+        spaces.sort();
+        spaces.dedup();
+        if spaces.is_empty() {
+            return;
+        }
+        let options = spaces.into_iter().map(|s| Choice::Space { space: s }).collect();
+        if let Choice::Space { space } =
+            self.decide(owner, Kind::BenchReturn, Some(id), "Return from the Bench where?", options)
+        {
+            self.unit_mut(id).expect("unit").location = Location::Space(space);
+            self.emit(Event::ReturnedFromBench { character: id.to_string(), space });
+        }
+    }
+
+    /// Every Action the Character can perform now, with its Targets.
+    fn legal_actions(&self, id: &str) -> Vec<Choice> {
+        let mut out = Vec::new();
+        let Some(u) = self.unit(id) else { return out };
+        if !matches!(u.location, Location::Space(_)) {
+            return out;
+        }
+        let ap = u.action_points;
+        // Move (`000 § Move`): 2 Action Points.
+        if ap >= 2 {
+            out.push(Choice::Perform { action: "move".into(), target: None, cost: 2 });
+        }
+        let card = self.card(id);
+        let contender = contender();
+        let taunter: Option<Id> = u
+            .tokens
+            .iter()
+            .find(|t| t.state == "taunted")
+            .and_then(|t| t.source.clone())
+            .filter(|s| self.space_of(s).is_some());
+        for action in card.actions.iter().chain(std::iter::once(&contender)) {
+            if action.cost > ap || !self.runnable(action) {
+                continue;
+            }
+            match &action.range {
+                None => out.push(Choice::Perform { action: action.id.clone(), target: None, cost: action.cost }),
+                Some(range) => {
+                    for t in &self.state.units {
+                        if !matches!(t.location, Location::Space(_)) {
+                            continue;
+                        }
+                        let ally = t.owner == u.owner;
+                        // Allies cannot be Attacked (`000 § Allies`); Taunted Attacks only its source (`000 § Taunted`).
+                        if action.attack && (ally || taunter.as_ref().is_some_and(|s| *s != t.id)) {
+                            continue;
+                        }
+                        if self.in_range(id, &t.id, range) {
+                            out.push(Choice::Perform {
+                                action: action.id.clone(),
+                                target: Some(t.id.clone()),
+                                cost: action.cost,
+                            });
+                        }
+                    }
+                }
+            }
+        }
+        // Movement Points: one space at a time, unless Immobilized (`000 § Movement Points`, `§ Immobilized`).
+        if u.movement_points > 0 && !self.has_state(id, "immobilized") {
+            if let Location::Space(h) = u.location {
+                for n in h.neighbours() {
+                    if self.is_free(n) {
+                        out.push(Choice::MoveTo { space: n });
+                    }
+                }
+            }
+        }
+        out
+    }
+
+    /// Whether the engine can run an Action: every effect it would apply has Lua,
+    /// or it is an Attack whose Damage the engine applies itself.
+    fn runnable(&self, action: &Action) -> bool {
+        action.attack || action.effects.iter().any(|e| e.lua.is_some() || e.script.is_some())
+    }
+
+    /// One choice of the Actions Step; false when the Activation ends.
+    fn actions_step_choice(&mut self, id: &str, owner: PlayerId) -> Result<bool> {
+        let mut options = self.legal_actions(id);
+        options.push(Choice::Done);
+        match self.decide(owner, Kind::Action, Some(id), "What next?", options) {
+            Choice::Done => Ok(false),
+            Choice::MoveTo { space } => {
+                self.move_one(id, space);
+                Ok(true)
+            }
+            Choice::Perform { action, target, cost } => {
+                self.perform(id, &action, target.as_deref(), cost)?;
+                Ok(true)
+            }
+            other => Err(format!("unexpected choice {other}")),
+        }
+    }
+
+    fn move_one(&mut self, id: &str, to: Hex) {
+        let Some(from) = self.space_of(id) else { return };
+        // Disengage (`000 § Disengage`).
+        let adjacent = self.adjacent_enemies(id);
+        if !adjacent.is_empty() {
+            let owner = self.unit(id).map(|u| u.owner).unwrap_or(0);
+            let opponent = 1 - owner;
+            let options = adjacent.iter().map(|e| Choice::Pick { id: e.clone() }).collect();
+            let Choice::Pick { id: contender } = self.decide(
+                opponent,
+                Kind::DisengageContender,
+                Some(id),
+                "Which Character contests the Disengage?",
+                options,
+            ) else {
+                unreachable!()
+            };
+            let extra_black = (adjacent.len() - 1).min(3);
+            let agility = self.card(id).agility.clone();
+            let mut brawn = self.card(&contender).brawn.clone();
+            brawn.dice.extend(std::iter::repeat_n("black".to_string(), extra_black));
+            let roll = self.face_to_face(id, &agility, &contender, &brawn, &[], false);
+            if roll.active_successes == 0 {
+                if let Some(u) = self.unit_mut(id) {
+                    u.movement_points = 0;
+                }
+                self.emit(Event::DisengageFailed { character: id.to_string() });
+                return;
+            }
+        }
+        if !self.is_free(to) {
+            return;
+        }
+        let u = self.unit_mut(id).expect("unit");
+        u.movement_points -= 1;
+        u.movement_spent += 1;
+        u.location = Location::Space(to);
+        self.emit(Event::Moved { character: id.to_string(), from, to });
+    }
+
+    fn perform(&mut self, id: &str, action_id: &str, target: Option<&str>, cost: u8) -> Result<()> {
+        {
+            let u = self.unit_mut(id).ok_or("no active unit")?;
+            u.action_points = u.action_points.saturating_sub(cost);
+        }
+        self.emit(Event::Action {
+            character: id.to_string(),
+            action: action_id.to_string(),
+            target: target.map(str::to_string),
+            cost,
+        });
+        if action_id == "move" {
+            let speed = self.attribute(id, self.card(id).speed, |m| m.speed);
+            let u = self.unit_mut(id).expect("unit");
+            u.movement_points = u.movement_points.saturating_add(speed);
+            let total = u.movement_points;
+            self.emit(Event::MovementPoints { character: id.to_string(), gained: speed, total });
+            return Ok(());
+        }
+        let card = self.card(id);
+        let contender = contender();
+        let action = card.actions.iter().find(|a| a.id == action_id).unwrap_or(&contender).clone();
+        if action.movement_points > 0 {
+            let u = self.unit_mut(id).expect("unit");
+            u.movement_points = u.movement_points.saturating_add(action.movement_points);
+        }
+        let action_index = card.actions.iter().position(|a| a.id == action_id);
+        // Line of Sight for the Defender's Damage is fixed at the Declaration (`000 § Attacks`).
+        let defender_sees = target.is_some_and(|t| self.sight(t, id).has_line_of_sight());
+        let mut successes = 0;
+        if let Some(pool) = &action.roll {
+            let mut pool = pool.clone();
+            if self.has_state(id, "focused") && self.optional(id, "Remove Focused to add a Yellow die?") {
+                self.remove_token(id, "focused");
+                pool.dice.push("yellow".into());
+            }
+            if action.attack {
+                let t = target.ok_or("an Attack needs a Target")?.to_string();
+                let mut defense = self.card(&t).defense.clone();
+                if self.cover(id, &t) {
+                    pool.dice.push("black".into());
+                }
+                if self.cover(&t, id) {
+                    defense.dice.push("black".into());
+                }
+                let r = self.face_to_face(id, &pool, &t, &defense, &action.switches, true);
+                successes = r.active_successes;
+                self.inflict(&t, r.active_successes.min(255) as u8, Some(id));
+                let dazzled_far = self.has_state(&t, "dazzled") && self.distance(id, &t) > 1;
+                if defender_sees && !dazzled_far {
+                    self.inflict(id, r.opponent_successes.min(255) as u8, Some(&t));
+                }
+            } else {
+                successes = self.simple_roll(id, &pool, target, &action.switches);
+            }
+        }
+        // Effects: automatic always, optional with at least one Success (`000 § Actions`, step 4).
+        let Some(index) = action_index else { return Ok(()) };
+        for (i, effect) in action.effects.iter().enumerate() {
+            if matches!(self.unit(id).map(|u| u.location), Some(Location::Infirmary)) {
+                break;
+            }
+            if effect.optional && (action.roll.is_some() && successes == 0 || !self.optional(id, &effect.text)) {
+                continue;
+            }
+            let path = format!("actions[id={}].effects[{i}]", action.id);
+            let _ = index;
+            self.run_effect(&format!("character:{id}"), &path, id, target, Some(successes as i64), &effect.text);
+        }
+        Ok(())
+    }
+
+    fn distance(&self, a: &str, b: &str) -> u32 {
+        match (self.space_of(a), self.space_of(b)) {
+            (Some(x), Some(y)) => x.distance(y),
+            _ => u32::MAX,
+        }
+    }
+
+    fn optional(&mut self, id: &str, prompt: &str) -> bool {
+        let owner = self.unit(id).map(|u| u.owner).unwrap_or(0);
+        self.decide(owner, Kind::OptionalEffect, Some(id), prompt, vec![Choice::Yes, Choice::No]) == Choice::Yes
+    }
+
+    fn roll_dice(&mut self, pool: &Pool) -> Vec<(Id, Vec<Symbol>)> {
+        let mut out = Vec::new();
+        for d in &pool.dice {
+            let Some(die) = self.content.dice.get(d) else { continue };
+            let face = self.state.rng.random_range(0..die.value.faces.len().max(1));
+            out.push((d.clone(), die.value.faces.get(face).cloned().unwrap_or_default()));
+        }
+        out
+    }
+
+    fn simple_roll(&mut self, id: &str, pool: &Pool, target: Option<&str>, switches: &[model::Switch]) -> u32 {
+        let faces = self.roll_dice(pool);
+        self.emit(Event::Rolled { character: id.to_string(), faces: faces.clone(), added: pool.symbols.clone() });
+        let side = SideRoll::rolled(faces, &pool.symbols);
+        // A Simple Roll as a Face to Face Roll with nobody opposite.
+        let mut ftf = FaceToFace::new(side, SideRoll::rolled(vec![], &[]));
+        if self.has_state(id, "stunned") {
+            crate::rules::roll::apply_stunned(&mut ftf.active.tally);
+        }
+        self.switches_step(&mut ftf, Side::Active, id, target, switches);
+        let r = ftf.results();
+        self.emit(Event::RollResult {
+            active: id.to_string(),
+            active_successes: r.active_successes,
+            opponent: None,
+            opponent_successes: 0,
+        });
+        r.active_successes
+    }
+
+    /// A Face to Face Roll between the active Character and an opponent.
+    fn face_to_face(
+        &mut self,
+        active: &str,
+        active_pool: &Pool,
+        opponent: &str,
+        opponent_pool: &Pool,
+        action_switches: &[model::Switch],
+        attack: bool,
+    ) -> crate::rules::roll::Results {
+        let a_faces = self.roll_dice(active_pool);
+        self.emit(Event::Rolled {
+            character: active.to_string(),
+            faces: a_faces.clone(),
+            added: active_pool.symbols.clone(),
+        });
+        let o_faces = self.roll_dice(opponent_pool);
+        self.emit(Event::Rolled {
+            character: opponent.to_string(),
+            faces: o_faces.clone(),
+            added: opponent_pool.symbols.clone(),
+        });
+        let mut ftf = FaceToFace::new(
+            SideRoll::rolled(a_faces, &active_pool.symbols),
+            SideRoll::rolled(o_faces, &opponent_pool.symbols),
+        );
+        // Critical Block step (`000 § Critical Block`).
+        for (side, who) in [(Side::Active, active), (Side::Opponent, opponent)] {
+            let targets = ftf.critical_block_targets(side);
+            if targets.is_empty() {
+                continue;
+            }
+            let owner = self.unit(who).map(|u| u.owner).unwrap_or(0);
+            let mut options = vec![Choice::Done];
+            for i in targets {
+                let die = ftf.side(side.other()).dice[i].die.clone().unwrap_or_else(|| "added symbol".into());
+                options.push(Choice::Nullify { index: i, die });
+            }
+            if let Choice::Nullify { index, die } =
+                self.decide(owner, Kind::CriticalBlock, Some(who), "Use the Critical Block to Nullify a die?", options)
+            {
+                ftf.use_critical_block(side, index);
+                self.emit(Event::CriticalBlock { character: who.to_string(), nullified: die });
+            }
+        }
+        for (side, who) in [(Side::Active, active), (Side::Opponent, opponent)] {
+            if self.has_state(who, "stunned") {
+                crate::rules::roll::apply_stunned(&mut ftf.side_mut(side).tally);
+            }
+        }
+        // Switches: the active player chooses who goes first (`000 § Switches`).
+        let active_owner = self.unit(active).map(|u| u.owner).unwrap_or(0);
+        let order =
+            vec![Choice::First { character: active.to_string() }, Choice::First { character: opponent.to_string() }];
+        let first_is_active =
+            self.decide(active_owner, Kind::SwitchOrder, Some(active), "Who activates Switches first?", order)
+                == Choice::First { character: active.to_string() };
+        let sides = if first_is_active { [Side::Active, Side::Opponent] } else { [Side::Opponent, Side::Active] };
+        for side in sides {
+            let (who, target, switches): (&str, &str, &[model::Switch]) = match side {
+                Side::Active => (active, opponent, action_switches),
+                Side::Opponent => (opponent, active, &[]),
+            };
+            // In a Disengage only the contesting Character may Switch, besides the
+            // active one (`000 § Disengage`); here both sides may.
+            self.switches_step(&mut ftf, side, who, Some(target), switches);
+        }
+        let _ = attack;
+        let r = ftf.results();
+        self.emit(Event::RollResult {
+            active: active.to_string(),
+            active_successes: r.active_successes,
+            opponent: Some(opponent.to_string()),
+            opponent_successes: r.opponent_successes,
+        });
+        r
+    }
+
+    /// One side's Switches: general Switches of the Character and those of the
+    /// Action, repeatable while affordable (`000 § Switches`).
+    fn switches_step(
+        &mut self,
+        ftf: &mut FaceToFace,
+        side: Side,
+        who: &str,
+        target: Option<&str>,
+        action_switches: &[model::Switch],
+    ) {
+        let card = self.card(who);
+        let owner = self.unit(who).map(|u| u.owner).unwrap_or(0);
+        let all: Vec<(String, model::Switch)> = card
+            .switches
+            .iter()
+            .map(|s| (format!("switches[id={}].effect", s.id), s.clone()))
+            .chain(action_switches.iter().map(|s| (String::new(), s.clone())))
+            .filter(|(_, s)| s.effect.lua.is_some() || s.effect.script.is_some())
+            .collect();
+        if all.is_empty() {
+            return;
+        }
+        for _ in 0..16 {
+            let options: Vec<Choice> = std::iter::once(Choice::Done)
+                .chain(
+                    all.iter()
+                        .filter(|(_, s)| ftf.side(side).tally.can_pay(&s.cost))
+                        .map(|(_, s)| Choice::Activate { switch: s.id.clone() }),
+                )
+                .collect();
+            let Choice::Activate { switch } =
+                self.decide(owner, Kind::Switch, Some(who), "Activate a Switch?", options)
+            else {
+                return;
+            };
+            let Some((path, s)) = all.iter().find(|(_, s)| s.id == switch).cloned() else { return };
+            ftf.side_mut(side).tally.pay(&s.cost);
+            self.emit(Event::Switch { character: who.to_string(), switch: s.id.clone(), cost: s.cost.clone() });
+            let path = if path.is_empty() { self.action_switch_path(who, &s.id) } else { path };
+            self.roll = Some(RollCtx { roll: ftf.clone(), side, displaced_target: false });
+            self.run_effect(&format!("character:{who}"), &path, who, target, None, &s.effect.text);
+            if let Some(rc) = self.roll.take() {
+                *ftf = rc.roll;
+            }
+        }
+    }
+
+    fn action_switch_path(&self, who: &str, switch: &str) -> String {
+        for a in &self.card(who).actions {
+            if a.switches.iter().any(|s| s.id == switch) {
+                return format!("actions[id={}].switches[id={switch}].effect", a.id);
+            }
+        }
+        format!("switches[id={switch}].effect")
+    }
+
+    fn automatic_skills(&mut self, id: &str, _when: &str) {
+        // Automatic Skills that act at a moment need the timing windows catalog;
+        // those with Lua run at the start of their Character's Activation.
+        let skills: Vec<(String, String)> = self
+            .card(id)
+            .automatic_skills
+            .iter()
+            .filter(|s| s.effect.lua.is_some() || s.effect.script.is_some())
+            .map(|s| (format!("automatic_skills[id={}].effect", s.id), s.effect.text.clone()))
+            .collect();
+        for (path, text) in skills {
+            self.run_effect(&format!("character:{id}"), &path, id, None, None, &text);
+        }
+    }
+
+    /// Run one effect's Lua, if it has any; a failure is undone and recorded.
+    fn run_effect(
+        &mut self,
+        card: &str,
+        path: &str,
+        self_id: &str,
+        target: Option<&str>,
+        successes: Option<i64>,
+        text: &str,
+    ) {
+        let Some(script) = self.runtime.scripts().find(card, path) else {
+            self.emit(Event::Log { text: format!("(not scripted: {text})") });
+            return;
+        };
+        let ctx = Ctx { self_id: Some(self_id.to_string()), target: target.map(str::to_string), successes };
+        let rt = self.runtime;
+        if let Err(e) = rt.call(script, self, &ctx) {
+            self.effect_failures += 1;
+            self.emit(Event::EffectFailed { card: card.to_string(), effect: path.to_string(), message: e.to_string() });
+        }
+        let _: ScriptId = script;
+    }
+
+    // -- Damage, States ------------------------------------------------------
+
+    /// Inflict Damage; at Hit Points the Character goes to the Infirmary at once
+    /// and excess Damage is ignored (`000 § Damage`, `§ Infirmary`).
+    fn inflict(&mut self, id: &str, amount: u8, _source: Option<&str>) {
+        if amount == 0 {
+            return;
+        }
+        let Some(u) = self.unit(id) else { return };
+        if !matches!(u.location, Location::Space(_)) {
+            return;
+        }
+        let hp = self.card(id).hit_points;
+        let u = self.unit_mut(id).expect("unit");
+        let before = u.damage;
+        u.damage = (u.damage + amount).min(hp);
+        let total = u.damage;
+        self.emit(Event::Damage { character: id.to_string(), amount: total - before, total });
+        if total >= hp {
+            self.to_infirmary(id);
+        }
+    }
+
+    fn to_infirmary(&mut self, id: &str) {
+        let owner = {
+            let u = self.unit_mut(id).expect("unit");
+            u.location = Location::Infirmary;
+            u.damage = 0;
+            u.tokens.clear();
+            u.owner
+        };
+        self.emit(Event::Infirmary { character: id.to_string() });
+        // Taunted tokens it provoked go (`000 § Taunted`).
+        let mut removed = Vec::new();
+        for u in self.state.units.iter_mut() {
+            let before = u.tokens.len();
+            u.tokens.retain(|t| !(t.state == "taunted" && t.source.as_deref() == Some(id)));
+            if u.tokens.len() != before {
+                removed.push(u.id.clone());
+            }
+        }
+        for r in removed {
+            self.emit(Event::StateRemoved { character: r, state: "taunted".into() });
+        }
+        let opponent = 1 - owner;
+        self.state.players[opponent].frags += 1;
+        let total = self.state.players[opponent].frags;
+        self.emit(Event::Frag { player: opponent, total });
+        self.draw(opponent, 1);
+    }
+
+    fn impose(&mut self, id: &str, state: &str, source: Option<&str>) -> Result<()> {
+        let st = &self.content.states.get(state).ok_or_else(|| format!("no State `{state}`"))?.value;
+        let stacking = st.stacking;
+        let red_damage = st.red_side.damage;
+        let u = self.unit_mut(id).ok_or_else(|| format!("no Character `{id}` in the game"))?;
+        if !matches!(u.location, Location::Space(_) | Location::Bench) {
+            return Ok(());
+        }
+        if !stacking {
+            // Re-imposed: the old token goes, a new one is placed red side up (`000 § States`).
+            u.tokens.retain(|t| t.state != state);
+        }
+        u.tokens.push(Token { state: state.to_string(), side: TokenSide::Red, source: source.map(str::to_string) });
+        self.emit(Event::StateImposed { character: id.to_string(), state: state.to_string() });
+        if red_damage > 0 {
+            self.inflict(id, red_damage, None);
+        }
+        Ok(())
+    }
+
+    fn remove_token(&mut self, id: &str, state: &str) -> bool {
+        let Some(u) = self.unit_mut(id) else { return false };
+        let Some(i) = u.tokens.iter().position(|t| t.state == state) else { return false };
+        u.tokens.remove(i);
+        self.emit(Event::StateRemoved { character: id.to_string(), state: state.to_string() });
+        true
+    }
+
+    /// States Step: remove blue tokens, flip red ones; a revealed blue side acts
+    /// (`000 § States Step`; Poisoned `002 § Poisoned`; Burning `004 § Burning`).
+    fn states_step(&mut self, id: &str) {
+        let Some(u) = self.unit(id) else { return };
+        let blue: Vec<Id> = u.tokens.iter().filter(|t| t.side == TokenSide::Blue).map(|t| t.state.clone()).collect();
+        for s in blue {
+            self.remove_token(id, &s);
+        }
+        let red: Vec<Id> =
+            self.unit(id).map(|u| u.tokens.iter().map(|t| t.state.clone()).collect()).unwrap_or_default();
+        let mut burning = 0;
+        for s in red {
+            if let Some(u) = self.unit_mut(id) {
+                if let Some(t) = u.tokens.iter_mut().find(|t| t.state == s && t.side == TokenSide::Red) {
+                    t.side = TokenSide::Blue;
+                }
+            }
+            self.emit(Event::StateFlipped { character: id.to_string(), state: s.clone() });
+            let side = self.content.states.get(&s).map(|st| st.value.blue_side.clone()).unwrap_or_default();
+            if s == "burning" {
+                burning += 1;
+            }
+            if side.damage > 0 {
+                self.inflict(id, side.damage, None);
+            }
+            if side.remove {
+                self.remove_token(id, &s);
+            }
+            if self.unit(id).is_some_and(|u| u.location == Location::Infirmary) {
+                return;
+            }
+        }
+        // Burning: one die per flipped token; Success = Damage, Special = a new token.
+        // Not a Roll: no Tactics, no Switches, no colour limit (`004 § Burning`).
+        if burning > 0 {
+            let pool = Pool { dice: vec!["orange".into(); burning], symbols: vec![] };
+            let faces = self.roll_dice(&pool);
+            let mut t = Tally::default();
+            for (_, f) in &faces {
+                for s in f {
+                    t.add(*s, 1);
+                }
+            }
+            self.emit(Event::Rolled { character: id.to_string(), faces, added: vec![] });
+            self.inflict(id, (t.success + t.critical_success) as u8, None);
+            for _ in 0..t.special {
+                let _ = self.impose(id, "burning", None);
+            }
+        }
+    }
+
+    // -- Objectives and Recovery ----------------------------------------------
+
+    fn in_zone(&self, zone: &str, p: PlayerId) -> usize {
+        let spaces = self.zone_spaces(zone);
+        self.state
+            .units
+            .iter()
+            .filter(|u| u.owner == p && matches!(u.location, Location::Space(h) if spaces.contains(&h)))
+            .count()
+    }
+
+    fn objectives_phase(&mut self, rounds: u8) {
+        let scenario = &self.content.scenarios[&self.state.scenario].value;
+        let zone = self.state.scoring_zone.clone();
+        let (a, b) = (self.in_zone(&zone, 0), self.in_zone(&zone, 1));
+        let vp_of = |id: &str| scenario.rules.iter().find(|r| r.id == id).and_then(|r| r.vp).unwrap_or(0);
+        let mut scored = [0u8; 2];
+        // Assault's three objectives (`000 § Phase 3: Objectives`).
+        if a > 0 && b == 0 {
+            scored[0] = vp_of("only-player-in-scoring-zone");
+        } else if b > 0 && a == 0 {
+            scored[1] = vp_of("only-player-in-scoring-zone");
+        } else if a > 0 && b > 0 {
+            if a > b {
+                scored[0] = vp_of("more-characters-in-scoring-zone");
+            } else if b > a {
+                scored[1] = vp_of("more-characters-in-scoring-zone");
+            } else {
+                scored = [vp_of("same-characters-in-scoring-zone"); 2];
+            }
+        }
+        let objective = |p: usize| {
+            if (a > 0) != (b > 0) {
+                "only-player-in-scoring-zone"
+            } else if a != b && scored[p] > 0 {
+                "more-characters-in-scoring-zone"
+            } else {
+                "same-characters-in-scoring-zone"
+            }
+        };
+        for p in 0..2 {
+            if scored[p] > 0 {
+                self.state.players[p].victory_points += scored[p] as u32;
+                let total = self.state.players[p].victory_points;
+                self.emit(Event::VictoryPoints { player: p, gained: scored[p], total, objective: objective(p).into() });
+            }
+        }
+        self.scored_this_round = scored;
+        // End of game: 8 VP or the last Round; VP, then Frags (`000 § Phase 3`).
+        let vp = [self.state.players[0].victory_points, self.state.players[1].victory_points];
+        let target = scenario.vp_to_win.map(u32::from).unwrap_or(u32::MAX);
+        if vp[0] >= target || vp[1] >= target || self.state.round >= rounds {
+            let frags = [self.state.players[0].frags, self.state.players[1].frags];
+            let winner = match vp[0].cmp(&vp[1]) {
+                std::cmp::Ordering::Greater => Some(0),
+                std::cmp::Ordering::Less => Some(1),
+                std::cmp::Ordering::Equal if scenario.frags_break_ties => match frags[0].cmp(&frags[1]) {
+                    std::cmp::Ordering::Greater => Some(0),
+                    std::cmp::Ordering::Less => Some(1),
+                    std::cmp::Ordering::Equal => None,
+                },
+                std::cmp::Ordering::Equal => None,
+            };
+            self.state.over = true;
+            let rounds = self.state.round;
+            self.emit(Event::GameEnded { winner, victory_points: vp, frags, rounds });
+            return;
+        }
+        // Underdog: fewest VP; on a tie it changes hands (`000 § Objectives Phase`).
+        let new = match vp[0].cmp(&vp[1]) {
+            std::cmp::Ordering::Less => 0,
+            std::cmp::Ordering::Greater => 1,
+            std::cmp::Ordering::Equal => 1 - self.state.underdog,
+        };
+        let reason =
+            if vp[0] == vp[1] { "tied on Victory Points: the token changes hands" } else { "fewest Victory Points" };
+        self.state.underdog = new;
+        self.emit(Event::Underdog { player: new, reason: reason.into() });
+        // Assault: if anyone scored, the Underdog picks an empty Deployment Zone
+        // as the new Scoring Zone (REFERENCE-DATA.md § HexaDome; `000 § Phase 3`).
+        if scored.iter().any(|s| *s > 0) {
+            let empty: Vec<Id> = self
+                .board
+                .zones
+                .iter()
+                .filter(|(_, (kind, _))| *kind == model::ZoneKind::Deployment)
+                .map(|(id, _)| id.clone())
+                .filter(|z| self.in_zone(z, 0) + self.in_zone(z, 1) == 0)
+                .collect();
+            if !empty.is_empty() {
+                let options = empty.into_iter().map(|z| Choice::Pick { id: z }).collect();
+                if let Choice::Pick { id } = self.decide(
+                    new,
+                    Kind::ScoringZone,
+                    None,
+                    "Which Deployment Zone becomes the Scoring Zone?",
+                    options,
+                ) {
+                    self.state.scoring_zone = id.clone();
+                    self.emit(Event::ScoringZone { zone: id });
+                }
+            }
+        }
+    }
+
+    fn recovery_phase(&mut self) {
+        // Nanotherapy: Infirmary to Bench with -2 Energy (`000 § Recovery Phase`).
+        let infirmary: Vec<Id> =
+            self.state.units.iter().filter(|u| u.location == Location::Infirmary).map(|u| u.id.clone()).collect();
+        for id in infirmary {
+            self.unit_mut(&id).expect("unit").location = Location::Bench;
+            self.emit(Event::Benched { character: id.clone() });
+            if self.content.states.contains_key("minus-2-energy") {
+                let _ = self.impose(&id, "minus-2-energy", None);
+            }
+        }
+        // Draw one, plus one for scoring this Round.
+        for p in 0..2 {
+            let n = 1 + u8::from(self.scored_this_round[p] > 0);
+            self.draw(p, n);
+        }
+    }
+}
+
+fn shuffle<T>(v: &mut [T], rng: &mut rand_chacha::ChaCha8Rng) {
+    // Fisher-Yates with the game's RNG, so decks are part of the seed.
+    for i in (1..v.len()).rev() {
+        let j = rng.random_range(0..=i);
+        v.swap(i, j);
+    }
+}
+
+/// Every ordering of a list, in lexicographic order of positions.
+fn permutations(ids: &[Id]) -> Vec<Vec<Id>> {
+    if ids.len() <= 1 {
+        return vec![ids.to_vec()];
+    }
+    let mut out = Vec::new();
+    for i in 0..ids.len() {
+        let mut rest = ids.to_vec();
+        let first = rest.remove(i);
+        for mut p in permutations(&rest) {
+            p.insert(0, first.clone());
+            out.push(p);
+        }
+    }
+    out
+}
+
+impl Host for Game<'_> {
+    fn call(&mut self, f: &'static ApiFn, args: &[ApiValue]) -> std::result::Result<ApiValue, String> {
+        let s = |i: usize| match args.get(i) {
+            Some(ApiValue::Str(s)) => Ok(s.as_str()),
+            _ => Err(format!("{}: argument {} is missing", f.name, i + 1)),
+        };
+        let n = |i: usize, default: i64| match args.get(i) {
+            Some(ApiValue::Int(n)) => *n,
+            _ => default,
+        };
+        let character = |g: &Self, i: usize| -> std::result::Result<String, String> {
+            let id = s(i)?;
+            if g.unit(id).is_none() {
+                return Err(format!("{}: `{id}` is not a Character in this game", f.name));
+            }
+            Ok(id.to_string())
+        };
+        Ok(match f.name {
+            "random" => {
+                let (lo, hi) = (n(0, 1), n(1, 1));
+                if lo > hi {
+                    return Err(format!("random: empty range [{lo}, {hi}]"));
+                }
+                ApiValue::Int(self.state.rng.random_range(lo..=hi))
+            }
+            "log" => {
+                self.emit(Event::Log { text: s(0)?.to_string() });
+                ApiValue::Nil
+            }
+            "damage" => ApiValue::Int(self.unit(&character(self, 0)?).map_or(0, |u| u.damage as i64)),
+            "has_state" => ApiValue::Bool(self.has_state(&character(self, 0)?, s(1)?)),
+            "position" => match self.space_of(&character(self, 0)?) {
+                Some(h) => ApiValue::Space([h.q as i64, h.r as i64]),
+                None => ApiValue::Nil,
+            },
+            "distance" => ApiValue::Int(self.distance(&character(self, 0)?, &character(self, 1)?).min(1000) as i64),
+            "enemies_within" | "allies_within" => {
+                let of = character(self, 0)?;
+                let (lo, hi) = (n(1, 0).max(0) as u32, n(2, 0).max(0) as u32);
+                let owner = self.unit(&of).map(|u| u.owner);
+                let enemies = f.name == "enemies_within";
+                let list = self
+                    .state
+                    .units
+                    .iter()
+                    .filter(|u| u.id != of && (Some(u.owner) != owner) == enemies)
+                    .filter(|u| {
+                        let d = self.distance(&of, &u.id);
+                        d >= lo && d <= hi
+                    })
+                    .map(|u| u.id.clone())
+                    .collect();
+                ApiValue::List(list)
+            }
+            "has_line_of_sight" => {
+                ApiValue::Bool(self.sight(&character(self, 0)?, &character(self, 1)?).has_line_of_sight())
+            }
+            "movement_points_spent" => {
+                ApiValue::Int(self.unit(&character(self, 0)?).map_or(0, |u| u.movement_spent as i64))
+            }
+            "inflict_damage" => {
+                let t = character(self, 0)?;
+                self.inflict(&t, n(1, 0).clamp(0, 255) as u8, None);
+                ApiValue::Nil
+            }
+            "heal" => {
+                let t = character(self, 0)?;
+                let amount = n(1, 0).clamp(0, 255) as u8;
+                if let Some(u) = self.unit_mut(&t) {
+                    let healed = amount.min(u.damage);
+                    u.damage -= healed;
+                    let total = u.damage;
+                    self.emit(Event::Healed { character: t, amount: healed, total });
+                }
+                ApiValue::Nil
+            }
+            "impose_state" => {
+                let t = character(self, 0)?;
+                let source = match args.get(2) {
+                    Some(ApiValue::Str(x)) => Some(x.clone()),
+                    _ => self.state.active.clone(),
+                };
+                self.impose(&t, s(1)?, source.as_deref())?;
+                ApiValue::Nil
+            }
+            "remove_state" => {
+                let t = character(self, 0)?;
+                ApiValue::Bool(self.remove_token(&t, s(1)?))
+            }
+            "displace" => {
+                let t = character(self, 0)?;
+                for _ in 0..n(1, 1).clamp(0, 10) {
+                    let Some(from) = self.space_of(&t) else { break };
+                    let options: Vec<Choice> = from
+                        .neighbours()
+                        .into_iter()
+                        .filter(|h| self.is_free(*h))
+                        .map(|h| Choice::Space { space: h })
+                        .collect();
+                    if options.is_empty() {
+                        break;
+                    }
+                    let decider = self.state.active.as_deref().and_then(|a| self.unit(a)).map_or(0, |u| u.owner);
+                    if let Choice::Space { space } =
+                        self.decide(decider, Kind::Displace, Some(&t), "Displace to?", options)
+                    {
+                        self.unit_mut(&t).expect("unit").location = Location::Space(space);
+                        self.emit(Event::Displaced { character: t.clone(), from, to: space });
+                    }
+                }
+                if let Some(rc) = &mut self.roll {
+                    rc.displaced_target = true;
+                }
+                ApiValue::Nil
+            }
+            "place" => {
+                let t = character(self, 0)?;
+                let Some(ApiValue::Space([q, r])) = args.get(1) else {
+                    return Err("place: a space {q, r} is needed".into());
+                };
+                let to = Hex::new(*q as i32, *r as i32);
+                if !self.is_free(to) {
+                    return Err(format!("place: [{q}, {r}] is not a Free space"));
+                }
+                let from = self.space_of(&t);
+                self.unit_mut(&t).expect("unit").location = Location::Space(to);
+                self.emit(Event::Placed { character: t, from, to });
+                ApiValue::Nil
+            }
+            "swap" => {
+                let (a, b) = (character(self, 0)?, character(self, 1)?);
+                let (la, lb) = (self.unit(&a).expect("unit").location, self.unit(&b).expect("unit").location);
+                if let (Location::Space(ha), Location::Space(hb)) = (la, lb) {
+                    self.unit_mut(&a).expect("unit").location = Location::Space(hb);
+                    self.unit_mut(&b).expect("unit").location = Location::Space(ha);
+                    self.emit(Event::Placed { character: a, from: Some(ha), to: hb });
+                    self.emit(Event::Placed { character: b, from: Some(hb), to: ha });
+                }
+                ApiValue::Nil
+            }
+            "gain_movement_points" => {
+                let t = character(self, 0)?;
+                let amount = n(1, 0).clamp(0, 50) as u8;
+                if self.state.active.as_deref() == Some(t.as_str()) {
+                    let u = self.unit_mut(&t).expect("unit");
+                    u.movement_points = u.movement_points.saturating_add(amount);
+                    let total = u.movement_points;
+                    self.emit(Event::MovementPoints { character: t, gained: amount, total });
+                }
+                ApiValue::Nil
+            }
+            "add_die" | "add_symbol" | "nullify_symbol" | "nullify_die" => {
+                let Some(rc) = &mut self.roll else {
+                    return Err(format!("{}: there is no Roll to change now", f.name));
+                };
+                let own = rc.side;
+                match f.name {
+                    "add_symbol" => {
+                        let sym = symbol(s(0)?)?;
+                        rc.roll.side_mut(own).tally.add(sym, n(1, 1).clamp(0, 10) as u32);
+                        ApiValue::Nil
+                    }
+                    "nullify_symbol" => {
+                        let side = if s(0)? == "own" { own } else { own.other() };
+                        ApiValue::Bool(rc.roll.side_mut(side).tally.nullify(symbol(s(1)?)?))
+                    }
+                    _ => return Err(format!("{}: not available once the dice are rolled", f.name)),
+                }
+            }
+            "draw_tactics" | "discard_tactics" => {
+                let p = self.state.active.as_deref().and_then(|a| self.unit(a)).map_or(0, |u| u.owner);
+                let count = n(0, 1).clamp(0, 10) as u8;
+                if f.name == "draw_tactics" {
+                    self.draw(p, count);
+                } else {
+                    for _ in 0..count {
+                        if let Some(t) = self.state.players[p].hand.pop() {
+                            self.state.players[p].discard.push(t);
+                        }
+                    }
+                }
+                ApiValue::Nil
+            }
+            "choose_target" | "choose" => {
+                let Some(ApiValue::List(options)) = args.first() else { return Ok(ApiValue::Nil) };
+                if options.is_empty() {
+                    return Ok(ApiValue::Nil);
+                }
+                let prompt = match args.get(1) {
+                    Some(ApiValue::Str(p)) => p.clone(),
+                    _ => "Choose".into(),
+                };
+                let decider = self.state.active.as_deref().and_then(|a| self.unit(a)).map_or(0, |u| u.owner);
+                let (kind, opts) = if f.name == "choose_target" {
+                    (Kind::Target, options.iter().map(|o| Choice::Pick { id: o.clone() }).collect())
+                } else {
+                    (Kind::Choose, options.iter().map(|o| Choice::Text { text: o.clone() }).collect())
+                };
+                match self.decide(decider, kind, self.state.active.clone().as_deref(), &prompt, opts) {
+                    Choice::Pick { id } => ApiValue::Str(id),
+                    Choice::Text { text } => ApiValue::Str(text),
+                    _ => ApiValue::Nil,
+                }
+            }
+            other => return Err(format!("{other} is not available in a game yet")),
+        })
+    }
+
+    fn begin_effect(&mut self) {
+        self.snapshots.push((self.state.clone(), self.events.len(), self.roll.clone()));
+    }
+
+    fn end_effect(&mut self, ok: bool) {
+        if let Some((state, events, roll)) = self.snapshots.pop() {
+            if !ok {
+                // Undo: the effect is never half-applied.
+                self.state = state;
+                self.events.truncate(events);
+                self.roll = roll;
+            }
+        }
+    }
+}
+
+fn symbol(s: &str) -> std::result::Result<Symbol, String> {
+    Ok(match s {
+        "success" => Symbol::Success,
+        "block" => Symbol::Block,
+        "special" => Symbol::Special,
+        "critical_success" => Symbol::CriticalSuccess,
+        "critical_block" => Symbol::CriticalBlock,
+        other => return Err(format!("`{other}` is not a symbol")),
+    })
+}
