@@ -870,6 +870,33 @@ pub fn path_stays_inside(path: &str) -> bool {
         && p.components().all(|c| matches!(c, Component::Normal(_) | Component::CurDir))
 }
 
+impl Loaded {
+    /// A hash of everything loaded: for each pack in load order its id, version
+    /// and every file (path inside the pack, text), as hex BLAKE3. Paths are
+    /// relative to the pack, so the same packs hash the same wherever they are.
+    pub fn content_hash(&self) -> String {
+        let mut h = blake3::Hasher::new();
+        for pack in &self.packs {
+            h.update(pack.manifest.id.as_bytes());
+            h.update(b"@");
+            h.update(pack.manifest.version.as_bytes());
+            h.update(b"\n");
+            let mut files: Vec<&PathBuf> = pack.content_files.iter().chain(pack.scripts.values()).collect();
+            files.push(&pack.root);
+            files.sort();
+            for f in files {
+                let rel = if *f == pack.root { PathBuf::from(MANIFEST) } else { f.strip_prefix(&pack.root).unwrap_or(f).to_path_buf() };
+                let path = if *f == pack.root { pack.root.join(MANIFEST) } else { f.clone() };
+                h.update(rel_key(&rel).as_bytes());
+                h.update(b"\0");
+                h.update(self.sources.get(&path).unwrap_or_default().as_bytes());
+                h.update(b"\0");
+            }
+        }
+        h.finalize().to_hex().to_string()
+    }
+}
+
 /// What a load amounted to, for the one-line summary and `--format json`.
 #[derive(Debug, Clone, serde::Serialize)]
 pub struct Summary {

@@ -5,7 +5,7 @@
 //! same record, byte for byte.
 
 use crate::content::Content;
-use crate::rules::decision::{Controller, RandomController};
+use crate::rules::decision::{Controller, GreedyController, RandomController};
 use crate::rules::event::Event;
 use crate::rules::game::{Game, Setup};
 use crate::script::runtime::Runtime;
@@ -43,6 +43,33 @@ impl Record {
     }
 }
 
+/// Which controller plays a side.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum Player {
+    /// Uniformly random legal options, seeded from the game's seed.
+    Random,
+    /// The greedy heuristic.
+    Greedy,
+}
+
+impl Player {
+    /// A controller of this kind for seat `seat` of the game seeded `seed`.
+    pub fn controller(self, seed: u64, seat: usize) -> Box<dyn Controller> {
+        match self {
+            Player::Random => Box::new(RandomController::new(seed.wrapping_mul(2).wrapping_add(seat as u64 + 1))),
+            Player::Greedy => Box::new(GreedyController),
+        }
+    }
+}
+
+/// Play one game with the given kinds of controller.
+pub fn play_with(content: &Content, runtime: &Runtime, setup: &Setup, players: [Player; 2]) -> Result<Record, String> {
+    let mut a = players[0].controller(setup.seed, 0);
+    let mut b = players[1].controller(setup.seed, 1);
+    play(content, runtime, setup, [a.as_mut(), b.as_mut()])
+}
+
 /// Play one game with random-legal controllers seeded from `seed`.
 pub fn play_random(content: &Content, runtime: &Runtime, setup: &Setup) -> Result<Record, String> {
     let mut a = RandomController::new(setup.seed.wrapping_mul(2).wrapping_add(1));
@@ -65,4 +92,229 @@ pub fn play<'a>(
         answers: std::mem::take(&mut game.answers),
         events: std::mem::take(&mut game.events),
     })
+}
+
+/// A replay file: enough to play a game again and check it went the same way.
+#[derive(Debug, Clone, serde::Serialize, serde::Deserialize)]
+pub struct Replay {
+    /// Format version (1).
+    pub format: u32,
+    /// `Loaded::content_hash` of the packs it was played on.
+    pub content_hash: String,
+    /// The setup id.
+    pub setup: String,
+    /// The seed.
+    pub seed: u64,
+    /// Every answer, in order.
+    pub answers: Vec<usize>,
+    /// The events, as JSON, to compare against.
+    pub events: Vec<serde_json::Value>,
+}
+
+impl Replay {
+    /// The replay of a played game.
+    pub fn of(record: &Record, setup: &str, content_hash: &str) -> Replay {
+        Replay {
+            format: 1,
+            content_hash: content_hash.to_string(),
+            setup: setup.to_string(),
+            seed: record.seed,
+            answers: record.answers.clone(),
+            events: record.events.iter().map(|e| serde_json::to_value(e).unwrap_or_default()).collect(),
+        }
+    }
+}
+
+/// How a replay compared.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum ReplayCheck {
+    /// Same events, all of them.
+    Same { events: usize },
+    /// The first event that differs (index, recorded, replayed; `None` past the end).
+    Differs { index: usize, recorded: Option<String>, replayed: Option<String> },
+}
+
+/// Shares one answer stream between both seats, in the order they were asked.
+struct ReplayController(std::rc::Rc<std::cell::RefCell<std::collections::VecDeque<usize>>>);
+
+impl Controller for ReplayController {
+    fn decide(&mut self, d: &crate::rules::decision::Decision, _v: &crate::rules::game::View<'_>) -> usize {
+        // Past the recorded answers the game has diverged; any legal answer will
+        // do, the event comparison reports it.
+        self.0.borrow_mut().pop_front().unwrap_or(0).min(d.options.len().saturating_sub(1))
+    }
+}
+
+/// Play a replay again and compare its events.
+pub fn check_replay(content: &Content, runtime: &Runtime, replay: &Replay) -> Result<ReplayCheck, String> {
+    let setup = Setup::from_content(content, &replay.setup, replay.seed)?;
+    let queue = std::rc::Rc::new(std::cell::RefCell::new(replay.answers.iter().copied().collect()));
+    let mut a = ReplayController(queue.clone());
+    let mut b = ReplayController(queue);
+    let record = play(content, runtime, &setup, [&mut a, &mut b])?;
+    let replayed: Vec<serde_json::Value> = record.events.iter().map(|e| serde_json::to_value(e).unwrap_or_default()).collect();
+    let n = replay.events.len().max(replayed.len());
+    for i in 0..n {
+        let (r, p) = (replay.events.get(i), replayed.get(i));
+        if r != p {
+            return Ok(ReplayCheck::Differs {
+                index: i,
+                recorded: r.map(|v| v.to_string()),
+                replayed: p.map(|v| v.to_string()),
+            });
+        }
+    }
+    Ok(ReplayCheck::Same { events: n })
+}
+
+/// One game of a batch, summed up.
+#[derive(Debug, Clone, serde::Serialize)]
+pub struct GameSummary {
+    /// Its seed.
+    pub seed: u64,
+    /// The winner (0 or 1), or none on a draw or error.
+    pub winner: Option<usize>,
+    /// Victory Points of each player.
+    pub victory_points: [u32; 2],
+    /// Frags of each player.
+    pub frags: [u32; 2],
+    /// Rounds played.
+    pub rounds: u8,
+    /// Effects that failed and were undone, with their messages.
+    pub effect_failures: Vec<String>,
+    /// An engine error that stopped the game, if any.
+    pub error: Option<String>,
+}
+
+impl GameSummary {
+    fn of(seed: u64, result: Result<Record, String>) -> GameSummary {
+        match result {
+            Err(e) => GameSummary {
+                seed,
+                winner: None,
+                victory_points: [0; 2],
+                frags: [0; 2],
+                rounds: 0,
+                effect_failures: vec![],
+                error: Some(e),
+            },
+            Ok(r) => {
+                let (mut vp, mut frags, mut rounds) = ([0; 2], [0; 2], 0);
+                let mut failures = Vec::new();
+                for e in &r.events {
+                    match e {
+                        Event::GameEnded { victory_points, frags: f, rounds: n, .. } => {
+                            vp = *victory_points;
+                            frags = *f;
+                            rounds = *n;
+                        }
+                        Event::EffectFailed { card, effect, message } => failures.push(format!("{card} {effect}: {message}")),
+                        _ => {}
+                    }
+                }
+                GameSummary { seed, winner: r.winner(), victory_points: vp, frags, rounds, effect_failures: failures, error: None }
+            }
+        }
+    }
+}
+
+/// Play games with seeds `seeds` in parallel on `jobs` threads (one Lua VM per
+/// thread), calling `progress` after each game. Results are in seed order, so a
+/// batch is as deterministic as one game.
+pub fn batch(
+    content: std::sync::Arc<Content>,
+    scripts: std::sync::Arc<crate::script::runtime::ScriptSet>,
+    setup: &str,
+    seeds: std::ops::Range<u64>,
+    players: [Player; 2],
+    jobs: usize,
+    progress: &(dyn Fn() + Sync),
+) -> Result<Vec<GameSummary>, String> {
+    use rayon::prelude::*;
+    let pool = rayon::ThreadPoolBuilder::new().num_threads(jobs.max(1)).build().map_err(|e| e.to_string())?;
+    let limits = crate::script::runtime::Limits::default();
+    Ok(pool.install(|| {
+        seeds
+            .into_par_iter()
+            .map_init(
+                || Runtime::new(content.clone(), scripts.clone(), limits).map_err(|e| e.to_string()),
+                |rt, seed| {
+                    let result = match rt {
+                        Err(e) => Err(e.clone()),
+                        Ok(rt) => {
+                            Setup::from_content(&content, setup, seed).and_then(|s| play_with(&content, rt, &s, players))
+                        }
+                    };
+                    progress();
+                    GameSummary::of(seed, result)
+                },
+            )
+            .collect()
+    }))
+}
+
+/// A proportion with its 95% Wilson score interval.
+#[derive(Debug, Clone, Copy, serde::Serialize)]
+pub struct Rate {
+    /// Successes / trials.
+    pub rate: f64,
+    /// Lower bound of the 95% interval.
+    pub low: f64,
+    /// Upper bound of the 95% interval.
+    pub high: f64,
+}
+
+impl Rate {
+    /// `k` of `n`, with the Wilson interval at z = 1.96.
+    pub fn of(k: usize, n: usize) -> Rate {
+        if n == 0 {
+            return Rate { rate: 0.0, low: 0.0, high: 1.0 };
+        }
+        let (k, n, z) = (k as f64, n as f64, 1.96f64);
+        let p = k / n;
+        let denom = 1.0 + z * z / n;
+        let centre = (p + z * z / (2.0 * n)) / denom;
+        let half = z * (p * (1.0 - p) / n + z * z / (4.0 * n * n)).sqrt() / denom;
+        Rate { rate: p, low: (centre - half).max(0.0), high: (centre + half).min(1.0) }
+    }
+}
+
+/// What a batch amounted to.
+#[derive(Debug, Clone, serde::Serialize)]
+pub struct Report {
+    /// Games played.
+    pub games: usize,
+    /// Win rate of each player.
+    pub win_rate: [Rate; 2],
+    /// Draws.
+    pub draws: usize,
+    /// Mean Victory Points of each player.
+    pub mean_victory_points: [f64; 2],
+    /// Mean Frags of each player.
+    pub mean_frags: [f64; 2],
+    /// Mean Rounds played.
+    pub mean_rounds: f64,
+    /// Games with at least one failed effect.
+    pub games_with_effect_failures: usize,
+    /// Games an engine error stopped.
+    pub errors: usize,
+}
+
+impl Report {
+    /// Sum up a batch.
+    pub fn of(games: &[GameSummary]) -> Report {
+        let n = games.len();
+        let wins = |p| games.iter().filter(|g| g.winner == Some(p)).count();
+        let mean = |f: &dyn Fn(&GameSummary) -> f64| if n == 0 { 0.0 } else { games.iter().map(f).sum::<f64>() / n as f64 };
+        Report {
+            games: n,
+            win_rate: [Rate::of(wins(0), n), Rate::of(wins(1), n)],
+            draws: games.iter().filter(|g| g.winner.is_none() && g.error.is_none()).count(),
+            mean_victory_points: [mean(&|g| g.victory_points[0] as f64), mean(&|g| g.victory_points[1] as f64)],
+            mean_frags: [mean(&|g| g.frags[0] as f64), mean(&|g| g.frags[1] as f64)],
+            mean_rounds: mean(&|g| g.rounds as f64),
+            games_with_effect_failures: games.iter().filter(|g| !g.effect_failures.is_empty()).count(),
+            errors: games.iter().filter(|g| g.error.is_some()).count(),
+        }
+    }
 }

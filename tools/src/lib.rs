@@ -36,8 +36,14 @@ enum Command {
     /// The file runs as an effect: it receives `(game, ctx)` as `...`; if it
     /// returns a function, that function is called with `(game, ctx)` too.
     Script(ScriptArgs),
-    /// Play a game headless on the bundled (or given) packs and print its narrative.
+    /// Play games headless on the bundled (or given) packs.
+    ///
+    /// One game (the default) prints its narrative; `--games N` plays N seeded
+    /// games in parallel and prints win rates with 95% intervals, mean VP,
+    /// Frags and game length. Exit 1 when an effect failed in any game.
     Sim(SimArgs),
+    /// Play a replay file again and check every event is the same (exit 1 if not).
+    Replay(ReplayArgs),
     /// Write the generated files (JSON Schemas, Lua API definitions and reference,
     /// diagnostics reference) from their sources in the engine.
     Generate(GenerateArgs),
@@ -105,6 +111,50 @@ struct SimArgs {
     /// Output format: the narrative (`human`) or the events as JSON.
     #[arg(long, value_enum, default_value_t = Format::Human)]
     format: Format,
+    /// Controllers of player 1 and player 2, `greedy` or `random` (one value: both).
+    #[arg(long, value_delimiter = ',', default_value = "greedy")]
+    players: Vec<PlayerKind>,
+    /// Play this many games, with seeds from --seed on, and print statistics.
+    #[arg(long)]
+    games: Option<u64>,
+    /// Worker threads for --games (default: the machine's cores).
+    #[arg(long)]
+    jobs: Option<usize>,
+    /// Write a replay file of the game (content hash, seed, answers, events).
+    #[arg(long, value_name = "FILE")]
+    replay: Option<PathBuf>,
+}
+
+#[derive(clap::Args, Debug)]
+struct ReplayArgs {
+    /// The replay file written by `arena sim --replay FILE`.
+    file: PathBuf,
+    /// Packs to load. Default: the bundled ones.
+    #[arg(long = "pack", value_name = "PATH")]
+    packs: Vec<PathBuf>,
+}
+
+#[derive(ValueEnum, Clone, Copy, Debug, PartialEq, Eq)]
+enum PlayerKind {
+    /// The greedy heuristic: toward the Scoring Zone, attacks when it can, uses Switches.
+    Greedy,
+    /// Uniformly random legal options (seeded).
+    Random,
+}
+
+impl PlayerKind {
+    fn engine(self) -> arena_engine::sim::Player {
+        match self {
+            PlayerKind::Greedy => arena_engine::sim::Player::Greedy,
+            PlayerKind::Random => arena_engine::sim::Player::Random,
+        }
+    }
+}
+
+fn seats(kinds: &[PlayerKind]) -> [arena_engine::sim::Player; 2] {
+    let a = kinds.first().copied().unwrap_or(PlayerKind::Greedy);
+    let b = kinds.get(1).copied().unwrap_or(a);
+    [a.engine(), b.engine()]
 }
 
 #[derive(clap::Args, Debug)]
@@ -157,6 +207,7 @@ where
         Command::Generate(args) => generate(args, out, err),
         Command::Script(args) => script(args, out, err),
         Command::Sim(args) => sim(args, out, err),
+        Command::Replay(args) => replay(args, out, err),
     };
     match result {
         Ok(code) => code,
@@ -379,18 +430,24 @@ fn script(args: ScriptArgs, stdout: &mut dyn Write, stderr: &mut dyn Write) -> a
     Ok(if result.is_ok() { 0 } else { 1 })
 }
 
-fn sim(args: SimArgs, stdout: &mut dyn Write, stderr: &mut dyn Write) -> anyhow::Result<Exit> {
-    use arena_engine::rules::game::Setup;
-    use arena_engine::script::runtime::{Limits, Runtime};
-    let packs = if args.packs.is_empty() { default_paths() } else { args.packs.clone() };
+/// Load packs for playing: errors are printed and the load refused.
+fn load_for_play(packs: &[PathBuf], stderr: &mut dyn Write) -> anyhow::Result<Option<Loaded>> {
+    let packs = if packs.is_empty() { default_paths() } else { packs.to_vec() };
     let options = load::Options { run_script_tests: false, ..load::Options::default() };
     let loaded = load::load(&packs, &options);
     if loaded.has_errors() {
         let errors: Vec<Diagnostic> = loaded.diagnostics.iter().filter(|d| d.is_error()).cloned().collect();
         write!(stderr, "{}", diag::render_human(&errors, &loaded.sources, err_is_terminal()))?;
         writeln!(stderr, "the packs have errors: run `arena check` first")?;
-        return Ok(1);
+        return Ok(None);
     }
+    Ok(Some(loaded))
+}
+
+fn sim(args: SimArgs, stdout: &mut dyn Write, stderr: &mut dyn Write) -> anyhow::Result<Exit> {
+    use arena_engine::rules::game::Setup;
+    use arena_engine::script::runtime::{Limits, Runtime};
+    let Some(loaded) = load_for_play(&args.packs, stderr)? else { return Ok(1) };
     let content = &loaded.content;
     let setup_id = if content.setups.contains_key(&args.scenario) {
         args.scenario.clone()
@@ -398,18 +455,107 @@ fn sim(args: SimArgs, stdout: &mut dyn Write, stderr: &mut dyn Write) -> anyhow:
         match content.setups.values().find(|s| s.value.scenario == args.scenario) {
             Some(s) => s.value.id.clone(),
             None => {
-                writeln!(stderr, "error: no setup or Scenario `{}` with a ready-made setup", args.scenario)?;
+                writeln!(stderr, "error: no setup, and no Scenario with a ready-made setup, is called `{}`", args.scenario)?;
                 return Ok(2);
             }
         }
     };
+    let players = seats(&args.players);
+    if let Some(n) = args.games {
+        return sim_batch(&loaded, &setup_id, args.seed, n, players, args.jobs, args.format, stdout, stderr);
+    }
     let setup = Setup::from_content(content, &setup_id, args.seed).map_err(|e| anyhow::anyhow!(e))?;
     let runtime = Runtime::new(std::sync::Arc::new(content.clone()), loaded.script_set.clone(), Limits::default())
         .map_err(|e| anyhow::anyhow!("cannot start the Lua VM: {e}"))?;
-    let record = arena_engine::sim::play_random(content, &runtime, &setup).map_err(|e| anyhow::anyhow!(e))?;
+    let record = arena_engine::sim::play_with(content, &runtime, &setup, players).map_err(|e| anyhow::anyhow!(e))?;
+    if let Some(path) = &args.replay {
+        let replay = arena_engine::sim::Replay::of(&record, &setup_id, &loaded.content_hash());
+        std::fs::write(path, serde_json::to_string(&replay)? + "\n").with_context(|| format!("writing {}", path.display()))?;
+    }
     match args.format {
         Format::Json => writeln!(stdout, "{}", serde_json::to_string_pretty(&record)?)?,
         _ => write!(stdout, "{}", record.narrative())?,
     }
     Ok(if record.effect_failures > 0 { 1 } else { 0 })
+}
+
+#[allow(clippy::too_many_arguments)]
+fn sim_batch(
+    loaded: &Loaded,
+    setup: &str,
+    first_seed: u64,
+    games: u64,
+    players: [arena_engine::sim::Player; 2],
+    jobs: Option<usize>,
+    format: Format,
+    stdout: &mut dyn Write,
+    stderr: &mut dyn Write,
+) -> anyhow::Result<Exit> {
+    let jobs = jobs.unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get()));
+    let bar = indicatif::ProgressBar::new(games);
+    if !err_is_terminal() {
+        bar.set_draw_target(indicatif::ProgressDrawTarget::hidden());
+    }
+    bar.set_style(
+        indicatif::ProgressStyle::with_template("{bar:40} {pos}/{len} games, {per_sec}, eta {eta}")
+            .unwrap_or_else(|_| indicatif::ProgressStyle::default_bar()),
+    );
+    let started = std::time::Instant::now();
+    let results = arena_engine::sim::batch(
+        std::sync::Arc::new(loaded.content.clone()),
+        loaded.script_set.clone(),
+        setup,
+        first_seed..first_seed + games,
+        players,
+        jobs,
+        &|| bar.inc(1),
+    )
+    .map_err(|e| anyhow::anyhow!(e))?;
+    bar.finish_and_clear();
+    let elapsed = started.elapsed();
+    let report = arena_engine::sim::Report::of(&results);
+    match format {
+        Format::Json => {
+            let v = serde_json::json!({ "setup": setup, "seeds": [first_seed, first_seed + games], "report": report, "games": results });
+            writeln!(stdout, "{}", serde_json::to_string_pretty(&v)?)?;
+        }
+        _ => {
+            let pct = |r: &arena_engine::sim::Rate| format!("{:5.1}% [{:.1}-{:.1}]", r.rate * 100.0, r.low * 100.0, r.high * 100.0);
+            writeln!(stdout, "{} games of {setup}, seeds {first_seed}..{}, {jobs} jobs, {:.1}s", report.games, first_seed + games, elapsed.as_secs_f64())?;
+            writeln!(stdout, "player 1 wins {}  mean VP {:.2}  mean Frags {:.2}", pct(&report.win_rate[0]), report.mean_victory_points[0], report.mean_frags[0])?;
+            writeln!(stdout, "player 2 wins {}  mean VP {:.2}  mean Frags {:.2}", pct(&report.win_rate[1]), report.mean_victory_points[1], report.mean_frags[1])?;
+            writeln!(stdout, "draws {}  mean Rounds {:.2}  games with failed effects {}  engine errors {}", report.draws, report.mean_rounds, report.games_with_effect_failures, report.errors)?;
+            for g in results.iter().filter(|g| g.error.is_some() || !g.effect_failures.is_empty()).take(5) {
+                let what = g.error.clone().unwrap_or_else(|| g.effect_failures.join("; "));
+                writeln!(stderr, "seed {}: {what}", g.seed)?;
+            }
+        }
+    }
+    Ok(if report.errors + report.games_with_effect_failures > 0 { 1 } else { 0 })
+}
+
+fn replay(args: ReplayArgs, stdout: &mut dyn Write, stderr: &mut dyn Write) -> anyhow::Result<Exit> {
+    use arena_engine::script::runtime::{Limits, Runtime};
+    use arena_engine::sim::{Replay, ReplayCheck};
+    let text = std::fs::read_to_string(&args.file).with_context(|| format!("reading {}", args.file.display()))?;
+    let replay: Replay = serde_json::from_str(&text).with_context(|| format!("{} is not a replay file", args.file.display()))?;
+    let Some(loaded) = load_for_play(&args.packs, stderr)? else { return Ok(1) };
+    let hash = loaded.content_hash();
+    if hash != replay.content_hash {
+        writeln!(stderr, "note: the content has changed since the replay was recorded ({} now, {} then)", &hash[..12], &replay.content_hash[..12.min(replay.content_hash.len())])?;
+    }
+    let runtime = Runtime::new(std::sync::Arc::new(loaded.content.clone()), loaded.script_set.clone(), Limits::default())
+        .map_err(|e| anyhow::anyhow!("cannot start the Lua VM: {e}"))?;
+    match arena_engine::sim::check_replay(&loaded.content, &runtime, &replay).map_err(|e| anyhow::anyhow!(e))? {
+        ReplayCheck::Same { events } => {
+            writeln!(stdout, "replay ok: {events} events, the same as recorded")?;
+            Ok(0)
+        }
+        ReplayCheck::Differs { index, recorded, replayed } => {
+            writeln!(stderr, "replay differs at event {index}:")?;
+            writeln!(stderr, "  recorded: {}", recorded.unwrap_or_else(|| "(none)".into()))?;
+            writeln!(stderr, "  replayed: {}", replayed.unwrap_or_else(|| "(none)".into()))?;
+            Ok(1)
+        }
+    }
 }

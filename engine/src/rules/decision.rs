@@ -168,3 +168,138 @@ impl Controller for ScriptedController {
         }
     }
 }
+
+/// A greedy heuristic that plays sensibly: deploys and moves toward the Scoring
+/// Zone, attacks the most wounded Enemy in reach, activates every Switch it can,
+/// applies optional Effects, and ends its Activation when nothing helps.
+#[derive(Debug, Default)]
+pub struct GreedyController;
+
+impl GreedyController {
+    fn zone_centre(view: &crate::rules::game::View<'_>) -> Option<Hex> {
+        let spaces = &view.board.zones.get(&view.state.scoring_zone)?.1;
+        // The space nearest the zone's middle: the one with least total distance.
+        spaces.iter().copied().min_by_key(|h| spaces.iter().map(|o| h.distance(*o)).sum::<u32>())
+    }
+
+    fn position(view: &crate::rules::game::View<'_>, id: &str) -> Option<Hex> {
+        view.state.units.iter().find(|u| u.id == id).and_then(|u| match u.location {
+            crate::rules::game::Location::Space(h) => Some(h),
+            _ => None,
+        })
+    }
+}
+
+impl Controller for GreedyController {
+    fn decide(&mut self, d: &Decision, view: &crate::rules::game::View<'_>) -> usize {
+        let centre = Self::zone_centre(view);
+        let near = |h: &Hex| centre.map_or(0, |c| h.distance(c));
+        let best_space = |d: &Decision| {
+            d.options
+                .iter()
+                .enumerate()
+                .filter_map(|(i, o)| match o {
+                    Choice::Space { space } | Choice::MoveTo { space } => Some((near(space), i)),
+                    _ => None,
+                })
+                .min()
+                .map(|(_, i)| i)
+        };
+        match d.kind {
+            Kind::Mulligan => d.options.iter().position(|o| *o == Choice::No).unwrap_or(0),
+            Kind::Deploy | Kind::BenchReturn => best_space(d).unwrap_or(0),
+            Kind::FirstActivation | Kind::SwitchOrder => d
+                .options
+                .iter()
+                .position(|o| match o {
+                    Choice::First { character } => {
+                        view.state.units.iter().any(|u| u.id == *character && u.owner == d.player)
+                    }
+                    _ => false,
+                })
+                .unwrap_or(0),
+            Kind::Action => {
+                let me = d.character.as_deref().unwrap_or_default();
+                let here = Self::position(view, me);
+                // Attack the Enemy with the least Hit Points left.
+                let attack = d
+                    .options
+                    .iter()
+                    .enumerate()
+                    .filter_map(|(i, o)| match o {
+                        Choice::Perform { action, target: Some(t), .. } => {
+                            let card = view.content.characters.get(me)?;
+                            let is_attack =
+                                action == "contender" || card.value.actions.iter().any(|a| a.id == *action && a.attack);
+                            let unit = view.state.units.iter().find(|u| u.id == *t)?;
+                            if !is_attack || unit.owner == d.player {
+                                return None;
+                            }
+                            let hp = view.content.characters.get(t)?.value.hit_points.saturating_sub(unit.damage);
+                            let dice = card.value.actions.iter().find(|a| a.id == *action).and_then(|a| a.roll.as_ref()).map_or(1, |r| r.dice.len());
+                            Some(((hp, usize::MAX - dice), i))
+                        }
+                        _ => None,
+                    })
+                    .min()
+                    .map(|(_, i)| i);
+                if let Some(i) = attack {
+                    return i;
+                }
+                let in_zone = here.is_some_and(|h| {
+                    view.board.zones.get(&view.state.scoring_zone).is_some_and(|z| z.1.contains(&h))
+                });
+                if !in_zone {
+                    if let (Some(i), Some(h)) = (best_space(d), here) {
+                        if let Choice::MoveTo { space } = &d.options[i] {
+                            if near(space) < near(&h) {
+                                return i;
+                            }
+                        }
+                    }
+                    let has_mp = d.options.iter().any(|o| matches!(o, Choice::MoveTo { .. }));
+                    if !has_mp {
+                        if let Some(i) = d.options.iter().position(|o| matches!(o, Choice::Perform { action, .. } if action == "move")) {
+                            return i;
+                        }
+                    }
+                }
+                d.options.iter().position(|o| *o == Choice::Done).unwrap_or(0)
+            }
+            Kind::CriticalBlock => d
+                .options
+                .iter()
+                .position(|o| matches!(o, Choice::Nullify { die, .. } if die == "red"))
+                .or_else(|| d.options.iter().position(|o| matches!(o, Choice::Nullify { .. })))
+                .unwrap_or(0),
+            Kind::Switch => d.options.iter().position(|o| matches!(o, Choice::Activate { .. })).unwrap_or(0),
+            Kind::OptionalEffect => d.options.iter().position(|o| *o == Choice::Yes).unwrap_or(0),
+            Kind::ScoringZone => {
+                // The empty zone nearest our own Characters.
+                let mine: Vec<Hex> = view
+                    .state
+                    .units
+                    .iter()
+                    .filter(|u| u.owner == d.player)
+                    .filter_map(|u| match u.location {
+                        crate::rules::game::Location::Space(h) => Some(h),
+                        _ => None,
+                    })
+                    .collect();
+                d.options
+                    .iter()
+                    .enumerate()
+                    .filter_map(|(i, o)| match o {
+                        Choice::Pick { id } => {
+                            let first = *view.board.zones.get(id)?.1.first()?;
+                            Some((mine.iter().map(|m| m.distance(first)).sum::<u32>(), i))
+                        }
+                        _ => None,
+                    })
+                    .min()
+                    .map_or(0, |(_, i)| i)
+            }
+            _ => 0,
+        }
+    }
+}
