@@ -885,7 +885,11 @@ impl Loaded {
             files.push(&pack.root);
             files.sort();
             for f in files {
-                let rel = if *f == pack.root { PathBuf::from(MANIFEST) } else { f.strip_prefix(&pack.root).unwrap_or(f).to_path_buf() };
+                let rel = if *f == pack.root {
+                    PathBuf::from(MANIFEST)
+                } else {
+                    f.strip_prefix(&pack.root).unwrap_or(f).to_path_buf()
+                };
                 let path = if *f == pack.root { pack.root.join(MANIFEST) } else { f.clone() };
                 h.update(rel_key(&rel).as_bytes());
                 h.update(b"\0");

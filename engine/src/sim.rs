@@ -152,7 +152,8 @@ pub fn check_replay(content: &Content, runtime: &Runtime, replay: &Replay) -> Re
     let mut a = ReplayController(queue.clone());
     let mut b = ReplayController(queue);
     let record = play(content, runtime, &setup, [&mut a, &mut b])?;
-    let replayed: Vec<serde_json::Value> = record.events.iter().map(|e| serde_json::to_value(e).unwrap_or_default()).collect();
+    let replayed: Vec<serde_json::Value> =
+        record.events.iter().map(|e| serde_json::to_value(e).unwrap_or_default()).collect();
     let n = replay.events.len().max(replayed.len());
     for i in 0..n {
         let (r, p) = (replay.events.get(i), replayed.get(i));
@@ -208,11 +209,21 @@ impl GameSummary {
                             frags = *f;
                             rounds = *n;
                         }
-                        Event::EffectFailed { card, effect, message } => failures.push(format!("{card} {effect}: {message}")),
+                        Event::EffectFailed { card, effect, message } => {
+                            failures.push(format!("{card} {effect}: {message}"))
+                        }
                         _ => {}
                     }
                 }
-                GameSummary { seed, winner: r.winner(), victory_points: vp, frags, rounds, effect_failures: failures, error: None }
+                GameSummary {
+                    seed,
+                    winner: r.winner(),
+                    victory_points: vp,
+                    frags,
+                    rounds,
+                    effect_failures: failures,
+                    error: None,
+                }
             }
         }
     }
@@ -241,9 +252,8 @@ pub fn batch(
                 |rt, seed| {
                     let result = match rt {
                         Err(e) => Err(e.clone()),
-                        Ok(rt) => {
-                            Setup::from_content(&content, setup, seed).and_then(|s| play_with(&content, rt, &s, players))
-                        }
+                        Ok(rt) => Setup::from_content(&content, setup, seed)
+                            .and_then(|s| play_with(&content, rt, &s, players)),
                     };
                     progress();
                     GameSummary::of(seed, result)
@@ -305,7 +315,8 @@ impl Report {
     pub fn of(games: &[GameSummary]) -> Report {
         let n = games.len();
         let wins = |p| games.iter().filter(|g| g.winner == Some(p)).count();
-        let mean = |f: &dyn Fn(&GameSummary) -> f64| if n == 0 { 0.0 } else { games.iter().map(f).sum::<f64>() / n as f64 };
+        let mean =
+            |f: &dyn Fn(&GameSummary) -> f64| if n == 0 { 0.0 } else { games.iter().map(f).sum::<f64>() / n as f64 };
         Report {
             games: n,
             win_rate: [Rate::of(wins(0), n), Rate::of(wins(1), n)],

@@ -211,6 +211,14 @@ where
     };
     match result {
         Ok(code) => code,
+        // The reader went away (`arena sim | head`): not an error of ours.
+        Err(e)
+            if e.chain().any(|c| {
+                c.downcast_ref::<std::io::Error>().is_some_and(|io| io.kind() == std::io::ErrorKind::BrokenPipe)
+            }) =>
+        {
+            0
+        }
         Err(e) => {
             let _ = writeln!(err, "error: {e:#}");
             2
@@ -455,7 +463,11 @@ fn sim(args: SimArgs, stdout: &mut dyn Write, stderr: &mut dyn Write) -> anyhow:
         match content.setups.values().find(|s| s.value.scenario == args.scenario) {
             Some(s) => s.value.id.clone(),
             None => {
-                writeln!(stderr, "error: no setup, and no Scenario with a ready-made setup, is called `{}`", args.scenario)?;
+                writeln!(
+                    stderr,
+                    "error: no setup, and no Scenario with a ready-made setup, is called `{}`",
+                    args.scenario
+                )?;
                 return Ok(2);
             }
         }
@@ -470,7 +482,8 @@ fn sim(args: SimArgs, stdout: &mut dyn Write, stderr: &mut dyn Write) -> anyhow:
     let record = arena_engine::sim::play_with(content, &runtime, &setup, players).map_err(|e| anyhow::anyhow!(e))?;
     if let Some(path) = &args.replay {
         let replay = arena_engine::sim::Replay::of(&record, &setup_id, &loaded.content_hash());
-        std::fs::write(path, serde_json::to_string(&replay)? + "\n").with_context(|| format!("writing {}", path.display()))?;
+        std::fs::write(path, serde_json::to_string(&replay)? + "\n")
+            .with_context(|| format!("writing {}", path.display()))?;
     }
     match args.format {
         Format::Json => writeln!(stdout, "{}", serde_json::to_string_pretty(&record)?)?,
@@ -520,11 +533,35 @@ fn sim_batch(
             writeln!(stdout, "{}", serde_json::to_string_pretty(&v)?)?;
         }
         _ => {
-            let pct = |r: &arena_engine::sim::Rate| format!("{:5.1}% [{:.1}-{:.1}]", r.rate * 100.0, r.low * 100.0, r.high * 100.0);
-            writeln!(stdout, "{} games of {setup}, seeds {first_seed}..{}, {jobs} jobs, {:.1}s", report.games, first_seed + games, elapsed.as_secs_f64())?;
-            writeln!(stdout, "player 1 wins {}  mean VP {:.2}  mean Frags {:.2}", pct(&report.win_rate[0]), report.mean_victory_points[0], report.mean_frags[0])?;
-            writeln!(stdout, "player 2 wins {}  mean VP {:.2}  mean Frags {:.2}", pct(&report.win_rate[1]), report.mean_victory_points[1], report.mean_frags[1])?;
-            writeln!(stdout, "draws {}  mean Rounds {:.2}  games with failed effects {}  engine errors {}", report.draws, report.mean_rounds, report.games_with_effect_failures, report.errors)?;
+            let pct = |r: &arena_engine::sim::Rate| {
+                format!("{:5.1}% [{:.1}-{:.1}]", r.rate * 100.0, r.low * 100.0, r.high * 100.0)
+            };
+            writeln!(
+                stdout,
+                "{} games of {setup}, seeds {first_seed}..{}, {jobs} jobs, {:.1}s",
+                report.games,
+                first_seed + games,
+                elapsed.as_secs_f64()
+            )?;
+            writeln!(
+                stdout,
+                "player 1 wins {}  mean VP {:.2}  mean Frags {:.2}",
+                pct(&report.win_rate[0]),
+                report.mean_victory_points[0],
+                report.mean_frags[0]
+            )?;
+            writeln!(
+                stdout,
+                "player 2 wins {}  mean VP {:.2}  mean Frags {:.2}",
+                pct(&report.win_rate[1]),
+                report.mean_victory_points[1],
+                report.mean_frags[1]
+            )?;
+            writeln!(
+                stdout,
+                "draws {}  mean Rounds {:.2}  games with failed effects {}  engine errors {}",
+                report.draws, report.mean_rounds, report.games_with_effect_failures, report.errors
+            )?;
             for g in results.iter().filter(|g| g.error.is_some() || !g.effect_failures.is_empty()).take(5) {
                 let what = g.error.clone().unwrap_or_else(|| g.effect_failures.join("; "));
                 writeln!(stderr, "seed {}: {what}", g.seed)?;
@@ -538,14 +575,21 @@ fn replay(args: ReplayArgs, stdout: &mut dyn Write, stderr: &mut dyn Write) -> a
     use arena_engine::script::runtime::{Limits, Runtime};
     use arena_engine::sim::{Replay, ReplayCheck};
     let text = std::fs::read_to_string(&args.file).with_context(|| format!("reading {}", args.file.display()))?;
-    let replay: Replay = serde_json::from_str(&text).with_context(|| format!("{} is not a replay file", args.file.display()))?;
+    let replay: Replay =
+        serde_json::from_str(&text).with_context(|| format!("{} is not a replay file", args.file.display()))?;
     let Some(loaded) = load_for_play(&args.packs, stderr)? else { return Ok(1) };
     let hash = loaded.content_hash();
     if hash != replay.content_hash {
-        writeln!(stderr, "note: the content has changed since the replay was recorded ({} now, {} then)", &hash[..12], &replay.content_hash[..12.min(replay.content_hash.len())])?;
+        writeln!(
+            stderr,
+            "note: the content has changed since the replay was recorded ({} now, {} then)",
+            &hash[..12],
+            &replay.content_hash[..12.min(replay.content_hash.len())]
+        )?;
     }
-    let runtime = Runtime::new(std::sync::Arc::new(loaded.content.clone()), loaded.script_set.clone(), Limits::default())
-        .map_err(|e| anyhow::anyhow!("cannot start the Lua VM: {e}"))?;
+    let runtime =
+        Runtime::new(std::sync::Arc::new(loaded.content.clone()), loaded.script_set.clone(), Limits::default())
+            .map_err(|e| anyhow::anyhow!("cannot start the Lua VM: {e}"))?;
     match arena_engine::sim::check_replay(&loaded.content, &runtime, &replay).map_err(|e| anyhow::anyhow!(e))? {
         ReplayCheck::Same { events } => {
             writeln!(stdout, "replay ok: {events} events, the same as recorded")?;

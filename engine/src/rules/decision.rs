@@ -236,7 +236,13 @@ impl Controller for GreedyController {
                                 return None;
                             }
                             let hp = view.content.characters.get(t)?.value.hit_points.saturating_sub(unit.damage);
-                            let dice = card.value.actions.iter().find(|a| a.id == *action).and_then(|a| a.roll.as_ref()).map_or(1, |r| r.dice.len());
+                            let dice = card
+                                .value
+                                .actions
+                                .iter()
+                                .find(|a| a.id == *action)
+                                .and_then(|a| a.roll.as_ref())
+                                .map_or(1, |r| r.dice.len());
                             Some(((hp, usize::MAX - dice), i))
                         }
                         _ => None,
@@ -246,9 +252,8 @@ impl Controller for GreedyController {
                 if let Some(i) = attack {
                     return i;
                 }
-                let in_zone = here.is_some_and(|h| {
-                    view.board.zones.get(&view.state.scoring_zone).is_some_and(|z| z.1.contains(&h))
-                });
+                let in_zone = here
+                    .is_some_and(|h| view.board.zones.get(&view.state.scoring_zone).is_some_and(|z| z.1.contains(&h)));
                 if !in_zone {
                     if let (Some(i), Some(h)) = (best_space(d), here) {
                         if let Choice::MoveTo { space } = &d.options[i] {
@@ -259,7 +264,11 @@ impl Controller for GreedyController {
                     }
                     let has_mp = d.options.iter().any(|o| matches!(o, Choice::MoveTo { .. }));
                     if !has_mp {
-                        if let Some(i) = d.options.iter().position(|o| matches!(o, Choice::Perform { action, .. } if action == "move")) {
+                        if let Some(i) = d
+                            .options
+                            .iter()
+                            .position(|o| matches!(o, Choice::Perform { action, .. } if action == "move"))
+                        {
                             return i;
                         }
                     }

@@ -1,0 +1,135 @@
+//! Whole games on the bundled content: determinism, replays, and the promise
+//! that every option a Decision offers is legal.
+
+use arena_engine::load;
+use arena_engine::rules::decision::{Choice, Controller, Decision, Kind, RandomController};
+use arena_engine::rules::game::{Location, Setup, View};
+use arena_engine::script::runtime::{Limits, Runtime};
+use arena_engine::sim;
+use std::collections::BTreeSet;
+use std::sync::Arc;
+
+fn bundled() -> load::Loaded {
+    let root = arena_tests::tests_dir().join("..");
+    let loaded =
+        load::load(&[root.join("content")], &load::Options { run_script_tests: false, ..load::Options::default() });
+    assert!(!loaded.has_errors(), "the bundled content has errors");
+    loaded
+}
+
+#[test]
+fn same_seed_same_game_byte_for_byte() {
+    let loaded = bundled();
+    let rt = Runtime::new(Arc::new(loaded.content.clone()), loaded.script_set.clone(), Limits::default()).unwrap();
+    let setup = Setup::from_content(&loaded.content, "first-game", 7).unwrap();
+    let a = sim::play_with(&loaded.content, &rt, &setup, [sim::Player::Random, sim::Player::Greedy]).unwrap();
+    let b = sim::play_with(&loaded.content, &rt, &setup, [sim::Player::Random, sim::Player::Greedy]).unwrap();
+    assert_eq!(serde_json::to_string(&a.events).unwrap(), serde_json::to_string(&b.events).unwrap());
+    assert_eq!(a.answers, b.answers);
+    let other = Setup::from_content(&loaded.content, "first-game", 8).unwrap();
+    let c = sim::play_with(&loaded.content, &rt, &other, [sim::Player::Random, sim::Player::Greedy]).unwrap();
+    assert_ne!(a.narrative(), c.narrative(), "another seed gives another game");
+    // The replay of the game plays the same events again.
+    let replay = sim::Replay::of(&a, "first-game", &loaded.content_hash());
+    assert_eq!(
+        sim::check_replay(&loaded.content, &rt, &replay).unwrap(),
+        sim::ReplayCheck::Same { events: a.events.len() }
+    );
+}
+
+/// A replay whose answers were tampered with is caught.
+#[test]
+fn a_changed_replay_is_reported() {
+    let loaded = bundled();
+    let rt = Runtime::new(Arc::new(loaded.content.clone()), loaded.script_set.clone(), Limits::default()).unwrap();
+    let setup = Setup::from_content(&loaded.content, "first-game", 3).unwrap();
+    let rec = sim::play_with(&loaded.content, &rt, &setup, [sim::Player::Greedy, sim::Player::Greedy]).unwrap();
+    let mut replay = sim::Replay::of(&rec, "first-game", &loaded.content_hash());
+    let i = replay.answers.iter().position(|a| *a > 0).expect("some non-first answer");
+    replay.answers[i] = 0;
+    assert!(matches!(sim::check_replay(&loaded.content, &rt, &replay).unwrap(), sim::ReplayCheck::Differs { .. }));
+}
+
+/// Checks every Decision's options against the state before answering at random.
+struct Checker {
+    inner: RandomController,
+    decisions: usize,
+}
+
+impl Controller for Checker {
+    fn decide(&mut self, d: &Decision, view: &View<'_>) -> usize {
+        self.decisions += 1;
+        assert!(!d.options.is_empty(), "{:?} offered no option", d.kind);
+        let distinct: BTreeSet<String> = d.options.iter().map(|o| format!("{o:?}")).collect();
+        assert_eq!(distinct.len(), d.options.len(), "{:?} offered an option twice: {:?}", d.kind, d.options);
+        let occupied: BTreeSet<_> = view
+            .state
+            .units
+            .iter()
+            .filter_map(|u| match u.location {
+                Location::Space(h) => Some(h),
+                _ => None,
+            })
+            .collect();
+        let free = |h: &arena_engine::rules::geometry::Hex| {
+            view.board.on_board(*h)
+                && !view.board.blocked.contains(h)
+                && !view.board.barriers.contains(h)
+                && !occupied.contains(h)
+        };
+        let me = d.character.as_deref().and_then(|c| view.state.units.iter().find(|u| u.id == c));
+        for o in &d.options {
+            match (o, &d.kind) {
+                (Choice::Space { space }, _) | (Choice::MoveTo { space }, _) => {
+                    assert!(free(space), "{:?} offers {o}, which is not Free", d.kind)
+                }
+                (Choice::Perform { cost, target, .. }, Kind::Action) => {
+                    let me = me.expect("an Action decision names its Character");
+                    assert!(*cost <= me.action_points, "{o}: costs more than {} AP", me.action_points);
+                    if let Some(t) = target {
+                        let t = view.state.units.iter().find(|u| &u.id == t).expect("target exists");
+                        assert!(matches!(t.location, Location::Space(_)), "{o}: the Target is not in the HexaDome");
+                    }
+                }
+                _ => {}
+            }
+            if let (Choice::MoveTo { space }, Some(me)) = (o, me) {
+                let Location::Space(h) = me.location else { panic!("a Character off the board is offered a move") };
+                assert!(h.is_adjacent(*space), "{o} is not adjacent");
+                assert!(me.movement_points > 0, "{o} offered without Movement Points");
+            }
+        }
+        // The state itself stays legal.
+        assert_eq!(
+            occupied.len(),
+            view.state.units.iter().filter(|u| matches!(u.location, Location::Space(_))).count(),
+            "two Characters share a space"
+        );
+        for u in &view.state.units {
+            let hp = view.content.characters[&u.id].value.hit_points;
+            if matches!(u.location, Location::Space(_)) {
+                assert!(u.damage < hp, "{} is in the HexaDome with {} Damage of {hp}", u.id, u.damage);
+            }
+        }
+        self.inner.decide(d, view)
+    }
+}
+
+#[test]
+fn random_games_offer_only_legal_options_and_end() {
+    let loaded = bundled();
+    let rt = Runtime::new(Arc::new(loaded.content.clone()), loaded.script_set.clone(), Limits::default()).unwrap();
+    let mut total = 0;
+    for seed in 1..=12 {
+        let setup = Setup::from_content(&loaded.content, "first-game", seed).unwrap();
+        let mut a = Checker { inner: RandomController::new(seed * 2 + 1), decisions: 0 };
+        let mut b = Checker { inner: RandomController::new(seed * 2 + 2), decisions: 0 };
+        let rec = sim::play(&loaded.content, &rt, &setup, [&mut a, &mut b]).unwrap();
+        assert!(
+            rec.events.iter().any(|e| matches!(e, arena_engine::rules::event::Event::GameEnded { .. })),
+            "seed {seed} did not end"
+        );
+        total += a.decisions + b.decisions;
+    }
+    assert!(total > 1000, "only {total} decisions were checked");
+}
