@@ -78,6 +78,7 @@ codes! {
     ScriptTestFailed = "script-test-failed", "A pack's own Lua test of its effects failed.";
     EffectSource = "effect-source", "An effect gives both inline Lua and a script file.";
     UnsupportedEffect = "unsupported-effect", "An effect has printed text but no Lua yet: the engine cannot run it.";
+    SimFailed = "sim-failed", "A simulated game (`arena check --sims`) stopped on an engine error or did not end.";
     Provisional = "provisional", "An entry stands in for data the rulebooks print as a picture.";
 }
 

@@ -209,8 +209,8 @@ impl GameSummary {
                             frags = *f;
                             rounds = *n;
                         }
-                        Event::EffectFailed { card, effect, message } => {
-                            failures.push(format!("{card} {effect}: {message}"))
+                        Event::EffectFailed { card, effect, message, file, line } => {
+                            failures.push(format!("{file}:{}: {card} {effect}: {message}", line.unwrap_or(1)))
                         }
                         _ => {}
                     }
@@ -327,5 +327,94 @@ impl Report {
             games_with_effect_failures: games.iter().filter(|g| !g.effect_failures.is_empty()).count(),
             errors: games.iter().filter(|g| g.error.is_some()).count(),
         }
+    }
+}
+
+/// `arena check --sims N`: play `n` seeded games of every Scenario that can be
+/// set up (its ready-made setups, else random teams of the loaded Characters),
+/// with random-legal controllers, and report every failed effect (at its script
+/// line), engine error and unfinished game as a diagnostic. Deduplicated:
+/// one diagnostic per distinct problem, with the number of games it hit.
+pub fn check_sims(loaded: &crate::load::Loaded, n: u64, jobs: usize) -> Vec<crate::diag::Diagnostic> {
+    use crate::diag::{Code, Diagnostic};
+    let content = std::sync::Arc::new(loaded.content.clone());
+    let mut setups: Vec<String> = Vec::new();
+    let mut random: Vec<String> = Vec::new();
+    for sc in content.scenarios.keys() {
+        let ready: Vec<String> =
+            content.setups.values().filter(|s| s.value.scenario == *sc).map(|s| s.value.id.clone()).collect();
+        if ready.is_empty() {
+            random.push(sc.clone());
+        } else {
+            setups.extend(ready);
+        }
+    }
+    let mut problems: std::collections::BTreeMap<String, (Diagnostic, usize)> = Default::default();
+    let mut note = |key: String, d: Diagnostic| problems.entry(key).or_insert((d, 0)).1 += 1;
+    let players = [Player::Random, Player::Random];
+    for setup in &setups {
+        let games = match batch(content.clone(), loaded.script_set.clone(), setup, 1..n + 1, players, jobs, &|| {}) {
+            Ok(g) => g,
+            Err(e) => {
+                note(
+                    format!("batch {setup}"),
+                    Diagnostic::error(Code::SimFailed, format!("cannot play `{setup}`: {e}")).help("see the message"),
+                );
+                continue;
+            }
+        };
+        for g in games {
+            report_game(&g, setup, &mut note);
+        }
+    }
+    for scenario in &random {
+        for seed in 1..=n {
+            let result = crate::rules::game::Setup::random(&content, scenario, seed).and_then(|s| {
+                let rt = Runtime::new(content.clone(), loaded.script_set.clone(), Default::default())
+                    .map_err(|e| e.to_string())?;
+                play_with(&content, &rt, &s, players)
+            });
+            report_game(&GameSummary::of(seed, result), scenario, &mut note);
+        }
+    }
+    problems
+        .into_values()
+        .map(|(mut d, count)| {
+            d.notes.push(format!("in {count} of the simulated games"));
+            d
+        })
+        .collect()
+}
+
+fn report_game(g: &GameSummary, what: &str, note: &mut impl FnMut(String, crate::diag::Diagnostic)) {
+    use crate::diag::{Code, Diagnostic, Location};
+    if let Some(e) = &g.error {
+        note(
+            format!("error {what} {e}"),
+            Diagnostic::error(Code::SimFailed, format!("`{what}`, seed {}: {e}", g.seed))
+                .help(format!("reproduce with `arena sim {what} --seed {} --players random`", g.seed)),
+        );
+        return;
+    }
+    if g.rounds == 0 {
+        note(
+            format!("unfinished {what}"),
+            Diagnostic::error(Code::SimFailed, format!("`{what}`, seed {}: the game did not end", g.seed))
+                .help(format!("reproduce with `arena sim {what} --seed {} --players random`", g.seed)),
+        );
+    }
+    for f in &g.effect_failures {
+        // "file:line: card effect: message"
+        let mut parts = f.splitn(3, ':');
+        let (file, line, rest) =
+            (parts.next().unwrap_or_default(), parts.next().unwrap_or_default(), parts.next().unwrap_or_default());
+        let line: usize = line.trim().parse().unwrap_or(1);
+        note(
+            f.clone(),
+            Diagnostic::error(Code::ScriptError, format!("in a simulated game: {}", rest.trim()))
+                .at(Location { file: file.into(), span: None, line, column: 1 })
+                .with_note(format!("first seen in `{what}`, seed {}", g.seed))
+                .help(format!("reproduce with `arena sim {what} --seed {} --players random`", g.seed)),
+        );
     }
 }

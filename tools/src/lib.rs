@@ -65,6 +65,10 @@ struct CheckArgs {
     /// Colour in human output.
     #[arg(long, value_enum, default_value_t = ColorChoice::Auto)]
     color: ColorChoice,
+    /// Also play N seeded games of every Scenario and report failed effects,
+    /// engine errors and games that do not end.
+    #[arg(long, value_name = "N")]
+    sims: Option<u64>,
 }
 
 #[derive(clap::Args, Debug)]
@@ -261,7 +265,14 @@ fn has_pack(dir: &std::path::Path) -> bool {
 fn check(args: CheckArgs, stdout: &mut dyn Write, stderr: &mut dyn Write) -> anyhow::Result<Exit> {
     let paths = if args.paths.is_empty() { default_paths() } else { args.paths.clone() };
     let options = load::Options { max_file_size: args.max_file_size, ..load::Options::default() };
-    let loaded = load::load(&paths, &options);
+    let mut loaded = load::load(&paths, &options);
+    if let Some(n) = args.sims.filter(|n| *n > 0) {
+        if !loaded.has_errors() {
+            let jobs = std::thread::available_parallelism().map_or(1, |n| n.get());
+            let found = arena_engine::sim::check_sims(&loaded, n, jobs);
+            loaded.diagnostics.extend(found);
+        }
+    }
     let shown: Vec<Diagnostic> =
         loaded.diagnostics.iter().filter(|d| args.strict || d.severity != Severity::Note).cloned().collect();
     let summary = loaded.summary();

@@ -78,7 +78,7 @@ pub enum Event {
     /// A line from an effect (`print`, `game:log`).
     Log { text: String },
     /// An effect failed and was undone; the game goes on (`arena check --sims` reports these).
-    EffectFailed { card: Id, effect: String, message: String },
+    EffectFailed { card: Id, effect: String, message: String, file: String, line: Option<usize> },
     /// The game is over.
     GameEnded { winner: Option<PlayerId>, victory_points: [u32; 2], frags: [u32; 2], rounds: u8 },
 }
@@ -178,7 +178,7 @@ impl std::fmt::Display for Event {
             }
             ScoringZone { zone } => write!(f, "the Scoring Zone is now {zone}"),
             Log { text } => write!(f, "  {text}"),
-            EffectFailed { card, effect, message } => {
+            EffectFailed { card, effect, message, .. } => {
                 write!(f, "effect of {card} {effect} failed and was undone: {message}")
             }
             GameEnded { winner, victory_points, frags, rounds } => match winner {

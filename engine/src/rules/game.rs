@@ -193,6 +193,57 @@ impl Setup {
     }
 }
 
+impl Setup {
+    /// Random teams of the scenario's size from every loaded Character of the
+    /// scenario's game, drawn with `seed` (distinct Characters, `000 § Setup`,
+    /// Step 2), each deck the Standard Tactics plus two of each chosen
+    /// Character's Tactics (`000 § Tactics`). Zones: the scenario's, else the
+    /// map's first Deployment Zone and its opposite.
+    pub fn random(content: &Content, scenario: &str, seed: u64) -> Result<Setup> {
+        let sc = &content.scenarios.get(scenario).ok_or_else(|| format!("no scenario `{scenario}`"))?.value;
+        let map = &content.maps.get(&sc.map).ok_or_else(|| format!("no map `{}`", sc.map))?.value;
+        let per_team = sc.characters_per_team.max(1) as usize;
+        let mut pool: Vec<Id> = content.characters.keys().cloned().collect();
+        if pool.len() < 2 * per_team {
+            return Err(format!("{} Characters are loaded; `{scenario}` needs {}", pool.len(), 2 * per_team));
+        }
+        let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(seed ^ 0x5eed_7ea5);
+        shuffle(&mut pool, &mut rng);
+        let teams = [pool[..per_team].to_vec(), pool[per_team..2 * per_team].to_vec()];
+        let standard: Vec<Id> =
+            content.tactics.values().filter(|t| t.value.character.is_none()).map(|t| t.value.id.clone()).collect();
+        let deck = |team: &[Id]| {
+            let mut d = standard.clone();
+            for t in content.tactics.values() {
+                if t.value.character.as_ref().is_some_and(|c| team.contains(c)) {
+                    d.push(t.value.id.clone());
+                    d.push(t.value.id.clone());
+                }
+            }
+            d
+        };
+        let zones = if sc.deployment_zones.len() >= 2 {
+            [sc.deployment_zones[0].clone(), sc.deployment_zones[1].clone()]
+        } else {
+            let first = map
+                .zones
+                .iter()
+                .find(|z| z.kind == model::ZoneKind::Deployment)
+                .ok_or_else(|| format!("map `{}` has no Deployment Zone", map.id))?;
+            let second = first.opposite.clone().unwrap_or_else(|| {
+                map.zones
+                    .iter()
+                    .filter(|z| z.kind == model::ZoneKind::Deployment)
+                    .last()
+                    .map(|z| z.id.clone())
+                    .unwrap_or_default()
+            });
+            [first.id.clone(), second]
+        };
+        Ok(Setup { scenario: scenario.to_string(), decks: [deck(&teams[0]), deck(&teams[1])], teams, zones, seed })
+    }
+}
+
 /// The Contender Attack every Character has (`000 § Contender`). Its card text
 /// is not printed in the rulebooks: this stands in for it (docs/rulings.md R6).
 pub fn contender() -> Action {
@@ -1098,7 +1149,13 @@ impl<'a> Game<'a> {
         let rt = self.runtime;
         if let Err(e) = rt.call(script, self, &ctx) {
             self.effect_failures += 1;
-            self.emit(Event::EffectFailed { card: card.to_string(), effect: path.to_string(), message: e.to_string() });
+            self.emit(Event::EffectFailed {
+                card: card.to_string(),
+                effect: path.to_string(),
+                message: e.message.clone(),
+                file: e.file.display().to_string(),
+                line: e.line,
+            });
         }
         let _: ScriptId = script;
     }

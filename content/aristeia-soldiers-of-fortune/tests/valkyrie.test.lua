@@ -1,0 +1,79 @@
+-- Tests of Valkyrie's scripted effects (characters/characters.toml). The first
+-- two Effects of Charge of the Valkyrie are not scripted: they change the Roll
+-- before it is made or before its Switches step, and Action Effects run after it.
+return {
+  {
+    name = "Her Switch adds a Special",
+    card = "character:valkyrie",
+    effect = "switches[id=add-special].effect",
+    ctx = { self = "valkyrie", target = "senor-massacre" },
+    expect_calls = { 'add_symbol("special", 1)' },
+  },
+  {
+    name = "After the Charge she Displaces herself next to the Target",
+    card = "character:valkyrie",
+    effect = "actions[id=charge-of-the-valkyrie].effects[2]",
+    ctx = { self = "valkyrie", target = "laxmee", successes = 2 },
+    -- Valkyrie at {0, 0}, LaxMee two spaces away at {2, -1}: {1, 0} and {1, -1}
+    -- are Adjacent to both.
+    answers = { position = { { 0, 0 }, { 2, -1 } } },
+    expect_calls = {
+      'position("valkyrie")',
+      'position("laxmee")',
+      'choose({"displace", "stay"}, "Charge of the Valkyrie: Displace yourself Adjacent to the Target?")',
+      'place("valkyrie", {1, 0})',
+    },
+  },
+  {
+    name = "After the Charge she may stay",
+    card = "character:valkyrie",
+    effect = "actions[id=charge-of-the-valkyrie].effects[2]",
+    ctx = { self = "valkyrie", target = "laxmee", successes = 0 },
+    answers = { position = { { 0, 0 }, { 1, 0 } }, choose = { "stay" } },
+    expect_calls = {
+      'position("valkyrie")',
+      'position("laxmee")',
+      'choose({"displace", "stay"}, "Charge of the Valkyrie: Displace yourself Adjacent to the Target?")',
+    },
+  },
+  {
+    name = "After the Charge, no Displacement next to a Target sent to the Infirmary",
+    card = "character:valkyrie",
+    effect = "actions[id=charge-of-the-valkyrie].effects[2]",
+    ctx = { self = "valkyrie", target = "laxmee", successes = 3 },
+    -- LaxMee's position is not answered: nil, she is not in the HexaDome.
+    answers = { position = { { 0, 0 } } },
+    expect_calls = { 'position("valkyrie")', 'position("laxmee")' },
+  },
+  {
+    name = "After the Charge, a Target three spaces away is out of one Displacement",
+    card = "character:valkyrie",
+    effect = "actions[id=charge-of-the-valkyrie].effects[2]",
+    ctx = { self = "valkyrie", target = "laxmee", successes = 1 },
+    answers = { position = { { 0, 0 }, { 3, 0 } } },
+    expect_calls = {
+      'position("valkyrie")',
+      'position("laxmee")',
+      'log("Charge of the Valkyrie: no space Adjacent to the Target is one Displacement away")',
+    },
+  },
+  {
+    name = "Frostbite Immobilizes every Adjacent Enemy",
+    card = "character:valkyrie",
+    effect = "actions[id=frostbite].effects[0]",
+    ctx = { self = "valkyrie" },
+    answers = { enemies_within = { { "senor-massacre", "laxmee" } } },
+    expect_calls = {
+      'enemies_within("valkyrie", 1, 1)',
+      'impose_state("senor-massacre", "immobilized", nil)',
+      'impose_state("laxmee", "immobilized", nil)',
+    },
+  },
+  {
+    name = "Frostbite with nobody Adjacent does nothing",
+    card = "character:valkyrie",
+    effect = "actions[id=frostbite].effects[0]",
+    ctx = { self = "valkyrie" },
+    expect_calls = { 'enemies_within("valkyrie", 1, 1)' },
+  },
+}
