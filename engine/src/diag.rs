@@ -196,28 +196,42 @@ impl Diagnostic {
     }
 }
 
-/// The text of the files diagnostics point into, for rendering source lines.
+/// The text of the files diagnostics point into, for rendering source lines,
+/// with each file's line starts indexed so locating a span is a binary search.
 #[derive(Debug, Default, Clone)]
 pub struct SourceMap {
-    files: BTreeMap<PathBuf, Arc<str>>,
+    files: BTreeMap<PathBuf, (Arc<str>, Arc<[usize]>)>,
 }
 
 impl SourceMap {
     /// Record a file's text.
     pub fn insert(&mut self, path: PathBuf, text: Arc<str>) {
-        self.files.insert(path, text);
+        let starts: Vec<usize> = std::iter::once(0).chain(text.match_indices('\n').map(|(i, _)| i + 1)).collect();
+        self.files.insert(path, (text, starts.into()));
     }
 
     /// The text of a file, if recorded.
     pub fn get(&self, path: &Path) -> Option<&str> {
-        self.files.get(path).map(|s| &**s)
+        self.files.get(path).map(|(s, _)| &**s)
     }
 
     /// A location for a byte span of a recorded file. Line and column are computed
     /// on the text; a leading byte-order mark counts as no column.
     pub fn locate(&self, path: &Path, span: std::ops::Range<usize>) -> Location {
-        let (line, column) = match self.get(path) {
-            Some(text) => line_column(text, span.start),
+        let (line, column) = match self.files.get(path) {
+            Some((text, starts)) => {
+                let mut offset = span.start.min(text.len());
+                while !text.is_char_boundary(offset) {
+                    offset -= 1;
+                }
+                let line = starts.partition_point(|s| *s <= offset);
+                let start = starts[line - 1];
+                let mut col_text = &text[start..offset];
+                if start == 0 {
+                    col_text = col_text.strip_prefix('\u{feff}').unwrap_or(col_text);
+                }
+                (line, col_text.chars().count() + 1)
+            }
             None => (1, 1),
         };
         Location { file: path.to_path_buf(), span: Some(span), line, column }
@@ -405,4 +419,23 @@ pub fn render_sarif(diags: &[Diagnostic]) -> String {
     let mut s = serde_json::to_string_pretty(&doc).unwrap_or_else(|_| "{}".into());
     s.push('\n');
     s
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn indexed_locations_agree_with_counting() {
+        let text = "\u{feff}a = 1\r\nb = \"é\"\n\nc = [\n  2,\n]\n";
+        let mut map = SourceMap::default();
+        map.insert(PathBuf::from("f.toml"), text.into());
+        for offset in 0..=text.len() {
+            if !text.is_char_boundary(offset) {
+                continue;
+            }
+            let loc = map.locate(Path::new("f.toml"), offset..offset);
+            assert_eq!((loc.line, loc.column), line_column(text, offset), "offset {offset}");
+        }
+    }
 }

@@ -712,7 +712,7 @@ fn load_content_file(pack: &str, file: &Path, schemas: &Schemas, options: &Optio
                 continue;
             };
             let Value::Array(items) = items else { continue };
-            for (i, item) in items.iter().enumerate() {
+            for i in 0..items.len() {
                 let pointer = format!("/{key}/{i}");
                 let clean = !bad_pointers.iter().any(|b| {
                     b == &pointer
@@ -725,28 +725,39 @@ fn load_content_file(pack: &str, file: &Path, schemas: &Schemas, options: &Optio
                 }
                 let origin =
                     Origin { pack: pack.to_string(), file: file.to_path_buf(), span: doc.key_span(&pointer), pointer };
-                entries.push((kind, item.clone(), origin));
+                entries.push((kind, origin));
             }
         }
     }
-    for (kind, item, origin) in entries {
-        add_entry(kind, &item, origin, out);
+    // Deserialize straight from the stored document (no copy of the entry).
+    let mut duplicates = Vec::new();
+    {
+        let doc = &out.docs[file];
+        for (kind, origin) in entries {
+            let Some(item) = doc.get(&origin.pointer) else { continue };
+            if let Err(pair) = add_entry(kind, item, origin, &mut out.content) {
+                duplicates.push((kind, pair));
+            }
+        }
+    }
+    for (kind, (second, first)) in duplicates {
+        duplicate_id(kind, second, first, out);
     }
 }
 
-fn add_entry(kind: Kind, item: &Value, origin: Origin, out: &mut Loaded) {
+fn add_entry(kind: Kind, item: &Value, origin: Origin, c: &mut Content) -> Result<(), (Origin, Origin)> {
     fn put<T: serde::de::DeserializeOwned>(
         table: &mut Table<T>,
         item: &Value,
         origin: Origin,
     ) -> Result<(), (Origin, Origin)> {
-        let id = item.get("id").and_then(Value::as_str).unwrap_or_default().to_string();
-        if let Some(first) = table.get(&id) {
+        let id = item.get("id").and_then(Value::as_str).unwrap_or_default();
+        if let Some(first) = table.get(id) {
             return Err((origin, first.origin.clone()));
         }
-        match serde_json::from_value::<T>(item.clone()) {
+        match T::deserialize(item) {
             Ok(value) => {
-                table.insert(id, Entry { value, origin });
+                table.insert(id.to_string(), Entry { value, origin });
                 Ok(())
             }
             // The schema accepted it, so this cannot happen for content the schema
@@ -754,8 +765,7 @@ fn add_entry(kind: Kind, item: &Value, origin: Origin, out: &mut Loaded) {
             Err(_) => Ok(()),
         }
     }
-    let c = &mut out.content;
-    let r = match kind {
+    match kind {
         Kind::Die => put(&mut c.dice, item, origin),
         Kind::State => put(&mut c.states, item, origin),
         Kind::Character => put(&mut c.characters, item, origin),
@@ -768,9 +778,18 @@ fn add_entry(kind: Kind, item: &Value, origin: Origin, out: &mut Loaded) {
         Kind::Setup => put(&mut c.setups, item, origin),
         Kind::Artifact => put(&mut c.artifacts, item, origin),
         Kind::Component => put(&mut c.components, item, origin),
-    };
-    if let Err((second, first)) = r {
-        let id = item.get("id").and_then(Value::as_str).unwrap_or_default();
+    }
+}
+
+fn duplicate_id(kind: Kind, second: Origin, first: Origin, out: &mut Loaded) {
+    let id = out
+        .docs
+        .get(&second.file)
+        .and_then(|d| d.get(&format!("{}/id", second.pointer)))
+        .and_then(Value::as_str)
+        .unwrap_or_default()
+        .to_string();
+    {
         let loc = out.locate(&second.file, &format!("{}/id", second.pointer));
         let first_loc = out
             .locate(&first.file, &format!("{}/id", first.pointer))
