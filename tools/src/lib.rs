@@ -42,6 +42,9 @@ enum Command {
     /// games in parallel and prints win rates with 95% intervals, mean VP,
     /// Frags and game length. Exit 1 when an effect failed in any game.
     Sim(SimArgs),
+    /// Play one Activation from a situation file (a position, forced dice,
+    /// answers) and print what happens (exit 1 on a missing answer or a failed effect).
+    Run(RunArgs),
     /// Play a replay file again and check every event is the same (exit 1 if not).
     Replay(ReplayArgs),
     /// Write the generated files (JSON Schemas, Lua API definitions and reference,
@@ -130,6 +133,18 @@ struct SimArgs {
 }
 
 #[derive(clap::Args, Debug)]
+struct RunArgs {
+    /// The situation file (TOML; see docs/situations.md).
+    file: PathBuf,
+    /// Packs to load. Default: the bundled ones.
+    #[arg(long = "pack", value_name = "PATH")]
+    packs: Vec<PathBuf>,
+    /// Output format: the narrative or the events as JSON.
+    #[arg(long, value_enum, default_value_t = Format::Human)]
+    format: Format,
+}
+
+#[derive(clap::Args, Debug)]
 struct ReplayArgs {
     /// The replay file written by `arena sim --replay FILE`.
     file: PathBuf,
@@ -212,6 +227,7 @@ where
         Command::Script(args) => script(args, out, err),
         Command::Sim(args) => sim(args, out, err),
         Command::Replay(args) => replay(args, out, err),
+        Command::Run(args) => run_situation(args, out, err),
     };
     match result {
         Ok(code) => code,
@@ -613,4 +629,74 @@ fn replay(args: ReplayArgs, stdout: &mut dyn Write, stderr: &mut dyn Write) -> a
             Ok(1)
         }
     }
+}
+
+fn run_situation(args: RunArgs, stdout: &mut dyn Write, stderr: &mut dyn Write) -> anyhow::Result<Exit> {
+    use arena_engine::rules::decision::{SituationController, SituationSeat};
+    use arena_engine::rules::game::Game;
+    use arena_engine::rules::situation::Situation;
+    use arena_engine::script::runtime::{Limits, Runtime};
+    let text = std::fs::read_to_string(&args.file).with_context(|| format!("reading {}", args.file.display()))?;
+    let sit: Situation = match toml::from_str(&text) {
+        Ok(s) => s,
+        Err(e) => {
+            writeln!(stderr, "error: {}: {e}", args.file.display())?;
+            return Ok(1);
+        }
+    };
+    let Some(loaded) = load_for_play(&args.packs, stderr)? else { return Ok(1) };
+    let runtime =
+        Runtime::new(std::sync::Arc::new(loaded.content.clone()), loaded.script_set.clone(), Limits::default())
+            .map_err(|e| anyhow::anyhow!("cannot start the Lua VM: {e}"))?;
+    let shared = std::rc::Rc::new(std::cell::RefCell::new(SituationController::new(sit.answers.clone())));
+    let mut a = SituationSeat(shared.clone());
+    let mut b = SituationSeat(shared.clone());
+    let skip = sit.character.iter().any(|c| c.id == sit.active && c.action_points.is_some());
+    let mut game = match Game::from_situation(&loaded.content, &runtime, &sit, [&mut a, &mut b]) {
+        Ok(g) => g,
+        Err(e) => {
+            writeln!(stderr, "error: {}: {e}", args.file.display())?;
+            return Ok(1);
+        }
+    };
+    match sit.phase {
+        arena_engine::rules::situation::Phase::Activation => {
+            game.run_activation(skip).map_err(|e| anyhow::anyhow!(e))?
+        }
+        arena_engine::rules::situation::Phase::EndOfRound => game.run_end_of_round(),
+    }
+    let fault = game.fault().map(str::to_string);
+    let failures = game.effect_failures();
+    match args.format {
+        Format::Json => writeln!(stdout, "{}", serde_json::to_string_pretty(&game.events)?)?,
+        _ => {
+            for e in &game.events {
+                writeln!(stdout, "{e}")?;
+            }
+        }
+    }
+    let mut code = 0;
+    if let Some(f) = fault {
+        writeln!(stderr, "error: {}: {f}", args.file.display())?;
+        code = 1;
+    }
+    if let Some(u) = shared.borrow().unanswered.clone() {
+        writeln!(stderr, "error: {}: {u}", args.file.display())?;
+        code = 1;
+    }
+    if failures > 0 {
+        code = 1;
+    }
+    let narrative: Vec<String> = game.events.iter().map(ToString::to_string).collect();
+    if let Some(missing) = sit.unmet(&narrative) {
+        writeln!(
+            stderr,
+            "error: {}: expected \"{missing}\" (in this order), which did not happen",
+            args.file.display()
+        )?;
+        code = 1;
+    } else if !sit.expect.is_empty() {
+        writeln!(stderr, "all {} expected events happened", sit.expect.len())?;
+    }
+    Ok(code)
 }

@@ -312,3 +312,66 @@ impl Controller for GreedyController {
         }
     }
 }
+
+/// Answers a situation's Decisions from its list of answers, matched against
+/// how each option prints (`ken-no-sen on major-lunah (3 AP)`, `done`); a
+/// missing or unmatched answer stops the situation with the options listed.
+#[derive(Debug, Default)]
+pub struct SituationController {
+    answers: std::collections::VecDeque<String>,
+    /// The first Decision that could not be answered, with its options.
+    pub unanswered: Option<String>,
+    /// The Decisions asked and the answers given, as text.
+    pub transcript: Vec<String>,
+}
+
+impl SituationController {
+    /// A controller answering with `answers` in order.
+    pub fn new(answers: Vec<String>) -> Self {
+        SituationController { answers: answers.into(), unanswered: None, transcript: vec![] }
+    }
+}
+
+/// The shared answer stream of both players of a situation.
+pub type SharedSituation = std::rc::Rc<std::cell::RefCell<SituationController>>;
+
+/// One seat's handle on a [`SharedSituation`].
+pub struct SituationSeat(pub SharedSituation);
+
+impl Controller for SituationSeat {
+    fn decide(&mut self, d: &Decision, _view: &crate::rules::game::View<'_>) -> usize {
+        let mut s = self.0.borrow_mut();
+        let listed =
+            || d.options.iter().enumerate().map(|(i, o)| format!("  {}. {o}", i + 1)).collect::<Vec<_>>().join("\n");
+        // Once stopped, wind down: choose "done" where offered, else the first option.
+        let wind_down = d.options.iter().position(|o| *o == Choice::Done).unwrap_or(0);
+        if s.unanswered.is_some() {
+            return wind_down;
+        }
+        match s.answers.pop_front() {
+            Some(a) => match d.options.iter().position(|o| o.to_string() == a) {
+                Some(i) => {
+                    s.transcript.push(format!("{} -> {a}", d.prompt));
+                    i
+                }
+                None => {
+                    s.unanswered = Some(format!(
+                        "answer \"{a}\" is not an option of \"{}\"; the options are:\n{}",
+                        d.prompt,
+                        listed()
+                    ));
+                    wind_down
+                }
+            },
+            None => {
+                s.unanswered = Some(format!(
+                    "no answer left for \"{}\" (player {}); the options are:\n{}",
+                    d.prompt,
+                    d.player + 1,
+                    listed()
+                ));
+                wind_down
+            }
+        }
+    }
+}

@@ -276,6 +276,10 @@ pub struct Game<'a> {
     roll: Option<RollCtx>,
     effect_failures: usize,
     scored_this_round: [u8; 2],
+    /// Faces the next dice must show (situations), in order.
+    forced: std::collections::VecDeque<Vec<Symbol>>,
+    /// A situation's forced face that its die does not have.
+    fault: Option<String>,
 }
 
 /// The Roll an effect can change (`game:add_symbol`, `game:nullify_symbol`).
@@ -364,6 +368,8 @@ impl<'a> Game<'a> {
             roll: None,
             effect_failures: 0,
             scored_this_round: [0; 2],
+            forced: Default::default(),
+            fault: None,
         };
         game.emit(Event::GameStarted {
             scenario: setup.scenario.clone(),
@@ -700,6 +706,10 @@ impl<'a> Game<'a> {
         if self.unit(id).map(|u| u.location) == Some(Location::Bench) {
             self.return_from_bench(id, owner);
         }
+        self.actions_and_states(id, owner)
+    }
+
+    fn actions_and_states(&mut self, id: &str, owner: PlayerId) -> Result<()> {
         // Actions Step.
         while !self.state.over {
             if !self.actions_step_choice(id, owner)? {
@@ -956,10 +966,131 @@ impl<'a> Game<'a> {
         let mut out = Vec::new();
         for d in &pool.dice {
             let Some(die) = self.content.dice.get(d) else { continue };
+            if let Some(face) = self.forced.pop_front() {
+                let sorted = |f: &[Symbol]| {
+                    let mut f = f.to_vec();
+                    f.sort();
+                    f
+                };
+                if !die.value.faces.iter().any(|f| sorted(f) == sorted(&face)) && self.fault.is_none() {
+                    self.fault = Some(format!("the {d} die has no face {face:?}"));
+                }
+                out.push((d.clone(), face));
+                continue;
+            }
             let face = self.state.rng.random_range(0..die.value.faces.len().max(1));
             out.push((d.clone(), die.value.faces.get(face).cloned().unwrap_or_default()));
         }
         out
+    }
+
+    /// A game at a situation's position, ready to [`run_activation`](Self::run_activation).
+    pub fn from_situation(
+        content: &'a Content,
+        runtime: &'a Runtime,
+        sit: &crate::rules::situation::Situation,
+        controllers: [&'a mut dyn Controller; 2],
+    ) -> Result<Game<'a>> {
+        let scenario =
+            &content.scenarios.get(&sit.scenario).ok_or_else(|| format!("no scenario `{}`", sit.scenario))?.value;
+        let map = &content.maps.get(&scenario.map).ok_or_else(|| format!("no map `{}`", scenario.map))?.value;
+        let mut teams: [Vec<Id>; 2] = [vec![], vec![]];
+        for c in &sit.character {
+            if !content.characters.contains_key(&c.id) {
+                return Err(format!("no Character `{}`", c.id));
+            }
+            if !(1..=2).contains(&c.player) {
+                return Err(format!("{}: player must be 1 or 2", c.id));
+            }
+            teams[c.player as usize - 1].push(c.id.clone());
+        }
+        let setup = Setup {
+            scenario: sit.scenario.clone(),
+            teams: teams.clone(),
+            decks: [vec![], vec![]],
+            zones: ["zone-1".into(), "zone-4".into()],
+            seed: sit.seed,
+        };
+        let _ = map;
+        let board_zone = |z: &str| content.maps[&scenario.map].value.zones.iter().any(|x| x.id == z);
+        let mut g = Game::new(content, runtime, &setup, controllers)?;
+        g.events.clear();
+        g.state.underdog = (sit.underdog.clamp(1, 2) - 1) as usize;
+        if let Some(z) = &sit.scoring_zone {
+            if !board_zone(z) {
+                return Err(format!("map `{}` has no zone `{z}`", scenario.map));
+            }
+            g.state.scoring_zone = z.clone();
+        }
+        for c in &sit.character {
+            let loc = match c.space {
+                Some([q, r]) => {
+                    let h = Hex::new(q, r);
+                    if !g.is_free(h) {
+                        return Err(format!("{}: [{q}, {r}] is not a Free space", c.id));
+                    }
+                    Location::Space(h)
+                }
+                None if c.infirmary => Location::Infirmary,
+                None => Location::Bench,
+            };
+            let hp = content.characters[&c.id].value.hit_points;
+            if c.damage >= hp {
+                return Err(format!("{}: {} Damage would put it in the Infirmary", c.id, c.damage));
+            }
+            let u = g.unit_mut(&c.id).expect("unit");
+            u.location = loc;
+            u.damage = c.damage;
+            u.action_points = c.action_points.unwrap_or(0);
+            u.movement_points = c.movement_points;
+            for (st, side) in
+                c.states.iter().map(|s| (s, TokenSide::Red)).chain(c.blue_states.iter().map(|s| (s, TokenSide::Blue)))
+            {
+                if !content.states.contains_key(st) {
+                    return Err(format!("{}: no State `{st}`", c.id));
+                }
+                u.tokens.push(Token { state: st.clone(), side, source: None });
+            }
+        }
+        for p in 0..2 {
+            g.state.players[p].deck = sit.decks[p].clone();
+            g.state.players[p].victory_points = sit.victory_points[p];
+        }
+        g.state.round = sit.round;
+        if g.unit(&sit.active).is_none() {
+            return Err(format!("the active Character `{}` is not in the situation", sit.active));
+        }
+        g.state.active = Some(sit.active.clone());
+        g.forced = sit.dice.iter().cloned().collect();
+        Ok(g)
+    }
+
+    /// Play the active Character's Activation; when it was given Action Points,
+    /// from its Actions Step (the Preparation Step is skipped).
+    pub fn run_activation(&mut self, skip_preparation: bool) -> Result<()> {
+        let id = self.state.active.clone().ok_or("no active Character")?;
+        if skip_preparation {
+            let owner = self.unit(&id).map(|u| u.owner).unwrap_or(0);
+            let ap = self.unit(&id).map(|u| u.action_points).unwrap_or(0);
+            self.emit(Event::ActivationStarted { character: id.clone(), action_points: ap });
+            self.actions_and_states(&id, owner)
+        } else {
+            self.activation(&id)
+        }
+    }
+
+    /// Play the end of the Round: Objectives Phase, then Recovery Phase unless the game ended.
+    pub fn run_end_of_round(&mut self) {
+        let rounds = self.content.scenarios[&self.state.scenario].value.rounds;
+        self.objectives_phase(rounds);
+        if !self.state.over {
+            self.recovery_phase();
+        }
+    }
+
+    /// A forced face its die did not have, if any (situations).
+    pub fn fault(&self) -> Option<&str> {
+        self.fault.as_deref()
     }
 
     fn simple_roll(&mut self, id: &str, pool: &Pool, target: Option<&str>, switches: &[model::Switch]) -> u32 {

@@ -14,3 +14,4 @@ pub mod event;
 pub mod game;
 pub mod geometry;
 pub mod roll;
+pub mod situation;

@@ -1,0 +1,133 @@
+//! Situations: a position set up by hand (Characters, places, Damage, States,
+//! points, the Underdog), with the dice faces each Roll will show and the
+//! answers to each Decision, to play one Activation and look at what happens
+//! (`arena run SITUATION`). Designers ask "what if Valkyrie charges from here?";
+//! tests replay the rulebooks' worked examples with their exact dice.
+//!
+//! The file is TOML:
+//!
+//! ```toml
+//! scenario = "assault"
+//! underdog = 1
+//! active = "miyamoto-mushashi"
+//!
+//! [[character]]
+//! id = "miyamoto-mushashi"
+//! player = 2
+//! space = [0, 0]
+//! action_points = 5
+//!
+//! [[character]]
+//! id = "major-lunah"
+//! player = 1
+//! space = [1, 0]
+//!
+//! dice = [["success", "special"], ["success", "block", "special"], ["block"]]
+//! answers = ["ken-no-sen on major-lunah (3 AP)", "miyamoto-mushashi first", "done"]
+//! ```
+
+use crate::model::{Id, Symbol};
+use serde::Deserialize;
+
+/// A situation file.
+#[derive(Debug, Clone, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Situation {
+    /// The Scenario whose map and Scoring Zone are used.
+    pub scenario: Id,
+    /// The Scoring Zone, if not the Scenario's first.
+    #[serde(default)]
+    pub scoring_zone: Option<Id>,
+    /// The Underdog: player 1 or 2.
+    #[serde(default = "one")]
+    pub underdog: u8,
+    /// The Character whose Activation is played.
+    pub active: Id,
+    /// The Characters in play.
+    pub character: Vec<SituationCharacter>,
+    /// Faces the dice show, in the order they are rolled; then the RNG.
+    #[serde(default)]
+    pub dice: Vec<Vec<Symbol>>,
+    /// Answers to the Decisions, in order, as `arena run` prints the options.
+    #[serde(default)]
+    pub answers: Vec<String>,
+    /// The RNG seed for anything not forced.
+    #[serde(default)]
+    pub seed: u64,
+    /// Each player's Tactics deck (ids), top card last.
+    #[serde(default)]
+    pub decks: [Vec<Id>; 2],
+    /// Each player's Victory Points so far.
+    #[serde(default)]
+    pub victory_points: [u32; 2],
+    /// The Round being played (for `phase = "end-of-round"`).
+    #[serde(default = "one")]
+    pub round: u8,
+    /// What to play: the active Character's `activation` (default), or the
+    /// `end-of-round` (Objectives and Recovery Phases).
+    #[serde(default)]
+    pub phase: Phase,
+    /// Lines the narrative must contain, in this order (`arena run` checks them).
+    #[serde(default)]
+    pub expect: Vec<String>,
+}
+
+/// What a situation plays.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum Phase {
+    /// The active Character's Activation.
+    #[default]
+    Activation,
+    /// The Objectives and Recovery Phases that end the Round.
+    EndOfRound,
+}
+
+impl Situation {
+    /// The first expected line the narrative lacks (in order), if any.
+    pub fn unmet(&self, narrative: &[String]) -> Option<&str> {
+        let mut at = 0;
+        for want in &self.expect {
+            match narrative[at..].iter().position(|l| l.trim() == want.trim()) {
+                Some(i) => at += i + 1,
+                None => return Some(want),
+            }
+        }
+        None
+    }
+}
+
+fn one() -> u8 {
+    1
+}
+
+/// A Character of a situation.
+#[derive(Debug, Clone, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct SituationCharacter {
+    /// Its id.
+    pub id: Id,
+    /// Player 1 or 2.
+    pub player: u8,
+    /// Its space `[q, r]`; absent: on the Bench (or in the Infirmary, with `infirmary`).
+    #[serde(default)]
+    pub space: Option<[i32; 2]>,
+    /// In the Infirmary rather than on the Bench (when it has no space).
+    #[serde(default)]
+    pub infirmary: bool,
+    /// Damage tokens.
+    #[serde(default)]
+    pub damage: u8,
+    /// States, red side up.
+    #[serde(default)]
+    pub states: Vec<Id>,
+    /// States, blue side up.
+    #[serde(default)]
+    pub blue_states: Vec<Id>,
+    /// Action Points; for the active Character, setting them skips the Preparation Step.
+    #[serde(default)]
+    pub action_points: Option<u8>,
+    /// Movement Points.
+    #[serde(default)]
+    pub movement_points: u8,
+}
