@@ -492,40 +492,55 @@ fn unescape(seg: &str) -> String {
 /// The content path of a JSON Pointer in a content file:
 /// `/character/0/actions/1/cost` → `character:valkyrie actions[id=frostbite].cost`.
 pub fn content_path(doc: &SpannedDoc, pointer: &str) -> String {
+    use std::fmt::Write as _;
+    // Walk the document once along the pointer (no lookups from the root).
     let segs: Vec<String> = pointer.split('/').skip(1).map(unescape).collect();
     let mut out = String::new();
+    let mut cur: Option<&Value> = Some(&doc.value);
     let mut i = 0;
-    let mut cur = String::new();
-    if segs.len() >= 2 && Kind::from_key(&segs[0]).is_some() && segs[1].parse::<usize>().is_ok() {
-        let p = format!("/{}/{}", tomljson::escape(&segs[0]), segs[1]);
-        let id = doc.get(&format!("{p}/id")).and_then(Value::as_str);
-        out = match id {
-            Some(id) => format!("{}:{id}", segs[0]),
-            None => format!("{}[{}]", segs[0], segs[1]),
-        };
-        cur = p;
-        i = 2;
-        if i < segs.len() {
-            out.push(' ');
+    if segs.len() >= 2 && Kind::from_key(&segs[0]).is_some() {
+        if let Ok(n) = segs[1].parse::<usize>() {
+            let entry = cur.and_then(|v| v.get(&segs[0])).and_then(|v| v.get(n));
+            match entry.and_then(|e| e.get("id")).and_then(Value::as_str) {
+                Some(id) => {
+                    let _ = write!(out, "{}:{id}", segs[0]);
+                }
+                None => {
+                    let _ = write!(out, "{}[{}]", segs[0], segs[1]);
+                }
+            }
+            cur = entry;
+            i = 2;
+            if i < segs.len() {
+                out.push(' ');
+            }
         }
     }
     let mut first = true;
     while i < segs.len() {
         let s = &segs[i];
-        let next = format!("{cur}/{}", tomljson::escape(s));
-        if s.parse::<usize>().is_ok() && doc.get(&cur).is_some_and(Value::is_array) {
-            match doc.get(&format!("{next}/id")).and_then(Value::as_str) {
-                Some(id) => out.push_str(&format!("[id={id}]")),
-                None => out.push_str(&format!("[{s}]")),
+        match (cur, s.parse::<usize>()) {
+            (Some(Value::Array(items)), Ok(n)) => {
+                let item = items.get(n);
+                match item.and_then(|v| v.get("id")).and_then(Value::as_str) {
+                    Some(id) => {
+                        let _ = write!(out, "[id={id}]");
+                    }
+                    None => {
+                        let _ = write!(out, "[{s}]");
+                    }
+                }
+                cur = item;
             }
-        } else {
-            if !first {
-                out.push('.');
+            (c, _) => {
+                if !first {
+                    out.push('.');
+                }
+                out.push_str(s);
+                cur = c.and_then(|v| v.get(s.as_str()));
             }
-            out.push_str(s);
         }
         first = false;
-        cur = next;
         i += 1;
     }
     out
