@@ -500,6 +500,10 @@ impl<'a> Game<'a> {
     /// Whether `to` is within `range` of `from` (`000 § Range`).
     fn in_range(&self, from: &str, to: &str, range: &model::Range) -> bool {
         let (Some(a), Some(b)) = (self.space_of(from), self.space_of(to)) else { return false };
+        // Cheap first: no route is shorter than the hex distance.
+        if a.distance(b) > range.max as u32 {
+            return false;
+        }
         if range.line_of_sight {
             if a != b && !self.sight(from, to).has_line_of_sight() && !self.has_state(to, "marked") {
                 return false;
