@@ -177,4 +177,25 @@ return {
     ctx = { self = "wild-bill" },
     expect_calls = { 'heal("wild-bill", 1)' },
   },
+  {
+    name = "tsuchi-do adds a blue die to the Roll",
+    card = "tactic:tsuchi-do",
+    effect = "effect",
+    ctx = { self = "maximus" },
+    expect_calls = { 'add_die("blue", nil)' },
+  },
+  {
+    name = "dodge adds a blue die to the Roll",
+    card = "tactic:dodge",
+    effect = "effect",
+    ctx = { self = "maximus" },
+    expect_calls = { 'add_die("blue", nil)' },
+  },
+  {
+    name = "focus adds a yellow die to the Roll",
+    card = "tactic:focus",
+    effect = "effect",
+    ctx = { self = "maximus" },
+    expect_calls = { 'add_die("yellow", nil)' },
+  },
 }

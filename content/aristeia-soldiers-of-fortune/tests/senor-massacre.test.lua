@@ -80,6 +80,14 @@ return {
     card = "character:senor-massacre",
     effect = "automatic_skills[id=regeneration].effect",
     ctx = { self = "senor-massacre" },
-    expect_calls = { 'heal("senor-massacre", 1)' },
+    answers = { damage = { 2 } },
+    expect_calls = { 'damage("senor-massacre")', 'heal("senor-massacre", 1)' },
+  },
+  {
+    name = "Regeneration with no Damage heals nothing",
+    card = "character:senor-massacre",
+    effect = "automatic_skills[id=regeneration].effect",
+    ctx = { self = "senor-massacre" },
+    expect_calls = { 'damage("senor-massacre")' },
   },
 }

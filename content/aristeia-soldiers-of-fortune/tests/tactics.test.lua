@@ -217,4 +217,11 @@ return {
     answers = { allies_within = { { "valkyrie" } }, has_state = { false, true, false } },
     expect_calls = reset,
   },
+  {
+    name = "ice-wall adds 2 Blue dice to the Roll",
+    card = "tactic:ice-wall",
+    effect = "effect",
+    ctx = { self = "valkyrie" },
+    expect_calls = { 'add_die("blue", 2)' },
+  },
 }

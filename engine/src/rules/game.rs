@@ -280,6 +280,10 @@ pub struct Game<'a> {
     forced: std::collections::VecDeque<Vec<Symbol>>,
     /// A situation's forced face that its die does not have.
     fault: Option<String>,
+    /// The pools of a Roll whose Tactics window is open: [active side, other side].
+    pending_pools: Option<[Pool; 2]>,
+    /// Which side of the Roll the Tactic being played belongs to.
+    tactic_side: Option<Side>,
 }
 
 /// The Roll an effect can change (`game:add_symbol`, `game:nullify_symbol`).
@@ -370,6 +374,8 @@ impl<'a> Game<'a> {
             scored_this_round: [0; 2],
             forced: Default::default(),
             fault: None,
+            pending_pools: None,
+            tactic_side: None,
         };
         game.emit(Event::GameStarted {
             scenario: setup.scenario.clone(),
@@ -827,9 +833,16 @@ impl<'a> Game<'a> {
     /// One choice of the Actions Step; false when the Activation ends.
     fn actions_step_choice(&mut self, id: &str, owner: PlayerId) -> Result<bool> {
         let mut options = self.legal_actions(id);
+        options.extend(
+            self.playable(owner, model::Window::ActionsStep, Some(id)).into_iter().map(|t| Choice::Play { tactic: t }),
+        );
         options.push(Choice::Done);
         match self.decide(owner, Kind::Action, Some(id), "What next?", options) {
             Choice::Done => Ok(false),
+            Choice::Play { tactic } => {
+                self.play_tactic(owner, &tactic, id, None);
+                Ok(true)
+            }
             Choice::MoveTo { space } => {
                 self.move_one(id, space);
                 Ok(true)
@@ -840,6 +853,116 @@ impl<'a> Game<'a> {
             }
             other => Err(format!("unexpected choice {other}")),
         }
+    }
+
+    /// Tactics in `p`'s hand that can be played in `window` now: their timing
+    /// matches, the engine can run them (they have Lua), and a Character's
+    /// Actions Step Tactic is played in that Character's Activation
+    /// (`000 § Tactics`: "as long as their conditions are met").
+    fn playable(&self, p: PlayerId, window: model::Window, active: Option<&str>) -> Vec<Id> {
+        let mut out: Vec<Id> = Vec::new();
+        for t in &self.state.players[p].hand {
+            if out.contains(t) {
+                continue;
+            }
+            let Some(card) = self.content.tactics.get(t) else { continue };
+            let c = &card.value;
+            let scripted = c.effect.lua.is_some() || c.effect.script.is_some();
+            let native = window == model::Window::TacticPlayed;
+            if c.timing != window || !(scripted || native) {
+                continue;
+            }
+            if window == model::Window::ActionsStep && c.character.is_some() && c.character.as_deref() != active {
+                continue;
+            }
+            out.push(t.clone());
+        }
+        out
+    }
+
+    /// Play a Tactic: discard it, let the opponent answer with a Tactic that
+    /// Nullifies it ("No!", `tactic-played` timing), then run its effect.
+    fn play_tactic(&mut self, p: PlayerId, tactic: &str, character: &str, target: Option<&str>) {
+        let hand = &mut self.state.players[p].hand;
+        let Some(i) = hand.iter().position(|t| t == tactic) else { return };
+        let t = hand.remove(i);
+        self.state.players[p].discard.push(t.clone());
+        self.emit(Event::TacticPlayed { player: p, tactic: t.clone(), character: character.to_string() });
+        let opponent = 1 - p;
+        let answers = self.playable(opponent, model::Window::TacticPlayed, None);
+        if !answers.is_empty() {
+            let options =
+                std::iter::once(Choice::Done).chain(answers.into_iter().map(|a| Choice::Play { tactic: a })).collect();
+            if let Choice::Play { tactic: no } =
+                self.decide(opponent, Kind::Tactic, None, &format!("Nullify {t}?"), options)
+            {
+                let hand = &mut self.state.players[opponent].hand;
+                if let Some(j) = hand.iter().position(|x| *x == no) {
+                    let n = hand.remove(j);
+                    self.state.players[opponent].discard.push(n.clone());
+                    self.emit(Event::TacticPlayed {
+                        player: opponent,
+                        tactic: n.clone(),
+                        character: character.to_string(),
+                    });
+                    self.emit(Event::Log { text: format!("{t} is Nullified by {n}") });
+                    return;
+                }
+            }
+        }
+        let text = self.content.tactics.get(&t).map(|c| c.value.effect.text.clone()).unwrap_or_default();
+        self.run_effect(&format!("tactic:{t}"), "effect", character, target, None, &text);
+    }
+
+    /// The Tactics step of a Roll (`000 § Simple Rolls`, `§ Face to Face Roll`,
+    /// step 1): each player may play Tactics that come "before making a Roll"
+    /// (the roller) or "before your opponent makes a Roll" (the other player);
+    /// if both want to, the Underdog chooses who plays first. Effects may add
+    /// dice to the pools. Returns the pools to roll: [roller's, other's].
+    fn roll_tactics(&mut self, roller: &str, other: Option<&str>, pools: [Pool; 2]) -> [Pool; 2] {
+        let Some(roller_owner) = self.unit(roller).map(|u| u.owner) else { return pools };
+        let other_owner = 1 - roller_owner;
+        let window =
+            |p: PlayerId| if p == roller_owner { model::Window::BeforeRoll } else { model::Window::BeforeOpponentRoll };
+        let mine = self.playable(roller_owner, window(roller_owner), None);
+        let theirs = self.playable(other_owner, window(other_owner), None);
+        if mine.is_empty() && theirs.is_empty() {
+            return pools;
+        }
+        self.pending_pools = Some(pools);
+        let mut order = [roller_owner, other_owner];
+        if !mine.is_empty() && !theirs.is_empty() {
+            let underdog = self.state.underdog;
+            let (a, b) = (roller.to_string(), other.unwrap_or(roller).to_string());
+            let options = vec![Choice::First { character: a.clone() }, Choice::First { character: b }];
+            if self.decide(underdog, Kind::Tactic, None, "Who plays Tactics first?", options)
+                != (Choice::First { character: a })
+            {
+                order = [other_owner, roller_owner];
+            }
+        }
+        for p in order {
+            let side = if p == roller_owner { Side::Active } else { Side::Opponent };
+            let (me, them) = if p == roller_owner { (roller, other) } else { (other.unwrap_or(roller), Some(roller)) };
+            for _ in 0..8 {
+                let playable = self.playable(p, window(p), None);
+                if playable.is_empty() {
+                    break;
+                }
+                let options = std::iter::once(Choice::Done)
+                    .chain(playable.into_iter().map(|t| Choice::Play { tactic: t }))
+                    .collect();
+                let Choice::Play { tactic } =
+                    self.decide(p, Kind::Tactic, Some(me), "Play a Tactic before the Roll?", options)
+                else {
+                    break;
+                };
+                self.tactic_side = Some(side);
+                self.play_tactic(p, &tactic, me, them);
+                self.tactic_side = None;
+            }
+        }
+        self.pending_pools.take().unwrap_or_default()
     }
 
     fn move_one(&mut self, id: &str, to: Hex) {
@@ -927,6 +1050,7 @@ impl<'a> Game<'a> {
                 if self.cover(&t, id) {
                     defense.dice.push("black".into());
                 }
+                let [pool, defense] = self.roll_tactics(id, Some(&t), [pool, defense]);
                 let r = self.face_to_face(id, &pool, &t, &defense, &action.switches, true);
                 successes = r.active_successes;
                 self.inflict(&t, r.active_successes.min(255) as u8, Some(id));
@@ -935,6 +1059,7 @@ impl<'a> Game<'a> {
                     self.inflict(id, r.opponent_successes.min(255) as u8, Some(&t));
                 }
             } else {
+                let [pool, _] = self.roll_tactics(id, target, [pool, Pool::default()]);
                 successes = self.simple_roll(id, &pool, target, &action.switches);
             }
         }
@@ -1722,6 +1847,30 @@ impl Host for Game<'_> {
                     u.movement_points = u.movement_points.saturating_add(amount);
                     let total = u.movement_points;
                     self.emit(Event::MovementPoints { character: t, gained: amount, total });
+                }
+                ApiValue::Nil
+            }
+            "add_symbol" if self.pending_pools.is_some() => {
+                let sym = symbol(s(0)?)?;
+                let side = self.tactic_side.unwrap_or(Side::Active);
+                let pools = self.pending_pools.as_mut().expect("pools");
+                let pool = &mut pools[if side == Side::Active { 0 } else { 1 }];
+                pool.symbols.extend(std::iter::repeat_n(sym, n(1, 1).clamp(0, 6) as usize));
+                ApiValue::Nil
+            }
+            "add_die" if self.pending_pools.is_some() => {
+                let die = s(0)?.to_string();
+                let limit =
+                    self.content.dice.get(&die).ok_or_else(|| format!("add_die: no die `{die}`"))?.value.max_per_roll
+                        as usize;
+                let side = self.tactic_side.unwrap_or(Side::Active);
+                let pools = self.pending_pools.as_mut().expect("pools");
+                let pool = &mut pools[if side == Side::Active { 0 } else { 1 }];
+                for _ in 0..n(1, 1).clamp(0, 6) {
+                    // The per-Roll limits hold (`000 § Dice`); dice over them are not added.
+                    if pool.dice.iter().filter(|d| **d == die).count() < limit {
+                        pool.dice.push(die.clone());
+                    }
                 }
                 ApiValue::Nil
             }
