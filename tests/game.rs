@@ -133,3 +133,61 @@ fn random_games_offer_only_legal_options_and_end() {
     }
     assert!(total > 1000, "only {total} decisions were checked");
 }
+
+/// One whole seeded game's narrative, greedy against random, on the bundled
+/// content: a snapshot to read when the engine or the content changes.
+#[test]
+fn a_whole_seeded_game_narrative() {
+    let loaded = bundled();
+    let rt = Runtime::new(Arc::new(loaded.content.clone()), loaded.script_set.clone(), Limits::default()).unwrap();
+    let setup = Setup::from_content(&loaded.content, "first-game", 1).unwrap();
+    let rec = sim::play_with(&loaded.content, &rt, &setup, [sim::Player::Greedy, sim::Player::Random]).unwrap();
+    assert_eq!(rec.effect_failures, 0, "{}", rec.narrative());
+    insta::assert_snapshot!(rec.narrative());
+}
+
+/// Every State of the bundled content, imposed, goes red side up, turns blue in
+/// the next States Step and is removed in the one after (`000 § States`,
+/// `§ States Step`); stacking States keep one token per imposition; a blue side
+/// with Damage inflicts it (Poisoned, `002 § Poisoned`).
+#[test]
+fn every_state_turns_blue_then_goes() {
+    use arena_engine::rules::decision::{SituationController, SituationSeat};
+    use arena_engine::rules::game::Game;
+    use arena_engine::rules::situation::Situation;
+    let loaded = bundled();
+    let rt = Runtime::new(Arc::new(loaded.content.clone()), loaded.script_set.clone(), Limits::default()).unwrap();
+    for (id, state) in &loaded.content.states {
+        if state.value.on_space {
+            continue; // Smoke lies on a space, not on a Character.
+        }
+        let text = format!(
+            "scenario = \"assault\"\nactive = \"valkyrie\"\n[[character]]\nid = \"valkyrie\"\nplayer = 1\nspace = [0, 3]\naction_points = 0\nstates = [\"{id}\"]\n"
+        );
+        let sit: Situation = toml::from_str(&text).unwrap();
+        let narrate = |sit: &Situation| {
+            let shared = std::rc::Rc::new(std::cell::RefCell::new(SituationController::new(vec![])));
+            let (mut a, mut b) = (SituationSeat(shared.clone()), SituationSeat(shared));
+            let mut g = Game::from_situation(&loaded.content, &rt, sit, [&mut a, &mut b]).unwrap();
+            g.run_activation(true).unwrap();
+            g.events.iter().map(ToString::to_string).collect::<Vec<_>>()
+        };
+        let first = narrate(&sit);
+        assert!(first.contains(&format!("valkyrie's {id} turns blue side up")), "{id}: {first:?}");
+        let blue = state.value.blue_side.clone();
+        if blue.damage > 0 {
+            assert!(
+                first.iter().any(|l| l.starts_with("valkyrie suffers")),
+                "{id}: its blue side inflicts Damage: {first:?}"
+            );
+        }
+        if !blue.remove {
+            // The next States Step removes the blue token.
+            let mut again = sit.clone();
+            again.character[0].states.clear();
+            again.character[0].blue_states = vec![id.clone()];
+            let second = narrate(&again);
+            assert!(second.contains(&format!("valkyrie is no longer {id}")), "{id}: {second:?}");
+        }
+    }
+}

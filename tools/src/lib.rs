@@ -159,6 +159,50 @@ enum PlayerKind {
     Greedy,
     /// Uniformly random legal options (seeded).
     Random,
+    /// You, at the terminal: each Decision's options are numbered; type a number.
+    Human,
+}
+
+/// A person at the terminal: prints each Decision with numbered options on
+/// stderr and reads the choice from stdin. At the end of input it falls back to
+/// the greedy controller, so a game always finishes.
+struct HumanController {
+    fallback: arena_engine::rules::decision::GreedyController,
+    closed: bool,
+}
+
+impl arena_engine::rules::decision::Controller for HumanController {
+    fn decide(
+        &mut self,
+        d: &arena_engine::rules::decision::Decision,
+        view: &arena_engine::rules::game::View<'_>,
+    ) -> usize {
+        use std::io::BufRead;
+        if self.closed {
+            return self.fallback.decide(d, view);
+        }
+        let who = d.character.as_deref().map(|c| format!(" ({c})")).unwrap_or_default();
+        eprintln!("\nplayer {}{who}: {}", d.player + 1, d.prompt);
+        for (i, o) in d.options.iter().enumerate() {
+            eprintln!("  {:>2}. {o}", i + 1);
+        }
+        let stdin = std::io::stdin();
+        loop {
+            eprint!("> ");
+            let mut line = String::new();
+            match stdin.lock().read_line(&mut line) {
+                Ok(0) | Err(_) => {
+                    eprintln!("(end of input: the greedy controller plays on)");
+                    self.closed = true;
+                    return self.fallback.decide(d, view);
+                }
+                Ok(_) => match line.trim().parse::<usize>() {
+                    Ok(n) if (1..=d.options.len()).contains(&n) => return n - 1,
+                    _ => eprintln!("type a number from 1 to {}", d.options.len()),
+                },
+            }
+        }
+    }
 }
 
 impl PlayerKind {
@@ -166,6 +210,8 @@ impl PlayerKind {
         match self {
             PlayerKind::Greedy => arena_engine::sim::Player::Greedy,
             PlayerKind::Random => arena_engine::sim::Player::Random,
+            // Batches never wait on a person: a human seat plays greedy there.
+            PlayerKind::Human => arena_engine::sim::Player::Greedy,
         }
     }
 }
@@ -506,7 +552,19 @@ fn sim(args: SimArgs, stdout: &mut dyn Write, stderr: &mut dyn Write) -> anyhow:
     let setup = Setup::from_content(content, &setup_id, args.seed).map_err(|e| anyhow::anyhow!(e))?;
     let runtime = Runtime::new(std::sync::Arc::new(content.clone()), loaded.script_set.clone(), Limits::default())
         .map_err(|e| anyhow::anyhow!("cannot start the Lua VM: {e}"))?;
-    let record = arena_engine::sim::play_with(content, &runtime, &setup, players).map_err(|e| anyhow::anyhow!(e))?;
+    let mut controllers: Vec<Box<dyn arena_engine::rules::decision::Controller>> = (0..2)
+        .map(|seat| {
+            let kind = args.players.get(seat).or(args.players.first()).copied().unwrap_or(PlayerKind::Greedy);
+            match kind {
+                PlayerKind::Human => Box::new(HumanController { fallback: Default::default(), closed: false })
+                    as Box<dyn arena_engine::rules::decision::Controller>,
+                _ => players[seat].controller(args.seed, seat),
+            }
+        })
+        .collect();
+    let (a, b) = controllers.split_at_mut(1);
+    let record = arena_engine::sim::play(content, &runtime, &setup, [a[0].as_mut(), b[0].as_mut()])
+        .map_err(|e| anyhow::anyhow!(e))?;
     if let Some(path) = &args.replay {
         let replay = arena_engine::sim::Replay::of(&record, &setup_id, &loaded.content_hash());
         std::fs::write(path, serde_json::to_string(&replay)? + "\n")
