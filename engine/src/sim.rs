@@ -185,6 +185,8 @@ pub struct GameSummary {
     pub effect_failures: Vec<String>,
     /// An engine error that stopped the game, if any.
     pub error: Option<String>,
+    /// The Characters of each team.
+    pub teams: [Vec<crate::model::Id>; 2],
 }
 
 impl GameSummary {
@@ -198,6 +200,7 @@ impl GameSummary {
                 rounds: 0,
                 effect_failures: vec![],
                 error: Some(e),
+                teams: Default::default(),
             },
             Ok(r) => {
                 let (mut vp, mut frags, mut rounds) = ([0; 2], [0; 2], 0);
@@ -223,8 +226,29 @@ impl GameSummary {
                     rounds,
                     effect_failures: failures,
                     error: None,
+                    teams: Default::default(),
                 }
             }
+        }
+    }
+}
+
+/// Which teams a batch plays.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Teams {
+    /// A ready-made setup, by id: the same teams every game.
+    Setup(String),
+    /// Random teams of the loaded Characters for this Scenario, drawn per seed
+    /// (`Setup::random`).
+    Random(String),
+}
+
+impl Teams {
+    /// The setup of one game.
+    pub fn setup(&self, content: &Content, seed: u64) -> Result<Setup, String> {
+        match self {
+            Teams::Setup(id) => Setup::from_content(content, id, seed),
+            Teams::Random(scenario) => Setup::random(content, scenario, seed),
         }
     }
 }
@@ -235,7 +259,7 @@ impl GameSummary {
 pub fn batch(
     content: std::sync::Arc<Content>,
     scripts: std::sync::Arc<crate::script::runtime::ScriptSet>,
-    setup: &str,
+    teams: &Teams,
     seeds: std::ops::Range<u64>,
     players: [Player; 2],
     jobs: usize,
@@ -252,11 +276,20 @@ pub fn batch(
                 |rt, seed| {
                     let result = match rt {
                         Err(e) => Err(e.clone()),
-                        Ok(rt) => Setup::from_content(&content, setup, seed)
-                            .and_then(|s| play_with(&content, rt, &s, players)),
+                        Ok(rt) => teams.setup(&content, seed).and_then(|s| {
+                            let teams = s.teams.clone();
+                            play_with(&content, rt, &s, players).map(|r| (r, teams))
+                        }),
                     };
                     progress();
-                    GameSummary::of(seed, result)
+                    match result {
+                        Ok((record, teams)) => {
+                            let mut g = GameSummary::of(seed, Ok(record));
+                            g.teams = teams;
+                            g
+                        }
+                        Err(e) => GameSummary::of(seed, Err(e)),
+                    }
                 },
             )
             .collect()
@@ -308,6 +341,8 @@ pub struct Report {
     pub games_with_effect_failures: usize,
     /// Games an engine error stopped.
     pub errors: usize,
+    /// Win rate of each Character: games its team won over games it played.
+    pub characters: std::collections::BTreeMap<crate::model::Id, Rate>,
 }
 
 impl Report {
@@ -326,6 +361,19 @@ impl Report {
             mean_rounds: mean(&|g| g.rounds as f64),
             games_with_effect_failures: games.iter().filter(|g| !g.effect_failures.is_empty()).count(),
             errors: games.iter().filter(|g| g.error.is_some()).count(),
+            characters: {
+                let mut played: std::collections::BTreeMap<crate::model::Id, (usize, usize)> = Default::default();
+                for g in games.iter().filter(|g| g.error.is_none()) {
+                    for (p, team) in g.teams.iter().enumerate() {
+                        for c in team {
+                            let e = played.entry(c.clone()).or_default();
+                            e.1 += 1;
+                            e.0 += usize::from(g.winner == Some(p));
+                        }
+                    }
+                }
+                played.into_iter().map(|(c, (w, n))| (c, Rate::of(w, n))).collect()
+            },
         }
     }
 }
@@ -353,7 +401,7 @@ pub fn check_sims(loaded: &crate::load::Loaded, n: u64, jobs: usize) -> Vec<crat
     let mut note = |key: String, d: Diagnostic| problems.entry(key).or_insert((d, 0)).1 += 1;
     let players = [Player::Random, Player::Random];
     for setup in &setups {
-        let games = match batch(content.clone(), loaded.script_set.clone(), setup, 1..n + 1, players, jobs, &|| {}) {
+        let games = match batch(content.clone(), loaded.script_set.clone(), &Teams::Setup(setup.clone()), 1..n + 1, players, jobs, &|| {}) {
             Ok(g) => g,
             Err(e) => {
                 note(

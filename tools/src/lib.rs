@@ -130,6 +130,10 @@ struct SimArgs {
     /// Write a replay file of the game (content hash, seed, answers, events).
     #[arg(long, value_name = "FILE")]
     replay: Option<PathBuf>,
+    /// With --games: random teams from every loaded Character, drawn per seed,
+    /// instead of the ready-made setup (the Scenario's id is then required).
+    #[arg(long, requires = "games")]
+    random_teams: bool,
 }
 
 #[derive(clap::Args, Debug)]
@@ -547,7 +551,17 @@ fn sim(args: SimArgs, stdout: &mut dyn Write, stderr: &mut dyn Write) -> anyhow:
     };
     let players = seats(&args.players);
     if let Some(n) = args.games {
-        return sim_batch(&loaded, &setup_id, args.seed, n, players, args.jobs, args.format, stdout, stderr);
+        let teams = if args.random_teams {
+            let scenario = if content.scenarios.contains_key(&args.scenario) {
+                args.scenario.clone()
+            } else {
+                content.setups.get(&setup_id).map(|s| s.value.scenario.clone()).unwrap_or_default()
+            };
+            arena_engine::sim::Teams::Random(scenario)
+        } else {
+            arena_engine::sim::Teams::Setup(setup_id.clone())
+        };
+        return sim_batch(&loaded, &teams, args.seed, n, players, args.jobs, args.format, stdout, stderr);
     }
     let setup = Setup::from_content(content, &setup_id, args.seed).map_err(|e| anyhow::anyhow!(e))?;
     let runtime = Runtime::new(std::sync::Arc::new(content.clone()), loaded.script_set.clone(), Limits::default())
@@ -580,7 +594,7 @@ fn sim(args: SimArgs, stdout: &mut dyn Write, stderr: &mut dyn Write) -> anyhow:
 #[allow(clippy::too_many_arguments)]
 fn sim_batch(
     loaded: &Loaded,
-    setup: &str,
+    teams: &arena_engine::sim::Teams,
     first_seed: u64,
     games: u64,
     players: [arena_engine::sim::Player; 2],
@@ -602,7 +616,7 @@ fn sim_batch(
     let results = arena_engine::sim::batch(
         std::sync::Arc::new(loaded.content.clone()),
         loaded.script_set.clone(),
-        setup,
+        teams,
         first_seed..first_seed + games,
         players,
         jobs,
@@ -612,6 +626,10 @@ fn sim_batch(
     bar.finish_and_clear();
     let elapsed = started.elapsed();
     let report = arena_engine::sim::Report::of(&results);
+    let setup = match teams {
+        arena_engine::sim::Teams::Setup(s) => s.clone(),
+        arena_engine::sim::Teams::Random(s) => format!("{s} (random teams)"),
+    };
     match format {
         Format::Json => {
             let v = serde_json::json!({ "setup": setup, "seeds": [first_seed, first_seed + games], "report": report, "games": results });

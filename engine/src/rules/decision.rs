@@ -193,7 +193,23 @@ impl GreedyController {
 impl Controller for GreedyController {
     fn decide(&mut self, d: &Decision, view: &crate::rules::game::View<'_>) -> usize {
         let centre = Self::zone_centre(view);
-        let near = |h: &Hex| centre.map_or(0, |c| h.distance(c));
+        // Route length to the zone's centre around Blocked spaces, Barriers and
+        // Characters (hex distance would get stuck behind a wall).
+        let occupied: std::collections::BTreeSet<Hex> = view
+            .state
+            .units
+            .iter()
+            .filter_map(|u| match u.location {
+                crate::rules::game::Location::Space(h) => Some(h),
+                _ => None,
+            })
+            .collect();
+        let passable = |h: Hex| {
+            view.board.on_board(h) && !view.board.blocked.contains(&h) && !view.board.barriers.contains(&h) && !occupied.contains(&h)
+        };
+        let near = |h: &Hex| {
+            centre.map_or(0, |c| crate::rules::geometry::path_distance(*h, c, passable, 40).unwrap_or(100 + h.distance(c)))
+        };
         let best_space = |d: &Decision| {
             d.options
                 .iter()
