@@ -142,7 +142,7 @@ impl std::fmt::Display for Event {
                 write!(f, "{character} rolls {}", parts.join("; "))
             }
             CriticalBlock { character, nullified } => {
-                write!(f, "{character} uses a Critical Block to Nullify a {nullified} die")
+                write!(f, "{character} uses a Critical Block to Nullify the {nullified} die")
             }
             Switch { character, switch, cost } => write!(f, "{character} activates {switch} ({})", symbols(cost)),
             RollResult { active, active_successes, opponent, opponent_successes } => match opponent {
