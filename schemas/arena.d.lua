@@ -128,6 +128,10 @@ function Game:place(target, space) end
 ---@param second CharacterId another Character
 function Game:swap(first, second) end
 
+---The active Character deploys one of its Smoke tokens on a space; an error when all its tokens are already in the HexaDome. Tokens go at the start of its next Activation. (004 § Smoke)
+---@param space Space the space, Free or not
+function Game:deploy_smoke(space) end
+
 ---The Character gains Movement Points. (000 § Movement Points)
 ---@param target CharacterId the Character it applies to
 ---@param amount integer Movement Points

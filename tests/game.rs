@@ -191,3 +191,65 @@ fn every_state_turns_blue_then_goes() {
         }
     }
 }
+
+/// Records the options of every Action decision, answering "done".
+struct OptionsSeen(std::rc::Rc<std::cell::RefCell<Vec<String>>>);
+
+impl Controller for OptionsSeen {
+    fn decide(&mut self, d: &Decision, _view: &View<'_>) -> usize {
+        self.0.borrow_mut().extend(d.options.iter().map(ToString::to_string));
+        d.options.iter().position(|o| *o == Choice::Done).unwrap_or(0)
+    }
+}
+
+fn options_offered(loaded: &load::Loaded, situation: &str) -> (Vec<String>, Vec<String>) {
+    use arena_engine::rules::game::Game;
+    let rt = Runtime::new(Arc::new(loaded.content.clone()), loaded.script_set.clone(), Limits::default()).unwrap();
+    let sit: arena_engine::rules::situation::Situation = toml::from_str(situation).unwrap();
+    let seen = std::rc::Rc::new(std::cell::RefCell::new(Vec::new()));
+    let (mut a, mut b) = (OptionsSeen(seen.clone()), OptionsSeen(seen.clone()));
+    let mut g = Game::from_situation(&loaded.content, &rt, &sit, [&mut a, &mut b]).unwrap();
+    g.run_activation(true).unwrap();
+    let events = g.events.iter().map(ToString::to_string).collect();
+    let options = seen.borrow().clone();
+    (options, events)
+}
+
+const LUNAH_AND_MUSHASHI: &str = "scenario = \"assault\"\nactive = \"major-lunah\"\n";
+const BOTH: &str = "[[character]]\nid = \"major-lunah\"\nplayer = 1\nspace = [-8, 0]\naction_points = 5\n\n[[character]]\nid = \"miyamoto-mushashi\"\nplayer = 2\nspace = [-5, 0]\n";
+
+/// 004 § Smoke: "Every Line of Sight to a space with a Smoke token is blocked";
+/// Targets in Smoke "cannot draw Line of Sight beyond Range 0-1".
+#[test]
+fn smoke_blocks_line_of_sight_both_ways() {
+    let loaded = bundled();
+    let clear = format!("{LUNAH_AND_MUSHASHI}{BOTH}");
+    let (options, _) = options_offered(&loaded, &clear);
+    assert!(options.iter().any(|o| o.starts_with("called-shot on miyamoto-mushashi")), "{options:?}");
+    let smoked =
+        format!("{LUNAH_AND_MUSHASHI}smoke = [{{ space = [-5, 0], character = \"miyamoto-mushashi\" }}]\n{BOTH}");
+    let (options, _) = options_offered(&loaded, &smoked);
+    assert!(!options.iter().any(|o| o.starts_with("called-shot on")), "a Target in Smoke is out of sight: {options:?}");
+    let smoked_viewer =
+        format!("{LUNAH_AND_MUSHASHI}smoke = [{{ space = [-8, 0], character = \"miyamoto-mushashi\" }}]\n{BOTH}");
+    let (options, _) = options_offered(&loaded, &smoked_viewer);
+    assert!(
+        !options.iter().any(|o| o.starts_with("called-shot on")),
+        "a viewer in Smoke sees only Range 0-1: {options:?}"
+    );
+}
+
+/// 002 § Hidden: no Line of Sight to a Hidden Target beyond Range 1-1.
+#[test]
+fn hidden_targets_cannot_be_seen_from_afar() {
+    let loaded = bundled();
+    let hidden = format!("{LUNAH_AND_MUSHASHI}{BOTH}states = [\"hidden\"]\n");
+    let (options, _) = options_offered(&loaded, &hidden);
+    assert!(!options.iter().any(|o| o.starts_with("called-shot on")), "{options:?}");
+    // Marked: may be targeted even with no Line of Sight (002 § Marked).
+    let marked = format!(
+        "{LUNAH_AND_MUSHASHI}smoke = [{{ space = [-6, 0], character = \"miyamoto-mushashi\" }}]\n{BOTH}states = [\"marked\"]\n"
+    );
+    let (options, _) = options_offered(&loaded, &marked);
+    assert!(options.iter().any(|o| o.starts_with("called-shot on miyamoto-mushashi")), "{options:?}");
+}

@@ -205,10 +205,15 @@ impl Controller for GreedyController {
             })
             .collect();
         let passable = |h: Hex| {
-            view.board.on_board(h) && !view.board.blocked.contains(&h) && !view.board.barriers.contains(&h) && !occupied.contains(&h)
+            view.board.on_board(h)
+                && !view.board.blocked.contains(&h)
+                && !view.board.barriers.contains(&h)
+                && !occupied.contains(&h)
         };
         let near = |h: &Hex| {
-            centre.map_or(0, |c| crate::rules::geometry::path_distance(*h, c, passable, 40).unwrap_or(100 + h.distance(c)))
+            centre.map_or(0, |c| {
+                crate::rules::geometry::path_distance(*h, c, passable, 40).unwrap_or(100 + h.distance(c))
+            })
         };
         let best_space = |d: &Decision| {
             d.options

@@ -61,6 +61,10 @@ pub enum Event {
     Displaced { character: Id, from: Hex, to: Hex },
     /// Placed in a space (`000 § Placing`).
     Placed { character: Id, from: Option<Hex>, to: Hex },
+    /// A Smoke token deployed (`004 § Smoke`).
+    SmokeDeployed { character: Id, space: Hex },
+    /// A Smoke token removed.
+    SmokeRemoved { character: Id, space: Hex },
     /// Sent to the Infirmary (`000 § Infirmary`).
     Infirmary { character: Id },
     /// A Frag gained (`000 § Frag`).
@@ -164,6 +168,8 @@ impl std::fmt::Display for Event {
             StateRemoved { character, state } => write!(f, "{character} is no longer {state}"),
             Displaced { character, from, to } => write!(f, "{character} is Displaced {} -> {}", hex(from), hex(to)),
             Placed { character, to, .. } => write!(f, "{character} is Placed at {}", hex(to)),
+            SmokeDeployed { character, space } => write!(f, "{character} deploys Smoke at {}", hex(space)),
+            SmokeRemoved { character, space } => write!(f, "{character}'s Smoke at {} is removed", hex(space)),
             Infirmary { character } => write!(f, "{character} goes to the Infirmary"),
             Frag { player, total } => write!(f, "player {} takes a Frag ({total})", player + 1),
             TacticsDrawn { player, count, hand } => {

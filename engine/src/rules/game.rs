@@ -52,6 +52,8 @@ pub struct Token {
     pub side: TokenSide,
     /// Who imposed it (Taunted needs it).
     pub source: Option<Id>,
+    /// What the imposer chose (Silenced: the Action or Automatic Skill it silences).
+    pub choice: Option<Id>,
 }
 
 /// A Character in a game.
@@ -115,6 +117,8 @@ pub struct GameState {
     pub active: Option<Id>,
     /// Whether the game is over.
     pub over: bool,
+    /// Smoke tokens in the HexaDome: (space, the Character that deployed it).
+    pub smoke: Vec<(Hex, Id)>,
     #[serde(skip)]
     rng: rand_chacha::ChaCha8Rng,
 }
@@ -358,6 +362,7 @@ impl<'a> Game<'a> {
             scoring_zone,
             active: None,
             over: false,
+            smoke: vec![],
             rng,
         };
         let mut game = Game {
@@ -487,7 +492,11 @@ impl<'a> Game<'a> {
     /// What obstructs Line of Sight: Blocked spaces and Character-occupied spaces
     /// (`000 § Line of Sight`; Obstacles do not).
     fn obstructs(&self, h: Hex) -> bool {
-        self.board.blocked.contains(&h) || self.occupant(h).is_some()
+        self.board.blocked.contains(&h) || self.occupant(h).is_some() || self.in_smoke(h)
+    }
+
+    fn in_smoke(&self, h: Hex) -> bool {
+        self.state.smoke.iter().any(|(s, _)| *s == h)
     }
 
     /// Line of Sight between two Characters in the HexaDome, with Dazzled and
@@ -497,7 +506,9 @@ impl<'a> Game<'a> {
         if a.is_adjacent(b) || a == b {
             return Sight::Clear;
         }
-        if self.has_state(from, "dazzled") || self.has_state(to, "hidden") {
+        // Dazzled, Hidden, and Smoke on either end: no sight beyond Range 0-1
+        // (`000 § Dazzled`, `002 § Hidden`, `004 § Smoke`).
+        if self.has_state(from, "dazzled") || self.has_state(to, "hidden") || self.in_smoke(a) || self.in_smoke(b) {
             return Sight::Blocked;
         }
         geometry::line_of_sight(a, b, |h| self.obstructs(h))
@@ -696,6 +707,18 @@ impl<'a> Game<'a> {
     }
 
     fn activation(&mut self, id: &str) -> Result<()> {
+        if self.unit(id).is_none() {
+            return Ok(());
+        }
+        // Smoke goes at the start of its deployer's next Activation, or when it
+        // would have taken place (`004 § Smoke`).
+        let mine: Vec<Hex> = self.state.smoke.iter().filter(|(_, c)| c == id).map(|(h, _)| *h).collect();
+        if !mine.is_empty() {
+            self.state.smoke.retain(|(_, c)| c != id);
+            for space in mine {
+                self.emit(Event::SmokeRemoved { character: id.to_string(), space });
+            }
+        }
         let Some(unit) = self.unit(id) else { return Ok(()) };
         if unit.location == Location::Infirmary {
             self.emit(Event::ActivationSkipped { character: id.to_string() });
@@ -785,7 +808,7 @@ impl<'a> Game<'a> {
             .and_then(|t| t.source.clone())
             .filter(|s| self.space_of(s).is_some());
         for action in card.actions.iter().chain(std::iter::once(&contender)) {
-            if action.cost > ap || !self.runnable(action) {
+            if action.cost > ap || !self.runnable(action) || self.silenced(id, &action.id) {
                 continue;
             }
             match &action.range {
@@ -1054,7 +1077,9 @@ impl<'a> Game<'a> {
                 let r = self.face_to_face(id, &pool, &t, &defense, &action.switches, true);
                 successes = r.active_successes;
                 self.inflict(&t, r.active_successes.min(255) as u8, Some(id));
-                let dazzled_far = self.has_state(&t, "dazzled") && self.distance(id, &t) > 1;
+                let far = self.distance(id, &t) > 1;
+                let dazzled_far =
+                    far && (self.has_state(&t, "dazzled") || self.space_of(&t).is_some_and(|h| self.in_smoke(h)));
                 if defender_sees && !dazzled_far {
                     self.inflict(id, r.opponent_successes.min(255) as u8, Some(&t));
                 }
@@ -1064,7 +1089,10 @@ impl<'a> Game<'a> {
             }
         }
         // Effects: automatic always, optional with at least one Success (`000 § Actions`, step 4).
-        let Some(index) = action_index else { return Ok(()) };
+        let Some(index) = action_index else {
+            self.end_of_attack(id, action.attack);
+            return Ok(());
+        };
         for (i, effect) in action.effects.iter().enumerate() {
             if matches!(self.unit(id).map(|u| u.location), Some(Location::Infirmary)) {
                 break;
@@ -1076,7 +1104,16 @@ impl<'a> Game<'a> {
             let _ = index;
             self.run_effect(&format!("character:{id}"), &path, id, target, Some(successes as i64), &effect.text);
         }
+        self.end_of_attack(id, action.attack);
         Ok(())
+    }
+
+    /// Hidden is removed "immediately after performing an Attack, after the end
+    /// of the Action" (`002 § Hidden`).
+    fn end_of_attack(&mut self, id: &str, attack: bool) {
+        if attack && self.has_state(id, "hidden") {
+            self.remove_token(id, "hidden");
+        }
     }
 
     fn distance(&self, a: &str, b: &str) -> u32 {
@@ -1178,7 +1215,7 @@ impl<'a> Game<'a> {
                 if !content.states.contains_key(st) {
                     return Err(format!("{}: no State `{st}`", c.id));
                 }
-                u.tokens.push(Token { state: st.clone(), side, source: None });
+                u.tokens.push(Token { state: st.clone(), side, source: None, choice: None });
             }
         }
         for p in 0..2 {
@@ -1186,6 +1223,7 @@ impl<'a> Game<'a> {
             g.state.players[p].victory_points = sit.victory_points[p];
         }
         g.state.round = sit.round;
+        g.state.smoke = sit.smoke.iter().map(|t| (Hex::new(t.space[0], t.space[1]), t.character.clone())).collect();
         if g.unit(&sit.active).is_none() {
             return Err(format!("the active Character `{}` is not in the situation", sit.active));
         }
@@ -1383,7 +1421,7 @@ impl<'a> Game<'a> {
             .card(id)
             .automatic_skills
             .iter()
-            .filter(|s| s.effect.lua.is_some() || s.effect.script.is_some())
+            .filter(|s| (s.effect.lua.is_some() || s.effect.script.is_some()) && !self.silenced(id, &s.id))
             .map(|s| (format!("automatic_skills[id={}].effect", s.id), s.effect.text.clone()))
             .collect();
         for (path, text) in skills {
@@ -1483,12 +1521,54 @@ impl<'a> Game<'a> {
             // Re-imposed: the old token goes, a new one is placed red side up (`000 § States`).
             u.tokens.retain(|t| t.state != state);
         }
-        u.tokens.push(Token { state: state.to_string(), side: TokenSide::Red, source: source.map(str::to_string) });
+        u.tokens.push(Token {
+            state: state.to_string(),
+            side: TokenSide::Red,
+            source: source.map(str::to_string),
+            choice: None,
+        });
         self.emit(Event::StateImposed { character: id.to_string(), state: state.to_string() });
+        if state == "silenced" {
+            self.choose_silenced(id, source);
+        }
         if red_damage > 0 {
             self.inflict(id, red_damage, None);
         }
         Ok(())
+    }
+
+    /// Silenced: the imposing player chooses one Action (not Move, not an
+    /// Attack) or Automatic Skill of the Target, which it cannot perform or apply
+    /// while Silenced (`002 § Silenced`).
+    fn choose_silenced(&mut self, id: &str, source: Option<&str>) {
+        let card = self.card(id);
+        let options: Vec<Choice> = card
+            .actions
+            .iter()
+            .filter(|a| !a.attack)
+            .map(|a| Choice::Pick { id: a.id.clone() })
+            .chain(card.automatic_skills.iter().map(|s| Choice::Pick { id: s.id.clone() }))
+            .collect();
+        if options.is_empty() {
+            return;
+        }
+        let imposer =
+            source.and_then(|s| self.unit(s)).or_else(|| self.state.active.as_deref().and_then(|a| self.unit(a)));
+        let player = imposer.map_or(0, |u| u.owner);
+        if let Choice::Pick { id: chosen } =
+            self.decide(player, Kind::Choose, Some(id), "Silence which Action or Automatic Skill?", options)
+        {
+            if let Some(t) = self.unit_mut(id).and_then(|u| u.tokens.iter_mut().rev().find(|t| t.state == "silenced")) {
+                t.choice = Some(chosen.clone());
+            }
+            self.emit(Event::Log { text: format!("{id}'s {chosen} is Silenced") });
+        }
+    }
+
+    /// Whether an Action or Automatic Skill of a Character is Silenced.
+    fn silenced(&self, id: &str, what: &str) -> bool {
+        self.unit(id)
+            .is_some_and(|u| u.tokens.iter().any(|t| t.state == "silenced" && t.choice.as_deref() == Some(what)))
     }
 
     fn remove_token(&mut self, id: &str, state: &str) -> bool {
@@ -1837,6 +1917,26 @@ impl Host for Game<'_> {
                     self.emit(Event::Placed { character: a, from: Some(ha), to: hb });
                     self.emit(Event::Placed { character: b, from: Some(hb), to: ha });
                 }
+                ApiValue::Nil
+            }
+            "deploy_smoke" => {
+                let Some(ApiValue::Space([q, r])) = args.first() else {
+                    return Err("deploy_smoke: a space {q, r} is needed".into());
+                };
+                let space = Hex::new(*q as i32, *r as i32);
+                let who = self.state.active.clone().ok_or("deploy_smoke: no active Character")?;
+                let max = self.card(&who).smoke_tokens as usize;
+                let deployed = self.state.smoke.iter().filter(|(_, c)| *c == who).count();
+                if deployed >= max {
+                    return Err(format!(
+                        "deploy_smoke: {who} has {deployed} of its {max} Smoke tokens in the HexaDome already"
+                    ));
+                }
+                if !self.board.on_board(space) || self.in_smoke(space) {
+                    return Err(format!("deploy_smoke: [{q}, {r}] is off the board or already has Smoke"));
+                }
+                self.state.smoke.push((space, who.clone()));
+                self.emit(Event::SmokeDeployed { character: who, space });
                 ApiValue::Nil
             }
             "gain_movement_points" => {

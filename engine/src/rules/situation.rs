@@ -67,9 +67,22 @@ pub struct Situation {
     /// `end-of-round` (Objectives and Recovery Phases).
     #[serde(default)]
     pub phase: Phase,
+    /// Smoke tokens in the HexaDome: `{ space = [q, r], character = "..." }`.
+    #[serde(default)]
+    pub smoke: Vec<SmokeToken>,
     /// Lines the narrative must contain, in this order (`arena run` checks them).
     #[serde(default)]
     pub expect: Vec<String>,
+}
+
+/// A Smoke token of a situation.
+#[derive(Debug, Clone, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct SmokeToken {
+    /// Its space.
+    pub space: [i32; 2],
+    /// The Character that deployed it.
+    pub character: Id,
 }
 
 /// What a situation plays.

@@ -303,6 +303,14 @@ pub const REGISTRY: &[ApiFn] = &[
         source: "000 § Swapping",
     },
     ApiFn {
+        name: "deploy_smoke",
+        params: &[p("space", Ty::Space, "the space, Free or not")],
+        returns: Ty::Nil,
+        answer: Answer::Host,
+        doc: "The active Character deploys one of its Smoke tokens on a space; an error when all its tokens are already in the HexaDome. Tokens go at the start of its next Activation.",
+        source: "004 § Smoke",
+    },
+    ApiFn {
         name: "gain_movement_points",
         params: &[TARGET, p("amount", Ty::Integer, "Movement Points")],
         returns: Ty::Nil,
