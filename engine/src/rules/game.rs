@@ -313,8 +313,17 @@ impl<'a> Game<'a> {
         let scenario =
             &content.scenarios.get(&setup.scenario).ok_or_else(|| format!("no scenario `{}`", setup.scenario))?.value;
         let map = &content.maps.get(&scenario.map).ok_or_else(|| format!("no map `{}`", scenario.map))?.value;
+        if !(scenario.players.min..=scenario.players.max).contains(&2) {
+            return Err(format!(
+                "scenario `{}` is for {}-{} players; the engine plays 2-player games",
+                setup.scenario, scenario.players.min, scenario.players.max
+            ));
+        }
         let board = Board::of(map);
         for (p, team) in setup.teams.iter().enumerate() {
+            if team.is_empty() {
+                return Err(format!("player {} has no Character", p + 1));
+            }
             for c in team {
                 if !content.characters.contains_key(c) {
                     return Err(format!("player {}: no Character `{c}`", p + 1));
@@ -561,7 +570,9 @@ impl<'a> Game<'a> {
             let round = self.state.round;
             self.emit(Event::RoundStarted { round });
             self.planning_phase();
-            for turn in 1..=4u8 {
+            // One Turn per Running Order slot: four in a 4-Character game (`000 § Rounds`).
+            let turns = self.state.players.iter().map(|p| p.running_order.len()).max().unwrap_or(0).min(255) as u8;
+            for turn in 1..=turns {
                 self.turn(turn)?;
             }
             self.objectives_phase(rounds);
@@ -682,8 +693,15 @@ impl<'a> Game<'a> {
             return Ok(());
         }
         let i = (turn - 1) as usize;
-        let a = self.state.players[0].running_order[i].clone();
-        let b = self.state.players[1].running_order[i].clone();
+        let (a, b) = match (
+            self.state.players[0].running_order.get(i).cloned(),
+            self.state.players[1].running_order.get(i).cloned(),
+        ) {
+            (Some(a), Some(b)) => (a, b),
+            // Teams of different sizes: the one Character of this slot activates alone.
+            (Some(one), None) | (None, Some(one)) => return self.activation(&one),
+            (None, None) => return Ok(()),
+        };
         let (ia, ib) = (self.initiative(&a), self.initiative(&b));
         // Higher Initiative decides; the Underdog on a tie (`000 § Turns Phase`).
         let decider = if ia > ib {
