@@ -321,9 +321,6 @@ impl<'a> Game<'a> {
         }
         let board = Board::of(map);
         for (p, team) in setup.teams.iter().enumerate() {
-            if team.is_empty() {
-                return Err(format!("player {} has no Character", p + 1));
-            }
             for c in team {
                 if !content.characters.contains_key(c) {
                     return Err(format!("player {}: no Character `{c}`", p + 1));
@@ -563,6 +560,9 @@ impl<'a> Game<'a> {
 
     /// Play the whole game.
     pub fn play(&mut self) -> Result<()> {
+        if let Some(p) = self.state.players.iter().position(|p| p.team.is_empty()) {
+            return Err(format!("player {} has no Character", p + 1));
+        }
         self.setup_phase()?;
         let rounds = self.content.scenarios[&self.state.scenario].value.rounds;
         while !self.state.over {
