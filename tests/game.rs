@@ -4,6 +4,7 @@
 use arena_engine::load;
 use arena_engine::rules::decision::{Choice, Controller, Decision, Kind, RandomController};
 use arena_engine::rules::game::{Location, Setup, View};
+use arena_engine::rules::geometry::Hex;
 use arena_engine::script::runtime::{Limits, Runtime};
 use arena_engine::sim;
 use std::collections::BTreeSet;
@@ -252,4 +253,101 @@ fn hidden_targets_cannot_be_seen_from_afar() {
     );
     let (options, _) = options_offered(&loaded, &marked);
     assert!(options.iter().any(|o| o.starts_with("called-shot on miyamoto-mushashi")), "{options:?}");
+}
+
+/// rules.toml `initial-underdog`; 000 § Setup, Step 6: the lower Initiative
+/// total starts as the Underdog; on equal totals the seeded RNG picks.
+#[test]
+fn case_initial_underdog() {
+    let loaded = bundled();
+    let rt = Runtime::new(Arc::new(loaded.content.clone()), loaded.script_set.clone(), Limits::default()).unwrap();
+    let underdog = |teams: [Vec<String>; 2], seed: u64| {
+        let setup = Setup {
+            scenario: "assault".into(),
+            teams,
+            decks: [vec![], vec![]],
+            zones: ["zone-1".into(), "zone-4".into()],
+            seed,
+        };
+        let rec = sim::play_with(&loaded.content, &rt, &setup, [sim::Player::Greedy, sim::Player::Greedy]).unwrap();
+        rec.events
+            .iter()
+            .find_map(|e| match e {
+                arena_engine::rules::event::Event::Underdog { player, reason } => Some((*player, reason.clone())),
+                _ => None,
+            })
+            .unwrap()
+    };
+    let ini = |c: &str| loaded.content.characters[c].value.initiative;
+    // Gata's Initiative is above Major Lunah's (000 How to Play, Turn 4).
+    assert!(ini("gata") > ini("major-lunah"));
+    let (p, reason) = underdog([vec!["gata".into()], vec!["major-lunah".into()]], 1);
+    assert_eq!(p, 1, "{reason}");
+    assert!(reason.starts_with("lower Initiative total"), "{reason}");
+    // Maximus ties 8-Ball (000 How to Play, Turn 1): drawn at random, both ways over seeds.
+    assert_eq!(ini("maximus"), ini("8-ball"));
+    let picks: BTreeSet<usize> =
+        (1..=16).map(|s| underdog([vec!["maximus".into()], vec!["8-ball".into()]], s).0).collect();
+    assert_eq!(picks, BTreeSet::from([0, 1]), "a tie is settled by the seeded RNG, either way");
+    assert!(underdog([vec!["maximus".into()], vec!["8-ball".into()]], 3).1.contains("drawn at random"));
+}
+
+/// 000 How to Play, Turn 3 (Cover): an Attacker and a Defender each Adjacent to
+/// a Blocked space that partially obstructs the other's Line of Sight both add a
+/// Black die; Adjacent Characters never do (rules.toml `adjacent-always-clear`).
+#[test]
+fn cover_adds_a_black_die_to_both_rolls() {
+    use arena_engine::rules::geometry::{cover, line_of_sight};
+    let loaded = bundled();
+    let map = &loaded.content.maps["hexadome-a"].value;
+    let hex = |h: &[i16; 2]| Hex::new(h[0] as i32, h[1] as i32);
+    let blocked: BTreeSet<Hex> = map.blocked.iter().map(hex).collect();
+    let barriers: BTreeSet<Hex> = map.barriers.iter().map(hex).collect();
+    let spaces: Vec<Hex> = (-9..=9)
+        .flat_map(|q| (-9..=9).map(move |r| Hex::new(q, r)))
+        .filter(|h| h.within(9) && !blocked.contains(h) && !barriers.contains(h))
+        .collect();
+    // Find a Wild Bill / hEXx3r pair in Twin Pistols' Range 2-6 where both have Cover.
+    let mut found = None;
+    'outer: for a in &spaces {
+        for d in &spaces {
+            let dist = a.distance(*d);
+            if !(2..=6).contains(&dist) {
+                continue;
+            }
+            let obstructs = |h: Hex| blocked.contains(&h) || h == *a || h == *d;
+            let provides = |h: Hex| blocked.contains(&h) || barriers.contains(&h);
+            if line_of_sight(*a, *d, obstructs).has_line_of_sight()
+                && cover(*d, *a, provides, obstructs)
+                && cover(*a, *d, provides, obstructs)
+                && arena_engine::rules::geometry::path_distance(
+                    *a,
+                    *d,
+                    |h| !blocked.contains(&h) && !barriers.contains(&h),
+                    6,
+                ) == Some(dist)
+            {
+                found = Some((*a, *d));
+                break 'outer;
+            }
+        }
+    }
+    let (a, d) = found.expect("some pair of spaces gives both Cover");
+    let situation = format!(
+        "scenario = \"assault\"\nactive = \"wild-bill\"\n[[character]]\nid = \"wild-bill\"\nplayer = 2\nspace = [{}, {}]\naction_points = 5\n[[character]]\nid = \"hexx3r\"\nplayer = 1\nspace = [{}, {}]\n",
+        a.q, a.r, d.q, d.r
+    );
+    use arena_engine::rules::decision::{SituationController, SituationSeat};
+    use arena_engine::rules::game::Game;
+    let rt = Runtime::new(Arc::new(loaded.content.clone()), loaded.script_set.clone(), Limits::default()).unwrap();
+    let sit: arena_engine::rules::situation::Situation = toml::from_str(&situation).unwrap();
+    let shared = std::rc::Rc::new(std::cell::RefCell::new(SituationController::new(vec![
+        "twin-pistols on hexx3r (3 AP)".into(),
+    ])));
+    let (mut x, mut y) = (SituationSeat(shared.clone()), SituationSeat(shared.clone()));
+    let mut g = Game::from_situation(&loaded.content, &rt, &sit, [&mut x, &mut y]).unwrap();
+    g.run_activation(true).unwrap();
+    let rolls: Vec<String> = g.events.iter().map(ToString::to_string).filter(|l| l.contains(" rolls ")).collect();
+    assert_eq!(rolls.len(), 2, "{rolls:?}");
+    assert!(rolls.iter().all(|r| r.contains("black:")), "both roll a Black die for Cover: {rolls:?}");
 }
