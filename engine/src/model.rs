@@ -332,6 +332,11 @@ pub struct AutomaticSkill {
     pub id: Id,
     /// Printed name.
     pub name: String,
+    /// When its Lua runs, for a skill that acts at a moment (Regeneration:
+    /// `activation-start`; Kaze Tachinu: `attack-resolved`). Absent: always in
+    /// force, which the engine applies itself where it knows the skill.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub timing: Option<Window>,
     /// What it does.
     pub effect: Effect,
 }
@@ -430,6 +435,8 @@ pub enum Window {
     AfterRoll,
     /// After Damage is received, before the Character is sent to the Infirmary.
     DamageSuffered,
+    /// After an Attack of the Character has been resolved (its Damage inflicted).
+    AttackResolved,
     /// When a Character receives enough Damage to go to the Infirmary.
     SentToInfirmary,
     /// When a Tactic is played (to answer it).

@@ -29,4 +29,18 @@ return {
     ctx = { self = "miyamoto-mushashi" },
     expect_calls = { 'log("Miyamoto Mushashi is not Adjacent to his Target: no Success added")' },
   },
+  {
+    name = "Kaze Tachinu Displaces him once per Damage, until he stays",
+    card = "character:miyamoto-mushashi",
+    effect = "automatic_skills[id=kaze-tachinu].effect",
+    ctx = { self = "miyamoto-mushashi", target = "maximus", successes = 3 },
+    answers = { choose = { "displace", "displace", "stay" } },
+    expect_calls = {
+      'choose({"displace", "stay"}, "Kaze Tachinu: Displace yourself?")',
+      'displace("miyamoto-mushashi", 1)',
+      'choose({"displace", "stay"}, "Kaze Tachinu: Displace yourself?")',
+      'displace("miyamoto-mushashi", 1)',
+      'choose({"displace", "stay"}, "Kaze Tachinu: Displace yourself?")',
+    },
+  },
 }

@@ -753,7 +753,7 @@ impl<'a> Game<'a> {
             u.movement_spent = 0;
         }
         self.emit(Event::ActivationStarted { character: id.to_string(), action_points: energy });
-        self.automatic_skills(id, "activation-start");
+        self.automatic_skills(id, model::Window::ActivationStart, None, None);
         if self.unit(id).map(|u| u.location) == Some(Location::Bench) {
             self.return_from_bench(id, owner);
         }
@@ -1076,6 +1076,8 @@ impl<'a> Game<'a> {
         // Line of Sight for the Defender's Damage is fixed at the Declaration (`000 § Attacks`).
         let defender_sees = target.is_some_and(|t| self.sight(t, id).has_line_of_sight());
         let mut successes = 0;
+        let mut inflicted: Option<u8> = None;
+        let mut attack_target: Option<String> = None;
         if let Some(pool) = &action.roll {
             let mut pool = pool.clone();
             if self.has_state(id, "focused") && self.optional(id, "Remove Focused to add a Yellow die?") {
@@ -1094,7 +1096,14 @@ impl<'a> Game<'a> {
                 let [pool, defense] = self.roll_tactics(id, Some(&t), [pool, defense]);
                 let r = self.face_to_face(id, &pool, &t, &defense, &action.switches, true);
                 successes = r.active_successes;
+                let before = self.unit(&t).map_or(0, |u| u.damage);
+                let hp = self.card(&t).hit_points;
                 self.inflict(&t, r.active_successes.min(255) as u8, Some(id));
+                inflicted = Some(match self.unit(&t).map(|u| u.location) {
+                    Some(Location::Infirmary) => hp.saturating_sub(before),
+                    _ => self.unit(&t).map_or(0, |u| u.damage).saturating_sub(before),
+                });
+                attack_target = Some(t.clone());
                 let far = self.distance(id, &t) > 1;
                 let dazzled_far =
                     far && (self.has_state(&t, "dazzled") || self.space_of(&t).is_some_and(|h| self.in_smoke(h)));
@@ -1108,6 +1117,7 @@ impl<'a> Game<'a> {
         }
         // Effects: automatic always, optional with at least one Success (`000 § Actions`, step 4).
         let Some(index) = action_index else {
+            self.after_attack(id, attack_target.as_deref(), inflicted);
             self.end_of_attack(id, action.attack);
             return Ok(());
         };
@@ -1122,12 +1132,23 @@ impl<'a> Game<'a> {
             let _ = index;
             self.run_effect(&format!("character:{id}"), &path, id, target, Some(successes as i64), &effect.text);
         }
+        self.after_attack(id, attack_target.as_deref(), inflicted);
         self.end_of_attack(id, action.attack);
         Ok(())
     }
 
-    /// Hidden is removed "immediately after performing an Attack, after the end
-    /// of the Action" (`002 § Hidden`).
+    /// After an Attack: the attacker's `attack-resolved` Automatic Skills (with
+    /// ctx.successes = the Damage it inflicted), then Hidden is removed
+    /// "immediately after performing an Attack, after the end of the Action"
+    /// (`002 § Hidden`).
+    fn after_attack(&mut self, id: &str, target: Option<&str>, inflicted: Option<u8>) {
+        if let Some(n) = inflicted {
+            if matches!(self.unit(id).map(|u| u.location), Some(Location::Space(_))) {
+                self.automatic_skills(id, model::Window::AttackResolved, target, Some(n as i64));
+            }
+        }
+    }
+
     fn end_of_attack(&mut self, id: &str, attack: bool) {
         if attack && self.has_state(id, "hidden") {
             self.remove_token(id, "hidden");
@@ -1432,18 +1453,19 @@ impl<'a> Game<'a> {
         format!("switches[id={switch}].effect")
     }
 
-    fn automatic_skills(&mut self, id: &str, _when: &str) {
-        // Automatic Skills that act at a moment need the timing windows catalog;
-        // those with Lua run at the start of their Character's Activation.
+    /// Run the Automatic Skills of `id` whose `timing` is `window` (a skill with
+    /// Lua and no timing acts at the start of its Character's Activation).
+    fn automatic_skills(&mut self, id: &str, window: model::Window, target: Option<&str>, successes: Option<i64>) {
         let skills: Vec<(String, String)> = self
             .card(id)
             .automatic_skills
             .iter()
+            .filter(|s| s.timing.unwrap_or(model::Window::ActivationStart) == window)
             .filter(|s| (s.effect.lua.is_some() || s.effect.script.is_some()) && !self.silenced(id, &s.id))
             .map(|s| (format!("automatic_skills[id={}].effect", s.id), s.effect.text.clone()))
             .collect();
         for (path, text) in skills {
-            self.run_effect(&format!("character:{id}"), &path, id, None, None, &text);
+            self.run_effect(&format!("character:{id}"), &path, id, target, successes, &text);
         }
     }
 
