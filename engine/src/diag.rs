@@ -78,6 +78,13 @@ codes! {
     ScriptTestFailed = "script-test-failed", "A pack's own Lua test of its effects failed.";
     EffectSource = "effect-source", "An effect gives both inline Lua and a script file.";
     UnsupportedEffect = "unsupported-effect", "An effect has printed text but no Lua yet: the engine cannot run it.";
+    PatchTargetMissing = "patch-target-missing", "A patch names an entry that no pack it depends on defines.";
+    PatchKeyNotFound = "patch-key-not-found", "A patch path names a key or list item the entry does not have.";
+    PatchGuardFailed = "patch-guard-failed", "A patch's `expect` guard does not match: the card changed since the patch was written.";
+    PatchIndexPath = "patch-index-path", "A patch path selects a list item by index alone; a reordered list would retarget it.";
+    PatchConflict = "patch-conflict", "Two packs write the same field and neither is ordered after the other.";
+    PatchInvalid = "patch-invalid", "A patch would make its entry invalid; it is not applied.";
+    PatchFailed = "patch-failed", "A patch operation cannot be applied (RFC 6902 rules).";
     SimFailed = "sim-failed", "A simulated game (`arena check --sims`) stopped on an engine error or did not end.";
     Provisional = "provisional", "An entry stands in for data the rulebooks print as a picture.";
 }

@@ -82,6 +82,12 @@ pub struct Loaded {
     pub script_set: Arc<crate::script::runtime::ScriptSet>,
     /// Script test cases run (`*.test.lua`).
     pub script_tests: usize,
+    /// Patches found, applied once every content file is in.
+    pub pending_patches: Vec<crate::patch::Pending>,
+    /// For each patched entry (`kind:id`), where each patched field was set.
+    pub provenance: BTreeMap<String, Vec<crate::patch::FieldOrigin>>,
+    /// The effective (patched) form of each patched entry, as JSON.
+    pub effective: BTreeMap<String, Value>,
 }
 
 impl Loaded {
@@ -217,7 +223,10 @@ pub fn load_packs(roots: &[PathBuf], diags: Vec<Diagnostic>, options: &Options) 
         }
     }
 
-    // 4. Checks across all content.
+    // 4. Patches, in load order, on the content they depend on.
+    crate::patch::apply_all(&mut out, &schemas.content);
+
+    // 5. Checks across all content.
     let report = crate::validate::validate(&out, options);
     out.diagnostics.extend(report.diagnostics);
     out.scripts = report.compiled;
@@ -721,8 +730,27 @@ fn load_content_file(pack: &str, file: &Path, schemas: &Schemas, options: &Optio
     out.docs.insert(file.to_path_buf(), doc);
     let doc = &out.docs[file];
     let mut entries = Vec::new();
+    let mut pending = Vec::new();
     if let Value::Object(map) = &doc.value {
         for (key, items) in map {
+            if key == "patch" {
+                if let Value::Array(patches) = items {
+                    for i in 0..patches.len() {
+                        let pointer = format!("/patch/{i}");
+                        let clean = !bad_pointers
+                            .iter()
+                            .any(|b| b.is_empty() || *b == pointer || b.starts_with(&format!("{pointer}/")));
+                        if clean {
+                            pending.push(crate::patch::Pending {
+                                pack: pack.to_string(),
+                                file: file.to_path_buf(),
+                                pointer,
+                            });
+                        }
+                    }
+                }
+                continue;
+            }
             let Some(kind) = Kind::from_key(key) else {
                 continue;
             };
@@ -744,6 +772,7 @@ fn load_content_file(pack: &str, file: &Path, schemas: &Schemas, options: &Optio
             }
         }
     }
+    out.pending_patches.extend(pending);
     // Deserialize straight from the stored document (no copy of the entry).
     let mut duplicates = Vec::new();
     {

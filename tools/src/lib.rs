@@ -11,6 +11,8 @@ use clap::{Parser, Subcommand, ValueEnum};
 use std::io::{IsTerminal, Write};
 use std::path::PathBuf;
 
+mod watch;
+
 /// An exit code: 0 clean, 1 content errors, 2 usage or IO failure.
 pub type Exit = u8;
 
@@ -50,6 +52,14 @@ enum Command {
     /// Write the generated files (JSON Schemas, Lua API definitions and reference,
     /// diagnostics reference) from their sources in the engine.
     Generate(GenerateArgs),
+    /// Watch packs and reload them on every save; the last good content stays
+    /// live while a save is broken.
+    ///
+    /// Prints each reload (or the diagnostics of a rejected save) as it
+    /// happens; with `--sim SCENARIO`, plays a short seeded batch after each
+    /// good reload and compares win rates and mean VP with the previous
+    /// content. Runs until Ctrl-C (or, with `--once`, one change).
+    Watch(watch::WatchArgs),
 }
 
 #[derive(clap::Args, Debug)]
@@ -278,6 +288,7 @@ where
         Command::Sim(args) => sim(args, out, err),
         Command::Replay(args) => replay(args, out, err),
         Command::Run(args) => run_situation(args, out, err),
+        Command::Watch(args) => watch::run(args, out, err),
     };
     match result {
         Ok(code) => code,

@@ -1,0 +1,402 @@
+//! Patches: errata and balance changes as data, applied to the loaded content
+//! in pack load order (docs/patches.md).
+//!
+//! A patch targets one entry (`character:hannibal`) with RFC 6902 operations
+//! (and a merge shorthand) whose paths select list items by key
+//! (`actions[id=coordinated-assault].effects[0].text`), never by index alone
+//! without a warning. An `expect` guard makes a patch fail loudly when the card
+//! it was written for has changed. The patched entry is validated against the
+//! schema again; a patch that fails in any way is not applied at all. Every
+//! field a patch sets records where it was set (provenance), for `arena show`.
+//!
+//! The operations themselves are `json_patch`'s; this module resolves keyed
+//! paths to JSON Pointers, checks guards, and reports.
+
+use crate::content::Content;
+use crate::diag::{Code, Diagnostic, Location};
+use crate::load::Loaded;
+use crate::model::{Kind, Patch, PatchVerb};
+use serde_json::Value;
+use std::collections::{BTreeMap, BTreeSet};
+use std::path::PathBuf;
+
+/// Where a field of the effective content was last set, and the chain before it.
+#[derive(Debug, Clone, PartialEq, Eq, serde::Serialize)]
+pub struct FieldOrigin {
+    /// The field, as a keyed path inside the entry (`actions[id=x].cost`).
+    pub path: String,
+    /// The pack that set it.
+    pub pack: String,
+    /// The file and line of the operation.
+    pub file: PathBuf,
+    /// Line of the operation.
+    pub line: usize,
+    /// The patch's reason, if any.
+    pub reason: Option<String>,
+    /// The value before this operation (absent for an added field).
+    pub before: Option<Value>,
+}
+
+/// A patch found while loading, to apply once all content is in.
+#[derive(Debug, Clone)]
+pub struct Pending {
+    /// Its pack.
+    pub pack: String,
+    /// Its file.
+    pub file: PathBuf,
+    /// JSON Pointer of the `[[patch]]` table in the file.
+    pub pointer: String,
+}
+
+/// Apply every pending patch of `out` in order, updating its content,
+/// provenance and diagnostics.
+pub fn apply_all(out: &mut Loaded, schema: &(Value, Option<jsonschema::Validator>)) {
+    let pending = std::mem::take(&mut out.pending_patches);
+    // Which field was written by which pack, to find writers with no order between them.
+    let mut writers: BTreeMap<(String, String), String> = BTreeMap::new();
+    for p in pending {
+        let Some(doc) = out.docs.get(&p.file) else { continue };
+        let Some(raw) = doc.get(&p.pointer) else { continue };
+        let Ok(patch) = Patch::deserialize(raw) else { continue };
+        // Locations in the patch file, from a copy of its document (patches are few).
+        let doc = out.docs.get(&p.file).cloned().unwrap_or_default();
+        let mut sources = crate::diag::SourceMap::default();
+        if let Some(text) = out.sources.get(&p.file) {
+            sources.insert(p.file.clone(), text.into());
+        }
+        let loc = |sub: &str| doc.value_span(&format!("{}{sub}", p.pointer)).map(|s| sources.locate(&p.file, s));
+        let mut diags = Vec::new();
+        let applied = apply_one(out, &p, &patch, &loc, &mut diags, schema);
+        if let Some((target, fields)) = applied {
+            for f in &fields {
+                let key = (target.clone(), f.path.clone());
+                if let Some(prev) = writers.get(&key) {
+                    if prev != &p.pack && !ordered(out, &p.pack, prev) {
+                        diags.push(
+                            Diagnostic::error(
+                                Code::PatchConflict,
+                                format!("`{target}` {} is also written by pack `{prev}`, with no order between the two packs", f.path),
+                            )
+                            .at_opt(loc(""))
+                            .path(format!("{target} {}", f.path))
+                            .help(format!("make `{}` depend on `{prev}` or add `load_after = [\"{prev}\"]` to its pack.toml", p.pack)),
+                        );
+                    }
+                }
+                writers.insert(key, p.pack.clone());
+            }
+            out.provenance.entry(target).or_default().extend(fields);
+        }
+        out.diagnostics.extend(diags);
+    }
+}
+
+/// Whether pack `a` is ordered after pack `b` (depends on it, transitively, or loads after it).
+fn ordered(out: &Loaded, a: &str, b: &str) -> bool {
+    let mut seen = BTreeSet::new();
+    let mut stack = vec![a.to_string()];
+    while let Some(x) = stack.pop() {
+        if x == b {
+            return true;
+        }
+        if !seen.insert(x.clone()) {
+            continue;
+        }
+        if let Some(pack) = out.packs.iter().find(|p| p.manifest.id == x) {
+            let m = &pack.manifest;
+            stack.extend(m.dependencies.keys().cloned());
+            stack.extend(m.optional_dependencies.keys().cloned());
+            stack.extend(m.load_after.iter().cloned());
+        }
+    }
+    false
+}
+
+type Loc<'a> = dyn Fn(&str) -> Option<Location> + 'a;
+
+fn apply_one(
+    out: &mut Loaded,
+    p: &Pending,
+    patch: &Patch,
+    loc: &Loc<'_>,
+    diags: &mut Vec<Diagnostic>,
+    schema: &(Value, Option<jsonschema::Validator>),
+) -> Option<(String, Vec<FieldOrigin>)> {
+    let Some((kind, id)) = patch.target.split_once(':').and_then(|(k, i)| Some((Kind::from_key(k)?, i.to_string())))
+    else {
+        diags.push(
+            Diagnostic::error(Code::PatchTargetMissing, format!("`{}` is not a `kind:id` reference", patch.target))
+                .at_opt(loc("/target"))
+                .help("write the target as `character:hannibal`, `tactic:ice-wall`, ..."),
+        );
+        return None;
+    };
+    let target = format!("{kind}:{id}");
+    let Some(origin) = out.content.origin(kind, &id).cloned() else {
+        diags.push(
+            Diagnostic::error(Code::PatchTargetMissing, format!("no loaded pack defines `{target}`"))
+                .at_opt(loc("/target"))
+                .path(target.clone())
+                .help("check the id, and that this pack depends on the pack that defines it"),
+        );
+        return None;
+    };
+    // The entry as it stands now (earlier patches included).
+    let mut value = match out.effective.get(&target) {
+        Some(v) => v.clone(),
+        None => out.docs.get(&origin.file).and_then(|d| d.get(&origin.pointer)).cloned().unwrap_or(Value::Null),
+    };
+    let mut fields = Vec::new();
+    for (i, op) in patch.op.iter().enumerate() {
+        let at = |key: &str| loc(&format!("/op/{i}/{key}"));
+        let resolve = |path: &str, value: &Value, diags: &mut Vec<Diagnostic>, key: &str| -> Option<String> {
+            match keyed_pointer(value, path) {
+                Ok((pointer, index_only)) => {
+                    if index_only {
+                        diags.push(
+                            Diagnostic::warning(Code::PatchIndexPath, format!("`{path}` selects a list item by its index"))
+                                .at_opt(at(key))
+                                .help("select it by id instead, such as `actions[id=coordinated-assault]`, so a reordered list does not retarget the patch"),
+                        );
+                    }
+                    Some(pointer)
+                }
+                Err(e) => {
+                    diags.push(
+                        Diagnostic::error(Code::PatchKeyNotFound, format!("`{target}` has no {e}"))
+                            .at_opt(at(key))
+                            .path(format!("{target} {path}"))
+                            .help(format!("`arena show {target}` prints the entry as it stands")),
+                    );
+                    None
+                }
+            }
+        };
+        let add = matches!(op.op, PatchVerb::Add);
+        // For `add`, the last segment may be new: resolve the parent.
+        let pointer = if add {
+            let (parent, last) = split_last(&op.path);
+            let parent_ptr =
+                if parent.is_empty() { Some(String::new()) } else { resolve(parent, &value, diags, "path") };
+            parent_ptr.map(|pp| {
+                let last = last.trim_end_matches("[-]");
+                if op.path.ends_with("[-]") {
+                    format!("{pp}/{}/-", crate::tomljson::escape(last))
+                } else {
+                    format!("{pp}/{}", crate::tomljson::escape(last))
+                }
+            })
+        } else {
+            resolve(&op.path, &value, diags, "path")
+        };
+        let Some(pointer) = pointer else { return None };
+        let before = value.pointer(&pointer).cloned();
+        if let Some(expect) = &op.expect {
+            if before.as_ref() != Some(expect) {
+                diags.push(
+                    Diagnostic::error(
+                        Code::PatchGuardFailed,
+                        format!("`{target}` {} is no longer what this patch was written for", op.path),
+                    )
+                    .at_opt(at("expect"))
+                    .path(format!("{target} {}", op.path))
+                    .with_note(format!("found: {}", before.as_ref().map_or("nothing".to_string(), Value::to_string)))
+                    .help("read the card again and update the patch (and its `expect`), or drop it"),
+                );
+                return None;
+            }
+        }
+        let mut ops = Vec::new();
+        let mut rfc = |verb: &str, extra: Option<(&str, Value)>| {
+            let mut o = serde_json::json!({ "op": verb, "path": pointer });
+            if let Some((k, v)) = extra {
+                o[k] = v;
+            }
+            ops.push(o);
+        };
+        match op.op {
+            PatchVerb::Add | PatchVerb::Replace | PatchVerb::Test => {
+                let Some(v) = op.value.clone() else {
+                    diags.push(
+                        Diagnostic::error(Code::PatchFailed, format!("`{:?}` needs a `value`", op.op).to_lowercase())
+                            .at_opt(at("op"))
+                            .help("add `value = ...`"),
+                    );
+                    return None;
+                };
+                let verb = match op.op {
+                    PatchVerb::Add => "add",
+                    PatchVerb::Replace => "replace",
+                    _ => "test",
+                };
+                rfc(verb, Some(("value", v)));
+            }
+            PatchVerb::Remove => rfc("remove", None),
+            PatchVerb::Move | PatchVerb::Copy => {
+                let Some(from) = op.from.as_deref() else {
+                    diags.push(
+                        Diagnostic::error(Code::PatchFailed, "this operation needs `from`")
+                            .at_opt(at("op"))
+                            .help("add `from = \"...\"`"),
+                    );
+                    return None;
+                };
+                let from = resolve(from, &value, diags, "from")?;
+                rfc(if op.op == PatchVerb::Move { "move" } else { "copy" }, Some(("from", Value::String(from))));
+            }
+            PatchVerb::Merge => {
+                let Some(v) = &op.value else {
+                    diags.push(
+                        Diagnostic::error(Code::PatchFailed, "`merge` needs a `value` table")
+                            .at_opt(at("op"))
+                            .help("add `value = { ... }`"),
+                    );
+                    return None;
+                };
+                if let Some(slot) = value.pointer_mut(&pointer) {
+                    json_patch::merge(slot, v);
+                }
+            }
+        }
+        if !ops.is_empty() {
+            let result = serde_json::from_value::<json_patch::Patch>(Value::Array(ops))
+                .map_err(|e| e.to_string())
+                .and_then(|ps| json_patch::patch(&mut value, &ps).map_err(|e| e.kind.to_string()));
+            if let Err(e) = result {
+                let code = if op.op == PatchVerb::Test { Code::PatchGuardFailed } else { Code::PatchFailed };
+                diags.push(
+                    Diagnostic::error(
+                        code,
+                        format!("cannot {} `{target}` {}: {e}", format!("{:?}", op.op).to_lowercase(), op.path),
+                    )
+                    .at_opt(at("path"))
+                    .path(format!("{target} {}", op.path))
+                    .help(format!("`arena show {target}` prints the entry as it stands")),
+                );
+                return None;
+            }
+        }
+        if op.op != PatchVerb::Test {
+            let line = at("op").map_or(1, |l| l.line);
+            fields.push(FieldOrigin {
+                path: op.path.clone(),
+                pack: p.pack.clone(),
+                file: p.file.clone(),
+                line,
+                reason: patch.reason.clone(),
+                before,
+            });
+        }
+    }
+    // The patched entry must still be valid.
+    if let Some(validator) = &schema.1 {
+        let wrapped = serde_json::json!({ kind.key(): [value.clone()] });
+        let errors: Vec<String> = validator.iter_errors(&wrapped).map(|e| e.to_string()).collect();
+        if !errors.is_empty() {
+            let mut d = Diagnostic::error(
+                Code::PatchInvalid,
+                format!("this patch would make `{target}` invalid; it is not applied"),
+            )
+            .at_opt(loc("/target"))
+            .path(target.clone())
+            .help("fix the patch's values so the entry still follows the schema");
+            for e in errors.iter().take(5) {
+                d = d.with_note(e.lines().next().unwrap_or_default().to_string());
+            }
+            diags.push(d);
+            return None;
+        }
+    }
+    if !replace_entry(&mut out.content, kind, &id, &value) {
+        diags.push(
+            Diagnostic::error(Code::PatchInvalid, format!("the patched `{target}` does not read back"))
+                .at_opt(loc("/target"))
+                .help("report this"),
+        );
+        return None;
+    }
+    out.effective.insert(target.clone(), value);
+    Some((target, fields))
+}
+
+fn replace_entry(c: &mut Content, kind: Kind, id: &str, v: &Value) -> bool {
+    fn put<T: serde::de::DeserializeOwned>(t: &mut crate::content::Table<T>, id: &str, v: &Value) -> bool {
+        match (t.get_mut(id), T::deserialize(v)) {
+            (Some(e), Ok(value)) => {
+                e.value = value;
+                true
+            }
+            _ => false,
+        }
+    }
+    match kind {
+        Kind::Die => put(&mut c.dice, id, v),
+        Kind::State => put(&mut c.states, id, v),
+        Kind::Character => put(&mut c.characters, id, v),
+        Kind::Tactic => put(&mut c.tactics, id, v),
+        Kind::Map => put(&mut c.maps, id, v),
+        Kind::Scenario => put(&mut c.scenarios, id, v),
+        Kind::Objective => put(&mut c.objectives, id, v),
+        Kind::SpecialSpace => put(&mut c.special_spaces, id, v),
+        Kind::RunningProjectile => put(&mut c.running_projectiles, id, v),
+        Kind::Setup => put(&mut c.setups, id, v),
+        Kind::Artifact => put(&mut c.artifacts, id, v),
+        Kind::Component => put(&mut c.components, id, v),
+    }
+}
+
+fn split_last(path: &str) -> (&str, &str) {
+    match path.rfind('.') {
+        Some(i) if !path[i..].contains(']') || path.ends_with("[-]") => (&path[..i], &path[i + 1..]),
+        _ => ("", path),
+    }
+}
+
+/// Resolve a keyed path (`actions[id=x].effects[0].text`) in `value` to a JSON
+/// Pointer. Returns whether an index alone selected a list item of entries with
+/// ids. Errors name what is missing.
+pub fn keyed_pointer(value: &Value, path: &str) -> Result<(String, bool), String> {
+    let mut pointer = String::new();
+    let mut cur = value;
+    let mut index_only = false;
+    for segment in path.split('.').filter(|s| !s.is_empty()) {
+        let (name, selectors) = match segment.find('[') {
+            Some(i) => (&segment[..i], &segment[i..]),
+            None => (segment, ""),
+        };
+        if !name.is_empty() {
+            cur = cur.get(name).ok_or_else(|| format!("key `{name}` (in `{path}`)"))?;
+            pointer.push('/');
+            pointer.push_str(&crate::tomljson::escape(name));
+        }
+        let mut rest = selectors;
+        while let Some(inner) = rest.strip_prefix('[') {
+            let end = inner.find(']').ok_or_else(|| format!("closing `]` in `{path}`"))?;
+            let sel = &inner[..end];
+            rest = &inner[end + 1..];
+            let items = cur.as_array().ok_or_else(|| format!("list at `{name}` (in `{path}`)"))?;
+            let index = if let Some(kv) = sel.strip_prefix("id=") {
+                items
+                    .iter()
+                    .position(|it| it.get("id").and_then(Value::as_str) == Some(kv))
+                    .ok_or_else(|| format!("item with id `{kv}` in `{name}` (in `{path}`)"))?
+            } else {
+                let n: usize = sel
+                    .parse()
+                    .map_err(|_| format!("selector `[{sel}]` it understands (use `[id=...]` or an index)"))?;
+                if n >= items.len() {
+                    return Err(format!("item {n} in `{name}`, which has {} (in `{path}`)", items.len()));
+                }
+                if items.iter().any(|it| it.get("id").is_some()) {
+                    index_only = true;
+                }
+                n
+            };
+            cur = &items[index];
+            pointer.push_str(&format!("/{index}"));
+        }
+    }
+    Ok((pointer, index_only))
+}
+
+use serde::Deserialize;

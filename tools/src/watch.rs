@@ -1,0 +1,262 @@
+//! `arena watch`: hot reload for designers. The engine's `watch::Watcher` does
+//! the watching, loading and swapping and reports events; this prints them, and
+//! after each good reload can play a short seeded batch and compare it with the
+//! previous content.
+
+use super::{ColorChoice, Exit, PlayerKind, default_paths, seats, summary_line, use_color};
+use arena_engine::diag::{self, Diagnostic, Severity};
+use arena_engine::load;
+use arena_engine::watch::{Event, SimStats, Snapshot, WaitReason, WatchOptions, Watcher};
+use std::io::Write;
+use std::path::PathBuf;
+use std::sync::Arc;
+use std::time::{Duration, Instant};
+
+#[derive(clap::Args, Debug)]
+pub struct WatchArgs {
+    /// Pack folders, or folders of packs. Default: the bundled content/ and mods/.
+    paths: Vec<PathBuf>,
+    /// After each good reload, play a short seeded batch of this Scenario (its
+    /// first ready-made setup) or setup, and compare it with the previous content.
+    #[arg(long, value_name = "SCENARIO")]
+    sim: Option<String>,
+    /// Games in each --sim batch (the same seeds every time).
+    #[arg(long, default_value_t = 100, value_name = "N")]
+    games: u64,
+    /// First seed of each --sim batch.
+    #[arg(long, default_value_t = 1)]
+    seed: u64,
+    /// Controllers of player 1 and player 2 in --sim, `greedy` or `random` (one value: both).
+    #[arg(long, value_delimiter = ',', default_value = "greedy")]
+    players: Vec<PlayerKind>,
+    /// Worker threads for --sim (default: the machine's cores).
+    #[arg(long)]
+    jobs: Option<usize>,
+    /// Quiet time after a change before reloading, in milliseconds.
+    #[arg(long, default_value_t = 100, value_name = "MS")]
+    debounce: u64,
+    /// Also list provisional content and effects without Lua.
+    #[arg(long)]
+    strict: bool,
+    /// Largest file read, in bytes.
+    #[arg(long, default_value_t = load::Options::default().max_file_size, value_name = "BYTES")]
+    max_file_size: u64,
+    /// Colour in human output.
+    #[arg(long, value_enum, default_value_t = ColorChoice::Auto)]
+    color: ColorChoice,
+    /// Stop after the first change has been handled: exit 0 if it went live, 1
+    /// if it was rejected (for scripts and tests; otherwise run until Ctrl-C).
+    #[arg(long)]
+    once: bool,
+}
+
+/// Watch until the event channel closes (or, with --once, until one change is handled).
+pub fn run(args: WatchArgs, stdout: &mut dyn Write, stderr: &mut dyn Write) -> anyhow::Result<Exit> {
+    let paths = if args.paths.is_empty() { default_paths() } else { args.paths.clone() };
+    if paths.is_empty() {
+        writeln!(stderr, "error: no packs to watch: give a pack folder or a folder of packs")?;
+        return Ok(2);
+    }
+    let options = WatchOptions {
+        load: load::Options { max_file_size: args.max_file_size, ..load::Options::default() },
+        debounce: Duration::from_millis(args.debounce.max(1)),
+        ..WatchOptions::default()
+    };
+    let watcher = Watcher::start(paths.clone(), options).map_err(|e| anyhow::anyhow!(e))?;
+    let shown: Vec<String> = paths.iter().map(|p| p.display().to_string()).collect();
+    writeln!(
+        stdout,
+        "watching {} (debounce {} ms){}",
+        shown.join(", "),
+        args.debounce,
+        if args.once { "; stopping after one change" } else { "; Ctrl-C to stop" }
+    )?;
+    stdout.flush()?;
+    let mut printer = Printer { args: &args, color: use_color(args.color), previous: None };
+    let mut loaded_once = false;
+    loop {
+        // Everything already waiting is handled as one group: a simulation is
+        // only played for the last good reload of the group.
+        let Ok(first) = watcher.events().recv() else { return Ok(2) };
+        let mut group = vec![first];
+        group.extend(watcher.events().try_iter());
+        let last_good = group.iter().rposition(|e| matches!(e, Event::Reloaded { .. }));
+        let mut done = None;
+        for (i, event) in group.into_iter().enumerate() {
+            // The first load, then (with --once) the first change handled.
+            let handled = printer.event(&event, last_good == Some(i), stdout, stderr)?;
+            if handled.is_some() && !std::mem::replace(&mut loaded_once, true) {
+                continue;
+            }
+            if args.once && done.is_none() {
+                done = handled;
+            }
+        }
+        stdout.flush()?;
+        if let Some(code) = done {
+            return Ok(code);
+        }
+    }
+}
+
+struct Printer<'a> {
+    args: &'a WatchArgs,
+    color: bool,
+    /// The last simulation played, to compare with.
+    previous: Option<(u64, SimStats)>,
+}
+
+impl Printer<'_> {
+    /// Print one event; for a reload or a rejection, the exit code `--once` would give.
+    fn event(
+        &mut self,
+        event: &Event,
+        simulate: bool,
+        stdout: &mut dyn Write,
+        stderr: &mut dyn Write,
+    ) -> anyhow::Result<Option<Exit>> {
+        match event {
+            Event::Reloaded { generation, snapshot, changed, timing, .. } => {
+                self.render(&snapshot.loaded.diagnostics, &snapshot.loaded.sources, stderr)?;
+                let line = summary_line(&snapshot.loaded, self.args.strict);
+                if changed.is_empty() {
+                    writeln!(stdout, "[{generation}] live: {line}")?;
+                } else {
+                    writeln!(
+                        stdout,
+                        "[{generation}] reloaded in {} after {}: {line}",
+                        ms(timing.seen_to_live),
+                        list(changed)
+                    )?;
+                }
+                if simulate {
+                    self.simulate(snapshot, stdout, stderr)?;
+                }
+                Ok(Some(0))
+            }
+            Event::Rejected { diagnostics, sources, summary, live, changed, timing } => {
+                self.render(diagnostics, sources, stderr)?;
+                let plural = |n: usize, one: &str| format!("{n} {one}{}", if n == 1 { "" } else { "s" });
+                let kept = match live {
+                    Some(g) => format!("[{g}] stays live"),
+                    None => "nothing is live yet".to_string(),
+                };
+                let after = if changed.is_empty() { String::new() } else { format!(" after {}", list(changed)) };
+                writeln!(
+                    stdout,
+                    "rejected{after} ({}): {}, {}; {kept}",
+                    ms(timing.seen_to_live),
+                    plural(summary.errors, "error"),
+                    plural(summary.warnings, "warning"),
+                )?;
+                Ok(Some(1))
+            }
+            Event::Unchanged { .. } => Ok(None),
+            Event::Waiting { paths, reason: WaitReason::OpenForWriting } => {
+                writeln!(stdout, "waiting: {} still open for writing", list(paths))?;
+                Ok(None)
+            }
+            // A load retried because a file was still being written: the
+            // reload follows.
+            Event::Waiting { reason: WaitReason::Settling, .. } => Ok(None),
+            Event::WatchError { message } => {
+                writeln!(stderr, "watch error: {message}")?;
+                Ok(None)
+            }
+        }
+    }
+
+    fn render(
+        &self,
+        diagnostics: &[Diagnostic],
+        sources: &diag::SourceMap,
+        stderr: &mut dyn Write,
+    ) -> anyhow::Result<()> {
+        let shown: Vec<Diagnostic> =
+            diagnostics.iter().filter(|d| self.args.strict || d.severity != Severity::Note).cloned().collect();
+        if !shown.is_empty() {
+            write!(stderr, "{}", diag::render_human(&shown, sources, self.color))?;
+            stderr.flush()?;
+        }
+        Ok(())
+    }
+
+    /// Play the --sim batch on a new snapshot and compare it with the last one.
+    fn simulate(
+        &mut self,
+        snapshot: &Arc<Snapshot>,
+        stdout: &mut dyn Write,
+        stderr: &mut dyn Write,
+    ) -> anyhow::Result<()> {
+        let Some(scenario) = &self.args.sim else { return Ok(()) };
+        let jobs = self.args.jobs.unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get()));
+        let seeds = self.args.seed..self.args.seed + self.args.games;
+        let started = Instant::now();
+        let stats = match snapshot.simulate(scenario, seeds.clone(), seats(&self.args.players), jobs) {
+            Ok(s) => s,
+            Err(e) => {
+                writeln!(stderr, "sim: {e}; skipped")?;
+                return Ok(());
+            }
+        };
+        let r = &stats.report;
+        writeln!(
+            stdout,
+            "  sim {}: {} games, seeds {}..{}, {:.1}s{}",
+            stats.setup,
+            r.games,
+            seeds.start,
+            seeds.end,
+            started.elapsed().as_secs_f64(),
+            match &self.previous {
+                Some((g, _)) => format!(", compared with [{g}]"),
+                None => String::new(),
+            }
+        )?;
+        let was = self.previous.as_ref().map(|(_, s)| s);
+        for side in 0..2 {
+            writeln!(stdout, "  {}", side_line(&stats, was, side))?;
+        }
+        let mut extra = format!("draws {}", r.draws);
+        if let Some(w) = was {
+            extra.push_str(&format!(" (was {})", w.report.draws));
+        }
+        if r.errors + r.games_with_effect_failures > 0 {
+            extra.push_str(&format!(
+                "; {} games with failed effects, {} engine errors",
+                r.games_with_effect_failures, r.errors
+            ));
+        }
+        writeln!(stdout, "  {extra}")?;
+        self.previous = Some((snapshot.generation, stats));
+        Ok(())
+    }
+}
+
+/// `player 1 win rate 52.0% [45.1-58.8] (was 48.0% [41.2-54.9]), mean VP 3.10 [2.85-3.35] (was ...)`.
+fn side_line(now: &SimStats, was: Option<&SimStats>, side: usize) -> String {
+    let rate = |s: &SimStats| {
+        let r = &s.report.win_rate[side];
+        format!("{:.1}% [{:.1}-{:.1}]", r.rate * 100.0, r.low * 100.0, r.high * 100.0)
+    };
+    let vp = |s: &SimStats| {
+        let (lo, hi) = s.victory_points_interval[side];
+        format!("{:.2} [{lo:.2}-{hi:.2}]", s.report.mean_victory_points[side])
+    };
+    let was_rate = was.map(|w| format!(" (was {})", rate(w))).unwrap_or_default();
+    let was_vp = was.map(|w| format!(" (was {})", vp(w))).unwrap_or_default();
+    format!("player {} win rate {}{was_rate}, mean VP {}{was_vp}", side + 1, rate(now), vp(now))
+}
+
+fn ms(d: Duration) -> String {
+    format!("{:.1} ms", d.as_secs_f64() * 1000.0)
+}
+
+/// Up to three paths, then a count.
+fn list(paths: &[PathBuf]) -> String {
+    let mut shown: Vec<String> = paths.iter().take(3).map(|p| p.display().to_string()).collect();
+    if paths.len() > 3 {
+        shown.push(format!("{} more", paths.len() - 3));
+    }
+    shown.join(", ")
+}
