@@ -155,3 +155,21 @@ fn docs_quote_the_worked_example() {
         assert!(docs.contains(&text), "docs/packs.md no longer quotes {f} exactly");
     }
 }
+
+/// The worked example's script runs as the docs say (not only that it is quoted).
+#[test]
+fn the_worked_example_script_runs() {
+    std::env::set_current_dir(tests_dir()).unwrap();
+    let run = arena(&[
+        "script",
+        "fixtures/good/worked-example/duelist/scripts/en-garde.lua",
+        "--pack",
+        "fixtures/base/aristeia-core",
+        "--self",
+        "la-duelista",
+        "--answer",
+        r#"enemies_within=["maximus","gata"]"#,
+    ]);
+    assert_eq!(run.code, 0, "{}{}", run.stdout, run.stderr);
+    assert!(run.stdout.contains("result: 2"), "{}", run.stdout);
+}

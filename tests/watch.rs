@@ -266,14 +266,19 @@ fn script_edit() {
     let lua = std::fs::read_to_string(&script).unwrap();
     assert_eq!(first.loaded.sources.get(&script), Some(lua.as_str()));
 
-    std::fs::write(&script, lua.replace("return game:adjacent_enemies(owner)", "return game:adjacent_enemies(owner"))
-        .unwrap();
+    std::fs::write(
+        &script,
+        lua.replace("return #game:enemies_within(ctx.self, 1, 1)", "return #game:enemies_within(ctx.self, 1, 1"),
+    )
+    .unwrap();
     let (codes, _) = wait_for(&w, "rejection", rejected);
     assert!(codes.contains(&"script-compile".to_string()), "{codes:?}");
     assert_eq!(w.live().generation(), 1);
 
-    let fixed =
-        lua.replace("return game:adjacent_enemies(owner)", "local near = game:adjacent_enemies(owner)\n  return near");
+    let fixed = lua.replace(
+        "return #game:enemies_within(ctx.self, 1, 1)",
+        "local near = game:enemies_within(ctx.self, 1, 1)\n  return #near",
+    );
     std::fs::write(&script, &fixed).unwrap();
     let ((snap, changed), _) = wait_for(&w, "reload", reloaded);
     assert_eq!(snap.loaded.sources.get(&script), Some(fixed.as_str()));

@@ -291,10 +291,22 @@ pub fn render_human(diags: &[Diagnostic], sources: &SourceMap, color: bool) -> S
             match (sources.get(&loc.file), &loc.span) {
                 (Some(text), Some(span)) => {
                     let (text, span) = strip_bom(text, span.clone());
+                    // Only the lines the span covers: rendering a whole file per
+                    // diagnostic would make many diagnostics quadratic.
+                    let start = text[..span.start.min(text.len())].rfind('\n').map_or(0, |i| i + 1);
+                    let mut end = text[span.end.min(text.len())..]
+                        .find('\n')
+                        .map_or(text.len(), |i| span.end.min(text.len()) + i);
+                    if end > start && text.as_bytes()[end - 1] == b'\r' && end > span.end {
+                        end -= 1;
+                    }
+                    let first_line = loc.line;
+                    let excerpt = &text[start..end];
+                    let span = (span.start - start)..(span.end.min(end) - start);
                     let label = d.content_path.clone().unwrap_or_default();
-                    let snippet = Snippet::source(text.to_string())
+                    let snippet = Snippet::source(excerpt.to_string())
                         .path(origin)
-                        .line_start(1)
+                        .line_start(first_line)
                         .annotation(AnnotationKind::Primary.span(span).label(label));
                     group = group.element(snippet);
                 }

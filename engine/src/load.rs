@@ -147,6 +147,9 @@ pub fn discover(paths: &[PathBuf]) -> (Vec<PathBuf>, Vec<Diagnostic>) {
         found.sort();
         roots.extend(found);
     }
+    // The same pack given twice (or through a link) loads once.
+    let mut seen = std::collections::HashSet::new();
+    roots.retain(|r| seen.insert(r.canonicalize().unwrap_or_else(|_| r.clone())));
     (roots, diags)
 }
 
@@ -238,6 +241,8 @@ pub fn load_packs(roots: &[PathBuf], diags: Vec<Diagnostic>, options: &Options) 
         let tests = crate::script::packtest::run_all(&out, options.limits);
         out.script_tests = tests.run;
         out.diagnostics.extend(tests.diagnostics);
+        let missing = crate::script::packtest::check_functions(&out, options.limits);
+        out.diagnostics.extend(missing);
     }
     // Present problems in reading order: those without a file first, then by file and position.
     out.diagnostics.sort_by(|a, b| {
@@ -727,6 +732,15 @@ fn load_content_file(pack: &str, file: &Path, schemas: &Schemas, options: &Optio
     check_ids(file, &doc, &out.sources, &mut out.diagnostics);
     out.diagnostics.extend(errors);
     // Entries with no schema error in or above them load; the others are skipped.
+    // The invalid entries, as `/kind/index`, once (not a scan per entry).
+    let whole_file_bad = bad_pointers.iter().any(|b| b.split('/').filter(|x| !x.is_empty()).count() < 2);
+    let bad_entries: std::collections::HashSet<String> = bad_pointers
+        .iter()
+        .filter_map(|b| {
+            let mut segs = b.split('/').skip(1);
+            Some(format!("/{}/{}", segs.next()?, segs.next()?))
+        })
+        .collect();
     out.docs.insert(file.to_path_buf(), doc);
     let doc = &out.docs[file];
     let mut entries = Vec::new();
@@ -737,9 +751,7 @@ fn load_content_file(pack: &str, file: &Path, schemas: &Schemas, options: &Optio
                 if let Value::Array(patches) = items {
                     for i in 0..patches.len() {
                         let pointer = format!("/patch/{i}");
-                        let clean = !bad_pointers
-                            .iter()
-                            .any(|b| b.is_empty() || *b == pointer || b.starts_with(&format!("{pointer}/")));
+                        let clean = !whole_file_bad && !bad_entries.contains(&pointer);
                         if clean {
                             pending.push(crate::patch::Pending {
                                 pack: pack.to_string(),
@@ -757,12 +769,7 @@ fn load_content_file(pack: &str, file: &Path, schemas: &Schemas, options: &Optio
             let Value::Array(items) = items else { continue };
             for i in 0..items.len() {
                 let pointer = format!("/{key}/{i}");
-                let clean = !bad_pointers.iter().any(|b| {
-                    b == &pointer
-                        || b.starts_with(&format!("{pointer}/"))
-                        || pointer.starts_with(&format!("{b}/"))
-                        || b.is_empty()
-                });
+                let clean = !whole_file_bad && !bad_entries.contains(&pointer);
                 if !clean {
                     continue;
                 }

@@ -135,23 +135,45 @@ pub enum ReplayCheck {
 }
 
 /// Shares one answer stream between both seats, in the order they were asked.
-struct ReplayController(std::rc::Rc<std::cell::RefCell<std::collections::VecDeque<usize>>>);
+struct ReplayController(std::rc::Rc<std::cell::RefCell<(std::collections::VecDeque<usize>, bool)>>);
 
 impl Controller for ReplayController {
     fn decide(&mut self, d: &crate::rules::decision::Decision, _v: &crate::rules::game::View<'_>) -> usize {
-        // Past the recorded answers the game has diverged; any legal answer will
-        // do, the event comparison reports it.
-        self.0.borrow_mut().pop_front().unwrap_or(0).min(d.options.len().saturating_sub(1))
+        // Past the recorded answers, or with one out of range, the game has
+        // diverged: note it; any legal answer will do from there.
+        let mut q = self.0.borrow_mut();
+        match q.0.pop_front() {
+            Some(a) if a < d.options.len() => a,
+            _ => {
+                q.1 = true;
+                0
+            }
+        }
     }
 }
 
 /// Play a replay again and compare its events.
 pub fn check_replay(content: &Content, runtime: &Runtime, replay: &Replay) -> Result<ReplayCheck, String> {
     let setup = Setup::from_content(content, &replay.setup, replay.seed)?;
-    let queue = std::rc::Rc::new(std::cell::RefCell::new(replay.answers.iter().copied().collect()));
+    let queue = std::rc::Rc::new(std::cell::RefCell::new((replay.answers.iter().copied().collect(), false)));
     let mut a = ReplayController(queue.clone());
-    let mut b = ReplayController(queue);
+    let mut b = ReplayController(queue.clone());
     let record = play(content, runtime, &setup, [&mut a, &mut b])?;
+    let (left, diverged) = {
+        let q = queue.borrow();
+        (q.0.len(), q.1)
+    };
+    if left > 0 || diverged {
+        return Ok(ReplayCheck::Differs {
+            index: record.events.len(),
+            recorded: Some(format!("{} answers", replay.answers.len())),
+            replayed: Some(format!(
+                "{} answers used{}",
+                replay.answers.len() - left,
+                if diverged { ", one of them out of range or missing" } else { "" }
+            )),
+        });
+    }
     let replayed: Vec<serde_json::Value> =
         record.events.iter().map(|e| serde_json::to_value(e).unwrap_or_default()).collect();
     let n = replay.events.len().max(replayed.len());
@@ -481,7 +503,8 @@ fn report_game(g: &GameSummary, what: &str, note: &mut impl FnMut(String, crate:
                 .help(format!("reproduce with `arena sim {what} --seed {} --players random`", g.seed)),
         );
     }
-    for f in &g.effect_failures {
+    let mut this_game = std::collections::BTreeSet::new();
+    for f in g.effect_failures.iter().filter(|f| this_game.insert((*f).clone())) {
         // "file:line: card effect: message"
         let mut parts = f.splitn(3, ':');
         let (file, line, rest) =

@@ -413,6 +413,36 @@ impl Validator<'_> {
             }
         }
         self.out.extend(found);
+        // Calls of `game:` functions the API does not have (docs/lua-api.md).
+        for src in &sources {
+            for (line_no, line) in src.source.lines().enumerate() {
+                for name in game_calls(line) {
+                    if crate::script::api::find(name).is_none() {
+                        let known: Vec<String> =
+                            crate::script::api::REGISTRY.iter().map(|f| f.name.to_string()).collect();
+                        let mut d = Diagnostic::warning(
+                            Code::ScriptError,
+                            format!("`game:{name}` is not a function of the API"),
+                        )
+                        .at(crate::diag::line_location(
+                            &src.file,
+                            self.loaded.sources.get(&src.file).unwrap_or(&src.source),
+                            src.first_line + line_no,
+                        ))
+                        .path(if src.effect.is_empty() {
+                            src.card.clone()
+                        } else {
+                            format!("{} {}", src.card, src.effect)
+                        });
+                        d = match load::suggest(name, &known) {
+                            Some(s) => d.help(format!("did you mean `game:{s}`? (docs/lua-api.md)")),
+                            None => d.help("see docs/lua-api.md for the functions effects can call"),
+                        };
+                        self.out.push(d);
+                    }
+                }
+            }
+        }
         if options.compile_scripts {
             let (set, errors) = crate::script::runtime::compile_all(sources);
             self.compiled = set.len() + errors.len();
@@ -508,4 +538,24 @@ impl Validator<'_> {
 fn ellipsis(s: &str, n: usize) -> String {
     let s = s.split_whitespace().collect::<Vec<_>>().join(" ");
     if s.chars().count() > n { format!("{}...", s.chars().take(n).collect::<String>()) } else { s }
+}
+
+/// The names called as `game:NAME(` or `game.NAME(` on a line (comments skipped).
+fn game_calls(line: &str) -> Vec<&str> {
+    let code = line.split("--").next().unwrap_or_default();
+    let mut out = Vec::new();
+    let mut rest = code;
+    while let Some(i) = rest.find("game") {
+        let before_ok = i == 0 || !rest.as_bytes()[i - 1].is_ascii_alphanumeric() && rest.as_bytes()[i - 1] != b'_';
+        let after = &rest[i + 4..];
+        if before_ok && (after.starts_with(':') || after.starts_with('.')) {
+            let name: &str = &after[1..];
+            let len = name.bytes().take_while(|b| b.is_ascii_alphanumeric() || *b == b'_').count();
+            if len > 0 && name[len..].trim_start().starts_with('(') {
+                out.push(&name[..len]);
+            }
+        }
+        rest = &rest[i + 4..];
+    }
+    out
 }

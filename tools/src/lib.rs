@@ -103,6 +103,9 @@ struct ScriptArgs {
     /// Seed of the game RNG (`math.random`).
     #[arg(long, default_value_t = 1)]
     seed: u64,
+    /// For a file that returns a table of functions: the one to call.
+    #[arg(long, value_name = "NAME")]
+    function: Option<String>,
     /// Answer the next call of an API function: NAME=VALUE, VALUE as JSON
     /// (`damage=2`, `enemies_within=["hannibal"]`). Repeat to queue answers.
     #[arg(long = "answer", value_name = "NAME=VALUE")]
@@ -452,13 +455,43 @@ fn script(args: ScriptArgs, stdout: &mut dyn Write, stderr: &mut dyn Write) -> a
     let packs = if args.packs.is_empty() { default_paths() } else { args.packs.clone() };
     let options = load::Options { run_script_tests: false, ..load::Options::default() };
     let loaded = load::load(&packs, &options);
+    let unreadable: Vec<Diagnostic> = loaded
+        .diagnostics
+        .iter()
+        .filter(|d| matches!(d.code, Code::Io | Code::NotAPack) && d.is_error())
+        .cloned()
+        .collect();
+    if !unreadable.is_empty() {
+        write!(stderr, "{}", diag::render_human(&unreadable, &loaded.sources, use_color(args.color)))?;
+        return Ok(2);
+    }
     let mut host = RecordingHost::new(args.seed);
     for a in &args.answers {
         let (name, value) = a.split_once('=').ok_or_else(|| anyhow::anyhow!("--answer takes NAME=VALUE, got `{a}`"))?;
         let f =
             api::find(name).ok_or_else(|| anyhow::anyhow!("`{name}` is not an API function (see docs/lua-api.md)"))?;
-        let json: serde_json::Value =
-            serde_json::from_str(value).unwrap_or(serde_json::Value::String(value.to_string()));
+        let Ok(json) = serde_json::from_str::<serde_json::Value>(value) else {
+            writeln!(
+                stderr,
+                "error: --answer {name}={value}: the value is not JSON (strings need quotes: {name}='\"{value}\"')"
+            )?;
+            return Ok(2);
+        };
+        let fits = match (&json, f.returns) {
+            (serde_json::Value::Null, _) => true,
+            (serde_json::Value::Bool(_), api::Ty::Boolean) => true,
+            (serde_json::Value::Number(n), api::Ty::Integer) => n.is_i64(),
+            (serde_json::Value::String(_), api::Ty::String | api::Ty::Character) => true,
+            (serde_json::Value::Array(a), api::Ty::Space) => a.len() == 2 && a.iter().all(|x| x.is_i64()),
+            (serde_json::Value::Array(a), api::Ty::CharacterList | api::Ty::StringList) => {
+                a.iter().all(|x| x.is_string())
+            }
+            _ => false,
+        };
+        if !fits {
+            writeln!(stderr, "error: --answer {name}={value}: `{name}` returns {}, not that", f.returns.lua_name())?;
+            return Ok(2);
+        }
         let v = match json {
             serde_json::Value::Null => ApiValue::Nil,
             serde_json::Value::Bool(b) => ApiValue::Bool(b),
@@ -485,7 +518,7 @@ fn script(args: ScriptArgs, stdout: &mut dyn Write, stderr: &mut dyn Write) -> a
         file: args.file.clone(),
         first_line: 1,
         source: text.as_str().into(),
-        module: None,
+        module: args.function.clone().map(Some),
     };
     let ctx = Ctx { self_id: args.self_id.clone(), target: args.target.clone(), successes: args.successes };
     let result = rt.run_source(&source, &mut host, &ctx);
@@ -691,6 +724,15 @@ fn replay(args: ReplayArgs, stdout: &mut dyn Write, stderr: &mut dyn Write) -> a
     let text = std::fs::read_to_string(&args.file).with_context(|| format!("reading {}", args.file.display()))?;
     let replay: Replay =
         serde_json::from_str(&text).with_context(|| format!("{} is not a replay file", args.file.display()))?;
+    if replay.format != 1 {
+        writeln!(
+            stderr,
+            "error: {}: replay format {} is not supported (this arena writes format 1)",
+            args.file.display(),
+            replay.format
+        )?;
+        return Ok(1);
+    }
     let Some(loaded) = load_for_play(&args.packs, stderr)? else { return Ok(1) };
     let hash = loaded.content_hash();
     if hash != replay.content_hash {
@@ -754,14 +796,17 @@ fn run_situation(args: RunArgs, stdout: &mut dyn Write, stderr: &mut dyn Write) 
     }
     let fault = game.fault().map(str::to_string);
     let failures = game.effect_failures();
+    // Up to the first unanswered Decision only: what follows did not come from the situation.
+    let shown = &game.events[..game.halted().unwrap_or(game.events.len())];
     match args.format {
-        Format::Json => writeln!(stdout, "{}", serde_json::to_string_pretty(&game.events)?)?,
+        Format::Json => writeln!(stdout, "{}", serde_json::to_string_pretty(shown)?)?,
         _ => {
-            for e in &game.events {
+            for e in shown {
                 writeln!(stdout, "{e}")?;
             }
         }
     }
+    let unused_dice = game.unused_dice();
     let mut code = 0;
     if let Some(f) = fault {
         writeln!(stderr, "error: {}: {f}", args.file.display())?;
@@ -770,6 +815,20 @@ fn run_situation(args: RunArgs, stdout: &mut dyn Write, stderr: &mut dyn Write) 
     if let Some(u) = shared.borrow().unanswered.clone() {
         writeln!(stderr, "error: {}: {u}", args.file.display())?;
         code = 1;
+    } else {
+        let left = shared.borrow().leftover();
+        if left > 0 {
+            writeln!(
+                stderr,
+                "error: {}: {left} answer(s) left over: the situation went differently than written",
+                args.file.display()
+            )?;
+            code = 1;
+        }
+        if unused_dice > 0 {
+            writeln!(stderr, "error: {}: {unused_dice} forced dice face(s) never rolled", args.file.display())?;
+            code = 1;
+        }
     }
     if failures > 0 {
         code = 1;

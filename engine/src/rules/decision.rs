@@ -351,6 +351,11 @@ impl SituationController {
     pub fn new(answers: Vec<String>) -> Self {
         SituationController { answers: answers.into(), unanswered: None, transcript: vec![] }
     }
+
+    /// Answers never asked for.
+    pub fn leftover(&self) -> usize {
+        self.answers.len()
+    }
 }
 
 /// The shared answer stream of both players of a situation.
@@ -364,8 +369,8 @@ impl Controller for SituationSeat {
         let mut s = self.0.borrow_mut();
         let listed =
             || d.options.iter().enumerate().map(|(i, o)| format!("  {}. {o}", i + 1)).collect::<Vec<_>>().join("\n");
-        // Once stopped, wind down: choose "done" where offered, else the first option.
-        let wind_down = d.options.iter().position(|o| *o == Choice::Done).unwrap_or(0);
+        // Once stopped, the game halts (usize::MAX: the engine stops asking).
+        let wind_down = usize::MAX;
         if s.unanswered.is_some() {
             return wind_down;
         }

@@ -284,6 +284,8 @@ pub struct Game<'a> {
     forced: std::collections::VecDeque<Vec<Symbol>>,
     /// A situation's forced face that its die does not have.
     fault: Option<String>,
+    /// How many events there were when a controller gave up, if one did.
+    halted: Option<usize>,
     /// The pools of a Roll whose Tactics window is open: [active side, other side].
     pending_pools: Option<[Pool; 2]>,
     /// Which side of the Roll the Tactic being played belongs to.
@@ -387,6 +389,7 @@ impl<'a> Game<'a> {
             fault: None,
             pending_pools: None,
             tactic_side: None,
+            halted: None,
         };
         game.emit(Event::GameStarted {
             scenario: setup.scenario.clone(),
@@ -422,7 +425,16 @@ impl<'a> Game<'a> {
             Decision { player, kind, character: character.map(str::to_string), prompt: prompt.to_string(), options };
         let view = View { state: &self.state, content: self.content, board: &self.board };
         let answer = self.controllers[player].decide(&decision, &view);
-        let answer = answer.min(decision.options.len() - 1);
+        if answer == usize::MAX && self.halted.is_none() {
+            // The controller gave up (a situation without the answer): stop here.
+            self.halted = Some(self.events.len());
+            self.state.over = true;
+        }
+        let answer = if answer == usize::MAX {
+            decision.options.iter().position(|o| *o == Choice::Done).unwrap_or(0)
+        } else {
+            answer.min(decision.options.len() - 1)
+        };
         self.answers.push(answer);
         decision.options.into_iter().nth(answer).expect("answer in range")
     }
@@ -1199,8 +1211,19 @@ impl<'a> Game<'a> {
         let scenario =
             &content.scenarios.get(&sit.scenario).ok_or_else(|| format!("no scenario `{}`", sit.scenario))?.value;
         let map = &content.maps.get(&scenario.map).ok_or_else(|| format!("no map `{}`", scenario.map))?.value;
+        if !(1..=2).contains(&sit.underdog) {
+            return Err(format!("underdog must be 1 or 2, not {}", sit.underdog));
+        }
+        for (p, deck) in sit.decks.iter().enumerate() {
+            if let Some(t) = deck.iter().find(|t| !content.tactics.contains_key(*t)) {
+                return Err(format!("player {}'s deck: no Tactic `{t}`", p + 1));
+            }
+        }
         let mut teams: [Vec<Id>; 2] = [vec![], vec![]];
         for c in &sit.character {
+            if teams.iter().flatten().any(|x| *x == c.id) {
+                return Err(format!("`{}` is in the situation twice", c.id));
+            }
             if !content.characters.contains_key(&c.id) {
                 return Err(format!("no Character `{}`", c.id));
             }
@@ -1292,6 +1315,16 @@ impl<'a> Game<'a> {
         if !self.state.over {
             self.recovery_phase();
         }
+    }
+
+    /// The events before a controller gave up, if one did (situations).
+    pub fn halted(&self) -> Option<usize> {
+        self.halted
+    }
+
+    /// Forced dice faces not rolled (situations).
+    pub fn unused_dice(&self) -> usize {
+        self.forced.len()
     }
 
     /// A forced face its die did not have, if any (situations).

@@ -21,6 +21,7 @@ pub fn is_bytecode(bytes: &[u8]) -> bool {
 
 /// Compile Luau source without running it.
 pub fn compile(source: &str) -> Result<(), CompileError> {
+    let source = source.strip_prefix('\u{feff}').unwrap_or(source);
     if is_bytecode(source.as_bytes()) {
         return Err(CompileError { line: None, message: "precompiled bytecode is not accepted".into() });
     }

@@ -93,7 +93,17 @@ fn run_file(rt: &Runtime, pack: &str, file: &Path, text: &str, out: &mut Outcome
             return;
         }
     };
+    let mut names = std::collections::BTreeSet::new();
     for (i, case) in cases.iter().enumerate() {
+        if let Some(name) = case.get("name").and_then(Value::as_str) {
+            if !names.insert(name.to_string()) {
+                out.diagnostics.push(
+                    Diagnostic::error(Code::ScriptTestFailed, format!("two tests are named \"{name}\""))
+                        .at(crate::diag::line_location(file, text, line_of(text, name)))
+                        .help("give each test of a file its own name"),
+                );
+            }
+        }
         out.run += 1;
         if let Err(d) = run_case(rt, file, text, i, case) {
             out.failed += 1;
@@ -203,4 +213,60 @@ fn json_to_api(v: &Value, ty: Ty) -> Result<ApiValue, String> {
         ),
         (Value::Object(_), _) => return Err("answers are values or lists, not tables".into()),
     })
+}
+
+/// Every effect that names a script file must find its function there: the
+/// file is run once in the sandbox (it should only define functions) and what
+/// it returns is checked against the effect's `function`.
+pub fn check_functions(loaded: &Loaded, limits: Limits) -> Vec<Diagnostic> {
+    let mut out = Vec::new();
+    let modules: Vec<&ScriptSource> =
+        loaded.script_set.sources().iter().filter(|s| s.module.is_some() && !s.card.starts_with("script:")).collect();
+    if modules.is_empty() {
+        return out;
+    }
+    let Ok(runtime) = Runtime::new(Arc::new(loaded.content.clone()), loaded.script_set.clone(), limits) else {
+        return out;
+    };
+    let mut cache: std::collections::BTreeMap<std::path::PathBuf, Result<Value, String>> = Default::default();
+    for s in modules {
+        let returned = cache
+            .entry(s.file.clone())
+            .or_insert_with(|| {
+                let mut probe = s.clone();
+                probe.module = None;
+                runtime.evaluate(&probe, &mut RecordingHost::new(0)).map_err(|e| e.message)
+            })
+            .clone();
+        let want = s.module.clone().flatten();
+        let problem = match (&returned, &want) {
+            (Err(e), _) => Some(format!("running the file failed: {e}")),
+            (Ok(Value::String(f)), None) if f == "<function>" => None,
+            (Ok(Value::Object(m)), Some(name)) => match m.get(name) {
+                Some(Value::String(f)) if f == "<function>" => None,
+                _ => {
+                    let names: Vec<&str> =
+                        m.iter().filter(|(_, v)| v.as_str() == Some("<function>")).map(|(k, _)| k.as_str()).collect();
+                    Some(format!(
+                        "it returns no function `{name}` (its functions: {})",
+                        if names.is_empty() { "none".to_string() } else { names.join(", ") }
+                    ))
+                }
+            },
+            (Ok(_), Some(name)) => Some(format!("it does not return a table with a function `{name}`")),
+            (Ok(_), None) => {
+                Some("it returns no function; return one, or name it with `function = \"...\"`".to_string())
+            }
+        };
+        if let Some(p) = problem {
+            out.push(
+                Diagnostic::error(Code::ScriptNotFound, format!("{} {}: {p}", s.card, s.effect))
+                    .at(Location { file: s.file.clone(), span: None, line: 1, column: 1 })
+                    .path(format!("{} {}", s.card, s.effect))
+                    .with_note(format!("in pack `{}`", s.pack))
+                    .help("a script file returns a function, or a table of functions one of which the effect names with `function`"),
+            );
+        }
+    }
+    out
 }

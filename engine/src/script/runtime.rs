@@ -113,7 +113,9 @@ pub fn compile_all(sources: Vec<ScriptSource>) -> (Arc<ScriptSet>, Vec<ScriptErr
             errors.push(ScriptError::new(ScriptErrorKind::Compile, "precompiled bytecode is not accepted", &s, None));
             continue;
         }
-        match compiler.compile(s.source.as_bytes()) {
+        // A UTF-8 byte-order mark is not Lua: skip it (line numbers are unchanged).
+        let text = s.source.strip_prefix('\u{feff}').unwrap_or(&s.source);
+        match compiler.compile(text.as_bytes()) {
             Ok(b) => {
                 set.bytecode.push(b);
                 set.sources.push(s);
@@ -422,7 +424,8 @@ impl Runtime {
             .set_environment(self.env().map_err(|e| self.classify(e, None, source))?)
             .into_function()
             .map_err(|e| self.classify(e, None, source))?;
-        self.run(&chunk, source, Some(&None), host, ctx).map_err(|e| self.classify(e, Some(index), source))
+        self.run(&chunk, source, Some(source.module.as_ref().unwrap_or(&None)), host, ctx)
+            .map_err(|e| self.classify(e, Some(index), source))
     }
 
     fn run(
@@ -758,7 +761,13 @@ fn harden(lua: &Lua, shared: &Rc<Shared>) -> mlua::Result<()> {
         g.raw_set(
             "print",
             lua.create_function(move |_, args: mlua::Variadic<Value>| {
-                let text: Vec<String> = args.iter().map(|v| to_api_value(v).to_string()).collect();
+                let text: Vec<String> = args
+                    .iter()
+                    .map(|v| match to_api_value(v) {
+                        ApiValue::Str(s) => s,
+                        other => other.to_string(),
+                    })
+                    .collect();
                 let host = shared.host().ok_or_else(|| lua_err("print needs a game"))?;
                 host.call(log, &[ApiValue::Str(text.join("\t"))]).map_err(lua_err)?;
                 Ok(())
