@@ -400,3 +400,94 @@ pub fn keyed_pointer(value: &Value, path: &str) -> Result<(String, bool), String
 }
 
 use serde::Deserialize;
+
+/// The effective JSON of an entry (`kind:id`): patched if a patch touched it.
+pub fn entry_json(loaded: &Loaded, reference: &str) -> Option<Value> {
+    if let Some(v) = loaded.effective.get(reference) {
+        return Some(v.clone());
+    }
+    let (k, id) = reference.split_once(':')?;
+    let origin = loaded.content.origin(Kind::from_key(k)?, id)?;
+    loaded.docs.get(&origin.file)?.get(&origin.pointer).cloned()
+}
+
+/// Every entry reference loaded (`kind:id`), sorted.
+pub fn references(loaded: &Loaded) -> Vec<String> {
+    let mut v: Vec<String> = loaded.content.metas().into_iter().map(|(k, id, _, _)| format!("{k}:{id}")).collect();
+    v.sort();
+    v.dedup();
+    v
+}
+
+/// One difference between two selections of packs.
+#[derive(Debug, Clone, PartialEq, serde::Serialize)]
+pub struct Change {
+    /// The entry (`character:hannibal`).
+    pub reference: String,
+    /// The field, as a keyed path (empty: the whole entry).
+    pub path: String,
+    /// Its value in the base selection (absent: not there).
+    pub before: Option<Value>,
+    /// Its value in the other selection (absent: not there).
+    pub after: Option<Value>,
+}
+
+/// The differences of the effective content of `base` and `other`, field by field.
+pub fn diff(base: &Loaded, other: &Loaded) -> Vec<Change> {
+    let mut refs: BTreeSet<String> = references(base).into_iter().collect();
+    refs.extend(references(other));
+    let mut out = Vec::new();
+    for r in refs {
+        let (a, b) = (entry_json(base, &r), entry_json(other, &r));
+        match (&a, &b) {
+            (Some(x), Some(y)) => diff_values(&r, "", x, y, &mut out),
+            _ => out.push(Change { reference: r, path: String::new(), before: a, after: b }),
+        }
+    }
+    out
+}
+
+fn diff_values(r: &str, path: &str, a: &Value, b: &Value, out: &mut Vec<Change>) {
+    if a == b {
+        return;
+    }
+    let join = |p: &str, k: &str| if p.is_empty() { k.to_string() } else { format!("{p}.{k}") };
+    match (a, b) {
+        (Value::Object(x), Value::Object(y)) => {
+            let keys: BTreeSet<&String> = x.keys().chain(y.keys()).collect();
+            for k in keys {
+                match (x.get(k), y.get(k)) {
+                    (Some(va), Some(vb)) => diff_values(r, &join(path, k), va, vb, out),
+                    (va, vb) => out.push(Change {
+                        reference: r.into(),
+                        path: join(path, k),
+                        before: va.cloned(),
+                        after: vb.cloned(),
+                    }),
+                }
+            }
+        }
+        (Value::Array(x), Value::Array(y))
+            if x.iter().chain(y).all(|v| v.get("id").and_then(Value::as_str).is_some()) =>
+        {
+            let id = |v: &Value| v.get("id").and_then(Value::as_str).unwrap_or_default().to_string();
+            let ids: BTreeSet<String> = x.iter().chain(y).map(id).collect();
+            for i in ids {
+                let (va, vb) = (x.iter().find(|v| id(v) == i), y.iter().find(|v| id(v) == i));
+                let p = format!("{path}[id={i}]");
+                match (va, vb) {
+                    (Some(va), Some(vb)) => diff_values(r, &p, va, vb, out),
+                    _ => out.push(Change { reference: r.into(), path: p, before: va.cloned(), after: vb.cloned() }),
+                }
+            }
+        }
+        (Value::Array(x), Value::Array(y)) if x.len() == y.len() => {
+            for (i, (va, vb)) in x.iter().zip(y).enumerate() {
+                diff_values(r, &format!("{path}[{i}]"), va, vb, out);
+            }
+        }
+        _ => {
+            out.push(Change { reference: r.into(), path: path.into(), before: Some(a.clone()), after: Some(b.clone()) })
+        }
+    }
+}

@@ -4,6 +4,8 @@
 //! takes the arguments and two writers so tests drive the whole CLI in-process.
 //! Exit codes: 0 clean (warnings allowed), 1 content errors, 2 usage or IO failure.
 
+mod content_cmds;
+
 use anyhow::Context;
 use arena_engine::diag::{self, Code, Diagnostic, Severity};
 use arena_engine::load::{self, Loaded};
@@ -47,6 +49,12 @@ enum Command {
     /// Play one Activation from a situation file (a position, forced dice,
     /// answers) and print what happens (exit 1 on a missing answer or a failed effect).
     Run(RunArgs),
+    /// Print an entry's effective form (patches applied) and where each patched
+    /// field was set, with what it replaced.
+    Show(content_cmds::ShowArgs),
+    /// Compare the effective content of two pack selections, field by field
+    /// (`--base content --with mods/errata-1.6`).
+    Diff(content_cmds::DiffArgs),
     /// Play a replay file again and check every event is the same (exit 1 if not).
     Replay(ReplayArgs),
     /// Write the generated files (JSON Schemas, Lua API definitions and reference,
@@ -250,7 +258,7 @@ struct GenerateArgs {
 }
 
 #[derive(ValueEnum, Clone, Copy, Debug, PartialEq, Eq)]
-enum Format {
+pub(crate) enum Format {
     /// Source lines with carets, for people.
     Human,
     /// One JSON document: {"version": 1, "diagnostics": [...], "summary": {...}} (docs/diagnostics.md).
@@ -262,7 +270,7 @@ enum Format {
 }
 
 #[derive(ValueEnum, Clone, Copy, Debug, PartialEq, Eq)]
-enum ColorChoice {
+pub(crate) enum ColorChoice {
     Auto,
     Always,
     Never,
@@ -290,6 +298,8 @@ where
         Command::Script(args) => script(args, out, err),
         Command::Sim(args) => sim(args, out, err),
         Command::Replay(args) => replay(args, out, err),
+        Command::Show(args) => content_cmds::show(args, out, err),
+        Command::Diff(args) => content_cmds::diff(args, out, err),
         Command::Run(args) => run_situation(args, out, err),
         Command::Watch(args) => watch::run(args, out, err),
     };
@@ -310,7 +320,7 @@ where
     }
 }
 
-fn use_color(choice: ColorChoice) -> bool {
+pub(crate) fn use_color(choice: ColorChoice) -> bool {
     match choice {
         ColorChoice::Always => true,
         ColorChoice::Never => false,
@@ -324,12 +334,21 @@ fn err_is_terminal() -> bool {
 
 /// The bundled packs: `content/` and `mods/` of the current folder when it is an
 /// arena checkout, else of the workspace this binary was built from.
-fn default_paths() -> Vec<PathBuf> {
+pub(crate) fn default_paths() -> Vec<PathBuf> {
+    bundled(&["content", "mods"])
+}
+
+/// The bundled base games only (`content/`): what games, shows and diffs use by
+/// default; mods such as errata are opted into with `--pack`.
+pub(crate) fn content_paths() -> Vec<PathBuf> {
+    bundled(&["content"])
+}
+
+fn bundled(dirs: &[&str]) -> Vec<PathBuf> {
     let here = PathBuf::from(".");
     let base =
         if here.join("content").is_dir() { here } else { PathBuf::from(concat!(env!("CARGO_MANIFEST_DIR"), "/..")) };
-    ["content", "mods"]
-        .iter()
+    dirs.iter()
         .map(|d| base.join(d))
         .filter(|p| p.is_dir() && has_pack(p))
         .map(|p| p.strip_prefix("./").map(PathBuf::from).unwrap_or(p))
@@ -452,7 +471,7 @@ fn script(args: ScriptArgs, stdout: &mut dyn Write, stderr: &mut dyn Write) -> a
         Ok(b) => String::from_utf8(b).map_err(|_| anyhow::anyhow!("{} is not UTF-8", args.file.display()))?,
         Err(e) => anyhow::bail!("cannot read {}: {e}", args.file.display()),
     };
-    let packs = if args.packs.is_empty() { default_paths() } else { args.packs.clone() };
+    let packs = if args.packs.is_empty() { content_paths() } else { args.packs.clone() };
     let options = load::Options { run_script_tests: false, ..load::Options::default() };
     let loaded = load::load(&packs, &options);
     let unreadable: Vec<Diagnostic> = loaded
@@ -561,7 +580,7 @@ fn script(args: ScriptArgs, stdout: &mut dyn Write, stderr: &mut dyn Write) -> a
 
 /// Load packs for playing: errors are printed and the load refused.
 fn load_for_play(packs: &[PathBuf], stderr: &mut dyn Write) -> anyhow::Result<Option<Loaded>> {
-    let packs = if packs.is_empty() { default_paths() } else { packs.to_vec() };
+    let packs = if packs.is_empty() { content_paths() } else { packs.to_vec() };
     let options = load::Options { run_script_tests: false, ..load::Options::default() };
     let loaded = load::load(&packs, &options);
     if loaded.has_errors() {

@@ -1,0 +1,136 @@
+//! `arena show` and `arena diff`: the effective content, and where it came from.
+
+use crate::{ColorChoice, Exit, Format, content_paths, use_color};
+use arena_engine::diag;
+use arena_engine::load::{self, Loaded};
+use arena_engine::patch;
+use serde_json::Value;
+use std::io::Write;
+use std::path::PathBuf;
+
+/// Arguments of `arena show`.
+#[derive(clap::Args, Debug)]
+pub struct ShowArgs {
+    /// The entry, as `kind:id` (`character:hannibal`).
+    reference: String,
+    /// Packs to load (default: the bundled ones).
+    paths: Vec<PathBuf>,
+    /// `human` (the entry as TOML, then where each patched field was set) or `json`.
+    #[arg(long, value_enum, default_value_t = Format::Human)]
+    format: Format,
+    /// Colour in human output.
+    #[arg(long, value_enum, default_value_t = ColorChoice::Auto)]
+    color: ColorChoice,
+}
+
+/// Arguments of `arena diff`.
+#[derive(clap::Args, Debug)]
+pub struct DiffArgs {
+    /// The packs of the base selection (default: the bundled ones).
+    #[arg(long, value_name = "PATH", num_args = 1..)]
+    base: Vec<PathBuf>,
+    /// Packs added to the base for the other selection (an errata pack, a mod).
+    #[arg(long = "with", value_name = "PATH", num_args = 1.., required = true)]
+    with: Vec<PathBuf>,
+    /// `human` (one line per changed field) or `json`.
+    #[arg(long, value_enum, default_value_t = Format::Human)]
+    format: Format,
+}
+
+fn load_clean(paths: &[PathBuf], color: ColorChoice, stderr: &mut dyn Write) -> anyhow::Result<Option<Loaded>> {
+    let loaded = load::load(paths, &load::Options { run_script_tests: false, ..Default::default() });
+    let errors: Vec<_> = loaded.diagnostics.iter().filter(|d| d.is_error()).cloned().collect();
+    if !errors.is_empty() {
+        write!(stderr, "{}", diag::render_human(&errors, &loaded.sources, use_color(color)))?;
+        writeln!(stderr, "the packs have errors: run `arena check` first")?;
+        return Ok(None);
+    }
+    Ok(Some(loaded))
+}
+
+/// `arena show`.
+pub fn show(args: ShowArgs, stdout: &mut dyn Write, stderr: &mut dyn Write) -> anyhow::Result<Exit> {
+    let paths = if args.paths.is_empty() { content_paths() } else { args.paths.clone() };
+    let Some(loaded) = load_clean(&paths, args.color, stderr)? else { return Ok(1) };
+    let Some(entry) = patch::entry_json(&loaded, &args.reference) else {
+        let known = patch::references(&loaded);
+        let hint =
+            load::suggest(&args.reference, &known).map(|s| format!(" (did you mean `{s}`?)")).unwrap_or_default();
+        writeln!(stderr, "error: no loaded pack defines `{}`{hint}", args.reference)?;
+        return Ok(1);
+    };
+    let (kind, id) = args.reference.split_once(':').unwrap_or_default();
+    let origin = arena_engine::model::Kind::from_key(kind).and_then(|k| loaded.content.origin(k, id)).cloned();
+    let defined = origin.as_ref().map(|o| {
+        let line = loaded.locate(&o.file, &format!("{}/id", o.pointer)).map_or(1, |l| l.line);
+        (o.pack.clone(), o.file.display().to_string(), line)
+    });
+    let fields = loaded.provenance.get(&args.reference).cloned().unwrap_or_default();
+    if args.format == Format::Json {
+        let v = serde_json::json!({
+            "reference": args.reference,
+            "defined": defined.as_ref().map(|(p, f, l)| serde_json::json!({"pack": p, "file": f, "line": l})),
+            "effective": entry,
+            "patched": fields,
+        });
+        writeln!(stdout, "{}", serde_json::to_string_pretty(&v)?)?;
+        return Ok(0);
+    }
+    if let Some((pack, file, line)) = &defined {
+        writeln!(stdout, "# {} — defined by pack `{pack}` at {file}:{line}", args.reference)?;
+    }
+    let mut table = serde_json::Map::new();
+    table.insert(kind.to_string(), Value::Array(vec![entry.clone()]));
+    match toml::to_string_pretty(&Value::Object(table)) {
+        Ok(t) => write!(stdout, "{t}")?,
+        Err(_) => writeln!(stdout, "{}", serde_json::to_string_pretty(&entry)?)?,
+    }
+    if fields.is_empty() {
+        writeln!(stdout, "\n# no patch changes this entry")?;
+    } else {
+        writeln!(stdout, "\n# patched fields (last change first), each with what it replaced:")?;
+        for f in fields.iter().rev() {
+            writeln!(stdout, "#   {}", f.path)?;
+            writeln!(
+                stdout,
+                "#     set by pack `{}` at {}:{}{}",
+                f.pack,
+                f.file.display(),
+                f.line,
+                f.reason.as_deref().map(|r| format!(" ({r})")).unwrap_or_default()
+            )?;
+            let before = f.before.as_ref().map_or("nothing".to_string(), Value::to_string);
+            // Where the replaced value was written: the base file, if it was there.
+            let base = origin.as_ref().and_then(|o| {
+                let raw = loaded.docs.get(&o.file)?.get(&o.pointer)?;
+                let (ptr, _) = patch::keyed_pointer(raw, &f.path).ok()?;
+                loaded
+                    .locate(&o.file, &format!("{}{ptr}", o.pointer))
+                    .map(|l| format!(" (pack `{}` at {}:{})", o.pack, l.file.display(), l.line))
+            });
+            writeln!(stdout, "#     was: {before}{}", base.unwrap_or_default())?;
+        }
+    }
+    Ok(0)
+}
+
+/// `arena diff`.
+pub fn diff(args: DiffArgs, stdout: &mut dyn Write, stderr: &mut dyn Write) -> anyhow::Result<Exit> {
+    let base_paths = if args.base.is_empty() { content_paths() } else { args.base.clone() };
+    let mut other_paths = base_paths.clone();
+    other_paths.extend(args.with.iter().cloned());
+    let Some(base) = load_clean(&base_paths, ColorChoice::Auto, stderr)? else { return Ok(1) };
+    let Some(other) = load_clean(&other_paths, ColorChoice::Auto, stderr)? else { return Ok(1) };
+    let changes = patch::diff(&base, &other);
+    if args.format == Format::Json {
+        writeln!(stdout, "{}", serde_json::to_string_pretty(&changes)?)?;
+        return Ok(0);
+    }
+    let show = |v: &Option<Value>| v.as_ref().map_or("(absent)".to_string(), Value::to_string);
+    for c in &changes {
+        let path = if c.path.is_empty() { String::new() } else { format!(" {}", c.path) };
+        writeln!(stdout, "{}{path}:\n  - {}\n  + {}", c.reference, show(&c.before), show(&c.after))?;
+    }
+    writeln!(stdout, "{} change{}", changes.len(), if changes.len() == 1 { "" } else { "s" })?;
+    Ok(0)
+}
