@@ -173,3 +173,62 @@ fn the_worked_example_script_runs() {
     assert_eq!(run.code, 0, "{}{}", run.stdout, run.stderr);
     assert!(run.stdout.contains("result: 2"), "{}", run.stdout);
 }
+
+/// issue 6 § 2: `arena lock` writes the resolved packs; `check --locked` fails
+/// when they change.
+#[test]
+fn check_locked_fails_when_the_packs_change() {
+    let tmp = tempfile::tempdir().unwrap();
+    let packs = tmp.path().join("packs");
+    let src = tests_dir().join("fixtures/good/worked-example/duelist");
+    let dst = packs.join("duelist");
+    for entry in ["pack.toml", "characters/duelist.toml", "scripts/en-garde.lua"] {
+        std::fs::create_dir_all(dst.join(entry).parent().unwrap()).unwrap();
+        std::fs::copy(src.join(entry), dst.join(entry)).unwrap();
+    }
+    let core = tests_dir().join("fixtures/base/aristeia-core");
+    let lock = tmp.path().join("arena.lock");
+    let (p, c, l) = (dst.to_str().unwrap(), core.to_str().unwrap(), lock.to_str().unwrap());
+    assert_eq!(arena(&["lock", p, c, "--output", l]).code, 0);
+    let ok = arena(&["check", p, c, "--locked", "--lockfile", l]);
+    assert_eq!(ok.code, 0, "{}", ok.stderr);
+    std::fs::write(
+        dst.join("characters/duelist.toml"),
+        std::fs::read_to_string(src.join("characters/duelist.toml")).unwrap().replace("speed = 4", "speed = 5"),
+    )
+    .unwrap();
+    let changed = arena(&["check", p, c, "--locked", "--lockfile", l, "--format", "json"]);
+    assert_eq!(changed.code, 1);
+    assert!(changed.stdout.contains("lock-mismatch"), "{}", changed.stdout);
+}
+
+/// issue 6: the errata pack changes exactly the three corrections it quotes.
+#[test]
+fn the_errata_diff_is_the_three_corrections() {
+    std::env::set_current_dir(tests_dir()).unwrap();
+    let run = arena(&["diff", "--base", "../content", "--with", "../mods/errata-1.6", "--format", "json"]);
+    assert_eq!(run.code, 0, "{}", run.stderr);
+    let changes: Value = serde_json::from_str(&run.stdout).unwrap();
+    let mut got: Vec<String> = changes
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|c| format!("{} {}", c["reference"].as_str().unwrap(), c["path"].as_str().unwrap()))
+        .collect();
+    got.sort();
+    assert_eq!(
+        got,
+        vec![
+            "character:hannibal actions[id=coordinated-assault].effects[0].text",
+            "character:hannibal automatic_skills[id=pointman].effect.text",
+            "tactic:epic-regeneration timing",
+            "tactic:epic-regeneration timing_text",
+        ]
+    );
+    let show = arena(&["show", "character:hannibal", "../content", "../mods/errata-1.6"]);
+    assert_eq!(show.code, 0, "{}", show.stderr);
+    insta::assert_snapshot!(
+        "show_hannibal_with_errata",
+        show.stdout.lines().filter(|l| l.starts_with('#')).collect::<Vec<_>>().join("\n")
+    );
+}

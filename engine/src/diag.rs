@@ -85,6 +85,7 @@ codes! {
     PatchConflict = "patch-conflict", "Two packs write the same field and neither is ordered after the other.";
     PatchInvalid = "patch-invalid", "A patch would make its entry invalid; it is not applied.";
     PatchFailed = "patch-failed", "A patch operation cannot be applied (RFC 6902 rules).";
+    LockMismatch = "lock-mismatch", "`arena check --locked`: the packs differ from `arena.lock` (added, removed, another version, other content).";
     SimFailed = "sim-failed", "A simulated game (`arena check --sims`) stopped on an engine error or did not end.";
     Provisional = "provisional", "An entry stands in for data the rulebooks print as a picture.";
 }

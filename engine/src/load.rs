@@ -951,23 +951,42 @@ impl Loaded {
             h.update(b"@");
             h.update(pack.manifest.version.as_bytes());
             h.update(b"\n");
-            let mut files: Vec<&PathBuf> = pack.content_files.iter().chain(pack.scripts.values()).collect();
-            files.push(&pack.root);
-            files.sort();
-            for f in files {
-                let rel = if *f == pack.root {
-                    PathBuf::from(MANIFEST)
-                } else {
-                    f.strip_prefix(&pack.root).unwrap_or(f).to_path_buf()
-                };
-                let path = if *f == pack.root { pack.root.join(MANIFEST) } else { f.clone() };
-                h.update(rel_key(&rel).as_bytes());
-                h.update(b"\0");
-                h.update(self.sources.get(&path).unwrap_or_default().as_bytes());
-                h.update(b"\0");
-            }
+            h.update(self.pack_hash(pack).as_bytes());
         }
         h.finalize().to_hex().to_string()
+    }
+
+    /// A hash of one pack's files (path inside the pack, text), as hex BLAKE3.
+    pub fn pack_hash(&self, pack: &Pack) -> String {
+        let mut h = blake3::Hasher::new();
+        let mut files: Vec<&PathBuf> = pack.content_files.iter().chain(pack.scripts.values()).collect();
+        files.sort();
+        let manifest = pack.root.join(MANIFEST);
+        for f in std::iter::once(&manifest).chain(files) {
+            let rel = f.strip_prefix(&pack.root).unwrap_or(f);
+            h.update(rel_key(rel).as_bytes());
+            h.update(b"\0");
+            h.update(self.sources.get(f).unwrap_or_default().as_bytes());
+            h.update(b"\0");
+        }
+        h.finalize().to_hex().to_string()
+    }
+
+    /// The lockfile of this load (`arena.lock`): every pack in load order with
+    /// its version and content hash.
+    pub fn lockfile(&self) -> String {
+        let mut s = String::from(
+            "# arena.lock: the packs `arena check --locked` expects, in load order. Written by `arena lock`.\n",
+        );
+        for p in &self.packs {
+            s.push_str(&format!(
+                "\n[[pack]]\nid = \"{}\"\nversion = \"{}\"\nhash = \"{}\"\n",
+                p.manifest.id,
+                p.manifest.version,
+                self.pack_hash(p)
+            ));
+        }
+        s
     }
 }
 

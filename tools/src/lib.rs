@@ -57,6 +57,9 @@ enum Command {
     Diff(content_cmds::DiffArgs),
     /// Play a replay file again and check every event is the same (exit 1 if not).
     Replay(ReplayArgs),
+    /// Write `arena.lock`: the resolved packs, versions and content hashes, so a
+    /// CI run can check it sees exactly these (`arena check --locked`).
+    Lock(LockArgs),
     /// Write the generated files (JSON Schemas, Lua API definitions and reference,
     /// diagnostics reference) from their sources in the engine.
     Generate(GenerateArgs),
@@ -90,6 +93,21 @@ struct CheckArgs {
     /// engine errors and games that do not end.
     #[arg(long, value_name = "N")]
     sims: Option<u64>,
+    /// Fail if the packs differ from the lockfile (`arena lock` writes it).
+    #[arg(long)]
+    locked: bool,
+    /// The lockfile for --locked.
+    #[arg(long, value_name = "FILE", default_value = "arena.lock")]
+    lockfile: PathBuf,
+}
+
+#[derive(clap::Args, Debug)]
+struct LockArgs {
+    /// Pack folders, or folders of packs. Default: the bundled content/ and mods/.
+    paths: Vec<PathBuf>,
+    /// Where to write the lockfile.
+    #[arg(long, value_name = "FILE", default_value = "arena.lock")]
+    output: PathBuf,
 }
 
 #[derive(clap::Args, Debug)]
@@ -298,6 +316,7 @@ where
         Command::Script(args) => script(args, out, err),
         Command::Sim(args) => sim(args, out, err),
         Command::Replay(args) => replay(args, out, err),
+        Command::Lock(args) => lock(args, out, err),
         Command::Show(args) => content_cmds::show(args, out, err),
         Command::Diff(args) => content_cmds::diff(args, out, err),
         Command::Run(args) => run_situation(args, out, err),
@@ -370,6 +389,22 @@ fn check(args: CheckArgs, stdout: &mut dyn Write, stderr: &mut dyn Write) -> any
             let jobs = std::thread::available_parallelism().map_or(1, |n| n.get());
             let found = arena_engine::sim::check_sims(&loaded, n, jobs);
             loaded.diagnostics.extend(found);
+        }
+    }
+    if args.locked {
+        let expected = std::fs::read_to_string(&args.lockfile).unwrap_or_default();
+        let actual = loaded.lockfile();
+        if expected != actual {
+            let what = if expected.is_empty() { "is missing" } else { "is out of date" };
+            let first = expected.lines().zip(actual.lines()).position(|(a, b)| a != b).map_or(1, |i| i + 1);
+            loaded.diagnostics.push(
+                Diagnostic::error(
+                    Code::LockMismatch,
+                    format!("`{}` {what}: the packs differ from it", args.lockfile.display()),
+                )
+                .at(diag::Location { file: args.lockfile.clone(), span: None, line: first, column: 1 })
+                .help("run `arena lock` (with the same paths) and commit the lockfile, if the change is intended"),
+            );
         }
     }
     let shown: Vec<Diagnostic> =
@@ -864,4 +899,18 @@ fn run_situation(args: RunArgs, stdout: &mut dyn Write, stderr: &mut dyn Write) 
         writeln!(stderr, "all {} expected events happened", sit.expect.len())?;
     }
     Ok(code)
+}
+
+fn lock(args: LockArgs, stdout: &mut dyn Write, stderr: &mut dyn Write) -> anyhow::Result<Exit> {
+    let paths = if args.paths.is_empty() { default_paths() } else { args.paths.clone() };
+    let loaded = load::load(&paths, &load::Options { run_script_tests: false, ..load::Options::default() });
+    if loaded.has_errors() {
+        let errors: Vec<Diagnostic> = loaded.diagnostics.iter().filter(|d| d.is_error()).cloned().collect();
+        write!(stderr, "{}", diag::render_human(&errors, &loaded.sources, err_is_terminal()))?;
+        writeln!(stderr, "the packs have errors: nothing written")?;
+        return Ok(1);
+    }
+    std::fs::write(&args.output, loaded.lockfile()).with_context(|| format!("writing {}", args.output.display()))?;
+    writeln!(stdout, "wrote {} ({} packs)", args.output.display(), loaded.packs.len())?;
+    Ok(0)
 }
