@@ -739,9 +739,9 @@ fn sim_batch(
             };
             writeln!(
                 stdout,
-                "{} games of {setup}, seeds {first_seed}..{}, {jobs} jobs, {:.1}s",
+                "{} games of {setup}, seeds {first_seed}-{}, {jobs} jobs, {:.1}s",
                 report.games,
-                first_seed + games,
+                (first_seed + games).saturating_sub(1),
                 elapsed.as_secs_f64()
             )?;
             writeln!(
