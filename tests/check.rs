@@ -202,7 +202,9 @@ fn check_locked_fails_when_the_packs_change() {
     assert!(changed.stdout.contains("lock-mismatch"), "{}", changed.stdout);
 }
 
-/// issue 6: the errata pack changes exactly the three corrections it quotes.
+/// issue 6: the errata pack changes exactly the three corrections it quotes:
+/// Coordinated Assault (its text and the Lua that plays it), Pointman's text,
+/// Epic Regeneration's timing (window and printed line).
 #[test]
 fn the_errata_diff_is_the_three_corrections() {
     std::env::set_current_dir(tests_dir()).unwrap();
@@ -219,6 +221,7 @@ fn the_errata_diff_is_the_three_corrections() {
     assert_eq!(
         got,
         vec![
+            "character:hannibal actions[id=coordinated-assault].effects[0].lua",
             "character:hannibal actions[id=coordinated-assault].effects[0].text",
             "character:hannibal automatic_skills[id=pointman].effect.text",
             "tactic:epic-regeneration timing",

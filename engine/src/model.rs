@@ -317,6 +317,11 @@ pub struct ActionEffect {
     /// Optional Effects apply only if the Roll had at least one Success, and may be declined.
     #[serde(default, skip_serializing_if = "std::ops::Not::not")]
     pub optional: bool,
+    /// `before-roll` for an Effect that changes the Action's own Roll before the
+    /// dice are rolled ("add an Orange die to your Attack Roll for each ...");
+    /// absent: after the Roll, in the Effects step (`000 § Actions`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub timing: Option<Window>,
     /// The printed wording.
     pub text: String,
     /// Inline Luau source.

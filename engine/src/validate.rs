@@ -517,14 +517,16 @@ impl Validator<'_> {
         }
         let mut out = Vec::new();
         let mut seen = BTreeSet::new();
-        for (_, _, _, origin) in self.loaded.content.metas() {
+        for (kind, id, _, origin) in self.loaded.content.metas() {
             if !seen.insert((origin.file.clone(), origin.pointer.clone())) {
                 continue;
             }
             let Some(doc) = self.loaded.docs.get(&origin.file) else {
                 continue;
             };
-            let Some(v) = doc.get(&origin.pointer) else {
+            // A patched entry's effects are its effective ones (errata may change Lua too).
+            let Some(v) = self.loaded.effective.get(&format!("{kind}:{id}")).or_else(|| doc.get(&origin.pointer))
+            else {
                 continue;
             };
             let mut effects = Vec::new();

@@ -933,6 +933,17 @@ impl<'a> Game<'a> {
         out
     }
 
+    /// Tactics of `p` playable in a window about one Character: a Character's
+    /// own Tactic only for that Character (Epic Regeneration for Señor Massacre).
+    fn playable_for(&self, p: PlayerId, window: model::Window, character: &str) -> Vec<Id> {
+        self.playable(p, window, None)
+            .into_iter()
+            .filter(|t| {
+                self.content.tactics.get(t).is_none_or(|c| c.value.character.as_deref().is_none_or(|o| o == character))
+            })
+            .collect()
+    }
+
     /// Play a Tactic: discard it, let the opponent answer with a Tactic that
     /// Nullifies it ("No!", `tactic-played` timing), then run its effect.
     fn play_tactic(&mut self, p: PlayerId, tactic: &str, character: &str, target: Option<&str>) {
@@ -965,6 +976,30 @@ impl<'a> Game<'a> {
         }
         let text = self.content.tactics.get(&t).map(|c| c.value.effect.text.clone()).unwrap_or_default();
         self.run_effect(&format!("tactic:{t}"), "effect", character, target, None, &text);
+    }
+
+    /// An Action's `before-roll` Effects, which change its own Roll's pools
+    /// (`game:add_die`, `game:add_symbol`) before the dice are rolled.
+    fn before_roll_effects(&mut self, id: &str, target: Option<&str>, action: &Action, pools: [Pool; 2]) -> [Pool; 2] {
+        let indices: Vec<usize> = action
+            .effects
+            .iter()
+            .enumerate()
+            .filter(|(_, e)| e.timing == Some(model::Window::BeforeRoll))
+            .map(|(i, _)| i)
+            .collect();
+        if indices.is_empty() {
+            return pools;
+        }
+        self.pending_pools = Some(pools);
+        self.tactic_side = Some(Side::Active);
+        for i in indices {
+            let path = format!("actions[id={}].effects[{i}]", action.id);
+            let text = action.effects[i].text.clone();
+            self.run_effect(&format!("character:{id}"), &path, id, target, None, &text);
+        }
+        self.tactic_side = None;
+        self.pending_pools.take().unwrap_or_default()
     }
 
     /// The Tactics step of a Roll (`000 § Simple Rolls`, `§ Face to Face Roll`,
@@ -1105,6 +1140,7 @@ impl<'a> Game<'a> {
                 if self.cover(&t, id) {
                     defense.dice.push("black".into());
                 }
+                let [pool, defense] = self.before_roll_effects(id, Some(&t), &action, [pool, defense]);
                 let [pool, defense] = self.roll_tactics(id, Some(&t), [pool, defense]);
                 let r = self.face_to_face(id, &pool, &t, &defense, &action.switches, true);
                 successes = r.active_successes;
@@ -1123,7 +1159,8 @@ impl<'a> Game<'a> {
                     self.inflict(id, r.opponent_successes.min(255) as u8, Some(&t));
                 }
             } else {
-                let [pool, _] = self.roll_tactics(id, target, [pool, Pool::default()]);
+                let pools = self.before_roll_effects(id, target, &action, [pool, Pool::default()]);
+                let [pool, _] = self.roll_tactics(id, target, pools);
                 successes = self.simple_roll(id, &pool, target, &action.switches);
             }
         }
@@ -1136,6 +1173,9 @@ impl<'a> Game<'a> {
         for (i, effect) in action.effects.iter().enumerate() {
             if matches!(self.unit(id).map(|u| u.location), Some(Location::Infirmary)) {
                 break;
+            }
+            if effect.timing == Some(model::Window::BeforeRoll) && action.roll.is_some() {
+                continue; // ran before the Roll
             }
             if effect.optional && (action.roll.is_some() && successes == 0 || !self.optional(id, &effect.text)) {
                 continue;
@@ -1281,6 +1321,10 @@ impl<'a> Game<'a> {
             }
         }
         for p in 0..2 {
+            if let Some(t) = sit.hands[p].iter().find(|t| !content.tactics.contains_key(*t)) {
+                return Err(format!("player {}'s hand: no Tactic `{t}`", p + 1));
+            }
+            g.state.players[p].hand = sit.hands[p].clone();
             g.state.players[p].deck = sit.decks[p].clone();
             g.state.players[p].victory_points = sit.victory_points[p];
         }
@@ -1548,7 +1592,26 @@ impl<'a> Game<'a> {
         let before = u.damage;
         u.damage = (u.damage + amount).min(hp);
         let total = u.damage;
+        let owner = u.owner;
         self.emit(Event::Damage { character: id.to_string(), amount: total - before, total });
+        // Tactics played when Damage is received (before the Infirmary), or when
+        // it is enough to go there (`000 § Tactics`: the card's timing).
+        let mut windows = vec![model::Window::DamageSuffered];
+        if total >= hp {
+            windows.push(model::Window::SentToInfirmary);
+        }
+        for window in windows {
+            let playable = self.playable_for(owner, window, id);
+            if playable.is_empty() {
+                continue;
+            }
+            let options =
+                std::iter::once(Choice::Done).chain(playable.into_iter().map(|t| Choice::Play { tactic: t })).collect();
+            if let Choice::Play { tactic } = self.decide(owner, Kind::Tactic, Some(id), "Play a Tactic now?", options) {
+                self.play_tactic(owner, &tactic, id, None);
+            }
+        }
+        let total = self.unit(id).map_or(0, |u| u.damage);
         if total >= hp {
             self.to_infirmary(id);
         }

@@ -57,6 +57,9 @@ pub struct Situation {
     /// Each player's Tactics deck (ids), top card last.
     #[serde(default)]
     pub decks: [Vec<Id>; 2],
+    /// Each player's hand of Tactics (ids).
+    #[serde(default)]
+    pub hands: [Vec<Id>; 2],
     /// Each player's Victory Points so far.
     #[serde(default)]
     pub victory_points: [u32; 2],
