@@ -45,6 +45,10 @@ function Game:random(low, high) end
 ---@param message string text for the game's narrative
 function Game:log(message) end
 
+---The active Character (whose Activation it is), or nil between Activations. (000 § Activations)
+---@return CharacterId
+function Game:active_character() end
+
 ---Damage the Character has suffered. (000 § Damage)
 ---@param target CharacterId the Character it applies to
 ---@return integer

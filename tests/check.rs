@@ -203,7 +203,7 @@ fn check_locked_fails_when_the_packs_change() {
 }
 
 /// issue 6: the errata pack changes exactly the three corrections it quotes:
-/// Coordinated Assault (its text and the Lua that plays it), Pointman's text,
+/// Coordinated Assault and Pointman (each its text and the Lua that plays it),
 /// Epic Regeneration's timing (window and printed line).
 #[test]
 fn the_errata_diff_is_the_three_corrections() {
@@ -223,6 +223,7 @@ fn the_errata_diff_is_the_three_corrections() {
         vec![
             "character:hannibal actions[id=coordinated-assault].effects[0].lua",
             "character:hannibal actions[id=coordinated-assault].effects[0].text",
+            "character:hannibal automatic_skills[id=pointman].effect.lua",
             "character:hannibal automatic_skills[id=pointman].effect.text",
             "tactic:epic-regeneration timing",
             "tactic:epic-regeneration timing_text",

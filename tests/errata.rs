@@ -26,12 +26,18 @@ fn packs(errata: bool) -> load::Loaded {
 struct Plays {
     action: &'static str,
     done: bool,
+    /// Whether optional "may" choices of effects (Pointman) are taken.
+    take_options: bool,
     seen: Rc<RefCell<Vec<String>>>,
 }
 
 impl Controller for Plays {
     fn decide(&mut self, d: &Decision, _v: &View<'_>) -> usize {
         self.seen.borrow_mut().extend(d.options.iter().map(ToString::to_string));
+        if d.kind == Kind::Choose {
+            let want = if self.take_options { "add" } else { "no" };
+            return d.options.iter().position(|o| o.to_string() == want).unwrap_or(0);
+        }
         if d.kind == Kind::Action && !self.done {
             if let Some(i) =
                 d.options.iter().position(|o| matches!(o, Choice::Perform { action, .. } if action == self.action))
@@ -45,11 +51,20 @@ impl Controller for Plays {
 }
 
 fn play(loaded: &load::Loaded, situation: &str, action: &'static str) -> (Vec<String>, Vec<String>) {
+    play_with(loaded, situation, action, false)
+}
+
+fn play_with(
+    loaded: &load::Loaded,
+    situation: &str,
+    action: &'static str,
+    take_options: bool,
+) -> (Vec<String>, Vec<String>) {
     let rt = Runtime::new(Arc::new(loaded.content.clone()), loaded.script_set.clone(), Limits::default()).unwrap();
     let sit: Situation = toml::from_str(situation).unwrap();
     let seen = Rc::new(RefCell::new(Vec::new()));
-    let mut a = Plays { action, done: false, seen: seen.clone() };
-    let mut b = Plays { action, done: false, seen: seen.clone() };
+    let mut a = Plays { action, done: false, take_options, seen: seen.clone() };
+    let mut b = Plays { action, done: false, take_options, seen: seen.clone() };
     let mut g = Game::from_situation(&loaded.content, &rt, &sit, [&mut a, &mut b]).unwrap();
     g.run_activation(true).unwrap();
     assert_eq!(g.effect_failures(), 0, "{:?}", g.events);
@@ -122,4 +137,29 @@ fn epic_regeneration_printed_and_corrected() {
         MASSACRE_HIT.replace("id = \"senor-massacre\"\nplayer = 1", "id = \"senor-massacre\"\nplayer = 1\ndamage = 2");
     let (_, options) = play(&packs(true), &lethal, "ken-no-sen");
     assert!(offered(&options), "errata: offered when the Damage would send him to the Infirmary");
+}
+
+const HANNIBAL_CONTENDS: &str = r#"
+scenario = "assault"
+active = "hannibal"
+[[character]]
+id = "hannibal"
+player = 1
+space = [0, 3]
+action_points = 5
+[[character]]
+id = "miyamoto-mushashi"
+player = 2
+space = [0, 4]
+"#;
+
+/// 002 § Hannibal: Pointman as printed ("Your Allies", Hannibal among them)
+/// adds an Orange die to Hannibal's own Attack; the erratum ("Any Ally other
+/// than you") does not. The Contender Attack rolls one orange die.
+#[test]
+fn pointman_printed_and_corrected() {
+    let (printed, _) = play_with(&packs(false), HANNIBAL_CONTENDS, "contender", true);
+    assert_eq!(oranges_rolled(&printed), 2, "{printed:#?}");
+    let (corrected, _) = play_with(&packs(true), HANNIBAL_CONTENDS, "contender", true);
+    assert_eq!(oranges_rolled(&corrected), 1, "{corrected:#?}");
 }

@@ -1002,6 +1002,43 @@ impl<'a> Game<'a> {
         self.pending_pools.take().unwrap_or_default()
     }
 
+    /// Automatic Skills with `timing = "before-roll"` of the attacker's team
+    /// (the attacker included: "Characters are Allies of themselves",
+    /// `000 § Allies`), run before an Attack Roll with ctx.self = the skill's
+    /// owner and ctx.target = the Defender; they may add dice to the Attack
+    /// (Pointman, `002 § Hannibal`).
+    fn team_before_roll_skills(&mut self, attacker: &str, defender: &str, pools: [Pool; 2]) -> [Pool; 2] {
+        let Some(owner) = self.unit(attacker).map(|u| u.owner) else { return pools };
+        let holders: Vec<(Id, String, String)> = self
+            .state
+            .units
+            .iter()
+            .filter(|u| u.owner == owner && matches!(u.location, Location::Space(_)))
+            .flat_map(|u| {
+                self.card(&u.id)
+                    .automatic_skills
+                    .iter()
+                    .filter(|s| {
+                        s.timing == Some(model::Window::BeforeRoll)
+                            && (s.effect.lua.is_some() || s.effect.script.is_some())
+                    })
+                    .filter(|s| !self.silenced(&u.id, &s.id))
+                    .map(|s| (u.id.clone(), format!("automatic_skills[id={}].effect", s.id), s.effect.text.clone()))
+                    .collect::<Vec<_>>()
+            })
+            .collect();
+        if holders.is_empty() {
+            return pools;
+        }
+        self.pending_pools = Some(pools);
+        self.tactic_side = Some(Side::Active);
+        for (who, path, text) in holders {
+            self.run_effect(&format!("character:{who}"), &path, &who, Some(defender), None, &text);
+        }
+        self.tactic_side = None;
+        self.pending_pools.take().unwrap_or_default()
+    }
+
     /// The Tactics step of a Roll (`000 § Simple Rolls`, `§ Face to Face Roll`,
     /// step 1): each player may play Tactics that come "before making a Roll"
     /// (the roller) or "before your opponent makes a Roll" (the other player);
@@ -1141,6 +1178,7 @@ impl<'a> Game<'a> {
                     defense.dice.push("black".into());
                 }
                 let [pool, defense] = self.before_roll_effects(id, Some(&t), &action, [pool, defense]);
+                let [pool, defense] = self.team_before_roll_skills(id, &t, [pool, defense]);
                 let [pool, defense] = self.roll_tactics(id, Some(&t), [pool, defense]);
                 let r = self.face_to_face(id, &pool, &t, &defense, &action.switches, true);
                 successes = r.active_successes;
@@ -1944,6 +1982,7 @@ impl Host for Game<'_> {
                 self.emit(Event::Log { text: s(0)?.to_string() });
                 ApiValue::Nil
             }
+            "active_character" => self.state.active.clone().map_or(ApiValue::Nil, ApiValue::Str),
             "damage" => ApiValue::Int(self.unit(&character(self, 0)?).map_or(0, |u| u.damage as i64)),
             "has_state" => ApiValue::Bool(self.has_state(&character(self, 0)?, s(1)?)),
             "position" => match self.space_of(&character(self, 0)?) {

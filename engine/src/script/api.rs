@@ -170,6 +170,14 @@ pub const REGISTRY: &[ApiFn] = &[
     },
     // Game-state queries.
     ApiFn {
+        name: "active_character",
+        params: &[],
+        returns: Ty::Character,
+        answer: Answer::Host,
+        doc: "The active Character (whose Activation it is), or nil between Activations.",
+        source: "000 § Activations",
+    },
+    ApiFn {
         name: "damage",
         params: &[TARGET],
         returns: Ty::Integer,

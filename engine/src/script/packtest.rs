@@ -65,11 +65,73 @@ pub fn run_all(loaded: &Loaded, limits: Limits) -> Outcome {
             return out;
         }
     };
+    let mut own: std::collections::BTreeMap<&str, Runtime> = Default::default();
     for (pack, file) in files {
         let Some(text) = loaded.sources.get(file) else { continue };
-        run_file(&runtime, pack, file, text, &mut out);
+        // A pack tests its effects as it and its dependencies define them: Lua
+        // that a later, independent pack patched (an errata mod) is tested as it
+        // was before that patch; the patching pack tests its own version.
+        if !own.contains_key(pack) {
+            if let Some(set) = scripts_as_of(loaded, pack) {
+                if let Ok(rt) = Runtime::new(Arc::new(loaded.content.clone()), set, limits) {
+                    own.insert(pack, rt);
+                }
+            }
+        }
+        let rt = own.get(pack).unwrap_or(&runtime);
+        run_file(rt, pack, file, text, &mut out);
     }
     out
+}
+
+/// The scripts as pack `pack` and its dependencies define them, if patches from
+/// other packs changed any; `None` when the shared set is already that.
+fn scripts_as_of(loaded: &Loaded, pack: &str) -> Option<Arc<super::runtime::ScriptSet>> {
+    let mut allowed = std::collections::BTreeSet::new();
+    let mut stack = vec![pack.to_string()];
+    while let Some(p) = stack.pop() {
+        if allowed.insert(p.clone()) {
+            if let Some(pk) = loaded.packs.iter().find(|x| x.manifest.id == p) {
+                stack.extend(pk.manifest.dependencies.keys().cloned());
+                stack.extend(pk.manifest.optional_dependencies.keys().cloned());
+            }
+        }
+    }
+    let mut changed = false;
+    let sources: Vec<ScriptSource> = loaded
+        .script_set
+        .sources()
+        .iter()
+        .map(|s| {
+            let lua_path = format!("{}.lua", s.effect);
+            let foreign = loaded
+                .provenance
+                .get(&s.card)
+                .is_some_and(|fields| fields.iter().any(|f| f.path == lua_path && !allowed.contains(&f.pack)));
+            if !foreign {
+                return s.clone();
+            }
+            // The Lua before the foreign patch: from the file that defined the entry.
+            let original = s.card.split_once(':').and_then(|(k, id)| {
+                let origin = loaded.content.origin(crate::model::Kind::from_key(k)?, id)?;
+                let raw = loaded.docs.get(&origin.file)?.get(&origin.pointer)?;
+                let (ptr, _) = crate::patch::keyed_pointer(raw, &lua_path).ok()?;
+                raw.pointer(&ptr)?.as_str().map(str::to_string)
+            });
+            match original {
+                Some(text) => {
+                    changed = true;
+                    ScriptSource { source: text.into(), ..s.clone() }
+                }
+                None => s.clone(),
+            }
+        })
+        .collect();
+    if !changed {
+        return None;
+    }
+    let (set, _) = super::runtime::compile_all(sources);
+    Some(set)
 }
 
 fn run_file(rt: &Runtime, pack: &str, file: &Path, text: &str, out: &mut Outcome) {
