@@ -21,6 +21,9 @@ pub struct ShowArgs {
     /// Colour in human output.
     #[arg(long, value_enum, default_value_t = ColorChoice::Auto)]
     color: ColorChoice,
+    /// List every field with the pack, file and line that set it.
+    #[arg(long)]
+    fields: bool,
 }
 
 /// Arguments of `arena diff`.
@@ -66,12 +69,31 @@ pub fn show(args: ShowArgs, stdout: &mut dyn Write, stderr: &mut dyn Write) -> a
         (o.pack.clone(), o.file.display().to_string(), line)
     });
     let fields = loaded.provenance.get(&args.reference).cloned().unwrap_or_default();
+    // Every leaf field and where it was set: a patch, else the defining file.
+    let mut leaves = Vec::new();
+    leaf_paths(&entry, String::new(), &mut leaves);
+    let field_origins: Vec<serde_json::Value> = leaves
+        .iter()
+        .map(|path| {
+            if let Some(f) = fields.iter().rev().find(|f| f.path == *path || path.starts_with(&format!("{}.", f.path)) || path.starts_with(&format!("{}[", f.path))) {
+                return serde_json::json!({"path": path, "pack": f.pack, "file": f.file, "line": f.line, "by": "patch"});
+            }
+            let at = origin.as_ref().and_then(|o| {
+                let raw = loaded.docs.get(&o.file)?.get(&o.pointer)?;
+                let (ptr, _) = patch::keyed_pointer(raw, path).ok()?;
+                let l = loaded.locate(&o.file, &format!("{}{ptr}", o.pointer))?;
+                Some(serde_json::json!({"path": path, "pack": o.pack, "file": l.file, "line": l.line, "by": "definition"}))
+            });
+            at.unwrap_or_else(|| serde_json::json!({"path": path}))
+        })
+        .collect();
     if args.format == Format::Json {
         let v = serde_json::json!({
             "reference": args.reference,
             "defined": defined.as_ref().map(|(p, f, l)| serde_json::json!({"pack": p, "file": f, "line": l})),
             "effective": entry,
             "patched": fields,
+            "fields": field_origins,
         });
         writeln!(stdout, "{}", serde_json::to_string_pretty(&v)?)?;
         return Ok(0);
@@ -84,6 +106,20 @@ pub fn show(args: ShowArgs, stdout: &mut dyn Write, stderr: &mut dyn Write) -> a
     match toml::to_string_pretty(&Value::Object(table)) {
         Ok(t) => write!(stdout, "{t}")?,
         Err(_) => writeln!(stdout, "{}", serde_json::to_string_pretty(&entry)?)?,
+    }
+    if args.fields {
+        writeln!(stdout, "\n# every field, and where it was set:")?;
+        for f in &field_origins {
+            let path = f["path"].as_str().unwrap_or_default();
+            match (f["pack"].as_str(), f["file"].as_str(), f["line"].as_u64()) {
+                (Some(pack), Some(file), Some(line)) => writeln!(
+                    stdout,
+                    "#   {path:<50} {pack} {file}:{line}{}",
+                    if f["by"] == "patch" { " (patch)" } else { "" }
+                )?,
+                _ => writeln!(stdout, "#   {path}")?,
+            }
+        }
     }
     if fields.is_empty() {
         writeln!(stdout, "\n# no patch changes this entry")?;
@@ -133,4 +169,29 @@ pub fn diff(args: DiffArgs, stdout: &mut dyn Write, stderr: &mut dyn Write) -> a
     }
     writeln!(stdout, "{} change{}", changes.len(), if changes.len() == 1 { "" } else { "s" })?;
     Ok(0)
+}
+
+/// Keyed paths of every leaf of an entry (`actions[id=x].cost`, `defense.dice[0]`).
+fn leaf_paths(v: &Value, path: String, out: &mut Vec<String>) {
+    let join = |k: &str| if path.is_empty() { k.to_string() } else { format!("{path}.{k}") };
+    match v {
+        Value::Object(m) => {
+            for (k, child) in m {
+                leaf_paths(child, join(k), out);
+            }
+        }
+        Value::Array(items)
+            if !items.is_empty() && items.iter().all(|i| i.get("id").and_then(Value::as_str).is_some()) =>
+        {
+            for i in items {
+                leaf_paths(i, format!("{path}[id={}]", i["id"].as_str().unwrap_or_default()), out);
+            }
+        }
+        Value::Array(items) if items.iter().any(|i| i.is_object()) => {
+            for (n, i) in items.iter().enumerate() {
+                leaf_paths(i, format!("{path}[{n}]"), out);
+            }
+        }
+        _ => out.push(path),
+    }
 }
