@@ -384,11 +384,23 @@ fn check(args: CheckArgs, stdout: &mut dyn Write, stderr: &mut dyn Write) -> any
     let paths = if args.paths.is_empty() { default_paths() } else { args.paths.clone() };
     let options = load::Options { max_file_size: args.max_file_size, ..load::Options::default() };
     let mut loaded = load::load(&paths, &options);
+    let mut simulated = None;
     if let Some(n) = args.sims.filter(|n| *n > 0) {
         if !loaded.has_errors() {
             let jobs = std::thread::available_parallelism().map_or(1, |n| n.get());
             let found = arena_engine::sim::check_sims(&loaded, n, jobs);
+            let failures = found.iter().filter(|d| d.is_error()).count();
             loaded.diagnostics.extend(found);
+            let two_player = loaded
+                .content
+                .scenarios
+                .values()
+                .filter(|s| (s.value.players.min..=s.value.players.max).contains(&2))
+                .count();
+            simulated = Some(format!(
+                "simulated {n} seeded games of each of {two_player} 2-player Scenario(s), with their setups and with random teams: {}",
+                if failures == 0 { "no failure".to_string() } else { format!("{failures} problem(s)") }
+            ));
         }
     }
     if args.locked {
@@ -414,6 +426,9 @@ fn check(args: CheckArgs, stdout: &mut dyn Write, stderr: &mut dyn Write) -> any
         Format::Human => {
             write!(stderr, "{}", diag::render_human(&shown, &loaded.sources, use_color(args.color)))?;
             writeln!(stdout, "{}", summary_line(&loaded, args.strict))?;
+            if let Some(line) = &simulated {
+                writeln!(stdout, "{line}")?;
+            }
         }
         Format::Json => {
             let value = serde_json::to_value(&summary).context("serializing the summary")?;
