@@ -33,6 +33,9 @@ pub struct Options {
     pub run_script_tests: bool,
     /// Limits of the Lua VM that runs script tests.
     pub limits: crate::script::runtime::Limits,
+    /// Build the notes (provisional entries, effects without Lua) as diagnostics;
+    /// off, they are only counted (`arena check --strict` turns them on).
+    pub notes: bool,
 }
 
 impl Default for Options {
@@ -42,6 +45,7 @@ impl Default for Options {
             compile_scripts: true,
             run_script_tests: true,
             limits: crate::script::runtime::Limits::default(),
+            notes: false,
         }
     }
 }
@@ -82,6 +86,10 @@ pub struct Loaded {
     pub script_set: Arc<crate::script::runtime::ScriptSet>,
     /// Script test cases run (`*.test.lua`).
     pub script_tests: usize,
+    /// Provisional entries.
+    pub provisional_entries: usize,
+    /// Effects with no Lua.
+    pub unsupported_effects: usize,
     /// Patches found, applied once every content file is in.
     pub pending_patches: Vec<crate::patch::Pending>,
     /// For each patched entry (`kind:id`), where each patched field was set.
@@ -233,6 +241,8 @@ pub fn load_packs(roots: &[PathBuf], diags: Vec<Diagnostic>, options: &Options) 
     let report = crate::validate::validate(&out, options);
     out.diagnostics.extend(report.diagnostics);
     out.scripts = report.compiled;
+    out.provisional_entries = report.provisional;
+    out.unsupported_effects = report.unsupported;
     out.script_set = report.scripts;
     for (path, text) in report.sources {
         out.sources.insert(path, text);
@@ -1029,8 +1039,8 @@ impl Loaded {
             script_tests: self.script_tests,
             errors: self.diagnostics.iter().filter(|d| d.is_error()).count(),
             warnings: self.diagnostics.iter().filter(|d| d.severity == crate::diag::Severity::Warning).count(),
-            provisional: count(Code::Provisional),
-            unsupported_effects: count(Code::UnsupportedEffect),
+            provisional: self.provisional_entries.max(count(Code::Provisional)),
+            unsupported_effects: self.unsupported_effects.max(count(Code::UnsupportedEffect)),
         }
     }
 }

@@ -25,17 +25,37 @@ pub struct Report {
     pub sources: Vec<(std::path::PathBuf, std::sync::Arc<str>)>,
     /// Every script that compiled, ready for a [`crate::script::runtime::Runtime`].
     pub scripts: Arc<ScriptSet>,
+    /// Provisional entries counted.
+    pub provisional: usize,
+    /// Effects without Lua counted.
+    pub unsupported: usize,
 }
 
 /// Run every cross-content check.
 pub fn validate(loaded: &Loaded, options: &Options) -> Report {
-    let mut v = Validator { loaded, out: Vec::new(), compiled: 0, sources: Vec::new(), set: None };
+    let mut v = Validator {
+        loaded,
+        out: Vec::new(),
+        compiled: 0,
+        sources: Vec::new(),
+        set: None,
+        notes: options.notes,
+        provisional_count: 0,
+        unsupported_count: 0,
+    };
     v.dice_pools();
     v.references();
     v.maps();
     v.effects(options);
     v.provisional();
-    Report { diagnostics: v.out, compiled: v.compiled, sources: v.sources, scripts: v.set.unwrap_or_default() }
+    Report {
+        diagnostics: v.out,
+        compiled: v.compiled,
+        sources: v.sources,
+        scripts: v.set.unwrap_or_default(),
+        provisional: v.provisional_count,
+        unsupported: v.unsupported_count,
+    }
 }
 
 struct Validator<'a> {
@@ -44,6 +64,9 @@ struct Validator<'a> {
     compiled: usize,
     sources: Vec<(std::path::PathBuf, std::sync::Arc<str>)>,
     set: Option<Arc<ScriptSet>>,
+    notes: bool,
+    provisional_count: usize,
+    unsupported_count: usize,
 }
 
 impl Validator<'_> {
@@ -308,6 +331,7 @@ impl Validator<'_> {
         let mut found = Vec::new();
         let mut sources = Vec::new();
         let mut referenced = BTreeSet::new();
+        let mut unsupported = 0;
         for (origin, pointer, effect) in self.all_effects() {
             let sub = pointer.strip_prefix(&origin.pointer).unwrap_or(&pointer).to_string();
             let lua = effect.get("lua").and_then(Value::as_str);
@@ -380,6 +404,10 @@ impl Validator<'_> {
                     }
                 }
                 (None, None) => {
+                    unsupported += 1;
+                    if !self.notes {
+                        continue;
+                    }
                     let text = effect.get("text").and_then(Value::as_str).unwrap_or_default();
                     found.push(
                         Diagnostic::note(
@@ -393,6 +421,7 @@ impl Validator<'_> {
                 }
             }
         }
+        self.unsupported_count += unsupported;
         // Pack scripts no effect names (helpers, tests) are compiled too.
         for pack in &self.loaded.packs {
             for (key, file) in &pack.scripts {
@@ -474,6 +503,10 @@ impl Validator<'_> {
         let mut found = Vec::new();
         for (kind, id, meta, origin) in self.loaded.content.metas() {
             if meta.provisional {
+                self.provisional_count += 1;
+                if !self.notes {
+                    continue;
+                }
                 let mut d = Diagnostic::note(Code::Provisional, format!("`{kind}:{id}` is provisional"))
                     .at_opt(self.loaded.locate_key(&origin.file, &format!("{}/provisional", origin.pointer)))
                     .path(format!("{kind}:{id}"));

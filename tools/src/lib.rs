@@ -382,7 +382,7 @@ fn has_pack(dir: &std::path::Path) -> bool {
 
 fn check(args: CheckArgs, stdout: &mut dyn Write, stderr: &mut dyn Write) -> anyhow::Result<Exit> {
     let paths = if args.paths.is_empty() { default_paths() } else { args.paths.clone() };
-    let options = load::Options { max_file_size: args.max_file_size, ..load::Options::default() };
+    let options = load::Options { max_file_size: args.max_file_size, notes: args.strict, ..load::Options::default() };
     let mut loaded = load::load(&paths, &options);
     let mut simulated = None;
     if let Some(n) = args.sims.filter(|n| *n > 0) {
