@@ -381,9 +381,41 @@ fn has_pack(dir: &std::path::Path) -> bool {
 }
 
 fn check(args: CheckArgs, stdout: &mut dyn Write, stderr: &mut dyn Write) -> anyhow::Result<Exit> {
-    let paths = if args.paths.is_empty() { default_paths() } else { args.paths.clone() };
+    let mut paths = if args.paths.is_empty() { default_paths() } else { args.paths.clone() };
     let options = load::Options { max_file_size: args.max_file_size, notes: args.strict, ..load::Options::default() };
     let mut loaded = load::load(&paths, &options);
+    // Dependencies the given paths lack are taken from the bundled packs (a mod
+    // is checked against the base games it names), and said so.
+    let mut borrowed = Vec::new();
+    for _ in 0..4 {
+        let have: std::collections::BTreeSet<String> = loaded.packs.iter().map(|p| p.manifest.id.clone()).collect();
+        let wanted: std::collections::BTreeSet<String> = loaded
+            .packs
+            .iter()
+            .flat_map(|p| p.manifest.dependencies.keys().cloned())
+            .filter(|d| !have.contains(d))
+            .collect();
+        let (bundled, _) = load::discover(&content_paths());
+        let add: Vec<(String, PathBuf)> = bundled
+            .into_iter()
+            .filter_map(|root| {
+                let text = std::fs::read_to_string(root.join(load::MANIFEST)).ok()?;
+                let id = text.parse::<toml::Table>().ok()?.get("id")?.as_str()?.to_string();
+                wanted.contains(&id).then_some((id, root))
+            })
+            .collect();
+        if add.is_empty() {
+            break;
+        }
+        for (id, root) in add {
+            borrowed.push(format!("{id} ({})", root.display()));
+            paths.push(root);
+        }
+        loaded = load::load(&paths, &options);
+    }
+    if !borrowed.is_empty() {
+        writeln!(stderr, "note: dependencies taken from the bundled packs: {}", borrowed.join(", "))?;
+    }
     let mut simulated = None;
     if let Some(n) = args.sims.filter(|n| *n > 0) {
         if !loaded.has_errors() {
