@@ -229,6 +229,8 @@ fn the_errata_diff_is_the_three_corrections() {
             "tactic:epic-regeneration timing_text",
         ]
     );
+    let text = arena(&["diff", "--base", "../content", "--with", "../mods/errata-1.6"]);
+    insta::assert_snapshot!("diff_with_errata", text.stdout);
     let show = arena(&["show", "character:hannibal", "../content", "../mods/errata-1.6"]);
     assert_eq!(show.code, 0, "{}", show.stderr);
     insta::assert_snapshot!(
