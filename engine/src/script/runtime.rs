@@ -436,16 +436,7 @@ impl Runtime {
         host: &mut dyn Host,
         ctx: &Ctx,
     ) -> mlua::Result<ApiValue> {
-        if self.shared.host.get().is_some() {
-            return Err(lua_err("an effect cannot run another effect"));
-        }
-        self.shared.budget.set(self.limits.instructions);
-        // SAFETY: see `Shared::host`; the lifetime is erased only for the
-        // duration of this call and the guard clears the pointer before return.
-        let ptr: NonNull<dyn Host + '_> = NonNull::from(&mut *host);
-        let ptr: NonNull<dyn Host> = unsafe { std::mem::transmute(ptr) };
-        self.shared.host.set(Some(ptr));
-        let guard = HostGuard(&self.shared);
+        let guard = self.lend_host(host)?;
         if let Some(h) = self.shared.host() {
             h.begin_effect();
         }
@@ -548,27 +539,33 @@ impl Runtime {
                 .set_name(format!("=@{index}"))
                 .set_environment(self.env()?)
                 .into_function()?;
-            let v: Value = self.run_value(&chunk, source, host)?;
+            let v: Value = self.run_value(&chunk, host)?;
             let mut budget = 10_000;
             to_json(&v, 0, &mut budget)
         };
         run().map_err(|e| self.classify(e, Some(index), source))
     }
 
-    fn run_value(&self, chunk: &Function, source: &ScriptSource, host: &mut dyn Host) -> mlua::Result<Value> {
-        let _ = source;
+    fn run_value(&self, chunk: &Function, host: &mut dyn Host) -> mlua::Result<Value> {
+        let guard = self.lend_host(host)?;
+        let result = chunk.call::<Value>((self.game.clone(),));
+        drop(guard);
+        result
+    }
+
+    /// Lend `host` to the VM for one call, with a fresh budget. Refuses a call
+    /// inside a call (effects do not run effects).
+    fn lend_host<'h>(&'h self, host: &'h mut dyn Host) -> mlua::Result<HostGuard<'h>> {
         if self.shared.host.get().is_some() {
             return Err(lua_err("an effect cannot run another effect"));
         }
         self.shared.budget.set(self.limits.instructions);
-        let ptr: NonNull<dyn Host + '_> = NonNull::from(&mut *host);
-        // SAFETY: as in `run`.
+        // SAFETY: see `Shared::host`; the lifetime is erased only while the
+        // returned guard lives, and the guard clears the pointer when dropped.
+        let ptr: NonNull<dyn Host + '_> = NonNull::from(host);
         let ptr: NonNull<dyn Host> = unsafe { std::mem::transmute(ptr) };
         self.shared.host.set(Some(ptr));
-        let guard = HostGuard(&self.shared);
-        let result = chunk.call::<Value>((self.game.clone(),));
-        drop(guard);
-        result
+        Ok(HostGuard(&self.shared))
     }
 
     /// Bytes the VM uses now.
