@@ -290,6 +290,10 @@ impl Schemas {
         let Some(validator) = &schema.1 else {
             return (Vec::new(), Vec::new());
         };
+        // The common case, a valid file, without collecting errors.
+        if validator.is_valid(&doc.value) {
+            return (Vec::new(), Vec::new());
+        }
         let mut out = Vec::new();
         let mut pointers = Vec::new();
         for e in validator.iter_errors(&doc.value) {

@@ -90,13 +90,26 @@ pub fn parse(text: &str) -> Result<SpannedDoc, Vec<SyntaxError>> {
 
 /// Escape a key as one JSON Pointer segment (RFC 6901).
 pub fn escape(key: &str) -> String {
-    key.replace('~', "~0").replace('/', "~1")
+    if key.contains(['~', '/']) { key.replace('~', "~0").replace('/', "~1") } else { key.to_string() }
+}
+
+/// `pointer` + "/" + the escaped key, in one allocation.
+fn child(pointer: &str, key: &str) -> String {
+    let mut p = String::with_capacity(pointer.len() + key.len() + 1);
+    p.push_str(pointer);
+    p.push('/');
+    if key.contains(['~', '/']) {
+        p.push_str(&escape(key));
+    } else {
+        p.push_str(key);
+    }
+    p
 }
 
 fn convert_table(table: &DeTable<'_>, pointer: &str, spans: &mut HashMap<String, Spans>) -> Value {
     let mut map = Map::new();
     for (key, value) in table.iter() {
-        let p = format!("{pointer}/{}", escape(key.get_ref()));
+        let p = child(pointer, key.get_ref());
         let v = convert_value(value.get_ref(), &p, spans);
         spans.insert(p, Spans { key: Some(key.span()), value: value.span() });
         map.insert(key.get_ref().to_string(), v);
@@ -133,7 +146,7 @@ fn convert_value(value: &DeValue<'_>, pointer: &str, spans: &mut HashMap<String,
                 .iter()
                 .enumerate()
                 .map(|(idx, item)| {
-                    let p = format!("{pointer}/{idx}");
+                    let p = child(pointer, itoa(idx).as_str());
                     let v = convert_value(item.get_ref(), &p, spans);
                     spans.insert(p, Spans { key: None, value: item.span() });
                     v
@@ -142,6 +155,10 @@ fn convert_value(value: &DeValue<'_>, pointer: &str, spans: &mut HashMap<String,
         ),
         DeValue::Table(t) => convert_table(t, pointer, spans),
     }
+}
+
+fn itoa(n: usize) -> String {
+    n.to_string()
 }
 
 #[cfg(test)]

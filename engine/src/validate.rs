@@ -336,6 +336,11 @@ impl Validator<'_> {
             let sub = pointer.strip_prefix(&origin.pointer).unwrap_or(&pointer).to_string();
             let lua = effect.get("lua").and_then(Value::as_str);
             let script = effect.get("script").and_then(Value::as_str);
+            if lua.is_none() && script.is_none() && !self.notes {
+                // An effect without Lua, not listed: counted only (no path to build).
+                unsupported += 1;
+                continue;
+            }
             let cpath = self.cpath(origin, &sub);
             let (card, effect_path) = cpath.split_once(' ').unwrap_or((cpath.as_str(), ""));
             match (lua, script) {
