@@ -511,14 +511,14 @@ fn a_simulation_holds_its_snapshot() {
     let players = [arena_engine::sim::Player::Random, arena_engine::sim::Player::Random];
     let batch = {
         let held = held.clone();
-        std::thread::spawn(move || held.simulate("assault", 1..9, players, 1).unwrap())
+        std::thread::spawn(move || held.simulate("assault", 1..9, players, 1, false).unwrap())
     };
     let file = dir.path().join("aristeia-core/characters/characters.toml");
     edit(&file, "hit_points = 5", "hit_points = 2");
     let ((snap, _), _) = wait_for(&w, "reload", reloaded);
     assert_eq!(snap.generation, 2);
     let during = batch.join().unwrap();
-    let again = held.simulate("assault", 1..9, players, 2).unwrap();
+    let again = held.simulate("assault", 1..9, players, 2, false).unwrap();
     assert_eq!(during.report.games, 8);
     assert_eq!(serde_json::to_string(&during).unwrap(), serde_json::to_string(&again).unwrap());
     w.stop();
@@ -640,7 +640,7 @@ fn cli_sim_compares_with_the_previous_content() {
     let mut cli = Cli::start(args);
     cli.wait_for("[1] live");
     cli.wait_for("  draws ");
-    assert!(cli.stdout.contains("sim first-game: 4 games, seeds 1..5"), "{}", cli.stdout);
+    assert!(cli.stdout.contains("sim first-game: 4 games, seeds 1-4"), "{}", cli.stdout);
     assert!(cli.stdout.contains("player 1 win rate "), "{}", cli.stdout);
     let file = dir.path().join("aristeia-core/characters/characters.toml");
     edit(&file, "hit_points = 5", "hit_points = 2");

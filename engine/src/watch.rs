@@ -102,11 +102,26 @@ impl Snapshot {
         seeds: std::ops::Range<u64>,
         players: [Player; 2],
         jobs: usize,
+        random_teams: bool,
     ) -> Result<SimStats, String> {
         let content = self.content();
-        let setup = setup_for(&content, scenario)
-            .ok_or_else(|| format!("no setup, and no Scenario with a ready-made setup, is called `{scenario}`"))?;
-        let teams = crate::sim::Teams::Setup(setup.clone());
+        let (setup, teams) = if random_teams {
+            let sc = if content.scenarios.contains_key(scenario) {
+                scenario.to_string()
+            } else {
+                content
+                    .setups
+                    .get(scenario)
+                    .map(|s| s.value.scenario.clone())
+                    .ok_or_else(|| format!("no Scenario or setup is called `{scenario}`"))?
+            };
+            (format!("{sc} (random teams)"), crate::sim::Teams::Random(sc))
+        } else {
+            let setup = setup_for(&content, scenario).ok_or_else(|| {
+                format!("no setup, and no Scenario with a ready-made setup, is called `{scenario}` (with --random-teams any Scenario id works)")
+            })?;
+            (setup.clone(), crate::sim::Teams::Setup(setup))
+        };
         let games = crate::sim::batch(content, self.scripts(), &teams, seeds, players, jobs, &|| {})?;
         Ok(SimStats::of(setup, &games))
     }

@@ -20,6 +20,10 @@ pub struct WatchArgs {
     /// first ready-made setup) or setup, and compare it with the previous content.
     #[arg(long, value_name = "SCENARIO")]
     sim: Option<String>,
+    /// With --sim: random teams of every loaded Character, drawn per seed, so
+    /// a new or changed Character plays (the ready-made setups have fixed teams).
+    #[arg(long)]
+    random_teams: bool,
     /// Games in each --sim batch (the same seeds every time).
     #[arg(long, default_value_t = 100, value_name = "N")]
     games: u64,
@@ -192,21 +196,22 @@ impl Printer<'_> {
         let jobs = self.args.jobs.unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get()));
         let seeds = self.args.seed..self.args.seed + self.args.games;
         let started = Instant::now();
-        let stats = match snapshot.simulate(scenario, seeds.clone(), seats(&self.args.players), jobs) {
-            Ok(s) => s,
-            Err(e) => {
-                writeln!(stderr, "sim: {e}; skipped")?;
-                return Ok(());
-            }
-        };
+        let stats =
+            match snapshot.simulate(scenario, seeds.clone(), seats(&self.args.players), jobs, self.args.random_teams) {
+                Ok(s) => s,
+                Err(e) => {
+                    writeln!(stderr, "error: sim: {e}")?;
+                    return Ok(());
+                }
+            };
         let r = &stats.report;
         writeln!(
             stdout,
-            "  sim {}: {} games, seeds {}..{}, {:.1}s{}",
+            "  sim {}: {} games, seeds {}-{}, {:.1}s{}",
             stats.setup,
             r.games,
             seeds.start,
-            seeds.end,
+            seeds.end.saturating_sub(1),
             started.elapsed().as_secs_f64(),
             match &self.previous {
                 Some((g, _)) => format!(", compared with [{g}]"),
