@@ -201,6 +201,21 @@ impl Validator<'_> {
                 Some(sc) => c.maps.get(&sc.value.map),
             };
             for (t, team) in s.teams.iter().enumerate() {
+                // "Two copies of the same Character cannot be on the same team" (`000 § Setup`, Step 2).
+                for (i, ch) in team.characters.iter().enumerate() {
+                    if team.characters[..i].contains(ch) {
+                        let sub = format!("/teams/{t}/characters/{i}");
+                        found.push(
+                            Diagnostic::error(Code::InvalidValue, format!("`{ch}` is twice in team `{}`", team.name))
+                                .at_opt(self.loc(&e.origin, &sub))
+                                .path(self.cpath(&e.origin, &sub))
+                                .with_note(
+                                    "000 § Setup, Step 2: two copies of the same Character cannot be on the same team",
+                                )
+                                .help("choose another Character"),
+                        );
+                    }
+                }
                 for (i, ch) in team.characters.iter().enumerate() {
                     if !c.characters.contains_key(ch) {
                         let sub = format!("/teams/{t}/characters/{i}");
