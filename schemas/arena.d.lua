@@ -163,6 +163,13 @@ function Game:nullify_symbol(side, symbol) end
 ---@return boolean
 function Game:nullify_die(side, index) end
 
+---"Ignore your Target's Cover": the Target adds no die for Cover to its Roll in this Attack. Only in the `cover` window. (000 § Who Does What; § Cover)
+function Game:ignore_cover() end
+
+---When you would add a Black die to your Attack Roll for Cover, add this die instead. Only in the `cover` window; no effect when you have no Cover. (000 § Cover; Turn 4 (Veteran Sniper))
+---@param die DieId a die id
+function Game:cover_die(die) end
+
 ---The active player draws Tactics. (000 § Tactics)
 ---@param count? integer how many (default 1)
 function Game:draw_tactics(count) end

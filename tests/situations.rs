@@ -30,3 +30,108 @@ fn an_unmet_expectation_fails() {
     assert_eq!(run.code, 1);
     assert!(run.stderr.contains("expected \"valkyrie suffers 1 Damage (3)\""), "{}", run.stderr);
 }
+
+/// 000 Turn 4 without Marksmanship and Veteran Sniper (a patch removes them):
+/// both Characters have Cover, so each adds a Black die (`000 § Cover`). The
+/// same position as `situations/marksmanship-veteran-sniper.toml`, which shows
+/// the skills at work; this shows the Cover they change is really there.
+#[test]
+fn without_the_skills_both_sides_add_a_black_die_for_cover() {
+    std::env::set_current_dir(tests_dir()).unwrap();
+    let tmp = tempfile::tempdir().unwrap();
+    let pack = patch_pack(
+        tmp.path(),
+        "op = \"remove\"\npath = \"automatic_skills[id=marksmanship]\"\n\
+         [[patch.op]]\nop = \"remove\"\npath = \"automatic_skills[id=veteran-sniper]\"\n",
+    );
+    let situation = r#"
+scenario = "assault"
+active = "major-lunah"
+dice = [
+  ["success", "success", "special"], ["success", "success", "special"], ["block"],  # red, orange, Cover black
+  ["block"], ["success", "block", "special"], ["block"],                            # green, blue, Cover black
+]
+answers = ["called-shot on miyamoto-mushashi (3 AP)", "major-lunah first", "activate nullify-block", "done"]
+expect = [
+  "major-lunah rolls red: success+success+special; orange: success+success+special; black: block; added: success",
+  "miyamoto-mushashi rolls green: block; blue: success+block+special; black: block",
+  "result: major-lunah 3 Successes, miyamoto-mushashi 0",
+]
+
+[[character]]
+id = "major-lunah"
+player = 1
+space = [-7, 2]
+action_points = 5
+
+[[character]]
+id = "miyamoto-mushashi"
+player = 2
+space = [-3, 1]
+"#;
+    let file = tmp.path().join("no-skills.toml");
+    std::fs::write(&file, situation).unwrap();
+    let run =
+        arena(&["run", file.to_str().unwrap(), "--pack", "../content/aristeia-core", "--pack", pack.to_str().unwrap()]);
+    assert!(!run.stdout.contains("for Cover instead"), "{}", run.stdout);
+    assert!(run.stderr.contains("all 3 expected events happened"), "{}\n{}", run.stdout, run.stderr);
+}
+
+/// An Attack with No-Line-of-Sight Range ignores the Cover rules (`000 §
+/// Range`): in the Turn 4 position, with Called Shot's Range patched to No
+/// Line of Sight, neither side adds a Cover die and the `cover` skills do not run.
+#[test]
+fn a_no_line_of_sight_attack_ignores_cover() {
+    std::env::set_current_dir(tests_dir()).unwrap();
+    let tmp = tempfile::tempdir().unwrap();
+    let pack = patch_pack(
+        tmp.path(),
+        "op = \"replace\"\npath = \"actions[id=called-shot].range\"\n\
+         value = { min = 3, max = 8, line_of_sight = false }\n",
+    );
+    let situation = r#"
+scenario = "assault"
+active = "major-lunah"
+dice = [["success"], ["success"], ["block"], ["block"]]
+answers = ["called-shot on miyamoto-mushashi (3 AP)", "done"]
+expect = [
+  "major-lunah rolls red: success; orange: success; added: success",
+  "miyamoto-mushashi rolls green: block; blue: block",
+]
+
+[[character]]
+id = "major-lunah"
+player = 1
+space = [-7, 2]
+action_points = 5
+
+[[character]]
+id = "miyamoto-mushashi"
+player = 2
+space = [-3, 1]
+"#;
+    let file = tmp.path().join("no-los.toml");
+    std::fs::write(&file, situation).unwrap();
+    let run =
+        arena(&["run", file.to_str().unwrap(), "--pack", "../content/aristeia-core", "--pack", pack.to_str().unwrap()]);
+    assert!(!run.stdout.contains("for Cover instead"), "{}", run.stdout);
+    assert!(run.stderr.contains("all 2 expected events happened"), "{}\n{}", run.stdout, run.stderr);
+}
+
+/// A pack that patches Major Lunah with the given `[[patch.op]]` body.
+fn patch_pack(dir: &std::path::Path, ops: &str) -> std::path::PathBuf {
+    let pack = dir.join("patched");
+    std::fs::create_dir_all(&pack).unwrap();
+    std::fs::write(
+        pack.join("pack.toml"),
+        "id = \"patched\"\nversion = \"0.1.0\"\ngame = \"aristeia\"\ntitle = \"t\"\nauthors = [\"t\"]\n\
+         [dependencies]\naristeia-core = \"^1.0\"\n",
+    )
+    .unwrap();
+    std::fs::write(
+        pack.join("patch.toml"),
+        format!("[[patch]]\ntarget = \"character:major-lunah\"\nreason = \"test\"\n[[patch.op]]\n{ops}"),
+    )
+    .unwrap();
+    pack
+}

@@ -459,3 +459,27 @@ mod tests {
         }
     }
 }
+
+/// `text` cut to at most `max` bytes on a character boundary, with `...` when
+/// cut (what `str::floor_char_boundary` does, which needs Rust 1.91; the
+/// workspace supports 1.85).
+pub fn shorten(text: &str, max: usize) -> String {
+    if text.len() <= max {
+        return text.to_string();
+    }
+    let mut end = max;
+    while !text.is_char_boundary(end) {
+        end -= 1;
+    }
+    format!("{}...", &text[..end])
+}
+
+#[cfg(test)]
+mod shorten_tests {
+    #[test]
+    fn cuts_on_a_character_boundary() {
+        assert_eq!(super::shorten("abc", 3), "abc");
+        assert_eq!(super::shorten("abcd", 3), "abc...");
+        assert_eq!(super::shorten("aé", 2), "a...");
+    }
+}

@@ -24,9 +24,10 @@ fn windows_reference() -> String {
          content attaches to: a Tactic's `timing`, an Automatic Skill's `timing`.\n\
          Today the engine plays Tactics at `actions-step`, `before-roll`,\n\
          `before-opponent-roll` and `tactic-played` (a Tactic that answers a played\n\
-         Tactic Nullifies it), and runs Automatic Skills at `activation-start` and\n\
-         `attack-resolved`. Content at the other windows loads and validates but is\n\
-         not played yet.\n\n| window | when |\n|---|---|\n",
+         Tactic Nullifies it), and runs Automatic Skills at `activation-start`,\n\
+         `before-roll` (the team's skills, before each of its Attacks), `cover`\n\
+         and `attack-resolved`. Content at the other windows loads and validates\n\
+         but is not played yet.\n\n| window | when |\n|---|---|\n",
     );
     let variants = schema.pointer("/definitions/Window/oneOf").and_then(|v| v.as_array()).cloned().unwrap_or_default();
     for v in variants {

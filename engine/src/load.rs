@@ -436,7 +436,7 @@ fn enum_error(found: &Value, opts: &[String], loc: Option<Location>, cpath: Stri
 
 fn first_line(s: &str) -> String {
     let line = s.lines().next().unwrap_or_default();
-    if line.len() > 200 { format!("{}...", &line[..line.floor_char_boundary(200)]) } else { line.to_string() }
+    crate::diag::shorten(line, 200)
 }
 
 fn type_name(kind: &jsonschema::error::TypeKind) -> String {
@@ -478,7 +478,7 @@ fn short(v: &Value) -> String {
         Value::Array(a) if a.len() > 4 => format!("[... {} items]", a.len()),
         other => other.to_string(),
     };
-    if s.len() > 60 { format!("{}...", &s[..s.floor_char_boundary(57)]) } else { s }
+    if s.len() > 60 { crate::diag::shorten(&s, 57) } else { s }
 }
 
 fn type_hint(expected: String, found: &Value) -> String {

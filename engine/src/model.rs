@@ -518,6 +518,9 @@ pub enum Window {
     DamageSuffered,
     /// After an Attack of the Character has been resolved (its Damage inflicted).
     AttackResolved,
+    /// When Cover is checked for the Character's Attack, before the Cover dice
+    /// are added (`000 § Cover`; Marksmanship, Veteran Sniper: `000` Turn 4).
+    Cover,
     /// When a Character receives enough Damage to go to the Infirmary.
     SentToInfirmary,
     /// When a Tactic is played (to answer it).

@@ -290,6 +290,18 @@ pub struct Game<'a> {
     pending_pools: Option<[Pool; 2]>,
     /// Which side of the Roll the Tactic being played belongs to.
     tactic_side: Option<Side>,
+    /// The Cover of an Attack while its `cover` window is open.
+    cover_check: Option<CoverCheck>,
+}
+
+/// Cover in an Attack as the Attacker's `cover` skills leave it (`000 § Cover`).
+#[derive(Debug, Clone)]
+struct CoverCheck {
+    /// The die the Attacker adds for its own Cover, if it has Cover (Black, or
+    /// what `game:cover_die` names).
+    attacker: Option<Id>,
+    /// Whether the Target adds a Black die for its Cover.
+    target: bool,
 }
 
 /// The Roll an effect can change (`game:add_symbol`, `game:nullify_symbol`).
@@ -389,6 +401,7 @@ impl<'a> Game<'a> {
             fault: None,
             pending_pools: None,
             tactic_side: None,
+            cover_check: None,
             halted: None,
         };
         game.emit(Event::GameStarted {
@@ -1171,10 +1184,11 @@ impl<'a> Game<'a> {
             if action.attack {
                 let t = target.ok_or("an Attack needs a Target")?.to_string();
                 let mut defense = self.card(&t).defense.clone();
-                if self.cover(id, &t) {
-                    pool.dice.push("black".into());
+                let check = self.check_cover(id, &t, &action);
+                if let Some(die) = check.attacker {
+                    pool.dice.push(die);
                 }
-                if self.cover(&t, id) {
+                if check.target {
                     defense.dice.push("black".into());
                 }
                 let [pool, defense] = self.before_roll_effects(id, Some(&t), &action, [pool, defense]);
@@ -1566,6 +1580,35 @@ impl<'a> Game<'a> {
             }
         }
         format!("switches[id={switch}].effect")
+    }
+
+    /// Cover for an Attack of `attacker` on `target` (`000 § Cover`): each
+    /// side with Cover adds a Black die. An Attack with No-Line-of-Sight Range
+    /// ignores the Cover rules (`000 § Range`); the Attacker's Automatic Skills
+    /// at the `cover` window may ignore the Target's Cover or change its own
+    /// Cover die (Marksmanship, Veteran Sniper: `000` Turn 4).
+    fn check_cover(&mut self, attacker: &str, target: &str, action: &model::Action) -> CoverCheck {
+        if action.range.as_ref().is_some_and(|r| !r.line_of_sight) {
+            return CoverCheck { attacker: None, target: false };
+        }
+        let check = CoverCheck {
+            attacker: self.cover(attacker, target).then(|| "black".to_string()),
+            target: self.cover(target, attacker),
+        };
+        self.cover_check = Some(check);
+        self.automatic_skills(attacker, model::Window::Cover, Some(target), None);
+        let check = self.cover_check.take().expect("cover check");
+        if let Some(die) = &check.attacker
+            && die != "black"
+        {
+            self.emit(Event::Log {
+                text: format!(
+                    "{attacker} adds {} {die} die for Cover instead of a black die",
+                    if die.starts_with(['a', 'e', 'i', 'o', 'u']) { "an" } else { "a" }
+                ),
+            });
+        }
+        check
     }
 
     /// Run the Automatic Skills of `id` whose `timing` is `window` (a skill with
@@ -2166,6 +2209,24 @@ impl Host for Game<'_> {
                     }
                     _ => return Err(format!("{}: not available once the dice are rolled", f.name)),
                 }
+            }
+            "ignore_cover" | "cover_die" => {
+                let Some(check) = &mut self.cover_check else {
+                    return Err(format!("{}: only while Cover is checked (the `cover` window)", f.name));
+                };
+                if f.name == "ignore_cover" {
+                    check.target = false;
+                } else {
+                    let die = s(0)?.to_string();
+                    if !self.content.dice.contains_key(&die) {
+                        return Err(format!("cover_die: no die `{die}`"));
+                    }
+                    let check = self.cover_check.as_mut().expect("cover check");
+                    if check.attacker.is_some() {
+                        check.attacker = Some(die);
+                    }
+                }
+                ApiValue::Nil
             }
             "draw_tactics" | "discard_tactics" => {
                 let p = self.state.active.as_deref().and_then(|a| self.unit(a)).map_or(0, |u| u.owner);

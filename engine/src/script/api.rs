@@ -362,6 +362,22 @@ pub const REGISTRY: &[ApiFn] = &[
         source: "000 § Nullifying Dice",
     },
     ApiFn {
+        name: "ignore_cover",
+        params: &[],
+        returns: Ty::Nil,
+        answer: Answer::Host,
+        doc: "\"Ignore your Target's Cover\": the Target adds no die for Cover to its Roll in this Attack. Only in the `cover` window.",
+        source: "000 § Who Does What; § Cover",
+    },
+    ApiFn {
+        name: "cover_die",
+        params: &[p("die", Ty::Die, "a die id")],
+        returns: Ty::Nil,
+        answer: Answer::Host,
+        doc: "When you would add a Black die to your Attack Roll for Cover, add this die instead. Only in the `cover` window; no effect when you have no Cover.",
+        source: "000 § Cover; Turn 4 (Veteran Sniper)",
+    },
+    ApiFn {
         name: "draw_tactics",
         params: &[opt("count", Ty::Integer, "how many (default 1)")],
         returns: Ty::Nil,

@@ -629,7 +629,7 @@ fn strip_positions(m: &str) -> String {
         s = after.strip_prefix(':').unwrap_or(after).trim();
     }
     let s = s.strip_prefix("runtime error: ").unwrap_or(s);
-    if s.len() > 300 { format!("{}...", &s[..s.floor_char_boundary(300)]) } else { s.to_string() }
+    crate::diag::shorten(s, 300)
 }
 
 /// Convert a Lua value without running any metamethod.
