@@ -141,6 +141,11 @@ function Game:deploy_smoke(space) end
 ---@param amount integer Movement Points
 function Game:gain_movement_points(target, amount) end
 
+---The active Character gains Action Points (nothing for another Character). (000 § Action Points)
+---@param target CharacterId the Character it applies to
+---@param amount integer Action Points
+function Game:gain_action_points(target, amount) end
+
 ---Add dice to the current Roll, within the per-Roll limits. (000 § Dice)
 ---@param die DieId a die id
 ---@param count? integer how many (default 1)

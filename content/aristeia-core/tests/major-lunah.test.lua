@@ -33,4 +33,18 @@ return {
     ctx = { self = "major-lunah", target = "gata", successes = 1 },
     expect_calls = { 'impose_state("gata", "minus-2-speed", nil)' },
   },
+  {
+    name = "Marksmanship ignores the Target's Cover",
+    card = "character:major-lunah",
+    effect = "automatic_skills[id=marksmanship].effect",
+    ctx = { self = "major-lunah", target = "miyamoto-mushashi" },
+    expect_calls = { 'ignore_cover()' },
+  },
+  {
+    name = "Veteran Sniper adds an Orange die instead of the Black Cover die",
+    card = "character:major-lunah",
+    effect = "automatic_skills[id=veteran-sniper].effect",
+    ctx = { self = "major-lunah", target = "miyamoto-mushashi" },
+    expect_calls = { 'cover_die("orange")' },
+  },
 }

@@ -198,4 +198,25 @@ return {
     ctx = { self = "maximus" },
     expect_calls = { 'add_die("yellow", nil)' },
   },
+  {
+    name = "Holographic Sight adds an Orange die to the Attack Roll",
+    card = "tactic:holographic-sight",
+    effect = "effect",
+    ctx = { self = "major-lunah" },
+    expect_calls = { 'add_die("orange", nil)' },
+  },
+  {
+    name = "Go All-Out gains Gata 1 Action Point",
+    card = "tactic:go-all-out",
+    effect = "effect",
+    ctx = { self = "gata" },
+    expect_calls = { 'gain_action_points("gata", 1)' },
+  },
+  {
+    name = "Stick to the plan gains the active Character 1 Action Point",
+    card = "tactic:stick-to-the-plan",
+    effect = "effect",
+    ctx = { self = "wild-bill" },
+    expect_calls = { 'gain_action_points("wild-bill", 1)' },
+  },
 }

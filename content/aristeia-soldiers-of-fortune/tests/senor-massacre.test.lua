@@ -90,4 +90,20 @@ return {
     ctx = { self = "senor-massacre" },
     expect_calls = { 'damage("senor-massacre")' },
   },
+  {
+    name = "Te voy a cascar adds an Orange die against a Taunted Target",
+    card = "character:senor-massacre",
+    effect = "actions[id=te-voy-a-cascar].effects[0]",
+    ctx = { self = "senor-massacre", target = "gata" },
+    answers = { has_state = { true } },
+    expect_calls = { 'has_state("gata", "taunted")', 'add_die("orange", nil)' },
+  },
+  {
+    name = "Te voy a cascar adds nothing against a Target that is not Taunted",
+    card = "character:senor-massacre",
+    effect = "actions[id=te-voy-a-cascar].effects[0]",
+    ctx = { self = "senor-massacre", target = "gata" },
+    answers = { has_state = { false } },
+    expect_calls = { 'has_state("gata", "taunted")' },
+  },
 }

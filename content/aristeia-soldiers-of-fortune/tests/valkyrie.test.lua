@@ -76,4 +76,28 @@ return {
     ctx = { self = "valkyrie" },
     expect_calls = { 'enemies_within("valkyrie", 1, 1)' },
   },
+  {
+    name = "Charge of the Valkyrie: one Orange die per Movement Point spent",
+    card = "character:valkyrie",
+    effect = "actions[id=charge-of-the-valkyrie].effects[0]",
+    ctx = { self = "valkyrie", target = "gata" },
+    answers = { movement_points_spent = { 2 } },
+    expect_calls = { 'movement_points_spent("valkyrie")', 'add_die("orange", 2)' },
+  },
+  {
+    name = "Charge of the Valkyrie: at most 3 Orange dice",
+    card = "character:valkyrie",
+    effect = "actions[id=charge-of-the-valkyrie].effects[0]",
+    ctx = { self = "valkyrie", target = "gata" },
+    answers = { movement_points_spent = { 6 } },
+    expect_calls = { 'movement_points_spent("valkyrie")', 'add_die("orange", 3)' },
+  },
+  {
+    name = "Charge of the Valkyrie without moving adds nothing",
+    card = "character:valkyrie",
+    effect = "actions[id=charge-of-the-valkyrie].effects[0]",
+    ctx = { self = "valkyrie", target = "gata" },
+    answers = { movement_points_spent = { 0 } },
+    expect_calls = { 'movement_points_spent("valkyrie")' },
+  },
 }

@@ -35,6 +35,8 @@ pub enum Event {
     Action { character: Id, action: Id, target: Option<Id>, cost: u8 },
     /// Movement Points gained.
     MovementPoints { character: Id, gained: u8, total: u8 },
+    /// Action Points gained during an Activation (Go All-Out, Stick to the plan).
+    ActionPoints { character: Id, gained: u8, total: u8 },
     /// A movement of one space, spending one Movement Point.
     Moved { character: Id, from: Hex, to: Hex },
     /// A Disengage failed: the Character stays and loses its Movement Points (`000 § Disengage`).
@@ -135,6 +137,9 @@ impl std::fmt::Display for Event {
             },
             MovementPoints { character, gained, total } => {
                 write!(f, "{character} gains {gained} Movement Points ({total})")
+            }
+            ActionPoints { character, gained, total } => {
+                write!(f, "{character} gains {gained} Action Point(s) ({total})")
             }
             Moved { character, from, to } => write!(f, "{character} moves {} -> {}", hex(from), hex(to)),
             DisengageFailed { character } => write!(f, "{character} fails to Disengage and loses its Movement Points"),

@@ -2168,6 +2168,18 @@ impl Host for Game<'_> {
                 }
                 ApiValue::Nil
             }
+            "gain_action_points" => {
+                let t = character(self, 0)?;
+                let amount = n(1, 0).clamp(0, 50) as u8;
+                // Only the active Character has Action Points to gain (`000 § Action Points`).
+                if self.state.active.as_deref() == Some(t.as_str()) {
+                    let u = self.unit_mut(&t).expect("unit");
+                    u.action_points = u.action_points.saturating_add(amount);
+                    let total = u.action_points;
+                    self.emit(Event::ActionPoints { character: t, gained: amount, total });
+                }
+                ApiValue::Nil
+            }
             "add_symbol" if self.pending_pools.is_some() => {
                 let sym = symbol(s(0)?)?;
                 let side = self.tactic_side.unwrap_or(Side::Active);

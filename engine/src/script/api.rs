@@ -327,6 +327,14 @@ pub const REGISTRY: &[ApiFn] = &[
         source: "000 § Movement Points",
     },
     ApiFn {
+        name: "gain_action_points",
+        params: &[TARGET, p("amount", Ty::Integer, "Action Points")],
+        returns: Ty::Nil,
+        answer: Answer::Host,
+        doc: "The active Character gains Action Points (nothing for another Character).",
+        source: "000 § Action Points",
+    },
+    ApiFn {
         name: "add_die",
         params: &[p("die", Ty::Die, "a die id"), opt("count", Ty::Integer, "how many (default 1)")],
         returns: Ty::Nil,
