@@ -307,6 +307,25 @@ pub struct Effect {
     /// Name of the function the script file returns in its table; defaults to the effect's owner id.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub function: Option<String>,
+    /// What this effect says cannot happen, for an effect that is a restriction
+    /// rather than something done ("Enemy Effects cannot move, Place or Displace
+    /// you."). Such a restriction "always takes precedence" over any other rule
+    /// or Effect (`000 § Solving Rules Contradictions`, 1). The engine applies it
+    /// for Automatic Skills, which are always active (`001 § Automatic Skills`);
+    /// an effect that only restricts needs no Lua.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub prevents: Vec<Prevention>,
+}
+
+/// Something a restriction says cannot happen (`000 § Solving Rules
+/// Contradictions`, 1). Serialized in kebab-case.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
+#[serde(rename_all = "kebab-case")]
+pub enum Prevention {
+    /// Enemy Effects cannot move, Place or Displace the skill's Character
+    /// (Valkyrie's Benediction of Thor, `002`): `game:displace`, `game:place`
+    /// and `game:swap` run by an enemy's Effect leave it where it is.
+    MovedByEnemyEffects,
 }
 
 /// An Action's Effect line: automatic (always applies) or optional (only with at

@@ -351,6 +351,11 @@ impl Validator<'_> {
             let sub = pointer.strip_prefix(&origin.pointer).unwrap_or(&pointer).to_string();
             let lua = effect.get("lua").and_then(Value::as_str);
             let script = effect.get("script").and_then(Value::as_str);
+            let restriction = effect.get("prevents").and_then(Value::as_array).is_some_and(|p| !p.is_empty());
+            if lua.is_none() && script.is_none() && restriction {
+                // A restriction the engine applies itself (`model::Prevention`).
+                continue;
+            }
             if lua.is_none() && script.is_none() && !self.notes {
                 // An effect without Lua, not listed: counted only (no path to build).
                 unsupported += 1;

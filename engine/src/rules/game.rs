@@ -292,6 +292,8 @@ pub struct Game<'a> {
     tactic_side: Option<Side>,
     /// The Cover of an Attack while its `cover` window is open.
     cover_check: Option<CoverCheck>,
+    /// Whose Effect is running (its ctx.self), for restrictions on enemy Effects.
+    effect_source: Option<Id>,
 }
 
 /// Cover in an Attack as the Attacker's `cover` skills leave it (`000 § Cover`).
@@ -402,6 +404,7 @@ impl<'a> Game<'a> {
             pending_pools: None,
             tactic_side: None,
             cover_check: None,
+            effect_source: None,
             halted: None,
         };
         game.emit(Event::GameStarted {
@@ -1611,6 +1614,36 @@ impl<'a> Game<'a> {
         check
     }
 
+    /// Whether a restriction of `character`'s Automatic Skills forbids what the
+    /// running Effect is about to do to it; if so, says so in the narrative.
+    /// Restrictions take precedence over every other rule and Effect (`000 §
+    /// Solving Rules Contradictions`, 1). `MovedByEnemyEffects` applies when the
+    /// running Effect belongs to an enemy of `character`.
+    fn prevented(&mut self, character: &str, what: model::Prevention) -> bool {
+        let Some(owner) = self.unit(character).map(|u| u.owner) else { return false };
+        let enemy_effect = match what {
+            model::Prevention::MovedByEnemyEffects => {
+                self.effect_source.as_deref().and_then(|s| self.unit(s)).is_some_and(|source| source.owner != owner)
+            }
+        };
+        if !enemy_effect {
+            return false;
+        }
+        let skill = self
+            .card(character)
+            .automatic_skills
+            .iter()
+            .find(|s| s.effect.prevents.contains(&what) && !self.silenced(character, &s.id))
+            .map(|s| s.name.clone());
+        match skill {
+            Some(name) => {
+                self.emit(Event::Log { text: format!("{character} cannot be moved by an enemy Effect ({name})") });
+                true
+            }
+            None => false,
+        }
+    }
+
     /// Run the Automatic Skills of `id` whose `timing` is `window` (a skill with
     /// Lua and no timing acts at the start of its Character's Activation).
     fn automatic_skills(&mut self, id: &str, window: model::Window, target: Option<&str>, successes: Option<i64>) {
@@ -1643,7 +1676,10 @@ impl<'a> Game<'a> {
         };
         let ctx = Ctx { self_id: Some(self_id.to_string()), target: target.map(str::to_string), successes };
         let rt = self.runtime;
-        if let Err(e) = rt.call(script, self, &ctx) {
+        let outer = self.effect_source.replace(self_id.to_string());
+        let result = rt.call(script, self, &ctx);
+        self.effect_source = outer;
+        if let Err(e) = result {
             self.effect_failures += 1;
             self.emit(Event::EffectFailed {
                 card: card.to_string(),
@@ -2088,6 +2124,9 @@ impl Host for Game<'_> {
             }
             "displace" => {
                 let t = character(self, 0)?;
+                if self.prevented(&t, model::Prevention::MovedByEnemyEffects) {
+                    return Ok(ApiValue::Nil);
+                }
                 for _ in 0..n(1, 1).clamp(0, 10) {
                     let Some(from) = self.space_of(&t) else { break };
                     let options: Vec<Choice> = from
@@ -2114,6 +2153,9 @@ impl Host for Game<'_> {
             }
             "place" => {
                 let t = character(self, 0)?;
+                if self.prevented(&t, model::Prevention::MovedByEnemyEffects) {
+                    return Ok(ApiValue::Nil);
+                }
                 let Some(ApiValue::Space([q, r])) = args.get(1) else {
                     return Err("place: a space {q, r} is needed".into());
                 };
@@ -2128,6 +2170,11 @@ impl Host for Game<'_> {
             }
             "swap" => {
                 let (a, b) = (character(self, 0)?, character(self, 1)?);
+                // Neither moves if either cannot (a Swap moves both: `000 § Swap`).
+                let moved_by_enemy = model::Prevention::MovedByEnemyEffects;
+                if self.prevented(&a, moved_by_enemy) | self.prevented(&b, moved_by_enemy) {
+                    return Ok(ApiValue::Nil);
+                }
                 let (la, lb) = (self.unit(&a).expect("unit").location, self.unit(&b).expect("unit").location);
                 if let (Location::Space(ha), Location::Space(hb)) = (la, lb) {
                     self.unit_mut(&a).expect("unit").location = Location::Space(hb);
