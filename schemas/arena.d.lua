@@ -162,7 +162,7 @@ function Game:add_symbol(symbol, count) end
 ---@return boolean
 function Game:nullify_symbol(side, symbol) end
 
----Nullify one die of a Roll (or an added symbol); false when there is no such die. (000 § Nullifying Dice)
+---Nullify one die of a Roll: before the dice are rolled it leaves the pool; once rolled, it leaves the Roll with its symbols (an added symbol counts as a die). False when there is no such die or it is Nullified already. (000 § Nullifying Dice)
 ---@param side Side whose Roll
 ---@param index integer the die's position in that Roll, from 1
 ---@return boolean

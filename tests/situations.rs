@@ -135,3 +135,30 @@ fn patch_pack(dir: &std::path::Path, ops: &str) -> std::path::PathBuf {
     .unwrap();
     pack
 }
+
+/// `game:nullify_die` once the dice are rolled (`000 § Nullifying Dice`: the
+/// die leaves the Roll, its symbols are ignored): in the Turn 4 position, Lunah's
+/// Switch patched to Nullify Mushashi's second die (blue: Success, Block,
+/// Special) leaves him nothing, so she suffers no Damage.
+#[test]
+fn an_effect_nullifies_a_rolled_die() {
+    std::env::set_current_dir(tests_dir()).unwrap();
+    let tmp = tempfile::tempdir().unwrap();
+    let pack = patch_pack(
+        tmp.path(),
+        "op = \"replace\"\npath = \"switches[id=nullify-block].effect.lua\"\n\
+         value = '''\nlocal game, ctx = ...\nassert(game:nullify_die(\"opponent\", 2))\nassert(not game:nullify_die(\"opponent\", 2))\n'''\n",
+    );
+    let text = std::fs::read_to_string(tests_dir().join("situations/marksmanship-veteran-sniper.toml")).unwrap();
+    let (head, rest) = text.split_once("expect = [").unwrap();
+    let characters = &rest[rest.find("[[character]]").unwrap()..];
+    let situation = format!(
+        "{head}expect = [\n  \"major-lunah activates nullify-block (special+special)\",\n  \
+         \"result: major-lunah 5 Successes, miyamoto-mushashi 0\",\n]\n\n{characters}"
+    );
+    let file = tmp.path().join("nullify-die.toml");
+    std::fs::write(&file, situation).unwrap();
+    let run = arena(&["run", file.to_str().unwrap(), "--pack", "../content/aristeia-core", "--pack", pack.to_str().unwrap()]);
+    assert_eq!(run.code, 0, "{}\n{}", run.stdout, run.stderr);
+    assert!(!run.stdout.contains("major-lunah suffers"), "{}", run.stdout);
+}

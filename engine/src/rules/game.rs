@@ -2251,6 +2251,20 @@ impl Host for Game<'_> {
                 }
                 ApiValue::Nil
             }
+            "nullify_die" if self.pending_pools.is_some() => {
+                // Before the Roll: the die leaves the pool (`000 § Nullifying Dice`).
+                let own = self.tactic_side.unwrap_or(Side::Active);
+                let side = if s(0)? == "own" { own } else { own.other() };
+                let index = n(1, 0);
+                let pools = self.pending_pools.as_mut().expect("pools");
+                let pool = &mut pools[if side == Side::Active { 0 } else { 1 }];
+                if index >= 1 && (index as usize) <= pool.dice.len() {
+                    pool.dice.remove(index as usize - 1);
+                    ApiValue::Bool(true)
+                } else {
+                    ApiValue::Bool(false)
+                }
+            }
             "add_die" | "add_symbol" | "nullify_symbol" | "nullify_die" => {
                 let Some(rc) = &mut self.roll else {
                     return Err(format!("{}: there is no Roll to change now", f.name));
@@ -2265,6 +2279,11 @@ impl Host for Game<'_> {
                     "nullify_symbol" => {
                         let side = if s(0)? == "own" { own } else { own.other() };
                         ApiValue::Bool(rc.roll.side_mut(side).tally.nullify(symbol(s(1)?)?))
+                    }
+                    "nullify_die" => {
+                        let side = if s(0)? == "own" { own } else { own.other() };
+                        let index = n(1, 0);
+                        ApiValue::Bool(index >= 1 && rc.roll.nullify_die(side, (index - 1) as usize))
                     }
                     _ => return Err(format!("{}: not available once the dice are rolled", f.name)),
                 }

@@ -272,6 +272,25 @@ impl FaceToFace {
         true
     }
 
+    /// An Effect Nullifies die `index` (from 0; an added symbol counts as a die)
+    /// of `side`: the die leaves the Roll and its symbols are ignored (`000 §
+    /// Nullifying Dice`). Symbols of it already spent on a Switch stay spent.
+    /// Returns false (and changes nothing) when there is no such die or it is
+    /// already Nullified.
+    pub fn nullify_die(&mut self, side: Side, index: usize) -> bool {
+        let s = self.side_mut(side);
+        let Some(die) = s.dice.get_mut(index) else { return false };
+        if die.nullified {
+            return false;
+        }
+        die.nullified = true;
+        let symbols = die.symbols.clone();
+        for sym in symbols {
+            s.tally.nullify(sym);
+        }
+        true
+    }
+
     /// Results step (`000 § Face to Face Roll`, step 5).
     pub fn results(&self) -> Results {
         let (a, o) = (self.active.tally, self.opponent.tally);
@@ -317,6 +336,28 @@ mod tests {
         assert_eq!(t, Tally { block: 1, ..Tally::default() });
         assert!(t.pay(&[Block]));
         assert!(!t.pay(&[Block]));
+    }
+
+    #[test]
+    fn a_nullified_die_leaves_the_roll_with_its_symbols() {
+        // 000 § Nullifying Dice: "remove that die from the Roll. Ignore all Symbols in nullified dice."
+        let mut f = FaceToFace::new(
+            SideRoll::rolled(vec![("red".into(), vec![Success]), ("orange".into(), vec![Success, Success])], &[]),
+            SideRoll::rolled(
+                vec![("blue".into(), vec![Success, Block, Special]), ("green".into(), vec![Block])],
+                &[Success],
+            ),
+        );
+        assert!(f.nullify_die(Side::Opponent, 0));
+        assert_eq!(f.opponent.tally, Tally { block: 1, success: 1, ..Tally::default() }, "the added Success stays");
+        assert!(!f.nullify_die(Side::Opponent, 0), "a die is Nullified once");
+        assert!(!f.nullify_die(Side::Opponent, 9), "no such die");
+        // An added symbol counts as a die (000 § Nullifying Dice; § Critical Block).
+        assert!(f.nullify_die(Side::Opponent, 2));
+        assert_eq!(f.opponent.tally, Tally { block: 1, ..Tally::default() });
+        assert_eq!(f.active.tally.success, 3, "the other side is untouched");
+        let r = f.results();
+        assert_eq!((r.active_successes, r.opponent_successes), (2, 0));
     }
 
     #[test]

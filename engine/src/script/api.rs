@@ -366,7 +366,7 @@ pub const REGISTRY: &[ApiFn] = &[
         ],
         returns: Ty::Boolean,
         answer: Answer::Host,
-        doc: "Nullify one die of a Roll (or an added symbol); false when there is no such die.",
+        doc: "Nullify one die of a Roll: before the dice are rolled it leaves the pool; once rolled, it leaves the Roll with its symbols (an added symbol counts as a die). False when there is no such die or it is Nullified already.",
         source: "000 § Nullifying Dice",
     },
     ApiFn {
