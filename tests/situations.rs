@@ -158,7 +158,8 @@ fn an_effect_nullifies_a_rolled_die() {
     );
     let file = tmp.path().join("nullify-die.toml");
     std::fs::write(&file, situation).unwrap();
-    let run = arena(&["run", file.to_str().unwrap(), "--pack", "../content/aristeia-core", "--pack", pack.to_str().unwrap()]);
+    let run =
+        arena(&["run", file.to_str().unwrap(), "--pack", "../content/aristeia-core", "--pack", pack.to_str().unwrap()]);
     assert_eq!(run.code, 0, "{}\n{}", run.stdout, run.stderr);
     assert!(!run.stdout.contains("major-lunah suffers"), "{}", run.stdout);
 }

@@ -26,7 +26,8 @@ fn windows_reference() -> String {
          `before-opponent-roll` and `tactic-played` (a Tactic that answers a played\n\
          Tactic Nullifies it), and runs Automatic Skills at `activation-start`,\n\
          `before-roll` (the team's skills, before each of its Attacks), `cover`\n\
-         and `attack-resolved`. Content at the other windows loads and validates\n\
+         and `attack-resolved`, and an Action's own Effects at `before-roll` and\n\
+         `before-switches`. Content at the other windows loads and validates\n\
          but is not played yet.\n\n| window | when |\n|---|---|\n",
     );
     let variants = schema.pointer("/definitions/Window/oneOf").and_then(|v| v.as_array()).cloned().unwrap_or_default();

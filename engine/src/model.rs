@@ -338,7 +338,8 @@ pub struct ActionEffect {
     pub optional: bool,
     /// `before-roll` for an Effect that changes the Action's own Roll before the
     /// dice are rolled ("add an Orange die to your Attack Roll for each ...");
-    /// absent: after the Roll, in the Effects step (`000 § Actions`).
+    /// `before-switches` for one that changes it once rolled, before the
+    /// Switches step; absent: after the Roll, in the Effects step (`000 § Actions`).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub timing: Option<Window>,
     /// The printed wording.
@@ -533,6 +534,10 @@ pub enum Window {
     BeforeOpponentRoll,
     /// After the dice are rolled, before the Critical Block step.
     AfterRoll,
+    /// After the Critical Block step, before the Switches step of a Roll: an
+    /// Action's Effect that changes its own rolled Roll ("Before the Switches
+    /// step, Nullify a Block of your opponent's Roll": Charge of the Valkyrie).
+    BeforeSwitches,
     /// After Damage is received, before the Character is sent to the Infirmary.
     DamageSuffered,
     /// After an Attack of the Character has been resolved (its Damage inflicted).

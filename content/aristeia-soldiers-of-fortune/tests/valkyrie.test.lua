@@ -100,4 +100,23 @@ return {
     answers = { movement_points_spent = { 0 } },
     expect_calls = { 'movement_points_spent("valkyrie")' },
   },
+  {
+    name = "Charge of the Valkyrie Nullifies a Block of the opponent's Roll",
+    card = "character:valkyrie",
+    effect = "actions[id=charge-of-the-valkyrie].effects[1]",
+    ctx = { self = "valkyrie", target = "gata" },
+    answers = { nullify_symbol = { true } },
+    expect_calls = { 'nullify_symbol("opponent", "block")' },
+  },
+  {
+    name = "Charge of the Valkyrie against a Roll without Blocks only says so",
+    card = "character:valkyrie",
+    effect = "actions[id=charge-of-the-valkyrie].effects[1]",
+    ctx = { self = "valkyrie", target = "gata" },
+    answers = { nullify_symbol = { false } },
+    expect_calls = {
+      'nullify_symbol("opponent", "block")',
+      'log("Charge of the Valkyrie: the opponent\'s Roll has no Block")',
+    },
+  },
 }

@@ -97,16 +97,18 @@ fn symbols(s: &[Symbol]) -> String {
     if s.is_empty() {
         return "blank".into();
     }
-    s.iter()
-        .map(|s| match s {
-            Symbol::Success => "success",
-            Symbol::Block => "block",
-            Symbol::Special => "special",
-            Symbol::CriticalSuccess => "critical success",
-            Symbol::CriticalBlock => "critical block",
-        })
-        .collect::<Vec<_>>()
-        .join("+")
+    s.iter().map(|s| symbol_name(*s)).collect::<Vec<_>>().join("+")
+}
+
+/// A symbol as the narrative writes it ("critical block").
+pub fn symbol_name(s: Symbol) -> &'static str {
+    match s {
+        Symbol::Success => "success",
+        Symbol::Block => "block",
+        Symbol::Special => "special",
+        Symbol::CriticalSuccess => "critical success",
+        Symbol::CriticalBlock => "critical block",
+    }
 }
 
 impl std::fmt::Display for Event {

@@ -312,6 +312,9 @@ struct RollCtx {
     roll: FaceToFace,
     /// Which side the running effect belongs to.
     side: Side,
+    /// Who rolled each side: [the running effect's side, the other side] (for
+    /// the narrative; empty for a Simple Roll's missing side).
+    rollers: [Id; 2],
     /// Extra dice added by effects before rolling (not used yet).
     displaced_target: bool,
 }
@@ -1127,7 +1130,7 @@ impl<'a> Game<'a> {
             let agility = self.card(id).agility.clone();
             let mut brawn = self.card(&contender).brawn.clone();
             brawn.dice.extend(std::iter::repeat_n("black".to_string(), extra_black));
-            let roll = self.face_to_face(id, &agility, &contender, &brawn, &[], false);
+            let roll = self.face_to_face(id, &agility, &contender, &brawn, &[], false, &[]);
             if roll.active_successes == 0 {
                 if let Some(u) = self.unit_mut(id) {
                     u.movement_points = 0;
@@ -1197,7 +1200,14 @@ impl<'a> Game<'a> {
                 let [pool, defense] = self.before_roll_effects(id, Some(&t), &action, [pool, defense]);
                 let [pool, defense] = self.team_before_roll_skills(id, &t, [pool, defense]);
                 let [pool, defense] = self.roll_tactics(id, Some(&t), [pool, defense]);
-                let r = self.face_to_face(id, &pool, &t, &defense, &action.switches, true);
+                let before_switches: Vec<(String, String)> = action
+                    .effects
+                    .iter()
+                    .enumerate()
+                    .filter(|(_, e)| e.timing == Some(model::Window::BeforeSwitches))
+                    .map(|(i, e)| (format!("actions[id={}].effects[{i}]", action.id), e.text.clone()))
+                    .collect();
+                let r = self.face_to_face(id, &pool, &t, &defense, &action.switches, true, &before_switches);
                 successes = r.active_successes;
                 let before = self.unit(&t).map_or(0, |u| u.damage);
                 let hp = self.card(&t).hit_points;
@@ -1229,8 +1239,10 @@ impl<'a> Game<'a> {
             if matches!(self.unit(id).map(|u| u.location), Some(Location::Infirmary)) {
                 break;
             }
-            if effect.timing == Some(model::Window::BeforeRoll) && action.roll.is_some() {
-                continue; // ran before the Roll
+            if matches!(effect.timing, Some(model::Window::BeforeRoll | model::Window::BeforeSwitches))
+                && action.roll.is_some()
+            {
+                continue; // ran during the Roll
             }
             if effect.optional && (action.roll.is_some() && successes == 0 || !self.optional(id, &effect.text)) {
                 continue;
@@ -1452,6 +1464,7 @@ impl<'a> Game<'a> {
     }
 
     /// A Face to Face Roll between the active Character and an opponent.
+    #[allow(clippy::too_many_arguments)] // the Roll's two sides and the Action's parts
     fn face_to_face(
         &mut self,
         active: &str,
@@ -1460,6 +1473,7 @@ impl<'a> Game<'a> {
         opponent_pool: &Pool,
         action_switches: &[model::Switch],
         attack: bool,
+        before_switches: &[(String, String)],
     ) -> crate::rules::roll::Results {
         let a_faces = self.roll_dice(active_pool);
         self.emit(Event::Rolled {
@@ -1499,6 +1513,19 @@ impl<'a> Game<'a> {
         for (side, who) in [(Side::Active, active), (Side::Opponent, opponent)] {
             if self.has_state(who, "stunned") {
                 crate::rules::roll::apply_stunned(&mut ftf.side_mut(side).tally);
+            }
+        }
+        // The Action's `before-switches` Effects change the rolled Roll.
+        for (path, text) in before_switches {
+            self.roll = Some(RollCtx {
+                roll: ftf.clone(),
+                side: Side::Active,
+                rollers: [active.to_string(), opponent.to_string()],
+                displaced_target: false,
+            });
+            self.run_effect(&format!("character:{active}"), path, active, Some(opponent), None, text);
+            if let Some(rc) = self.roll.take() {
+                ftf = rc.roll;
             }
         }
         // Switches: the active player chooses who goes first (`000 § Switches`).
@@ -1568,7 +1595,12 @@ impl<'a> Game<'a> {
             ftf.side_mut(side).tally.pay(&s.cost);
             self.emit(Event::Switch { character: who.to_string(), switch: s.id.clone(), cost: s.cost.clone() });
             let path = if path.is_empty() { self.action_switch_path(who, &s.id) } else { path };
-            self.roll = Some(RollCtx { roll: ftf.clone(), side, displaced_target: false });
+            self.roll = Some(RollCtx {
+                roll: ftf.clone(),
+                side,
+                rollers: [who.to_string(), target.unwrap_or_default().to_string()],
+                displaced_target: false,
+            });
             self.run_effect(&format!("character:{who}"), &path, who, target, None, &s.effect.text);
             if let Some(rc) = self.roll.take() {
                 *ftf = rc.roll;
@@ -2276,14 +2308,25 @@ impl Host for Game<'_> {
                         rc.roll.side_mut(own).tally.add(sym, n(1, 1).clamp(0, 10) as u32);
                         ApiValue::Nil
                     }
-                    "nullify_symbol" => {
-                        let side = if s(0)? == "own" { own } else { own.other() };
-                        ApiValue::Bool(rc.roll.side_mut(side).tally.nullify(symbol(s(1)?)?))
-                    }
-                    "nullify_die" => {
-                        let side = if s(0)? == "own" { own } else { own.other() };
-                        let index = n(1, 0);
-                        ApiValue::Bool(index >= 1 && rc.roll.nullify_die(side, (index - 1) as usize))
+                    "nullify_symbol" | "nullify_die" => {
+                        let mine = s(0)? == "own";
+                        let side = if mine { own } else { own.other() };
+                        let whose = rc.rollers[usize::from(!mine)].clone();
+                        let (done, what) = if f.name == "nullify_symbol" {
+                            let sym = symbol(s(1)?)?;
+                            (
+                                rc.roll.side_mut(side).tally.nullify(sym),
+                                format!("a {}", crate::rules::event::symbol_name(sym)),
+                            )
+                        } else {
+                            let index = n(1, 0);
+                            let done = index >= 1 && rc.roll.nullify_die(side, (index - 1) as usize);
+                            (done, format!("die #{index}"))
+                        };
+                        if done {
+                            self.emit(Event::Log { text: format!("{what} of {whose}'s Roll is Nullified") });
+                        }
+                        ApiValue::Bool(done)
                     }
                     _ => return Err(format!("{}: not available once the dice are rolled", f.name)),
                 }
