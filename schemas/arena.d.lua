@@ -141,6 +141,11 @@ function Game:deploy_smoke(space) end
 ---@param amount integer Movement Points
 function Game:gain_movement_points(target, amount) end
 
+---Add a die to the next Roll the active Character makes in this Activation (an Action's Roll or a Disengage); unused at the end of the Activation, it is lost. Nothing for a Character that is not active. (000 § Tactics (Take Aim, 000 Turn 2))
+---@param target CharacterId the Character it applies to
+---@param die DieId a die id
+function Game:add_die_to_next_roll(target, die) end
+
 ---The active Character gains Action Points (nothing for another Character). (000 § Action Points)
 ---@param target CharacterId the Character it applies to
 ---@param amount integer Action Points

@@ -219,4 +219,12 @@ return {
     ctx = { self = "wild-bill" },
     expect_calls = { 'gain_action_points("wild-bill", 1)' },
   },
+  {
+    name = "Take Aim promises an Orange die to the active Character's next Roll",
+    card = "tactic:take-aim",
+    effect = "effect",
+    ctx = { self = "miyamoto-mushashi" },
+    answers = { active_character = { "miyamoto-mushashi" } },
+    expect_calls = { 'active_character()', 'add_die_to_next_roll("miyamoto-mushashi", "orange")' },
+  },
 }

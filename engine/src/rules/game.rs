@@ -75,6 +75,10 @@ pub struct Unit {
     pub movement_points: u8,
     /// Movement Points spent in the current Activation.
     pub movement_spent: u8,
+    /// Dice promised to its next Roll in this Activation (Take Aim: "Add an
+    /// Orange die to the next Roll of the active Character in this Activation").
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub next_roll: Vec<Id>,
 }
 
 /// A player.
@@ -374,6 +378,7 @@ impl<'a> Game<'a> {
                     action_points: 0,
                     movement_points: 0,
                     movement_spent: 0,
+                    next_roll: Vec::new(),
                 })
             })
             .collect();
@@ -782,6 +787,7 @@ impl<'a> Game<'a> {
             u.action_points = energy;
             u.movement_points = 0;
             u.movement_spent = 0;
+            u.next_roll.clear();
         }
         self.emit(Event::ActivationStarted { character: id.to_string(), action_points: energy });
         self.automatic_skills(id, model::Window::ActivationStart, None, None);
@@ -802,9 +808,14 @@ impl<'a> Game<'a> {
             }
         }
         // States Step (`000 § States Step`).
+        let mut unused = Vec::new();
         if let Some(u) = self.unit_mut(id) {
             u.action_points = 0;
             u.movement_points = 0;
+            unused = std::mem::take(&mut u.next_roll); // "in this Activation"
+        }
+        for die in unused {
+            self.emit(Event::Log { text: format!("{id} made no Roll: the {die} die promised to its next Roll is lost") });
         }
         self.states_step(id);
         self.state.active = None;
@@ -1127,7 +1138,8 @@ impl<'a> Game<'a> {
                 unreachable!()
             };
             let extra_black = (adjacent.len() - 1).min(3);
-            let agility = self.card(id).agility.clone();
+            let mut agility = self.card(id).agility.clone();
+            self.next_roll_dice(id, &mut agility);
             let mut brawn = self.card(&contender).brawn.clone();
             brawn.dice.extend(std::iter::repeat_n("black".to_string(), extra_black));
             let roll = self.face_to_face(id, &agility, &contender, &brawn, &[], false, &[]);
@@ -1183,6 +1195,7 @@ impl<'a> Game<'a> {
         let mut attack_target: Option<String> = None;
         if let Some(pool) = &action.roll {
             let mut pool = pool.clone();
+            self.next_roll_dice(id, &mut pool);
             if self.has_state(id, "focused") && self.optional(id, "Remove Focused to add a Yellow die?") {
                 self.remove_token(id, "focused");
                 pool.dice.push("yellow".into());
@@ -1615,6 +1628,19 @@ impl<'a> Game<'a> {
             }
         }
         format!("switches[id={switch}].effect")
+    }
+
+    /// The dice promised to `id`'s next Roll (`game:add_die_to_next_roll`) join
+    /// `pool`, within the per-Roll limits (`000 § Dice`), and are used up.
+    fn next_roll_dice(&mut self, id: &str, pool: &mut Pool) {
+        let Some(dice) = self.unit_mut(id).map(|u| std::mem::take(&mut u.next_roll)) else { return };
+        for die in dice {
+            let limit = self.content.dice.get(&die).map_or(0, |d| d.value.max_per_roll as usize);
+            if pool.dice.iter().filter(|d| **d == die).count() < limit {
+                self.emit(Event::Log { text: format!("{id} adds the {die} die promised to its next Roll") });
+                pool.dice.push(die);
+            }
+        }
     }
 
     /// Cover for an Attack of `attacker` on `target` (`000 § Cover`): each
@@ -2244,6 +2270,18 @@ impl Host for Game<'_> {
                     u.movement_points = u.movement_points.saturating_add(amount);
                     let total = u.movement_points;
                     self.emit(Event::MovementPoints { character: t, gained: amount, total });
+                }
+                ApiValue::Nil
+            }
+            "add_die_to_next_roll" => {
+                let t = character(self, 0)?;
+                let die = s(1)?.to_string();
+                if !self.content.dice.contains_key(&die) {
+                    return Err(format!("add_die_to_next_roll: no die `{die}`"));
+                }
+                // Only the active Character has a next Roll "in this Activation".
+                if self.state.active.as_deref() == Some(t.as_str()) {
+                    self.unit_mut(&t).expect("unit").next_roll.push(die);
                 }
                 ApiValue::Nil
             }

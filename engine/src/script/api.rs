@@ -327,6 +327,14 @@ pub const REGISTRY: &[ApiFn] = &[
         source: "000 § Movement Points",
     },
     ApiFn {
+        name: "add_die_to_next_roll",
+        params: &[TARGET, p("die", Ty::Die, "a die id")],
+        returns: Ty::Nil,
+        answer: Answer::Host,
+        doc: "Add a die to the next Roll the active Character makes in this Activation (an Action's Roll or a Disengage); unused at the end of the Activation, it is lost. Nothing for a Character that is not active.",
+        source: "000 § Tactics (Take Aim, 000 Turn 2)",
+    },
+    ApiFn {
         name: "gain_action_points",
         params: &[TARGET, p("amount", Ty::Integer, "Action Points")],
         returns: Ty::Nil,
