@@ -143,6 +143,11 @@ fn usage_errors_exit_2() {
     let run = arena(&["check", "/no/such/folder"]);
     assert_eq!(run.code, 2);
     assert!(run.stderr.contains("io-error"), "{}", run.stderr);
+    // `diff` and `show` exit as `check` does for a folder they cannot read.
+    let run = arena(&["diff", "--with", "/no/such/folder"]);
+    assert_eq!(run.code, 2, "{}", run.stderr);
+    let run = arena(&["show", "character:gata", "/no/such/folder"]);
+    assert_eq!(run.code, 2, "{}", run.stderr);
 }
 
 /// docs/packs.md quotes the worked example exactly.

@@ -350,7 +350,14 @@ fn schema_error(
                 Diagnostic::error(Code::MissingField, format!("missing required key `{name}` in {where_}"))
                     .at_opt(at_key(&pointer))
                     .path(cpath.clone())
-                    .help(format!("add `{name} = ...`; see the schema's description of `{name}`")),
+                    .help(if name == "op" && cpath.starts_with("patch[") {
+                        // `op` is a list of tables: `op = ...` is not how it is written.
+                        "add one `[[patch.op]]` table per operation under this `[[patch]]`, such as \
+                         `[[patch.op]]` / `op = \"replace\"` / `path = \"speed\"` / `value = 4` (docs/patches.md)"
+                            .to_string()
+                    } else {
+                        format!("add `{name} = ...`; see the schema's description of `{name}`")
+                    }),
             );
         }
         K::Type { kind } => {
@@ -499,6 +506,15 @@ fn type_hint(expected: String, found: &Value) -> String {
 
 /// The closest allowed name to a misspelt one, if any is close enough.
 pub fn suggest(name: &str, allowed: &[String]) -> Option<String> {
+    // References (`character:gatta`): compare ids of the same kind only, so the
+    // shared `character:` does not make every id look near.
+    if let Some((kind, id)) = name.split_once(':') {
+        let prefix = format!("{kind}:");
+        let ids: Vec<String> = allowed.iter().filter_map(|a| a.strip_prefix(&prefix).map(str::to_string)).collect();
+        if !ids.is_empty() {
+            return suggest(id, &ids).map(|i| format!("{prefix}{i}"));
+        }
+    }
     // `zone-4` is not a typo of `zone-1`: names that differ only in digits are distinct.
     let digits_only = |a: &str| {
         a.len() == name.len()

@@ -190,6 +190,23 @@ fn apply_one(
             resolve(&op.path, &value, diags, "path")
         };
         let Some(pointer) = pointer else { return None };
+        // An entry's id is its identity: other content refers to it, and a
+        // patch names it in `target`. Renaming would leave two entries with one
+        // id or dangling references, so it is refused.
+        let new_id = op.value.as_ref().and_then(|v| v.get("id"));
+        let renames = !matches!(op.op, PatchVerb::Test)
+            && (pointer == "/id"
+                || pointer.is_empty() && new_id.is_some_and(|v| v.as_str() != Some(id.as_str()))
+                || matches!(op.op, PatchVerb::Move) && op.from.as_deref() == Some("id"));
+        if renames {
+            diags.push(
+                Diagnostic::error(Code::PatchInvalid, format!("a patch cannot change the id of `{target}`"))
+                    .at_opt(at("path"))
+                    .path(format!("{target} id"))
+                    .help("to rename, add a new entry with the new id (and remove this one with a patch from the pack that owns it)"),
+            );
+            return None;
+        }
         let before = value.pointer(&pointer).cloned();
         if let Some(expect) = &op.expect {
             if before.as_ref() != Some(expect) {

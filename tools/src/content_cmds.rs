@@ -40,21 +40,30 @@ pub struct DiffArgs {
     format: Format,
 }
 
-fn load_clean(paths: &[PathBuf], color: ColorChoice, stderr: &mut dyn Write) -> anyhow::Result<Option<Loaded>> {
+/// The packs loaded, or the exit code for their errors (2 when a folder
+/// cannot be read, as `arena check` gives).
+fn load_clean(
+    paths: &[PathBuf],
+    color: ColorChoice,
+    stderr: &mut dyn Write,
+) -> anyhow::Result<std::result::Result<Loaded, Exit>> {
     let loaded = load::load(paths, &load::Options { run_script_tests: false, ..Default::default() });
     let errors: Vec<_> = loaded.diagnostics.iter().filter(|d| d.is_error()).cloned().collect();
     if !errors.is_empty() {
         write!(stderr, "{}", diag::render_human(&errors, &loaded.sources, use_color(color)))?;
         writeln!(stderr, "the packs have errors: run `arena check` first")?;
-        return Ok(None);
+        return Ok(Err(crate::exit_code(&loaded)));
     }
-    Ok(Some(loaded))
+    Ok(Ok(loaded))
 }
 
 /// `arena show`.
 pub fn show(args: ShowArgs, stdout: &mut dyn Write, stderr: &mut dyn Write) -> anyhow::Result<Exit> {
     let paths = if args.paths.is_empty() { content_paths() } else { args.paths.clone() };
-    let Some(loaded) = load_clean(&paths, args.color, stderr)? else { return Ok(1) };
+    let loaded = match load_clean(&paths, args.color, stderr)? {
+        Ok(loaded) => loaded,
+        Err(code) => return Ok(code),
+    };
     let Some(entry) = patch::entry_json(&loaded, &args.reference) else {
         let known = patch::references(&loaded);
         let hint =
@@ -155,8 +164,14 @@ pub fn diff(args: DiffArgs, stdout: &mut dyn Write, stderr: &mut dyn Write) -> a
     let base_paths = if args.base.is_empty() { content_paths() } else { args.base.clone() };
     let mut other_paths = base_paths.clone();
     other_paths.extend(args.with.iter().cloned());
-    let Some(base) = load_clean(&base_paths, ColorChoice::Auto, stderr)? else { return Ok(1) };
-    let Some(other) = load_clean(&other_paths, ColorChoice::Auto, stderr)? else { return Ok(1) };
+    let base = match load_clean(&base_paths, ColorChoice::Auto, stderr)? {
+        Ok(loaded) => loaded,
+        Err(code) => return Ok(code),
+    };
+    let other = match load_clean(&other_paths, ColorChoice::Auto, stderr)? {
+        Ok(loaded) => loaded,
+        Err(code) => return Ok(code),
+    };
     let changes = patch::diff(&base, &other);
     if args.format == Format::Json {
         writeln!(stdout, "{}", serde_json::to_string_pretty(&changes)?)?;

@@ -475,7 +475,7 @@ fn check(args: CheckArgs, stdout: &mut dyn Write, stderr: &mut dyn Write) -> any
     Ok(exit_code(&loaded))
 }
 
-fn exit_code(loaded: &Loaded) -> Exit {
+pub(crate) fn exit_code(loaded: &Loaded) -> Exit {
     let io = loaded.diagnostics.iter().any(|d| d.is_error() && matches!(d.code, Code::Io | Code::NotAPack));
     if io {
         2

@@ -815,7 +815,9 @@ impl<'a> Game<'a> {
             unused = std::mem::take(&mut u.next_roll); // "in this Activation"
         }
         for die in unused {
-            self.emit(Event::Log { text: format!("{id} made no Roll: the {die} die promised to its next Roll is lost") });
+            self.emit(Event::Log {
+                text: format!("{id} made no Roll: the {die} die promised to its next Roll is lost"),
+            });
         }
         self.states_step(id);
         self.state.active = None;

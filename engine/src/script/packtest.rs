@@ -155,13 +155,23 @@ fn run_file(rt: &Runtime, pack: &str, file: &Path, text: &str, out: &mut Outcome
             return;
         }
     };
-    let mut names = std::collections::BTreeSet::new();
+    let mut names = std::collections::BTreeMap::<String, usize>::new();
     for (i, case) in cases.iter().enumerate() {
         if let Some(name) = case.get("name").and_then(Value::as_str) {
-            if !names.insert(name.to_string()) {
+            let seen = names.entry(name.to_string()).or_insert(0);
+            *seen += 1;
+            if *seen > 1 {
+                // Point at this repeat of the name, not at its first use.
+                let needle = format!("\"{name}\"");
+                let line = text
+                    .lines()
+                    .enumerate()
+                    .filter(|(_, l)| l.contains(&needle))
+                    .nth(*seen - 1)
+                    .map_or(1, |(n, _)| n + 1);
                 out.diagnostics.push(
                     Diagnostic::error(Code::ScriptTestFailed, format!("two tests are named \"{name}\""))
-                        .at(crate::diag::line_location(file, text, line_of(text, name)))
+                        .at(crate::diag::line_location(file, text, line))
                         .help("give each test of a file its own name"),
                 );
             }
@@ -205,7 +215,10 @@ fn run_case(rt: &Runtime, file: &Path, text: &str, index: usize, case: &Value) -
         let known: Vec<String> =
             rt.scripts().sources().iter().filter(|s| s.card == card).map(|s| format!("\"{}\"", s.effect)).collect();
         let hint = if known.is_empty() {
-            format!("`{card}` has no effect with Lua")
+            let cards: Vec<String> = rt.scripts().sources().iter().map(|s| s.card.clone()).collect();
+            let near =
+                crate::load::suggest(card, &cards).map(|c| format!(" (did you mean `{c}`?)")).unwrap_or_default();
+            format!("no loaded card `{card}` has an effect with Lua{near}; check its kind and id")
         } else {
             format!("its effects with Lua are {}", known.join(", "))
         };
