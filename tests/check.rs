@@ -243,3 +243,41 @@ fn the_errata_diff_is_the_three_corrections() {
         show.stdout.lines().filter(|l| l.starts_with('#')).collect::<Vec<_>>().join("\n")
     );
 }
+
+/// `show --fields` credits each replaced value to whoever set it: a value set
+/// by an earlier patch of the same pack is that patch's, not the base file's;
+/// an item appended to a list (`[-]`) marks the list as patched.
+#[test]
+fn show_credits_earlier_patches_and_appended_items() {
+    std::env::set_current_dir(tests_dir()).unwrap();
+    let tmp = tempfile::tempdir().unwrap();
+    let pack = tmp.path().join("twice");
+    std::fs::create_dir_all(&pack).unwrap();
+    std::fs::write(
+        pack.join("pack.toml"),
+        "id = \"twice\"\nversion = \"0.1.0\"\ngame = \"aristeia\"\ntitle = \"t\"\nauthors = [\"t\"]\n\
+         [dependencies]\naristeia-core = \"^1.0\"\n",
+    )
+    .unwrap();
+    let op = |value: u32| {
+        format!(
+            "[[patch]]\ntarget = \"character:maximus\"\n[[patch.op]]\nop = \"replace\"\npath = \"speed\"\nvalue = {value}\n"
+        )
+    };
+    std::fs::write(pack.join("a.toml"), op(4)).unwrap();
+    std::fs::write(
+        pack.join("b.toml"),
+        format!(
+            "{}[[patch.op]]\nop = \"add\"\npath = \"actions[id=jotums-shield].roll.dice[-]\"\nvalue = \"orange\"\n",
+            op(6)
+        ),
+    )
+    .unwrap();
+    let run = arena(&["show", "character:maximus", "../content/aristeia-core", pack.to_str().unwrap(), "--fields"]);
+    assert_eq!(run.code, 0, "{}", run.stderr);
+    let a = pack.join("a.toml").display().to_string();
+    assert!(run.stdout.contains(&format!("was: 4 (set by pack `twice` at {a}:4)")), "{}", run.stdout);
+    assert!(run.stdout.contains("was: 3 (pack `aristeia-core`"), "{}", run.stdout);
+    let dice = run.stdout.lines().find(|l| l.starts_with("#   actions[id=jotums-shield].roll.dice ")).unwrap();
+    assert!(dice.contains("twice") && dice.ends_with("(patch)"), "{dice}");
+}

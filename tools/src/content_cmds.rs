@@ -84,7 +84,12 @@ pub fn show(args: ShowArgs, stdout: &mut dyn Write, stderr: &mut dyn Write) -> a
     let field_origins: Vec<serde_json::Value> = leaves
         .iter()
         .map(|path| {
-            if let Some(f) = fields.iter().rev().find(|f| f.path == *path || path.starts_with(&format!("{}.", f.path)) || path.starts_with(&format!("{}[", f.path))) {
+            // An op on a list item appended with `[-]` changes the list itself.
+            let touches = |f: &&patch::FieldOrigin| {
+                let fp = f.path.trim_end_matches("[-]");
+                fp == path || path.starts_with(&format!("{fp}.")) || path.starts_with(&format!("{fp}["))
+            };
+            if let Some(f) = fields.iter().rev().find(touches) {
                 return serde_json::json!({"path": path, "pack": f.pack, "file": f.file, "line": f.line, "by": "patch"});
             }
             let at = origin.as_ref().and_then(|o| {
@@ -134,7 +139,7 @@ pub fn show(args: ShowArgs, stdout: &mut dyn Write, stderr: &mut dyn Write) -> a
         writeln!(stdout, "\n# no patch changes this entry")?;
     } else {
         writeln!(stdout, "\n# patched fields (last change first), each with what it replaced:")?;
-        for f in fields.iter().rev() {
+        for (k, f) in fields.iter().enumerate().rev() {
             writeln!(stdout, "#   {}", f.path)?;
             writeln!(
                 stdout,
@@ -145,13 +150,21 @@ pub fn show(args: ShowArgs, stdout: &mut dyn Write, stderr: &mut dyn Write) -> a
                 f.reason.as_deref().map(|r| format!(" ({r})")).unwrap_or_default()
             )?;
             let before = f.before.as_ref().map_or("nothing".to_string(), Value::to_string);
-            // Where the replaced value was written: the base file, if it was there.
-            let base = origin.as_ref().and_then(|o| {
-                let raw = loaded.docs.get(&o.file)?.get(&o.pointer)?;
-                let (ptr, _) = patch::keyed_pointer(raw, &f.path).ok()?;
-                loaded
-                    .locate(&o.file, &format!("{}{ptr}", o.pointer))
-                    .map(|l| format!(" (pack `{}` at {}:{})", o.pack, l.file.display(), l.line))
+            // Where the replaced value was written: an earlier patch of the same
+            // field, or else the base file, if it was there.
+            let earlier = fields[..k]
+                .iter()
+                .rev()
+                .find(|e| e.path == f.path)
+                .map(|e| format!(" (set by pack `{}` at {}:{})", e.pack, e.file.display(), e.line));
+            let base = earlier.or_else(|| {
+                origin.as_ref().and_then(|o| {
+                    let raw = loaded.docs.get(&o.file)?.get(&o.pointer)?;
+                    let (ptr, _) = patch::keyed_pointer(raw, &f.path).ok()?;
+                    loaded
+                        .locate(&o.file, &format!("{}{ptr}", o.pointer))
+                        .map(|l| format!(" (pack `{}` at {}:{})", o.pack, l.file.display(), l.line))
+                })
             });
             writeln!(stdout, "#     was: {before}{}", base.unwrap_or_default())?;
         }
