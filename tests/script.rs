@@ -78,6 +78,11 @@ fn hostile_scripts_are_contained() {
         if kind == ScriptErrorKind::Runtime && err.message != "error in error handling" {
             assert!(err.line.is_some_and(|l| l >= 4), "{name}: a runtime error names its line: {err:?}");
         }
+        // A script stopped for its budget names the line it was running (the
+        // interrupt's error has no position of its own).
+        if kind == ScriptErrorKind::Budget {
+            assert!(err.line.is_some_and(|l| l >= 4), "{name}: a budget error names its line: {err:?}");
+        }
         assert!(d.notes.iter().any(|n| n.contains("test")), "{name}: diagnostic names the pack");
         assert_eq!(d.content_path.as_deref(), Some(format!("hostile:{name}").as_str()), "{name}: names the card");
         assert!(host.calls.is_empty(), "{name}: a failed effect applied calls: {:?}", host.calls);

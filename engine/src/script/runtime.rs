@@ -234,6 +234,8 @@ const BUDGET: &str = "instruction budget exhausted";
 /// State shared by the interrupt and the API functions of one VM.
 struct Shared {
     budget: Cell<u64>,
+    /// Where the instruction budget ran out: (chunk name, line), for the error.
+    stopped_at: Cell<Option<(String, usize)>>,
     /// The context of the call in progress (same lifetime rules as `host`).
     ctx: Cell<Option<NonNull<Ctx>>>,
     /// The script of the call in progress, for `ctx.card` and `ctx.effect`.
@@ -323,6 +325,7 @@ impl Runtime {
         let lua = Lua::new_with(StdLib::STRING | StdLib::TABLE | StdLib::MATH | StdLib::UTF8, LuaOptions::new())?;
         let shared = Rc::new(Shared {
             budget: Cell::new(limits.instructions),
+            stopped_at: Cell::new(None),
             ctx: Cell::new(None),
             names: Cell::new(None),
             args: Cell::new(Vec::with_capacity(8)),
@@ -337,9 +340,19 @@ impl Runtime {
         lua.set_memory_limit(limits.memory_bytes)?;
         {
             let shared = shared.clone();
-            lua.set_interrupt(move |_| {
+            lua.set_interrupt(move |lua| {
                 let left = shared.budget.get();
                 if left == 0 {
+                    // The error an interrupt raises carries no position: note the
+                    // innermost Lua frame's line, so the diagnostic can point at it.
+                    let at = (0..16).find_map(|level| {
+                        lua.inspect_stack(level, |d| {
+                            let source = d.source().source.map(|s| s.into_owned())?;
+                            Some((source, d.current_line()?))
+                        })
+                        .flatten()
+                    });
+                    shared.stopped_at.set(at);
                     return Err(mlua::Error::runtime(BUDGET));
                 }
                 shared.budget.set(left - 1);
@@ -519,6 +532,13 @@ impl Runtime {
                 line = digits.parse().ok();
             }
         }
+        if line.is_none() && kind == ScriptErrorKind::Budget {
+            if let (Some(i), Some((chunk, at))) = (index, self.shared.stopped_at.take()) {
+                if chunk == format!("=@{i}") {
+                    line = Some(at);
+                }
+            }
+        }
         ScriptError::new(kind, &strip_positions(&message), source, line)
     }
 
@@ -560,6 +580,7 @@ impl Runtime {
             return Err(lua_err("an effect cannot run another effect"));
         }
         self.shared.budget.set(self.limits.instructions);
+        self.shared.stopped_at.set(None);
         // SAFETY: see `Shared::host`; the lifetime is erased only while the
         // returned guard lives, and the guard clears the pointer when dropped.
         let ptr: NonNull<dyn Host + '_> = NonNull::from(host);
