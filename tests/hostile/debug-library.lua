@@ -1,4 +1,4 @@
 -- attack: debug.getinfo / debug.sethook
 -- expect: runtime
--- message: attempt to index nil
+-- message: `debug` is not available
 return debug.getinfo(1)

@@ -1,4 +1,4 @@
 -- attack: dofile
 -- expect: runtime
--- message: attempt to call a nil value
+-- message: `dofile` is not available
 return dofile("/etc/passwd")

@@ -1,4 +1,4 @@
 -- attack: getfenv to reach another environment
 -- expect: runtime
--- message: attempt to call a nil value
+-- message: `getfenv` is not available
 return getfenv(2)

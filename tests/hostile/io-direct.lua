@@ -1,4 +1,4 @@
 -- attack: io.open: the io library is absent
 -- expect: runtime
--- message: attempt to index nil
+-- message: `io` is not available
 return io.open("/etc/passwd")

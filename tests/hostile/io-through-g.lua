@@ -1,4 +1,4 @@
 -- attack: io reached through _G
 -- expect: runtime
--- message: attempt to index nil
+-- message: `io` is not available
 return _G.io.open("/etc/passwd")

@@ -1,4 +1,4 @@
 -- attack: bytecode through load
 -- expect: runtime
--- message: attempt to call a nil value
+-- message: `load` is not available
 return load("\27Lua\84\0\25\147\13\10\26\10")()

@@ -1,4 +1,4 @@
 -- attack: load a string of code
 -- expect: runtime
--- message: attempt to call a nil value
+-- message: `load` is not available
 return load("return 1")()

@@ -1,4 +1,4 @@
 -- attack: loadfile
 -- expect: runtime
--- message: attempt to call a nil value
+-- message: `loadfile` is not available
 return loadfile("/etc/passwd")

@@ -1,4 +1,4 @@
 -- attack: loadstring
 -- expect: runtime
--- message: attempt to call a nil value
+-- message: `loadstring` is not available
 return loadstring("return 1")()

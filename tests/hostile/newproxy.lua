@@ -1,4 +1,4 @@
 -- attack: newproxy userdata with a metatable
 -- expect: runtime
--- message: attempt to call a nil value
+-- message: `newproxy` is not available
 return newproxy(true)

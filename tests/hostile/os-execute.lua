@@ -1,4 +1,4 @@
 -- attack: os.execute: the os library is absent
 -- expect: runtime
--- message: attempt to index nil
+-- message: `os` is not available
 return os.execute("rm -rf /")

@@ -1,4 +1,4 @@
 -- attack: os reached through _G
 -- expect: runtime
--- message: attempt to index nil
+-- message: `os` is not available
 return _G["o".."s"].exit(1)

@@ -1,4 +1,4 @@
 -- attack: require a library
 -- expect: runtime
--- message: attempt to call a nil value
+-- message: `require` is not available
 return require("os")

@@ -1,4 +1,4 @@
 -- attack: setfenv to replace an environment
 -- expect: runtime
--- message: attempt to call a nil value
+-- message: `setfenv` is not available
 return setfenv(1, {})

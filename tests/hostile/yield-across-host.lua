@@ -1,4 +1,4 @@
 -- attack: yield across the host boundary
 -- expect: runtime
--- message: attempt to index nil
+-- message: `coroutine` is not available
 return coroutine.yield(1)

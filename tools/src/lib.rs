@@ -160,8 +160,8 @@ struct SimArgs {
     /// Controllers of player 1 and player 2, `greedy` or `random` (one value: both).
     #[arg(long, value_delimiter = ',', default_value = "greedy")]
     players: Vec<PlayerKind>,
-    /// Play this many games, with seeds from --seed on, and print statistics.
-    #[arg(long)]
+    /// Play this many games (at least 1), with seeds from --seed on, and print statistics.
+    #[arg(long, value_parser = clap::value_parser!(u64).range(1..))]
     games: Option<u64>,
     /// Worker threads for --games (default: the machine's cores).
     #[arg(long)]

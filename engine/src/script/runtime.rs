@@ -715,9 +715,47 @@ fn to_json(v: &Value, depth: usize, budget: &mut usize) -> mlua::Result<serde_js
     })
 }
 
+/// Globals removed from effects, named when a script reaches for them.
+const REMOVED: &[&str] = &[
+    "getfenv",
+    "setfenv",
+    "newproxy",
+    "load",
+    "loadstring",
+    "dofile",
+    "loadfile",
+    "require",
+    "gcinfo",
+    "debug",
+    "os",
+    "io",
+    "package",
+    "coroutine",
+    "module",
+];
+
 /// Remove and replace what effects must not have, before the sandbox freezes it.
 fn harden(lua: &Lua, shared: &Rc<Shared>) -> mlua::Result<()> {
     let g = lua.globals();
+    // Reading a removed library says so, instead of Luau's "attempt to index
+    // nil". Only missing names reach this `__index`, so other lookups cost the same.
+    let missing = lua.create_table()?;
+    missing.raw_set(
+        "__index",
+        lua.create_function(|_, (_g, k): (Value, Value)| -> mlua::Result<Value> {
+            let name = match &k {
+                Value::String(s) => s.to_string_lossy(),
+                _ => return Ok(Value::Nil),
+            };
+            if REMOVED.contains(&name.as_str()) {
+                return Err(lua_err(format!(
+                    "`{name}` is not available in card effects (they run sandboxed: docs/effects.md § The sandbox)"
+                )));
+            }
+            Ok(Value::Nil)
+        })?,
+    )?;
+    g.set_metatable(Some(missing))?;
     for name in [
         "getfenv",
         "setfenv",
