@@ -1,6 +1,6 @@
 //! `arena show` and `arena diff`: the effective content, and where it came from.
 
-use crate::{ColorChoice, Exit, Format, content_paths, use_color};
+use crate::{ColorChoice, Exit, Output, content_paths, use_color};
 use arena_engine::diag;
 use arena_engine::load::{self, Loaded};
 use arena_engine::patch;
@@ -16,8 +16,8 @@ pub struct ShowArgs {
     /// Packs to load (default: the bundled ones).
     paths: Vec<PathBuf>,
     /// `human` (the entry as TOML, then where each patched field was set) or `json`.
-    #[arg(long, value_enum, default_value_t = Format::Human)]
-    format: Format,
+    #[arg(long, value_enum, default_value_t = Output::Human)]
+    format: Output,
     /// Colour in human output.
     #[arg(long, value_enum, default_value_t = ColorChoice::Auto)]
     color: ColorChoice,
@@ -36,8 +36,8 @@ pub struct DiffArgs {
     #[arg(long = "with", value_name = "PATH", num_args = 1.., required = true)]
     with: Vec<PathBuf>,
     /// `human` (one line per changed field) or `json`.
-    #[arg(long, value_enum, default_value_t = Format::Human)]
-    format: Format,
+    #[arg(long, value_enum, default_value_t = Output::Human)]
+    format: Output,
 }
 
 /// The packs loaded, or the exit code for their errors (2 when a folder
@@ -101,7 +101,7 @@ pub fn show(args: ShowArgs, stdout: &mut dyn Write, stderr: &mut dyn Write) -> a
             at.unwrap_or_else(|| serde_json::json!({"path": path}))
         })
         .collect();
-    if args.format == Format::Json {
+    if args.format == Output::Json {
         let v = serde_json::json!({
             "reference": args.reference,
             "defined": defined.as_ref().map(|(p, f, l)| serde_json::json!({"pack": p, "file": f, "line": l})),
@@ -186,7 +186,7 @@ pub fn diff(args: DiffArgs, stdout: &mut dyn Write, stderr: &mut dyn Write) -> a
         Err(code) => return Ok(code),
     };
     let changes = patch::diff(&base, &other);
-    if args.format == Format::Json {
+    if args.format == Output::Json {
         writeln!(stdout, "{}", serde_json::to_string_pretty(&changes)?)?;
         return Ok(0);
     }

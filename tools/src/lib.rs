@@ -137,8 +137,8 @@ struct ScriptArgs {
     #[arg(long = "answer", value_name = "NAME=VALUE")]
     answers: Vec<String>,
     /// Output format (`human` or `json`).
-    #[arg(long, value_enum, default_value_t = Format::Human)]
-    format: Format,
+    #[arg(long, value_enum, default_value_t = Output::Human)]
+    format: Output,
     /// Colour in human output.
     #[arg(long, value_enum, default_value_t = ColorChoice::Auto)]
     color: ColorChoice,
@@ -155,8 +155,8 @@ struct SimArgs {
     #[arg(long = "pack", value_name = "PATH")]
     packs: Vec<PathBuf>,
     /// Output format: the narrative (`human`) or the events as JSON.
-    #[arg(long, value_enum, default_value_t = Format::Human)]
-    format: Format,
+    #[arg(long, value_enum, default_value_t = Output::Human)]
+    format: Output,
     /// Controllers of player 1 and player 2, `greedy` or `random` (one value: both).
     #[arg(long, value_delimiter = ',', default_value = "greedy")]
     players: Vec<PlayerKind>,
@@ -183,8 +183,8 @@ struct RunArgs {
     #[arg(long = "pack", value_name = "PATH")]
     packs: Vec<PathBuf>,
     /// Output format: the narrative or the events as JSON.
-    #[arg(long, value_enum, default_value_t = Format::Human)]
-    format: Format,
+    #[arg(long, value_enum, default_value_t = Output::Human)]
+    format: Output,
 }
 
 #[derive(clap::Args, Debug)]
@@ -285,6 +285,15 @@ pub(crate) enum Format {
     Github,
     /// SARIF 2.1.0, for code scanning.
     Sarif,
+}
+
+/// Output of the commands other than `check`.
+#[derive(ValueEnum, Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum Output {
+    /// Text for people.
+    Human,
+    /// JSON for programs.
+    Json,
 }
 
 #[derive(ValueEnum, Clone, Copy, Debug, PartialEq, Eq)]
@@ -625,7 +634,7 @@ fn script(args: ScriptArgs, stdout: &mut dyn Write, stderr: &mut dyn Write) -> a
     let result = rt.run_source(&source, &mut host, &ctx);
     let calls = if result.is_ok() { &host.calls } else { &host.rolled_back };
     match args.format {
-        Format::Json => {
+        Output::Json => {
             let value = serde_json::json!({
                 "ok": result.is_ok(),
                 "result": result.as_ref().ok(),
@@ -730,7 +739,7 @@ fn sim(args: SimArgs, stdout: &mut dyn Write, stderr: &mut dyn Write) -> anyhow:
             .with_context(|| format!("writing {}", path.display()))?;
     }
     match args.format {
-        Format::Json => writeln!(stdout, "{}", serde_json::to_string_pretty(&record)?)?,
+        Output::Json => writeln!(stdout, "{}", serde_json::to_string_pretty(&record)?)?,
         _ => write!(stdout, "{}", record.narrative())?,
     }
     Ok(if record.effect_failures > 0 { 1 } else { 0 })
@@ -744,7 +753,7 @@ fn sim_batch(
     games: u64,
     players: [arena_engine::sim::Player; 2],
     jobs: Option<usize>,
-    format: Format,
+    format: Output,
     stdout: &mut dyn Write,
     stderr: &mut dyn Write,
 ) -> anyhow::Result<Exit> {
@@ -776,7 +785,7 @@ fn sim_batch(
         arena_engine::sim::Teams::Random(s) => format!("{s} (random teams)"),
     };
     match format {
-        Format::Json => {
+        Output::Json => {
             let v = serde_json::json!({ "setup": setup, "seeds": [first_seed, first_seed + games], "report": report, "games": results });
             writeln!(stdout, "{}", serde_json::to_string_pretty(&v)?)?;
         }
@@ -900,7 +909,7 @@ fn run_situation(args: RunArgs, stdout: &mut dyn Write, stderr: &mut dyn Write) 
     // Up to the first unanswered Decision only: what follows did not come from the situation.
     let shown = &game.events[..game.halted().unwrap_or(game.events.len())];
     match args.format {
-        Format::Json => writeln!(stdout, "{}", serde_json::to_string_pretty(shown)?)?,
+        Output::Json => writeln!(stdout, "{}", serde_json::to_string_pretty(shown)?)?,
         _ => {
             for e in shown {
                 writeln!(stdout, "{e}")?;
