@@ -756,26 +756,9 @@ fn harden(lua: &Lua, shared: &Rc<Shared>) -> mlua::Result<()> {
         })?,
     )?;
     g.set_metatable(Some(missing))?;
-    for name in [
-        "getfenv",
-        "setfenv",
-        "newproxy",
-        "load",
-        "loadstring",
-        "dofile",
-        "loadfile",
-        "require",
-        "gcinfo",
-        "debug",
-        "os",
-        "io",
-        "package",
-        "coroutine",
-        "collectgarbage",
-        "print",
-        "module",
-    ] {
-        g.raw_set(name, Value::Nil)?;
+    // `collectgarbage` and `print` come back below, restricted.
+    for name in REMOVED.iter().chain(&["collectgarbage", "print"]) {
+        g.raw_set(*name, Value::Nil)?;
     }
     let string: Table = g.raw_get("string")?;
     string.raw_set("dump", Value::Nil)?;
