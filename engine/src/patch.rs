@@ -147,6 +147,9 @@ fn apply_one(
         None => out.docs.get(&origin.file).and_then(|d| d.get(&origin.pointer)).cloned().unwrap_or(Value::Null),
     };
     let mut fields = Vec::new();
+    // Each applied op's index and JSON Pointer, to blame the one that made the
+    // entry invalid.
+    let mut applied: Vec<(usize, String)> = Vec::new();
     for (i, op) in patch.op.iter().enumerate() {
         let at = |key: &str| loc(&format!("/op/{i}/{key}"));
         let resolve = |path: &str, value: &Value, diags: &mut Vec<Diagnostic>, key: &str| -> Option<String> {
@@ -207,6 +210,7 @@ fn apply_one(
             );
             return None;
         }
+        applied.push((i, pointer.clone()));
         let before = value.pointer(&pointer).cloned();
         if let Some(expect) = &op.expect {
             if before.as_ref() != Some(expect) {
@@ -308,13 +312,38 @@ fn apply_one(
     // The patched entry must still be valid.
     if let Some(validator) = &schema.1 {
         let wrapped = serde_json::json!({ kind.key(): [value.clone()] });
-        let errors: Vec<String> = validator.iter_errors(&wrapped).map(|e| e.to_string()).collect();
+        let prefix = format!("/{}/0", kind.key());
+        let mut blamed = None;
+        let errors: Vec<String> = validator
+            .iter_errors(&wrapped)
+            .map(|e| {
+                if blamed.is_none() {
+                    // The last op that wrote at, above or below the invalid place
+                    // (a missing key is reported at the table that lacks it).
+                    let at = e.instance_path().as_str().to_string();
+                    let at = at.strip_prefix(&prefix).unwrap_or(&at).to_string();
+                    blamed = applied
+                        .iter()
+                        .rev()
+                        .find(|(_, p)| {
+                            let p = p.trim_end_matches("/-");
+                            *p == at || at.starts_with(&format!("{p}/")) || p.starts_with(&format!("{at}/"))
+                        })
+                        .map(|(i, _)| *i);
+                }
+                e.to_string()
+            })
+            .collect();
         if !errors.is_empty() {
+            let at = blamed.and_then(|i| {
+                let key = if patch.op[i].value.is_some() { "value" } else { "path" };
+                loc(&format!("/op/{i}/{key}"))
+            });
             let mut d = Diagnostic::error(
                 Code::PatchInvalid,
                 format!("this patch would make `{target}` invalid; it is not applied"),
             )
-            .at_opt(loc("/target"))
+            .at_opt(at.or_else(|| loc("/target")))
             .path(target.clone())
             .help("fix the patch's values so the entry still follows the schema");
             for e in errors.iter().take(5) {
