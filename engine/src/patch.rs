@@ -77,7 +77,15 @@ pub fn apply_all(out: &mut Loaded, schema: &(Value, Option<jsonschema::Validator
                                 Code::PatchConflict,
                                 format!("`{target}` {} is also written by pack `{prev}`, with no order between the two packs", f.path),
                             )
-                            .at_opt(loc(""))
+                            .at_opt(
+                                // The clashing op's `path`, or else the `[[patch]]`.
+                                patch
+                                    .op
+                                    .iter()
+                                    .rposition(|o| o.path == f.path)
+                                    .and_then(|i| loc(&format!("/op/{i}/path")))
+                                    .or_else(|| loc("")),
+                            )
                             .path(format!("{target} {}", f.path))
                             .help(format!("make `{}` depend on `{prev}` or add `load_after = [\"{prev}\"]` to its pack.toml", p.pack)),
                         );
