@@ -57,22 +57,8 @@ expect = [
   "miyamoto-mushashi rolls green: block; blue: success+block+special; black: block",
   "result: major-lunah 3 Successes, miyamoto-mushashi 0",
 ]
-
-[[character]]
-id = "major-lunah"
-player = 1
-space = [-7, 2]
-action_points = 5
-
-[[character]]
-id = "miyamoto-mushashi"
-player = 2
-space = [-3, 1]
 "#;
-    let file = tmp.path().join("no-skills.toml");
-    std::fs::write(&file, situation).unwrap();
-    let run =
-        arena(&["run", file.to_str().unwrap(), "--pack", "../content/aristeia-core", "--pack", pack.to_str().unwrap()]);
+    let run = turn_4_patched(&pack, situation);
     assert!(!run.stdout.contains("for Cover instead"), "{}", run.stdout);
     assert!(run.stderr.contains("all 3 expected events happened"), "{}\n{}", run.stdout, run.stderr);
 }
@@ -98,24 +84,22 @@ expect = [
   "major-lunah rolls red: success; orange: success; added: success",
   "miyamoto-mushashi rolls green: block; blue: block",
 ]
-
-[[character]]
-id = "major-lunah"
-player = 1
-space = [-7, 2]
-action_points = 5
-
-[[character]]
-id = "miyamoto-mushashi"
-player = 2
-space = [-3, 1]
 "#;
-    let file = tmp.path().join("no-los.toml");
-    std::fs::write(&file, situation).unwrap();
-    let run =
-        arena(&["run", file.to_str().unwrap(), "--pack", "../content/aristeia-core", "--pack", pack.to_str().unwrap()]);
+    let run = turn_4_patched(&pack, situation);
     assert!(!run.stdout.contains("for Cover instead"), "{}", run.stdout);
     assert!(run.stderr.contains("all 2 expected events happened"), "{}\n{}", run.stdout, run.stderr);
+}
+
+/// Plays `head` (a situation's keys: `scenario`, `active`, `dice`, `answers`,
+/// `expect`) in the 000 Turn 4 position of
+/// `situations/marksmanship-veteran-sniper.toml` (both Characters in Cover), on
+/// the core pack and the patch pack `pack`.
+fn turn_4_patched(pack: &std::path::Path, head: &str) -> arena_tests::Run {
+    let text = std::fs::read_to_string(tests_dir().join("situations/marksmanship-veteran-sniper.toml")).unwrap();
+    let characters = &text[text.find("[[character]]").unwrap()..];
+    let file = pack.parent().unwrap().join("turn-4.toml");
+    std::fs::write(&file, format!("{head}\n{characters}")).unwrap();
+    arena(&["run", file.to_str().unwrap(), "--pack", "../content/aristeia-core", "--pack", pack.to_str().unwrap()])
 }
 
 /// A pack that patches Major Lunah with the given `[[patch.op]]` body.
@@ -150,16 +134,12 @@ fn an_effect_nullifies_a_rolled_die() {
          value = '''\nlocal game, ctx = ...\nassert(game:nullify_die(\"opponent\", 2))\nassert(not game:nullify_die(\"opponent\", 2))\n'''\n",
     );
     let text = std::fs::read_to_string(tests_dir().join("situations/marksmanship-veteran-sniper.toml")).unwrap();
-    let (head, rest) = text.split_once("expect = [").unwrap();
-    let characters = &rest[rest.find("[[character]]").unwrap()..];
+    let (head, _) = text.split_once("expect = [").unwrap();
     let situation = format!(
         "{head}expect = [\n  \"major-lunah activates nullify-block (special+special)\",\n  \
-         \"result: major-lunah 5 Successes, miyamoto-mushashi 0\",\n]\n\n{characters}"
+         \"result: major-lunah 5 Successes, miyamoto-mushashi 0\",\n]\n"
     );
-    let file = tmp.path().join("nullify-die.toml");
-    std::fs::write(&file, situation).unwrap();
-    let run =
-        arena(&["run", file.to_str().unwrap(), "--pack", "../content/aristeia-core", "--pack", pack.to_str().unwrap()]);
+    let run = turn_4_patched(&pack, &situation);
     assert_eq!(run.code, 0, "{}\n{}", run.stdout, run.stderr);
     assert!(!run.stdout.contains("major-lunah suffers"), "{}", run.stdout);
 }
