@@ -132,6 +132,48 @@ function Game:place(target, space) end
 ---@param second CharacterId another Character
 function Game:swap(first, second) end
 
+---The Free Spaces at a hex distance from min to max of the Character's space (No-Line-of-Sight Range), nearest first; 1, 1 gives the Adjacent ones. (000 § Free Spaces, § Range)
+---@param of CharacterId a Character or Minion in the HexaDome
+---@param min integer least distance
+---@param max integer greatest distance
+---@return Space[]
+function Game:free_spaces_within(of, min, max) end
+
+---The active player chooses one space among the candidates (a Decision); nil when there are none. (000 § Effects)
+---@param spaces Space[] the valid spaces
+---@param prompt? string what the choice is for
+---@return Space
+function Game:choose_space(spaces, prompt) end
+
+---The active Character spends Movement Points it has (Freerun); false, and nothing spent, when it has fewer. (000 § Movement Points)
+---@param target CharacterId the Character it applies to
+---@param amount integer Movement Points
+---@return boolean
+function Game:spend_movement_points(target, amount) end
+
+---The Character whose effect runs (the Controller, ctx.self) deploys one of its Minions that is to the side; returns the Minion's id (`drone-1`), or nil when all of them are already deployed. An error when the Controller has no such Minion card, the space is not Free, or it is Adjacent to an Allied Minion. (002 § Controller)
+---@param minion string the Minion card's id on the Controller's card
+---@param space Space a Free Space not Adjacent to an Allied Minion
+---@return CharacterId
+function Game:deploy_minion(minion, space) end
+
+---The spaces where the Controller may deploy a Minion within that hex distance of its space: Free, and not Adjacent to any Allied Minion; nearest first. (002 § Controller)
+---@param controller CharacterId the Controller
+---@param min integer least distance from the Controller
+---@param max integer greatest distance from the Controller
+---@return Space[]
+function Game:deployable_spaces(controller, min, max) end
+
+---The Controller's Minions in the HexaDome. (002 § Controller)
+---@param controller CharacterId a Character
+---@return CharacterId[]
+function Game:minions(controller) end
+
+---Whether it is a Minion (Minions are Allies or Enemies, but not Characters). (002 § Minion)
+---@param id CharacterId a Character or Minion
+---@return boolean
+function Game:is_minion(id) end
+
 ---The active Character deploys one of its Smoke tokens on a space; an error when all its tokens are already in the HexaDome. Tokens go at the start of its next Activation. (004 § Smoke)
 ---@param space Space the space, Free or not
 function Game:deploy_smoke(space) end
@@ -172,6 +214,10 @@ function Game:nullify_symbol(side, symbol) end
 ---@param index integer the die's position in that Roll, from 1
 ---@return boolean
 function Game:nullify_die(side, index) end
+
+---That side cannot activate Switches during this Roll (before the Roll, or in its Switches step for Switches not yet activated). (000 § Switches (Access Denied))
+---@param side Side whose side of the Roll
+function Game:forbid_switches(side) end
 
 ---"Ignore your Target's Cover": the Target adds no die for Cover to its Roll in this Attack. Only in the `cover` window. (000 § Who Does What; § Cover)
 function Game:ignore_cover() end

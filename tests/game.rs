@@ -92,6 +92,21 @@ impl Controller for Checker {
                         assert!(matches!(t.location, Location::Space(_)), "{o}: the Target is not in the HexaDome");
                     }
                 }
+                (Choice::MinionAction { minion, cost, target, .. }, Kind::Action) => {
+                    let me = me.expect("an Action decision names its Character");
+                    assert!(*cost <= me.action_points, "{o}: costs more than the Controller's {} AP", me.action_points);
+                    let m = view.state.units.iter().find(|u| &u.id == minion).expect("the Minion exists");
+                    assert_eq!(m.minion.as_ref().map(|x| x.controller.as_str()), Some(me.id.as_str()), "{o}: not hers");
+                    assert!(matches!(m.location, Location::Space(_)), "{o}: the Minion is not in the HexaDome");
+                    if let Some(t) = target {
+                        let t = view.state.units.iter().find(|u| &u.id == t).expect("target exists");
+                        assert!(matches!(t.location, Location::Space(_)), "{o}: the Target is not in the HexaDome");
+                    }
+                }
+                (Choice::RemoveMinion { minion }, Kind::Action) => {
+                    let m = view.state.units.iter().find(|u| &u.id == minion).expect("the Minion exists");
+                    assert!(matches!(m.location, Location::Space(_)), "{o}: the Minion is not in the HexaDome");
+                }
                 _ => {}
             }
             if let (Choice::MoveTo { space }, Some(me)) = (o, me) {
@@ -107,7 +122,7 @@ impl Controller for Checker {
             "two Characters share a space"
         );
         for u in &view.state.units {
-            let hp = view.content.characters[&u.id].value.hit_points;
+            let hp = view.hit_points(&u.id).expect("every unit has Hit Points");
             if matches!(u.location, Location::Space(_)) {
                 assert!(u.damage < hp, "{} is in the HexaDome with {} Damage of {hp}", u.id, u.damage);
             }
@@ -133,6 +148,48 @@ fn random_games_offer_only_legal_options_and_end() {
         total += a.decisions + b.decisions;
     }
     assert!(total > 1000, "only {total} decisions were checked");
+}
+
+/// A Controller and her Minions (`002 § Controller`, `§ Minion`; the example
+/// mod `mods/drone-handler`) in whole random games: every option offered is
+/// legal, no effect fails, the games end, and the Minions really play
+/// (deployed, activated, removed).
+#[test]
+fn random_games_with_a_controller_and_her_minions() {
+    let root = arena_tests::tests_dir().join("..");
+    let loaded = load::load(
+        &[root.join("content"), root.join("mods/drone-handler")],
+        &load::Options { run_script_tests: false, ..load::Options::default() },
+    );
+    assert!(!loaded.has_errors(), "content + drone-handler have errors");
+    let rt = Runtime::new(Arc::new(loaded.content.clone()), loaded.script_set.clone(), Limits::default()).unwrap();
+    let mut seen = BTreeSet::new();
+    for seed in 1..=16 {
+        let mut setup = Setup::from_content(&loaded.content, "first-game", seed).unwrap();
+        let p = (seed % 2) as usize;
+        setup.teams[p][0] = "tinker".into();
+        setup.decks[p].extend(["swarm-protocol".to_string(), "swarm-protocol".to_string()]);
+        let mut a = Checker { inner: RandomController::new(seed * 2 + 1), decisions: 0 };
+        let mut b = Checker { inner: RandomController::new(seed * 2 + 2), decisions: 0 };
+        let rec = sim::play(&loaded.content, &rt, &setup, [&mut a, &mut b]).unwrap();
+        for e in &rec.events {
+            use arena_engine::rules::event::Event;
+            match e {
+                Event::GameEnded { .. } => seen.insert("ended".to_string()),
+                Event::MinionDeployed { .. } => seen.insert("deployed".to_string()),
+                Event::MinionRemoved { why, .. } => seen.insert(format!("removed: {why}")),
+                Event::Action { character, .. } if character.starts_with("spider-drone-") => {
+                    seen.insert("a Minion acted".to_string())
+                }
+                Event::EffectFailed { card, effect, message, .. } => panic!("seed {seed}: {card} {effect}: {message}"),
+                _ => false,
+            };
+        }
+    }
+    // (A Controller sent to the Infirmary with Minions out: mods/drone-handler/situations.)
+    for want in ["ended", "deployed", "a Minion acted", "removed: damage"] {
+        assert!(seen.contains(want), "no game showed `{want}`: {seen:?}");
+    }
 }
 
 /// One whole seeded game's narrative, greedy against random, on the bundled

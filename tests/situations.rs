@@ -17,6 +17,39 @@ fn situations_play_as_the_rulebooks_say() {
     });
 }
 
+/// For every Character of the bundled packs (and the duelist mod's), each of
+/// its Actions, Switches and Tactics played in a small position with forced
+/// dice (`situations/characters/<character>--<card>.toml`): each must meet
+/// its `expect` lines, and its narrative is a snapshot.
+#[test]
+fn every_character_plays_its_cards() {
+    std::env::set_current_dir(tests_dir()).unwrap();
+    insta::glob!("situations/characters/*.toml", |path| {
+        let rel = path.strip_prefix(tests_dir()).unwrap().to_str().unwrap().to_string();
+        let run = arena(&["run", &rel]);
+        assert_eq!(run.code, 0, "{rel}:\n{}{}", run.stdout, run.stderr);
+        assert!(run.stderr.contains("expected events happened"), "{rel} has no `expect` lines: {}", run.stderr);
+        insta::assert_snapshot!(run.stdout);
+    });
+}
+
+/// The Controller and Minion rules (`002 § Controller`, `§ Minion`) in the
+/// example mod `mods/drone-handler`, whose situations name their packs.
+#[test]
+fn controllers_and_minions_play_as_the_sheet_says() {
+    let dir = tests_dir().join("../mods/drone-handler/situations");
+    let mut files: Vec<_> = std::fs::read_dir(&dir).unwrap().map(|e| e.unwrap().path()).collect();
+    files.sort();
+    assert!(files.len() >= 5, "the drone-handler situations are missing");
+    for file in files {
+        let run = arena(&["run", file.to_str().unwrap()]);
+        let name = file.file_stem().unwrap().to_str().unwrap().to_string();
+        assert_eq!(run.code, 0, "{name}:\n{}{}", run.stdout, run.stderr);
+        assert!(run.stderr.contains("expected events happened"), "{name} has no `expect` lines: {}", run.stderr);
+        insta::assert_snapshot!(format!("minions_{name}"), run.stdout);
+    }
+}
+
 /// A situation whose expectation is not met fails, naming the missing line.
 #[test]
 fn an_unmet_expectation_fails() {

@@ -22,6 +22,9 @@ use std::sync::Arc;
 /// The manifest file name of a pack.
 pub const MANIFEST: &str = "pack.toml";
 
+/// A pack's folder of situation files (docs/situations.md), which are not content.
+pub const SITUATIONS: &str = "situations";
+
 /// Loader settings.
 #[derive(Debug, Clone)]
 pub struct Options {
@@ -719,7 +722,8 @@ fn walk_pack(root: &Path, options: &Options, out: &mut Loaded) -> (Vec<PathBuf>,
         }
         let ext = path.extension().and_then(|e| e.to_str()).unwrap_or_default();
         let rel = path.strip_prefix(root).unwrap_or(&path);
-        if ext == "toml" && rel != Path::new(MANIFEST) {
+        // `situations/` holds the pack's situation files (`arena run`), not content.
+        if ext == "toml" && rel != Path::new(MANIFEST) && !rel.starts_with(SITUATIONS) {
             content.push(path);
         } else if ext == "lua" || ext == "luau" {
             scripts.insert(rel_key(rel), path);

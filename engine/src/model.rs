@@ -404,9 +404,19 @@ pub struct Action {
     pub attack: bool,
     /// Cost in Action Points.
     pub cost: u8,
-    /// Movement Points gained when performing it (Gata's Freerun), if any.
+    /// Movement Points gained when performing it, if any.
     #[serde(default, skip_serializing_if = "is_zero")]
     pub movement_points: u8,
+    /// Movement Points spent to perform it (Gata's Freerun: "Spend 1 Movement
+    /// Point"); it can be performed only by a Character that has them.
+    #[serde(default, skip_serializing_if = "is_zero")]
+    pub movement_cost: u8,
+    /// Whether its Target may be an Obstacle such as a Barrier, not only a
+    /// Character or a Minion (`000 § Obstacles`: "Actions, Attacks and Tactics
+    /// can Target Obstacles"; Freerun's Target in 000 Turn 4 is one). A Barrier
+    /// is named `barrier@q,r` in the game (`barrier@3,0`).
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub obstacle_targets: bool,
     /// Range; absent for Actions without a Target.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub range: Option<Range>,
@@ -530,6 +540,8 @@ pub enum Window {
     StatesStep,
     /// Before you make a Roll.
     BeforeRoll,
+    /// Before you make an Attack Roll (Holographic Sight: "Before making an Attack Roll").
+    BeforeAttackRoll,
     /// Before your opponent makes a Roll.
     BeforeOpponentRoll,
     /// After the dice are rolled, before the Critical Block step.

@@ -548,7 +548,7 @@ fn generate(args: GenerateArgs, stdout: &mut dyn Write, stderr: &mut dyn Write) 
 }
 
 fn script(args: ScriptArgs, stdout: &mut dyn Write, stderr: &mut dyn Write) -> anyhow::Result<Exit> {
-    use arena_engine::script::api::{self, ApiValue};
+    use arena_engine::script::api;
     use arena_engine::script::host::RecordingHost;
     use arena_engine::script::runtime::{Ctx, Limits, Runtime, ScriptSource};
     let text = match std::fs::read(&args.file) {
@@ -587,35 +587,12 @@ fn script(args: ScriptArgs, stdout: &mut dyn Write, stderr: &mut dyn Write) -> a
             )?;
             return Ok(2);
         };
-        let fits = match (&json, f.returns) {
-            (serde_json::Value::Null, _) => true,
-            (serde_json::Value::Bool(_), api::Ty::Boolean) => true,
-            (serde_json::Value::Number(n), api::Ty::Integer) => n.is_i64(),
-            (serde_json::Value::String(_), api::Ty::String | api::Ty::Character) => true,
-            (serde_json::Value::Array(a), api::Ty::Space) => a.len() == 2 && a.iter().all(|x| x.is_i64()),
-            (serde_json::Value::Array(a), api::Ty::CharacterList | api::Ty::StringList) => {
-                a.iter().all(|x| x.is_string())
+        let v = match api::value_from_json(&json, f.returns) {
+            Ok(v) => v,
+            Err(e) => {
+                writeln!(stderr, "error: --answer {name}={value}: `{name}` returns {}: {e}", f.returns.lua_name())?;
+                return Ok(2);
             }
-            _ => false,
-        };
-        if !fits {
-            writeln!(stderr, "error: --answer {name}={value}: `{name}` returns {}, not that", f.returns.lua_name())?;
-            return Ok(2);
-        }
-        let v = match json {
-            serde_json::Value::Null => ApiValue::Nil,
-            serde_json::Value::Bool(b) => ApiValue::Bool(b),
-            serde_json::Value::Number(n) => {
-                ApiValue::Int(n.as_i64().ok_or_else(|| anyhow::anyhow!("whole numbers only"))?)
-            }
-            serde_json::Value::String(s) => ApiValue::Str(s),
-            serde_json::Value::Array(a) if f.returns == api::Ty::Space && a.len() == 2 => {
-                ApiValue::Space([a[0].as_i64().unwrap_or(0), a[1].as_i64().unwrap_or(0)])
-            }
-            serde_json::Value::Array(a) => {
-                ApiValue::List(a.iter().map(|x| x.as_str().unwrap_or_default().to_string()).collect())
-            }
-            serde_json::Value::Object(_) => anyhow::bail!("--answer values are JSON scalars or lists"),
         };
         host.answer(name, v);
     }
@@ -883,7 +860,14 @@ fn run_situation(args: RunArgs, stdout: &mut dyn Write, stderr: &mut dyn Write) 
             return Ok(1);
         }
     };
-    let Some(loaded) = load_for_play(&args.packs, stderr)? else { return Ok(1) };
+    // `--pack` first; else the situation's own `packs`, relative to its file.
+    let packs = if args.packs.is_empty() && !sit.packs.is_empty() {
+        let dir = args.file.parent().unwrap_or(std::path::Path::new("."));
+        sit.packs.iter().map(|p| dir.join(p)).collect()
+    } else {
+        args.packs.clone()
+    };
+    let Some(loaded) = load_for_play(&packs, stderr)? else { return Ok(1) };
     let runtime =
         Runtime::new(std::sync::Arc::new(loaded.content.clone()), loaded.script_set.clone(), Limits::default())
             .map_err(|e| anyhow::anyhow!("cannot start the Lua VM: {e}"))?;
@@ -943,7 +927,9 @@ fn run_situation(args: RunArgs, stdout: &mut dyn Write, stderr: &mut dyn Write) 
     if failures > 0 {
         code = 1;
     }
-    let narrative: Vec<String> = game.events.iter().map(ToString::to_string).collect();
+    // Only what the situation itself played counts (not the wind-down after a
+    // missing answer).
+    let narrative: Vec<String> = shown.iter().map(ToString::to_string).collect();
     if let Some(missing) = sit.unmet(&narrative) {
         writeln!(
             stderr,
@@ -953,6 +939,10 @@ fn run_situation(args: RunArgs, stdout: &mut dyn Write, stderr: &mut dyn Write) 
         code = 1;
     } else if !sit.expect.is_empty() {
         writeln!(stderr, "all {} expected events happened", sit.expect.len())?;
+    }
+    if let Some(line) = sit.forbidden(&narrative) {
+        writeln!(stderr, "error: {}: \"{line}\" happened, which `absent` forbids", args.file.display())?;
+        code = 1;
     }
     Ok(code)
 }

@@ -44,6 +44,8 @@ pub enum Kind {
     Place,
     /// A Target chosen by an effect (`game:choose_target`).
     Target,
+    /// A space chosen by an effect (`game:choose_space`).
+    Space,
     /// An option chosen by an effect (`game:choose`).
     Choose,
     /// A Tactic to play in a timing window, or none (`000 § Tactics`).
@@ -70,6 +72,10 @@ pub enum Choice {
     Order { ids: Vec<Id> },
     /// Perform an Action, on a Target if it has one.
     Perform { action: Id, target: Option<Id>, cost: u8 },
+    /// A Controller activates one of its Minions to perform an Action (`002 § Controller`).
+    MinionAction { minion: Id, action: Id, target: Option<Id>, cost: u8 },
+    /// A Controller removes one of its Minions from the HexaDome (`002 § Controller`).
+    RemoveMinion { minion: Id },
     /// Spend a Movement Point to move to an adjacent space.
     MoveTo { space: Hex },
     /// Nullify this die (index in the opponent's Roll) with a Critical Block.
@@ -95,6 +101,11 @@ impl std::fmt::Display for Choice {
             Choice::Order { ids } => f.write_str(&ids.join(", ")),
             Choice::Perform { action, target: Some(t), cost } => write!(f, "{action} on {t} ({cost} AP)"),
             Choice::Perform { action, target: None, cost } => write!(f, "{action} ({cost} AP)"),
+            Choice::MinionAction { minion, action, target: Some(t), cost } => {
+                write!(f, "{minion}: {action} on {t} ({cost} AP)")
+            }
+            Choice::MinionAction { minion, action, target: None, cost } => write!(f, "{minion}: {action} ({cost} AP)"),
+            Choice::RemoveMinion { minion } => write!(f, "remove {minion}"),
             Choice::MoveTo { space } => write!(f, "move to [{}, {}]", space.q, space.r),
             Choice::Nullify { index, die } => write!(f, "nullify die #{} ({die})", index + 1),
             Choice::First { character } => write!(f, "{character} first"),
@@ -228,7 +239,7 @@ impl Controller for GreedyController {
         };
         match d.kind {
             Kind::Mulligan => d.options.iter().position(|o| *o == Choice::No).unwrap_or(0),
-            Kind::Deploy | Kind::BenchReturn => best_space(d).unwrap_or(0),
+            Kind::Deploy | Kind::BenchReturn | Kind::Space => best_space(d).unwrap_or(0),
             Kind::FirstActivation | Kind::SwitchOrder => d
                 .options
                 .iter()
@@ -248,23 +259,28 @@ impl Controller for GreedyController {
                     .iter()
                     .enumerate()
                     .filter_map(|(i, o)| match o {
-                        Choice::Perform { action, target: Some(t), .. } => {
-                            let card = view.content.characters.get(me)?;
+                        Choice::Perform { action, target: Some(t), .. }
+                        | Choice::MinionAction { action, target: Some(t), .. } => {
+                            let actor = match o {
+                                Choice::MinionAction { minion, .. } => minion.as_str(),
+                                _ => me,
+                            };
+                            let actions = view.actions_of(actor);
                             let is_attack =
-                                action == "contender" || card.value.actions.iter().any(|a| a.id == *action && a.attack);
+                                action == "contender" || actions.iter().any(|a| a.id == *action && a.attack);
                             let unit = view.state.units.iter().find(|u| u.id == *t)?;
                             if !is_attack || unit.owner == d.player {
                                 return None;
                             }
-                            let hp = view.content.characters.get(t)?.value.hit_points.saturating_sub(unit.damage);
-                            let dice = card
-                                .value
-                                .actions
+                            // Characters before Minions: a Frag is worth more than an Obstacle.
+                            let minion = unit.minion.is_some() as u8;
+                            let hp = view.hit_points(t)?.saturating_sub(unit.damage);
+                            let dice = actions
                                 .iter()
                                 .find(|a| a.id == *action)
                                 .and_then(|a| a.roll.as_ref())
                                 .map_or(1, |r| r.dice.len());
-                            Some(((hp, usize::MAX - dice), i))
+                            Some(((minion, hp, usize::MAX - dice), i))
                         }
                         _ => None,
                     })

@@ -63,6 +63,12 @@ pub enum Event {
     Displaced { character: Id, from: Hex, to: Hex },
     /// Placed in a space (`000 § Placing`).
     Placed { character: Id, from: Option<Hex>, to: Hex },
+    /// A Controller deploys a Minion (`002 § Controller`).
+    MinionDeployed { controller: Id, minion: Id, space: Hex },
+    /// A Minion leaves the HexaDome, to the side (`002 § Minion`): `why` is
+    /// `damage`, `controller` (its Controller went to the Infirmary) or `removed`
+    /// (its Controller took it off).
+    MinionRemoved { minion: Id, why: String },
     /// A Smoke token deployed (`004 § Smoke`).
     SmokeDeployed { character: Id, space: Hex },
     /// A Smoke token removed.
@@ -129,7 +135,7 @@ impl std::fmt::Display for Event {
             RunningOrder { player, order } => write!(f, "player {} Running Order: {}", player + 1, order.join(", ")),
             Initiative { turn, first, second } => write!(f, "-- Turn {turn}: {first} activates before {second}"),
             ActivationStarted { character, action_points } => {
-                write!(f, "{character} activates with {action_points} Action Points")
+                write!(f, "{character} activates with {}", count(*action_points as u32, "Action Point"))
             }
             ActivationSkipped { character } => write!(f, "{character} is in the Infirmary and skips the Activation"),
             ReturnedFromBench { character, space } => write!(f, "{character} returns from the Bench at {}", hex(space)),
@@ -138,10 +144,10 @@ impl std::fmt::Display for Event {
                 None => write!(f, "{character} performs {action} ({cost} AP)"),
             },
             MovementPoints { character, gained, total } => {
-                write!(f, "{character} gains {gained} Movement Points ({total})")
+                write!(f, "{character} gains {} ({total})", count(*gained as u32, "Movement Point"))
             }
             ActionPoints { character, gained, total } => {
-                write!(f, "{character} gains {gained} Action Point(s) ({total})")
+                write!(f, "{character} gains {} ({total})", count(*gained as u32, "Action Point"))
             }
             Moved { character, from, to } => write!(f, "{character} moves {} -> {}", hex(from), hex(to)),
             DisengageFailed { character } => write!(f, "{character} fails to Disengage and loses its Movement Points"),
@@ -175,12 +181,22 @@ impl std::fmt::Display for Event {
             StateRemoved { character, state } => write!(f, "{character} is no longer {state}"),
             Displaced { character, from, to } => write!(f, "{character} is Displaced {} -> {}", hex(from), hex(to)),
             Placed { character, to, .. } => write!(f, "{character} is Placed at {}", hex(to)),
+            MinionDeployed { controller, minion, space } => {
+                write!(f, "{controller} deploys {minion} at {}", hex(space))
+            }
+            MinionRemoved { minion, why } => match why.as_str() {
+                "damage" => {
+                    write!(f, "{minion} has suffered its Hit Points in Damage and is removed from the HexaDome")
+                }
+                "controller" => write!(f, "{minion} is removed from the HexaDome: its Controller is in the Infirmary"),
+                _ => write!(f, "{minion} is removed from the HexaDome by its Controller"),
+            },
             SmokeDeployed { character, space } => write!(f, "{character} deploys Smoke at {}", hex(space)),
             SmokeRemoved { character, space } => write!(f, "{character}'s Smoke at {} is removed", hex(space)),
             Infirmary { character } => write!(f, "{character} goes to the Infirmary"),
             Frag { player, total } => write!(f, "player {} takes a Frag ({total})", player + 1),
             TacticsDrawn { player, count, hand } => {
-                write!(f, "player {} draws {count} Tactic(s) ({hand} in hand)", player + 1)
+                write!(f, "player {} draws {} ({hand} in hand)", player + 1, self::count(*count as u32, "Tactic"))
             }
             TacticPlayed { player, tactic, character } => {
                 write!(f, "player {} plays {tactic} for {character}", player + 1)
@@ -212,4 +228,9 @@ impl std::fmt::Display for Event {
             },
         }
     }
+}
+
+/// `1 Action Point`, `2 Action Points`, `0 Tactics`.
+pub fn count(n: u32, noun: &str) -> String {
+    if n == 1 { format!("1 {noun}") } else { format!("{n} {noun}s") }
 }

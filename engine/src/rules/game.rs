@@ -32,6 +32,8 @@ pub enum Location {
     Infirmary,
     /// On the Bench (`000 § Bench`).
     Bench,
+    /// A Minion "placed to the side, ready to be deployed again" (`002 § Minion`).
+    Aside,
 }
 
 /// Which side of a State token is up.
@@ -79,6 +81,63 @@ pub struct Unit {
     /// Orange die to the next Roll of the active Character in this Activation").
     #[serde(skip_serializing_if = "Vec::is_empty")]
     pub next_roll: Vec<Id>,
+    /// For a Minion: which card it is and who controls it (`002 § Minion`).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub minion: Option<MinionOf>,
+}
+
+/// What makes a [`Unit`] a Minion: "a special type of Obstacle controlled by
+/// the Character who deployed them, called a Controller" (`002 § Minion`).
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct MinionOf {
+    /// The Minion card's id on its Controller's Character card (`minions[id=...]`).
+    pub card: Id,
+    /// The Controller's Character id.
+    pub controller: Id,
+    /// Index of its Character-shaped card in the game's Minion cards.
+    #[serde(skip)]
+    slot: usize,
+}
+
+/// A Character's card, or the Character-shaped card the engine builds for a
+/// Minion (its Hit Points, attribute pools, Switches and Actions; no Energy,
+/// Speed or Initiative: a Minion has no Activation of its own).
+#[derive(Debug, Clone)]
+enum Card<'a> {
+    Character(&'a model::Character),
+    Minion(std::rc::Rc<model::Character>),
+}
+
+impl std::ops::Deref for Card<'_> {
+    type Target = model::Character;
+    fn deref(&self) -> &model::Character {
+        match self {
+            Card::Character(c) => c,
+            Card::Minion(m) => m,
+        }
+    }
+}
+
+/// The Character-shaped card of a Minion.
+fn minion_card(controller: &model::Character, m: &model::Minion) -> model::Character {
+    model::Character {
+        id: m.id.clone(),
+        name: m.name.clone(),
+        card: None,
+        initiative: 0,
+        speed: 0,
+        energy: 0,
+        hit_points: m.hit_points,
+        defense: m.defense.clone().unwrap_or_default(),
+        brawn: m.brawn.clone().unwrap_or_default(),
+        agility: m.agility.clone().unwrap_or_default(),
+        switches: m.switches.clone(),
+        actions: m.actions.clone(),
+        automatic_skills: vec![],
+        smoke_tokens: 0,
+        minions: vec![],
+        meta: controller.meta.clone(),
+    }
 }
 
 /// A player.
@@ -135,6 +194,29 @@ pub struct View<'a> {
     pub content: &'a Content,
     /// The map's static terrain.
     pub board: &'a Board,
+}
+
+impl View<'_> {
+    fn minion_card(&self, id: &str) -> Option<&model::Minion> {
+        let m = self.state.units.iter().find(|u| u.id == id)?.minion.as_ref()?;
+        self.content.characters.get(&m.controller)?.value.minions.iter().find(|c| c.id == m.card)
+    }
+
+    /// The Actions printed on a unit's card (a Minion's on its Controller's card).
+    pub fn actions_of(&self, id: &str) -> &[Action] {
+        match self.minion_card(id) {
+            Some(m) => &m.actions,
+            None => self.content.characters.get(id).map_or(&[], |c| &c.value.actions),
+        }
+    }
+
+    /// A unit's Hit Points.
+    pub fn hit_points(&self, id: &str) -> Option<u8> {
+        match self.minion_card(id) {
+            Some(m) => Some(m.hit_points),
+            None => self.content.characters.get(id).map(|c| c.value.hit_points),
+        }
+    }
 }
 
 /// A map's static terrain, precomputed.
@@ -242,7 +324,7 @@ impl Setup {
                 map.zones
                     .iter()
                     .filter(|z| z.kind == model::ZoneKind::Deployment)
-                    .last()
+                    .next_back()
                     .map(|z| z.id.clone())
                     .unwrap_or_default()
             });
@@ -250,6 +332,12 @@ impl Setup {
         };
         Ok(Setup { scenario: scenario.to_string(), decks: [deck(&teams[0]), deck(&teams[1])], teams, zones, seed })
     }
+}
+
+/// The space of a Barrier named `barrier@q,r` ([`model::Action::obstacle_targets`]).
+fn barrier_space(id: &str) -> Option<Hex> {
+    let (q, r) = id.strip_prefix("barrier@")?.split_once(',')?;
+    Some(Hex::new(q.trim().parse().ok()?, r.trim().parse().ok()?))
 }
 
 /// The Contender Attack every Character has (`000 § Contender`). Its card text
@@ -261,6 +349,8 @@ pub fn contender() -> Action {
         attack: true,
         cost: 2,
         movement_points: 0,
+        movement_cost: 0,
+        obstacle_targets: false,
         range: Some(model::Range { min: 1, max: 1, line_of_sight: true }),
         roll: Some(Pool { dice: vec!["orange".into()], symbols: vec![] }),
         switches: vec![],
@@ -298,6 +388,22 @@ pub struct Game<'a> {
     cover_check: Option<CoverCheck>,
     /// Whose Effect is running (its ctx.self), for restrictions on enemy Effects.
     effect_source: Option<Id>,
+    /// The Character-shaped cards of the Controllers' Minions ([`MinionOf`]).
+    minion_cards: Vec<std::rc::Rc<model::Character>>,
+    /// Sides of the coming or current Roll that cannot activate Switches
+    /// ([active, opponent]; Access Denied); cleared when the Roll ends.
+    switches_forbidden: [bool; 2],
+}
+
+/// What a Roll is, for the Tactics that may be played before it.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum RollKind {
+    /// A Simple Roll: only the active Character rolls.
+    Simple,
+    /// An Attack's Face to Face Roll.
+    Attack,
+    /// A Disengage Face to Face Roll.
+    Disengage,
 }
 
 /// Cover in an Attack as the Attacker's `cover` skills leave it (`000 § Cover`).
@@ -367,21 +473,45 @@ impl<'a> Game<'a> {
         for p in players.iter_mut() {
             shuffle(&mut p.deck, &mut rng);
         }
-        let units = (0..2)
-            .flat_map(|p| {
-                setup.teams[p].iter().map(move |id| Unit {
-                    id: id.clone(),
-                    owner: p,
-                    location: Location::Bench,
-                    damage: 0,
-                    tokens: vec![],
-                    action_points: 0,
-                    movement_points: 0,
-                    movement_spent: 0,
-                    next_roll: Vec::new(),
-                })
-            })
-            .collect();
+        let blank = |id: &Id, p: PlayerId| Unit {
+            id: id.clone(),
+            owner: p,
+            location: Location::Bench,
+            damage: 0,
+            tokens: vec![],
+            action_points: 0,
+            movement_points: 0,
+            movement_spent: 0,
+            next_roll: Vec::new(),
+            minion: None,
+        };
+        let mut units: Vec<Unit> = (0..2).flat_map(|p| setup.teams[p].iter().map(move |id| blank(id, p))).collect();
+        // Each Controller's Minions, to the side until deployed (`002 § Controller`):
+        // `<minion>-<n>`, numbered across the game so that ids stay unique.
+        let mut minion_cards = Vec::new();
+        for p in 0..2 {
+            for c in &setup.teams[p] {
+                let card = &content.characters[c].value;
+                for m in &card.minions {
+                    let slot = minion_cards.len();
+                    minion_cards.push(std::rc::Rc::new(minion_card(card, m)));
+                    for _ in 0..m.count {
+                        let mut n = 1;
+                        let id = loop {
+                            let id = format!("{}-{n}", m.id);
+                            if !units.iter().any(|u| u.id == id) && !content.characters.contains_key(&id) {
+                                break id;
+                            }
+                            n += 1;
+                        };
+                        let mut u = blank(&id, p);
+                        u.location = Location::Aside;
+                        u.minion = Some(MinionOf { card: m.id.clone(), controller: c.clone(), slot });
+                        units.push(u);
+                    }
+                }
+            }
+        }
         let scoring_zone = scenario.scoring_zones.first().cloned().unwrap_or_else(|| "central".into());
         let state = GameState {
             scenario: setup.scenario.clone(),
@@ -414,6 +544,8 @@ impl<'a> Game<'a> {
             cover_check: None,
             effect_source: None,
             halted: None,
+            minion_cards,
+            switches_forbidden: [false; 2],
         };
         game.emit(Event::GameStarted {
             scenario: setup.scenario.clone(),
@@ -473,14 +605,57 @@ impl<'a> Game<'a> {
         self.state.units.iter_mut().find(|u| u.id == id)
     }
 
-    fn card(&self, id: &str) -> &'a model::Character {
-        &self.content.characters[id].value
+    /// The card of a Character or Minion in the game.
+    fn card(&self, id: &str) -> Card<'a> {
+        match self.unit(id).and_then(|u| u.minion.as_ref()) {
+            Some(m) => Card::Minion(self.minion_cards[m.slot].clone()),
+            None => Card::Character(&self.content.characters[id].value),
+        }
+    }
+
+    /// Whether a unit is a Minion (`002 § Minion`: "they are not Characters").
+    fn is_minion(&self, id: &str) -> bool {
+        self.unit(id).is_some_and(|u| u.minion.is_some())
+    }
+
+    /// Who pays and decides for a unit's Actions: the Character itself, or a
+    /// Minion's Controller (`002 § Controller`).
+    fn acting_character<'s>(&'s self, id: &'s str) -> &'s str {
+        match self.unit(id).and_then(|u| u.minion.as_ref()) {
+            Some(m) => &m.controller,
+            None => id,
+        }
+    }
+
+    /// The deployed Minions of a Controller.
+    fn minions_of(&self, controller: &str) -> Vec<Id> {
+        self.state
+            .units
+            .iter()
+            .filter(|u| {
+                u.minion.as_ref().is_some_and(|m| m.controller == controller)
+                    && matches!(u.location, Location::Space(_))
+            })
+            .map(|u| u.id.clone())
+            .collect()
+    }
+
+    /// Where an effect of a unit's card lives: a Character's on its card, a
+    /// Minion's on its Controller's card under `minions[id=...]`.
+    fn effect_home(&self, id: &str, path: &str) -> (String, String) {
+        match self.unit(id).and_then(|u| u.minion.as_ref()) {
+            Some(m) => (format!("character:{}", m.controller), format!("minions[id={}].{path}", m.card)),
+            None => (format!("character:{id}"), path.to_string()),
+        }
     }
 
     fn space_of(&self, id: &str) -> Option<Hex> {
-        match self.unit(id)?.location {
-            Location::Space(h) => Some(h),
-            _ => None,
+        match self.unit(id) {
+            Some(u) => match u.location {
+                Location::Space(h) => Some(h),
+                _ => None,
+            },
+            None => barrier_space(id).filter(|h| self.board.barriers.contains(h)),
         }
     }
 
@@ -532,9 +707,10 @@ impl<'a> Game<'a> {
     }
 
     /// What obstructs Line of Sight: Blocked spaces and Character-occupied spaces
-    /// (`000 § Line of Sight`; Obstacles do not).
+    /// (`000 § Line of Sight`; Obstacles, Minions included, do not).
     fn obstructs(&self, h: Hex) -> bool {
-        self.board.blocked.contains(&h) || self.occupant(h).is_some() || self.in_smoke(h)
+        // Minions are Obstacles (`002 § Minion`), which "don't block Line of Sight".
+        self.board.blocked.contains(&h) || self.occupant(h).is_some_and(|u| u.minion.is_none()) || self.in_smoke(h)
     }
 
     fn in_smoke(&self, h: Hex) -> bool {
@@ -584,7 +760,8 @@ impl<'a> Game<'a> {
 
     fn cover(&self, who: &str, enemy: &str) -> bool {
         let (Some(a), Some(b)) = (self.space_of(who), self.space_of(enemy)) else { return false };
-        if a.is_adjacent(b) || self.has_state(who, "marked") || self.has_state(who, "hidden") {
+        // "Minions cannot benefit from Cover" (`002 § Minion`).
+        if a.is_adjacent(b) || self.has_state(who, "marked") || self.has_state(who, "hidden") || self.is_minion(who) {
             return false;
         }
         let provides =
@@ -820,6 +997,12 @@ impl<'a> Game<'a> {
             });
         }
         self.states_step(id);
+        // "During the Controller's States Step, all blue-side up State tokens on
+        // their Minions cards are removed, and then all red-side up State tokens
+        // are flipped" (`002 § Minion`).
+        for m in self.minions_of(id) {
+            self.states_step(&m);
+        }
         self.state.active = None;
         Ok(())
     }
@@ -861,7 +1044,39 @@ impl<'a> Game<'a> {
         if ap >= 2 {
             out.push(Choice::Perform { action: "move".into(), target: None, cost: 2 });
         }
-        let card = self.card(id);
+        for (action, target, cost) in self.action_options(id, ap) {
+            out.push(Choice::Perform { action, target, cost });
+        }
+        // The Controller's Minions: one of their card's Actions each time, paid
+        // with the Controller's Action Points; removing one costs nothing
+        // (`002 § Controller`; docs/rulings.md R11).
+        for m in self.minions_of(id) {
+            for (action, target, cost) in self.action_options(&m, ap) {
+                out.push(Choice::MinionAction { minion: m.clone(), action, target, cost });
+            }
+        }
+        for m in self.minions_of(id) {
+            out.push(Choice::RemoveMinion { minion: m });
+        }
+        // Movement Points: one space at a time, unless Immobilized (`000 § Movement Points`, `§ Immobilized`).
+        if u.movement_points > 0 && !self.has_state(id, "immobilized") {
+            if let Location::Space(h) = u.location {
+                for n in h.neighbours() {
+                    if self.is_free(n) {
+                        out.push(Choice::MoveTo { space: n });
+                    }
+                }
+            }
+        }
+        out
+    }
+
+    /// The Actions `actor` can perform with `ap` Action Points, with their
+    /// Targets: its card's (and the Contender Attack, for a Character).
+    fn action_options(&self, actor: &str, ap: u8) -> Vec<(Id, Option<Id>, u8)> {
+        let mut out = Vec::new();
+        let Some(u) = self.unit(actor) else { return out };
+        let card = self.card(actor);
         let contender = contender();
         let taunter: Option<Id> = u
             .tokens
@@ -869,12 +1084,17 @@ impl<'a> Game<'a> {
             .find(|t| t.state == "taunted")
             .and_then(|t| t.source.clone())
             .filter(|s| self.space_of(s).is_some());
-        for action in card.actions.iter().chain(std::iter::once(&contender)) {
-            if action.cost > ap || !self.runnable(action) || self.silenced(id, &action.id) {
+        // Minions are not Characters: no Contender Attack (`000 § Contender`).
+        let implicit = if u.minion.is_none() { Some(&contender) } else { None };
+        for action in card.actions.iter().chain(implicit) {
+            if action.cost > ap || !self.runnable(action) || self.silenced(actor, &action.id) {
+                continue;
+            }
+            if action.movement_cost > u.movement_points {
                 continue;
             }
             match &action.range {
-                None => out.push(Choice::Perform { action: action.id.clone(), target: None, cost: action.cost }),
+                None => out.push((action.id.clone(), None, action.cost)),
                 Some(range) => {
                     for t in &self.state.units {
                         if !matches!(t.location, Location::Space(_)) {
@@ -885,23 +1105,17 @@ impl<'a> Game<'a> {
                         if action.attack && (ally || taunter.as_ref().is_some_and(|s| *s != t.id)) {
                             continue;
                         }
-                        if self.in_range(id, &t.id, range) {
-                            out.push(Choice::Perform {
-                                action: action.id.clone(),
-                                target: Some(t.id.clone()),
-                                cost: action.cost,
-                            });
+                        if self.in_range(actor, &t.id, range) {
+                            out.push((action.id.clone(), Some(t.id.clone()), action.cost));
                         }
                     }
-                }
-            }
-        }
-        // Movement Points: one space at a time, unless Immobilized (`000 § Movement Points`, `§ Immobilized`).
-        if u.movement_points > 0 && !self.has_state(id, "immobilized") {
-            if let Location::Space(h) = u.location {
-                for n in h.neighbours() {
-                    if self.is_free(n) {
-                        out.push(Choice::MoveTo { space: n });
+                    if action.obstacle_targets && !action.attack {
+                        for b in &self.board.barriers {
+                            let id = format!("barrier@{},{}", b.q, b.r);
+                            if self.in_range(actor, &id, range) {
+                                out.push((action.id.clone(), Some(id), action.cost));
+                            }
+                        }
                     }
                 }
             }
@@ -934,6 +1148,14 @@ impl<'a> Game<'a> {
             }
             Choice::Perform { action, target, cost } => {
                 self.perform(id, &action, target.as_deref(), cost)?;
+                Ok(true)
+            }
+            Choice::MinionAction { minion, action, target, cost } => {
+                self.perform(&minion, &action, target.as_deref(), cost)?;
+                Ok(true)
+            }
+            Choice::RemoveMinion { minion } => {
+                self.remove_minion(&minion, "removed");
                 Ok(true)
             }
             other => Err(format!("unexpected choice {other}")),
@@ -1028,7 +1250,7 @@ impl<'a> Game<'a> {
         for i in indices {
             let path = format!("actions[id={}].effects[{i}]", action.id);
             let text = action.effects[i].text.clone();
-            self.run_effect(&format!("character:{id}"), &path, id, target, None, &text);
+            self.run_card_effect(id, &path, id, target, None, &text);
         }
         self.tactic_side = None;
         self.pending_pools.take().unwrap_or_default()
@@ -1065,24 +1287,49 @@ impl<'a> Game<'a> {
         self.pending_pools = Some(pools);
         self.tactic_side = Some(Side::Active);
         for (who, path, text) in holders {
-            self.run_effect(&format!("character:{who}"), &path, &who, Some(defender), None, &text);
+            self.run_card_effect(&who, &path, &who, Some(defender), None, &text);
         }
         self.tactic_side = None;
         self.pending_pools.take().unwrap_or_default()
     }
 
     /// The Tactics step of a Roll (`000 § Simple Rolls`, `§ Face to Face Roll`,
-    /// step 1): each player may play Tactics that come "before making a Roll"
-    /// (the roller) or "before your opponent makes a Roll" (the other player);
-    /// if both want to, the Underdog chooses who plays first. Effects may add
-    /// dice to the pools. Returns the pools to roll: [roller's, other's].
-    fn roll_tactics(&mut self, roller: &str, other: Option<&str>, pools: [Pool; 2]) -> [Pool; 2] {
+    /// step 1): "both players may play Tactics to modify the Roll". A player
+    /// about to roll may play `before-roll` Tactics (and `before-attack-roll`
+    /// ones when the Roll is an Attack's); a player whose opponent is about to
+    /// roll may play `before-opponent-roll` Tactics. In a Face to Face Roll both
+    /// players roll, so both windows are open to each. If both players want to
+    /// play, the Underdog chooses who plays first (`000 § When Do Things Happen`).
+    fn roll_tactics(&mut self, roller: &str, other: Option<&str>, roll: RollKind, pools: [Pool; 2]) -> [Pool; 2] {
         let Some(roller_owner) = self.unit(roller).map(|u| u.owner) else { return pools };
         let other_owner = 1 - roller_owner;
-        let window =
-            |p: PlayerId| if p == roller_owner { model::Window::BeforeRoll } else { model::Window::BeforeOpponentRoll };
-        let mine = self.playable(roller_owner, window(roller_owner), None);
-        let theirs = self.playable(other_owner, window(other_owner), None);
+        let face_to_face = roll != RollKind::Simple;
+        let windows = |p: PlayerId| -> Vec<model::Window> {
+            let mut w = Vec::new();
+            if p == roller_owner || face_to_face {
+                w.push(model::Window::BeforeRoll);
+            }
+            if p == roller_owner && roll == RollKind::Attack {
+                w.push(model::Window::BeforeAttackRoll);
+            }
+            if p == other_owner || face_to_face {
+                w.push(model::Window::BeforeOpponentRoll);
+            }
+            w
+        };
+        let playable = |g: &Self, p: PlayerId| -> Vec<Id> {
+            let mut out = Vec::new();
+            for w in windows(p) {
+                for t in g.playable(p, w, None) {
+                    if !out.contains(&t) {
+                        out.push(t);
+                    }
+                }
+            }
+            out
+        };
+        let mine = playable(self, roller_owner);
+        let theirs = playable(self, other_owner);
         if mine.is_empty() && theirs.is_empty() {
             return pools;
         }
@@ -1102,7 +1349,7 @@ impl<'a> Game<'a> {
             let side = if p == roller_owner { Side::Active } else { Side::Opponent };
             let (me, them) = if p == roller_owner { (roller, other) } else { (other.unwrap_or(roller), Some(roller)) };
             for _ in 0..8 {
-                let playable = self.playable(p, window(p), None);
+                let playable = playable(self, p);
                 if playable.is_empty() {
                     break;
                 }
@@ -1126,10 +1373,14 @@ impl<'a> Game<'a> {
         let Some(from) = self.space_of(id) else { return };
         // Disengage (`000 § Disengage`).
         let adjacent = self.adjacent_enemies(id);
-        if !adjacent.is_empty() {
+        // A Minion forces a Disengage Roll only if it has Brawn; every adjacent
+        // Enemy, Minions included, adds a Black die (`002 § Minion`; R11).
+        let contenders: Vec<Id> =
+            adjacent.iter().filter(|e| !self.is_minion(e) || !self.card(e).brawn.dice.is_empty()).cloned().collect();
+        if !contenders.is_empty() {
             let owner = self.unit(id).map(|u| u.owner).unwrap_or(0);
             let opponent = 1 - owner;
-            let options = adjacent.iter().map(|e| Choice::Pick { id: e.clone() }).collect();
+            let options = contenders.iter().map(|e| Choice::Pick { id: e.clone() }).collect();
             let Choice::Pick { id: contender } = self.decide(
                 opponent,
                 Kind::DisengageContender,
@@ -1144,6 +1395,7 @@ impl<'a> Game<'a> {
             self.next_roll_dice(id, &mut agility);
             let mut brawn = self.card(&contender).brawn.clone();
             brawn.dice.extend(std::iter::repeat_n("black".to_string(), extra_black));
+            let [agility, brawn] = self.roll_tactics(id, Some(&contender), RollKind::Disengage, [agility, brawn]);
             let roll = self.face_to_face(id, &agility, &contender, &brawn, &[], false, &[]);
             if roll.active_successes == 0 {
                 if let Some(u) = self.unit_mut(id) {
@@ -1165,7 +1417,8 @@ impl<'a> Game<'a> {
 
     fn perform(&mut self, id: &str, action_id: &str, target: Option<&str>, cost: u8) -> Result<()> {
         {
-            let u = self.unit_mut(id).ok_or("no active unit")?;
+            let payer = self.acting_character(id).to_string();
+            let u = self.unit_mut(&payer).ok_or("no active unit")?;
             u.action_points = u.action_points.saturating_sub(cost);
         }
         self.emit(Event::Action {
@@ -1185,6 +1438,18 @@ impl<'a> Game<'a> {
         let card = self.card(id);
         let contender = contender();
         let action = card.actions.iter().find(|a| a.id == action_id).unwrap_or(&contender).clone();
+        if action.movement_cost > 0 {
+            let u = self.unit_mut(id).expect("unit");
+            u.movement_points = u.movement_points.saturating_sub(action.movement_cost);
+            u.movement_spent = u.movement_spent.saturating_add(action.movement_cost);
+            let left = u.movement_points;
+            self.emit(Event::Log {
+                text: format!(
+                    "{id} spends {} ({left} left)",
+                    crate::rules::event::count(action.movement_cost as u32, "Movement Point")
+                ),
+            });
+        }
         if action.movement_points > 0 {
             let u = self.unit_mut(id).expect("unit");
             u.movement_points = u.movement_points.saturating_add(action.movement_points);
@@ -1214,7 +1479,7 @@ impl<'a> Game<'a> {
                 }
                 let [pool, defense] = self.before_roll_effects(id, Some(&t), &action, [pool, defense]);
                 let [pool, defense] = self.team_before_roll_skills(id, &t, [pool, defense]);
-                let [pool, defense] = self.roll_tactics(id, Some(&t), [pool, defense]);
+                let [pool, defense] = self.roll_tactics(id, Some(&t), RollKind::Attack, [pool, defense]);
                 let before_switches: Vec<(String, String)> = action
                     .effects
                     .iter()
@@ -1240,7 +1505,7 @@ impl<'a> Game<'a> {
                 }
             } else {
                 let pools = self.before_roll_effects(id, target, &action, [pool, Pool::default()]);
-                let [pool, _] = self.roll_tactics(id, target, pools);
+                let [pool, _] = self.roll_tactics(id, target, RollKind::Simple, pools);
                 successes = self.simple_roll(id, &pool, target, &action.switches);
             }
         }
@@ -1264,7 +1529,7 @@ impl<'a> Game<'a> {
             }
             let path = format!("actions[id={}].effects[{i}]", action.id);
             let _ = index;
-            self.run_effect(&format!("character:{id}"), &path, id, target, Some(successes as i64), &effect.text);
+            self.run_card_effect(id, &path, id, target, Some(successes as i64), &effect.text);
         }
         self.after_attack(id, attack_target.as_deref(), inflicted);
         self.end_of_attack(id, action.attack);
@@ -1402,6 +1667,32 @@ impl<'a> Game<'a> {
                 u.tokens.push(Token { state: st.clone(), side, source: None, choice: None });
             }
         }
+        for m in &sit.minion {
+            let [q, r] = m.space;
+            let h = Hex::new(q, r);
+            if !g.is_free(h) {
+                return Err(format!("minion {}: [{q}, {r}] is not a Free space", m.card));
+            }
+            if !sit.character.iter().any(|c| c.id == m.controller) {
+                return Err(format!("minion {}: its Controller `{}` is not in the situation", m.card, m.controller));
+            }
+            let id = g.deploy_minion(&m.controller, &m.card, h).map_err(|e| format!("minion {}: {e}", m.card))?;
+            let hp = g.card(&id).hit_points;
+            if m.damage >= hp {
+                return Err(format!("{id}: {} Damage would remove it from the HexaDome", m.damage));
+            }
+            let u = g.unit_mut(&id).expect("minion");
+            u.damage = m.damage;
+            for (st, side) in
+                m.states.iter().map(|s| (s, TokenSide::Red)).chain(m.blue_states.iter().map(|s| (s, TokenSide::Blue)))
+            {
+                if !content.states.contains_key(st) {
+                    return Err(format!("{id}: no State `{st}`"));
+                }
+                u.tokens.push(Token { state: st.clone(), side, source: None, choice: None });
+            }
+        }
+        g.events.clear();
         for p in 0..2 {
             if let Some(t) = sit.hands[p].iter().find(|t| !content.tactics.contains_key(*t)) {
                 return Err(format!("player {}'s hand: no Tactic `{t}`", p + 1));
@@ -1464,11 +1755,13 @@ impl<'a> Game<'a> {
         let side = SideRoll::rolled(faces, &pool.symbols);
         // A Simple Roll as a Face to Face Roll with nobody opposite.
         let mut ftf = FaceToFace::new(side, SideRoll::rolled(vec![], &[]));
+        self.after_roll_tactics(&mut ftf, id, target, false);
         if self.has_state(id, "stunned") {
             crate::rules::roll::apply_stunned(&mut ftf.active.tally);
         }
         self.switches_step(&mut ftf, Side::Active, id, target, switches);
         let r = ftf.results();
+        self.switches_forbidden = [false; 2];
         self.emit(Event::RollResult {
             active: id.to_string(),
             active_successes: r.active_successes,
@@ -1476,6 +1769,56 @@ impl<'a> Game<'a> {
             opponent_successes: 0,
         });
         r.active_successes
+    }
+
+    /// The `after-roll` window: "After making a Roll", before the Critical
+    /// Block step, a rolling player may play Tactics that change their own
+    /// rolled Roll (Fortune favors the Badass). In a Face to Face Roll both
+    /// players rolled; if both want to play, the Underdog chooses who plays
+    /// first (`000 § When Do Things Happen`).
+    fn after_roll_tactics(&mut self, ftf: &mut FaceToFace, active: &str, other: Option<&str>, both_rolled: bool) {
+        let owner = |g: &Self, id: &str| g.unit(id).map(|u| u.owner);
+        let Some(a) = owner(self, active) else { return };
+        let mut sides = vec![(a, Side::Active, active.to_string(), other.map(str::to_string))];
+        if let (true, Some(o)) = (both_rolled, other) {
+            sides.push((1 - a, Side::Opponent, o.to_string(), Some(active.to_string())));
+        }
+        sides.retain(|(p, ..)| !self.playable(*p, model::Window::AfterRoll, None).is_empty());
+        if sides.len() == 2 {
+            let options: Vec<Choice> =
+                sides.iter().map(|(_, _, who, _)| Choice::First { character: who.clone() }).collect();
+            let first =
+                self.decide(self.state.underdog, Kind::Tactic, None, "Who plays Tactics first?", options.clone());
+            if first != options[0] {
+                sides.swap(0, 1);
+            }
+        }
+        for (p, side, who, them) in sides {
+            for _ in 0..8 {
+                let playable = self.playable(p, model::Window::AfterRoll, None);
+                if playable.is_empty() {
+                    break;
+                }
+                let options = std::iter::once(Choice::Done)
+                    .chain(playable.into_iter().map(|t| Choice::Play { tactic: t }))
+                    .collect();
+                let Choice::Play { tactic } =
+                    self.decide(p, Kind::Tactic, Some(&who), "Play a Tactic after the Roll?", options)
+                else {
+                    break;
+                };
+                self.roll = Some(RollCtx {
+                    roll: ftf.clone(),
+                    side,
+                    rollers: [who.clone(), them.clone().unwrap_or_default()],
+                    displaced_target: false,
+                });
+                self.play_tactic(p, &tactic, &who, them.as_deref());
+                if let Some(rc) = self.roll.take() {
+                    *ftf = rc.roll;
+                }
+            }
+        }
     }
 
     /// A Face to Face Roll between the active Character and an opponent.
@@ -1506,6 +1849,7 @@ impl<'a> Game<'a> {
             SideRoll::rolled(a_faces, &active_pool.symbols),
             SideRoll::rolled(o_faces, &opponent_pool.symbols),
         );
+        self.after_roll_tactics(&mut ftf, active, Some(opponent), true);
         // Critical Block step (`000 § Critical Block`).
         for (side, who) in [(Side::Active, active), (Side::Opponent, opponent)] {
             let targets = ftf.critical_block_targets(side);
@@ -1538,18 +1882,30 @@ impl<'a> Game<'a> {
                 rollers: [active.to_string(), opponent.to_string()],
                 displaced_target: false,
             });
-            self.run_effect(&format!("character:{active}"), path, active, Some(opponent), None, text);
+            self.run_card_effect(active, path, active, Some(opponent), None, text);
             if let Some(rc) = self.roll.take() {
                 ftf = rc.roll;
             }
         }
         // Switches: the active player chooses who goes first (`000 § Switches`).
+        // The question only matters when both sides can pay for a Switch: no
+        // Switch gives the other side symbols, so a side that cannot pay now never can.
         let active_owner = self.unit(active).map(|u| u.owner).unwrap_or(0);
-        let order =
-            vec![Choice::First { character: active.to_string() }, Choice::First { character: opponent.to_string() }];
-        let first_is_active =
+        let can_pay =
+            |g: &Self, side: Side, who: &str, extra: &[model::Switch]| {
+                g.card(who).switches.iter().chain(extra).any(|s| {
+                    (s.effect.lua.is_some() || s.effect.script.is_some()) && ftf.side(side).tally.can_pay(&s.cost)
+                })
+            };
+        let both = can_pay(self, Side::Active, active, action_switches) && can_pay(self, Side::Opponent, opponent, &[]);
+        let first_is_active = !both || {
+            let order = vec![
+                Choice::First { character: active.to_string() },
+                Choice::First { character: opponent.to_string() },
+            ];
             self.decide(active_owner, Kind::SwitchOrder, Some(active), "Who activates Switches first?", order)
-                == Choice::First { character: active.to_string() };
+                == Choice::First { character: active.to_string() }
+        };
         let sides = if first_is_active { [Side::Active, Side::Opponent] } else { [Side::Opponent, Side::Active] };
         for side in sides {
             let (who, target, switches): (&str, &str, &[model::Switch]) = match side {
@@ -1562,6 +1918,7 @@ impl<'a> Game<'a> {
         }
         let _ = attack;
         let r = ftf.results();
+        self.switches_forbidden = [false; 2];
         self.emit(Event::RollResult {
             active: active.to_string(),
             active_successes: r.active_successes,
@@ -1581,6 +1938,10 @@ impl<'a> Game<'a> {
         target: Option<&str>,
         action_switches: &[model::Switch],
     ) {
+        if self.switches_forbidden[side as usize] {
+            self.emit(Event::Log { text: format!("{who} cannot activate Switches during this Roll") });
+            return;
+        }
         let card = self.card(who);
         let owner = self.unit(who).map(|u| u.owner).unwrap_or(0);
         let all: Vec<(String, model::Switch)> = card
@@ -1616,7 +1977,7 @@ impl<'a> Game<'a> {
                 rollers: [who.to_string(), target.unwrap_or_default().to_string()],
                 displaced_target: false,
             });
-            self.run_effect(&format!("character:{who}"), &path, who, target, None, &s.effect.text);
+            self.run_card_effect(who, &path, who, target, None, &s.effect.text);
             if let Some(rc) = self.roll.take() {
                 *ftf = rc.roll;
             }
@@ -1716,8 +2077,22 @@ impl<'a> Game<'a> {
             .map(|s| (format!("automatic_skills[id={}].effect", s.id), s.effect.text.clone()))
             .collect();
         for (path, text) in skills {
-            self.run_effect(&format!("character:{id}"), &path, id, target, successes, &text);
+            self.run_card_effect(id, &path, id, target, successes, &text);
         }
+    }
+
+    /// Run an effect of a Character's or Minion's card (`path` within the card).
+    fn run_card_effect(
+        &mut self,
+        who: &str,
+        path: &str,
+        self_id: &str,
+        target: Option<&str>,
+        successes: Option<i64>,
+        text: &str,
+    ) {
+        let (card, path) = self.effect_home(who, path);
+        self.run_effect(&card, &path, self_id, target, successes, text);
     }
 
     /// Run one effect's Lua, if it has any; a failure is undone and recorded.
@@ -1770,7 +2145,16 @@ impl<'a> Game<'a> {
         u.damage = (u.damage + amount).min(hp);
         let total = u.damage;
         let owner = u.owner;
+        let minion = u.minion.is_some();
         self.emit(Event::Damage { character: id.to_string(), amount: total - before, total });
+        if minion {
+            // "removed from the HexaDome when they have suffered as much Damage as
+            // their Hit Points" (`002 § Minion`): no Infirmary, no Frag.
+            if total >= hp {
+                self.remove_minion(id, "damage");
+            }
+            return;
+        }
         // Tactics played when Damage is received (before the Infirmary), or when
         // it is enough to go there (`000 § Tactics`: the card's timing).
         let mut windows = vec![model::Window::DamageSuffered];
@@ -1790,11 +2174,11 @@ impl<'a> Game<'a> {
         }
         let total = self.unit(id).map_or(0, |u| u.damage);
         if total >= hp {
-            self.to_infirmary(id);
+            self.send_to_infirmary(id);
         }
     }
 
-    fn to_infirmary(&mut self, id: &str) {
+    fn send_to_infirmary(&mut self, id: &str) {
         let owner = {
             let u = self.unit_mut(id).expect("unit");
             u.location = Location::Infirmary;
@@ -1803,6 +2187,11 @@ impl<'a> Game<'a> {
             u.owner
         };
         self.emit(Event::Infirmary { character: id.to_string() });
+        // "If the Controller is placed in the Infirmary, all their Minions must be
+        // removed from the HexaDome immediately" (`002 § Controller`).
+        for m in self.minions_of(id) {
+            self.remove_minion(&m, "controller");
+        }
         // Taunted tokens it provoked go (`000 § Taunted`).
         let mut removed = Vec::new();
         for u in self.state.units.iter_mut() {
@@ -1820,6 +2209,54 @@ impl<'a> Game<'a> {
         let total = self.state.players[opponent].frags;
         self.emit(Event::Frag { player: opponent, total });
         self.draw(opponent, 1);
+    }
+
+    /// A Minion leaves the HexaDome: its Damage and State tokens go, and it is
+    /// placed to the side, ready to be deployed again (`002 § Minion`).
+    fn remove_minion(&mut self, id: &str, why: &str) {
+        let Some(u) = self.unit_mut(id) else { return };
+        if u.minion.is_none() || !matches!(u.location, Location::Space(_)) {
+            return;
+        }
+        u.location = Location::Aside;
+        u.damage = 0;
+        u.tokens.clear();
+        self.emit(Event::MinionRemoved { minion: id.to_string(), why: why.to_string() });
+    }
+
+    /// A Controller deploys one of its Minions of card `card` on a Free space
+    /// not Adjacent to any Allied Minion, if one is to the side (`002 § Controller`).
+    fn deploy_minion(&mut self, controller: &str, card: &str, space: Hex) -> Result<Id> {
+        let owner = self.unit(controller).map(|u| u.owner).ok_or_else(|| format!("no Character `{controller}`"))?;
+        if self.is_minion(controller) {
+            return Err(format!("`{controller}` is a Minion: only Controllers deploy Minions"));
+        }
+        let cards = &self.content.characters[controller].value.minions;
+        let Some(m) = cards.iter().find(|m| m.id == card) else {
+            let names: Vec<&str> = cards.iter().map(|m| m.id.as_str()).collect();
+            return Err(if names.is_empty() {
+                format!("`{controller}` has no Minion cards")
+            } else {
+                format!("`{controller}` has no Minion `{card}` (its Minions: {})", names.join(", "))
+            });
+        };
+        let mine = |u: &Unit| u.minion.as_ref().is_some_and(|x| x.controller == controller && x.card == card);
+        let Some(id) = self.state.units.iter().find(|u| mine(u) && u.location == Location::Aside).map(|u| u.id.clone())
+        else {
+            return Err(format!("all {} of `{controller}`'s `{card}` Minions are already deployed", m.count));
+        };
+        if !self.is_free(space) {
+            return Err(format!("[{}, {}] is not a Free space", space.q, space.r));
+        }
+        let allied_next = self.state.units.iter().any(|u| {
+            u.owner == owner && u.minion.is_some() && matches!(u.location, Location::Space(h) if h.is_adjacent(space))
+        });
+        if allied_next {
+            return Err(format!("[{}, {}] is Adjacent to an Allied Minion", space.q, space.r));
+        }
+        self.unit_mut(&id).expect("minion").location = Location::Space(space);
+        self.emit(Event::MinionDeployed { controller: controller.to_string(), minion: id.clone(), space });
+        Ok(id)
     }
 
     fn impose(&mut self, id: &str, state: &str, source: Option<&str>) -> Result<()> {
@@ -1945,12 +2382,16 @@ impl<'a> Game<'a> {
 
     // -- Objectives and Recovery ----------------------------------------------
 
+    /// How many of `p`'s Characters are in a zone (Minions are not Characters,
+    /// `002 § Minion`).
     fn in_zone(&self, zone: &str, p: PlayerId) -> usize {
         let spaces = self.zone_spaces(zone);
         self.state
             .units
             .iter()
-            .filter(|u| u.owner == p && matches!(u.location, Location::Space(h) if spaces.contains(&h)))
+            .filter(|u| {
+                u.owner == p && u.minion.is_none() && matches!(u.location, Location::Space(h) if spaces.contains(&h))
+            })
             .count()
     }
 
@@ -2105,6 +2546,14 @@ impl Host for Game<'_> {
         let character = |g: &Self, i: usize| -> std::result::Result<String, String> {
             let id = s(i)?;
             if g.unit(id).is_none() {
+                // A Barrier Target (`barrier@q,r`) answers the questions about places.
+                let query = matches!(f.name, "position" | "distance" | "free_spaces_within" | "has_line_of_sight");
+                if barrier_space(id).is_some() && g.space_of(id).is_some() {
+                    if query {
+                        return Ok(id.to_string());
+                    }
+                    return Err(format!("{}: `{id}` is an Obstacle, not a Character", f.name));
+                }
                 return Err(format!("{}: `{id}` is not a Character in this game", f.name));
             }
             Ok(id.to_string())
@@ -2403,6 +2852,108 @@ impl Host for Game<'_> {
                 }
                 ApiValue::Nil
             }
+            "forbid_switches" => {
+                let own = if self.pending_pools.is_some() {
+                    self.tactic_side.unwrap_or(Side::Active)
+                } else if let Some(rc) = &self.roll {
+                    rc.side
+                } else {
+                    return Err("forbid_switches: there is no Roll to change now".into());
+                };
+                let side = if s(0)? == "own" { own } else { own.other() };
+                self.switches_forbidden[side as usize] = true;
+                ApiValue::Nil
+            }
+            "free_spaces_within" | "deployable_spaces" => {
+                let of = character(self, 0)?;
+                let (lo, hi) = (n(1, 0).clamp(0, 64) as u32, n(2, 0).clamp(0, 64) as u32);
+                let Some(h) = self.space_of(&of) else { return Ok(ApiValue::Spaces(vec![])) };
+                let owner = self.unit(&of).map(|u| u.owner);
+                let allied_minions: Vec<Hex> = self
+                    .state
+                    .units
+                    .iter()
+                    .filter(|u| Some(u.owner) == owner && u.minion.is_some())
+                    .filter_map(|u| match u.location {
+                        Location::Space(x) => Some(x),
+                        _ => None,
+                    })
+                    .collect();
+                let deploying = f.name == "deployable_spaces";
+                let r = self.board.radius as i32;
+                let mut spaces: Vec<(u32, Hex)> = (-r..=r)
+                    .flat_map(|q| (-r..=r).map(move |rr| Hex::new(q, rr)))
+                    .filter(|x| self.is_free(*x))
+                    .filter(|x| !deploying || !allied_minions.iter().any(|m| m.is_adjacent(*x)))
+                    .map(|x| (h.distance(x), x))
+                    .filter(|(d, _)| *d >= lo && *d <= hi)
+                    .collect();
+                spaces.sort();
+                ApiValue::Spaces(spaces.into_iter().map(|(_, x)| [x.q as i64, x.r as i64]).collect())
+            }
+            "choose_space" => {
+                let Some(ApiValue::Spaces(options)) = args.first() else { return Ok(ApiValue::Nil) };
+                if options.is_empty() {
+                    return Ok(ApiValue::Nil);
+                }
+                let prompt = match args.get(1) {
+                    Some(ApiValue::Str(p)) => p.clone(),
+                    _ => "Which space?".into(),
+                };
+                let decider = self.state.active.as_deref().and_then(|a| self.unit(a)).map_or(0, |u| u.owner);
+                let opts =
+                    options.iter().map(|[q, r]| Choice::Space { space: Hex::new(*q as i32, *r as i32) }).collect();
+                match self.decide(decider, Kind::Space, self.state.active.clone().as_deref(), &prompt, opts) {
+                    Choice::Space { space } => ApiValue::Space([space.q as i64, space.r as i64]),
+                    _ => ApiValue::Nil,
+                }
+            }
+            "spend_movement_points" => {
+                let t = character(self, 0)?;
+                let amount = n(1, 0).clamp(0, 255) as u8;
+                let active = self.state.active.as_deref() == Some(t.as_str());
+                let u = self.unit_mut(&t).expect("unit");
+                if !active || u.movement_points < amount {
+                    return Ok(ApiValue::Bool(false));
+                }
+                u.movement_points -= amount;
+                u.movement_spent = u.movement_spent.saturating_add(amount);
+                let left = u.movement_points;
+                self.emit(Event::Log {
+                    text: format!(
+                        "{t} spends {} ({left} left)",
+                        crate::rules::event::count(amount as u32, "Movement Point")
+                    ),
+                });
+                ApiValue::Bool(true)
+            }
+            "deploy_minion" => {
+                let card = s(0)?.to_string();
+                let Some(ApiValue::Space([q, r])) = args.get(1) else {
+                    return Err("deploy_minion: a space {q, r} is needed".into());
+                };
+                let controller = self.effect_source.clone().ok_or("deploy_minion: no Character's effect is running")?;
+                let aside = self.state.units.iter().any(|u| {
+                    u.location == Location::Aside
+                        && u.minion.as_ref().is_some_and(|m| m.controller == controller && m.card == card)
+                });
+                let known = self
+                    .content
+                    .characters
+                    .get(&controller)
+                    .is_some_and(|c| c.value.minions.iter().any(|m| m.id == card));
+                if known && !aside {
+                    // "The Controller cannot have more Minions deployed than are listed on their Card."
+                    self.emit(Event::Log { text: format!("{controller} has no {card} left to deploy") });
+                    return Ok(ApiValue::Nil);
+                }
+                let id = self
+                    .deploy_minion(&controller, &card, Hex::new(*q as i32, *r as i32))
+                    .map_err(|e| format!("deploy_minion: {e}"))?;
+                ApiValue::Str(id)
+            }
+            "minions" => ApiValue::List(self.minions_of(&character(self, 0)?)),
+            "is_minion" => ApiValue::Bool(self.is_minion(&character(self, 0)?)),
             "choose_target" | "choose" => {
                 let Some(ApiValue::List(options)) = args.first() else { return Ok(ApiValue::Nil) };
                 if options.is_empty() {

@@ -73,9 +73,20 @@ pub struct Situation {
     /// Smoke tokens in the HexaDome: `{ space = [q, r], character = "..." }`.
     #[serde(default)]
     pub smoke: Vec<SmokeToken>,
+    /// Minions in the HexaDome (their Controllers are `[[character]]`s).
+    #[serde(default)]
+    pub minion: Vec<SituationMinion>,
     /// Lines the narrative must contain, in this order (`arena run` checks them).
     #[serde(default)]
     pub expect: Vec<String>,
+    /// Lines the narrative must not contain anywhere (an Effect that must not
+    /// reach an Ally, a State that must not be imposed).
+    #[serde(default)]
+    pub absent: Vec<String>,
+    /// The packs to load, relative to the situation file, when `arena run` is
+    /// given no `--pack` (a mod's situations name the base game and the mod).
+    #[serde(default)]
+    pub packs: Vec<std::path::PathBuf>,
 }
 
 /// A Smoke token of a situation.
@@ -86,6 +97,28 @@ pub struct SmokeToken {
     pub space: [i32; 2],
     /// The Character that deployed it.
     pub character: Id,
+}
+
+/// A deployed Minion of a situation (`002 § Minion`).
+#[derive(Debug, Clone, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct SituationMinion {
+    /// Its Controller (a `[[character]]` of the situation).
+    pub controller: Id,
+    /// The Minion card's id on the Controller's card; the Minion is named
+    /// `<card>-<n>` in the game, numbered in the order given here.
+    pub card: Id,
+    /// Its space `[q, r]`.
+    pub space: [i32; 2],
+    /// Damage tokens.
+    #[serde(default)]
+    pub damage: u8,
+    /// States, red side up.
+    #[serde(default)]
+    pub states: Vec<Id>,
+    /// States, blue side up.
+    #[serde(default)]
+    pub blue_states: Vec<Id>,
 }
 
 /// What a situation plays.
@@ -100,6 +133,11 @@ pub enum Phase {
 }
 
 impl Situation {
+    /// The first `absent` line the narrative has, if any.
+    pub fn forbidden<'s>(&'s self, narrative: &[String]) -> Option<&'s str> {
+        self.absent.iter().find(|a| narrative.iter().any(|l| l.trim() == a.trim())).map(String::as_str)
+    }
+
     /// The first expected line the narrative lacks (in order), if any.
     pub fn unmet(&self, narrative: &[String]) -> Option<&str> {
         let mut at = 0;

@@ -35,6 +35,8 @@ pub enum Ty {
     Side,
     /// A space of the HexaDome, `{q, r}` in axial coordinates.
     Space,
+    /// A list of spaces, `{{q, r}, ...}`.
+    SpaceList,
     /// A list of Character ids.
     CharacterList,
     /// A list of strings.
@@ -57,6 +59,7 @@ impl Ty {
             Ty::Symbol => "Symbol",
             Ty::Side => "Side",
             Ty::Space => "Space",
+            Ty::SpaceList => "Space[]",
             Ty::CharacterList => "CharacterId[]",
             Ty::StringList => "string[]",
             Ty::Table => "table",
@@ -69,6 +72,7 @@ impl Ty {
             Ty::Nil => "()",
             Ty::Integer => "number",
             Ty::CharacterList => "{CharacterId}",
+            Ty::SpaceList => "{Space}",
             Ty::StringList => "{string}",
             Ty::Table => "{[string]: any}",
             other => other.lua_name(),
@@ -311,6 +315,73 @@ pub const REGISTRY: &[ApiFn] = &[
         source: "000 § Swapping",
     },
     ApiFn {
+        name: "free_spaces_within",
+        params: &[
+            p("of", Ty::Character, "a Character or Minion in the HexaDome"),
+            p("min", Ty::Integer, "least distance"),
+            p("max", Ty::Integer, "greatest distance"),
+        ],
+        returns: Ty::SpaceList,
+        answer: Answer::Host,
+        doc: "The Free Spaces at a hex distance from min to max of the Character's space (No-Line-of-Sight Range), nearest first; 1, 1 gives the Adjacent ones.",
+        source: "000 § Free Spaces, § Range",
+    },
+    ApiFn {
+        name: "choose_space",
+        params: &[p("spaces", Ty::SpaceList, "the valid spaces"), opt("prompt", Ty::String, "what the choice is for")],
+        returns: Ty::Space,
+        answer: Answer::Host,
+        doc: "The active player chooses one space among the candidates (a Decision); nil when there are none.",
+        source: "000 § Effects",
+    },
+    ApiFn {
+        name: "spend_movement_points",
+        params: &[TARGET, p("amount", Ty::Integer, "Movement Points")],
+        returns: Ty::Boolean,
+        answer: Answer::Host,
+        doc: "The active Character spends Movement Points it has (Freerun); false, and nothing spent, when it has fewer.",
+        source: "000 § Movement Points",
+    },
+    ApiFn {
+        name: "deploy_minion",
+        params: &[
+            p("minion", Ty::String, "the Minion card's id on the Controller's card"),
+            p("space", Ty::Space, "a Free Space not Adjacent to an Allied Minion"),
+        ],
+        returns: Ty::Character,
+        answer: Answer::Host,
+        doc: "The Character whose effect runs (the Controller, ctx.self) deploys one of its Minions that is to the side; returns the Minion's id (`drone-1`), or nil when all of them are already deployed. An error when the Controller has no such Minion card, the space is not Free, or it is Adjacent to an Allied Minion.",
+        source: "002 § Controller",
+    },
+    ApiFn {
+        name: "deployable_spaces",
+        params: &[
+            p("controller", Ty::Character, "the Controller"),
+            p("min", Ty::Integer, "least distance from the Controller"),
+            p("max", Ty::Integer, "greatest distance from the Controller"),
+        ],
+        returns: Ty::SpaceList,
+        answer: Answer::Host,
+        doc: "The spaces where the Controller may deploy a Minion within that hex distance of its space: Free, and not Adjacent to any Allied Minion; nearest first.",
+        source: "002 § Controller",
+    },
+    ApiFn {
+        name: "minions",
+        params: &[p("controller", Ty::Character, "a Character")],
+        returns: Ty::CharacterList,
+        answer: Answer::Host,
+        doc: "The Controller's Minions in the HexaDome.",
+        source: "002 § Controller",
+    },
+    ApiFn {
+        name: "is_minion",
+        params: &[p("id", Ty::Character, "a Character or Minion")],
+        returns: Ty::Boolean,
+        answer: Answer::Host,
+        doc: "Whether it is a Minion (Minions are Allies or Enemies, but not Characters).",
+        source: "002 § Minion",
+    },
+    ApiFn {
         name: "deploy_smoke",
         params: &[p("space", Ty::Space, "the space, Free or not")],
         returns: Ty::Nil,
@@ -378,6 +449,14 @@ pub const REGISTRY: &[ApiFn] = &[
         source: "000 § Nullifying Dice",
     },
     ApiFn {
+        name: "forbid_switches",
+        params: &[p("side", Ty::Side, "whose side of the Roll")],
+        returns: Ty::Nil,
+        answer: Answer::Host,
+        doc: "That side cannot activate Switches during this Roll (before the Roll, or in its Switches step for Switches not yet activated).",
+        source: "000 § Switches (Access Denied)",
+    },
+    ApiFn {
         name: "ignore_cover",
         params: &[],
         returns: Ty::Nil,
@@ -430,6 +509,36 @@ pub const REGISTRY: &[ApiFn] = &[
     },
 ];
 
+/// An answer or argument written as JSON (`[q, r]` for a space, `[[q, r], ...]`
+/// for a list of spaces), as a value of type `ty`; used by `*.test.lua`
+/// answers and `arena script --answer`.
+///
+/// # Errors
+/// When the JSON is not a value of `ty` (objects never are).
+pub fn value_from_json(v: &serde_json::Value, ty: Ty) -> Result<ApiValue, String> {
+    use serde_json::Value;
+    let space = |a: &Value| -> Result<[i64; 2], String> {
+        match a.as_array().map(Vec::as_slice) {
+            Some([q, r]) => Ok([q.as_i64().ok_or("a space is [q, r]")?, r.as_i64().ok_or("a space is [q, r]")?]),
+            _ => Err("a space is [q, r]".into()),
+        }
+    };
+    Ok(match (v, ty) {
+        (Value::Null, _) => ApiValue::Nil,
+        (Value::Bool(b), Ty::Boolean) => ApiValue::Bool(*b),
+        (Value::Number(n), Ty::Integer) => ApiValue::Int(n.as_i64().ok_or("whole numbers only")?),
+        (Value::String(s), Ty::String | Ty::Character | Ty::State | Ty::Die | Ty::Symbol | Ty::Side) => {
+            ApiValue::Str(s.clone())
+        }
+        (Value::Array(_), Ty::Space) => ApiValue::Space(space(v)?),
+        (Value::Array(a), Ty::SpaceList) => ApiValue::Spaces(a.iter().map(space).collect::<Result<_, _>>()?),
+        (Value::Array(a), Ty::CharacterList | Ty::StringList) => ApiValue::List(
+            a.iter().map(|x| x.as_str().map(str::to_string).ok_or("lists hold strings")).collect::<Result<_, _>>()?,
+        ),
+        _ => return Err(format!("not a {}", ty.lua_name())),
+    })
+}
+
 /// Look a function up by name.
 pub fn find(name: &str) -> Option<&'static ApiFn> {
     REGISTRY.iter().find(|f| f.name == name)
@@ -449,6 +558,8 @@ pub enum ApiValue {
     Str(String),
     /// A space `{q, r}`.
     Space([i64; 2]),
+    /// A list of spaces.
+    Spaces(Vec<[i64; 2]>),
     /// A list of strings.
     List(Vec<String>),
 }
@@ -461,6 +572,10 @@ impl std::fmt::Display for ApiValue {
             ApiValue::Int(i) => write!(f, "{i}"),
             ApiValue::Str(s) => write!(f, "{s:?}"),
             ApiValue::Space([q, r]) => write!(f, "{{{q}, {r}}}"),
+            ApiValue::Spaces(l) => {
+                let items: Vec<String> = l.iter().map(|[q, r]| format!("{{{q}, {r}}}")).collect();
+                write!(f, "{{{}}}", items.join(", "))
+            }
             ApiValue::List(l) => {
                 let items: Vec<String> = l.iter().map(|s| format!("{s:?}")).collect();
                 write!(f, "{{{}}}", items.join(", "))

@@ -98,7 +98,12 @@ impl Host for RecordingHost {
             },
             (_, Ty::Integer) => ApiValue::Int(0),
             (_, Ty::Boolean) => ApiValue::Bool(false),
+            ("choose_space", _) => match &args[0] {
+                ApiValue::Spaces(l) => l.first().map_or(ApiValue::Nil, |s| ApiValue::Space(*s)),
+                _ => ApiValue::Nil,
+            },
             (_, Ty::CharacterList | Ty::StringList) => ApiValue::List(Vec::new()),
+            (_, Ty::SpaceList) => ApiValue::Spaces(Vec::new()),
             _ => ApiValue::Nil,
         })
     }

@@ -275,19 +275,7 @@ fn run_case(rt: &Runtime, file: &Path, text: &str, index: usize, case: &Value) -
 }
 
 fn json_to_api(v: &Value, ty: Ty) -> Result<ApiValue, String> {
-    Ok(match (v, ty) {
-        (Value::Null, _) => ApiValue::Nil,
-        (Value::Bool(b), _) => ApiValue::Bool(*b),
-        (Value::Number(n), _) => ApiValue::Int(n.as_i64().ok_or("answers must be whole numbers")?),
-        (Value::String(s), _) => ApiValue::Str(s.clone()),
-        (Value::Array(a), Ty::Space) if a.len() == 2 => {
-            ApiValue::Space([a[0].as_i64().ok_or("a space is {q, r}")?, a[1].as_i64().ok_or("a space is {q, r}")?])
-        }
-        (Value::Array(a), _) => ApiValue::List(
-            a.iter().map(|x| x.as_str().map(str::to_string).ok_or("lists hold strings")).collect::<Result<_, _>>()?,
-        ),
-        (Value::Object(_), _) => return Err("answers are values or lists, not tables".into()),
-    })
+    crate::script::api::value_from_json(v, ty)
 }
 
 /// Every effect that names a script file must find its function there: the

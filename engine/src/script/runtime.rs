@@ -912,6 +912,24 @@ fn check_arg(f: &ApiFn, i: usize, p: &api::Param, v: &Value) -> mlua::Result<Api
             }
             _ => Err(bad("{q, r}")),
         },
+        Ty::SpaceList => match v {
+            Value::Table(t) => {
+                let n = t.raw_len();
+                if n > 256 {
+                    return Err(bad("list of at most 256 spaces"));
+                }
+                let mut out = Vec::with_capacity(n);
+                for k in 1..=n {
+                    let Value::Table(s) = t.raw_get::<Value>(k)? else { return Err(bad("list of {q, r} spaces")) };
+                    match (integer(&s.raw_get::<Value>(1)?), integer(&s.raw_get::<Value>(2)?)) {
+                        (Some(q), Some(r)) => out.push([q, r]),
+                        _ => return Err(bad("list of {q, r} spaces with two integers each")),
+                    }
+                }
+                Ok(ApiValue::Spaces(out))
+            }
+            _ => Err(bad("list of {q, r} spaces")),
+        },
         Ty::CharacterList | Ty::StringList => match v {
             Value::Table(t) => {
                 let n = t.raw_len();
@@ -948,6 +966,16 @@ fn from_api_value(lua: &Lua, v: &ApiValue) -> mlua::Result<Value> {
         }
         ApiValue::List(l) => {
             let t = lua.create_sequence_from(l.iter().map(String::as_str))?;
+            t.set_readonly(true);
+            Value::Table(t)
+        }
+        ApiValue::Spaces(l) => {
+            let t = lua.create_table_with_capacity(l.len(), 0)?;
+            for (i, [q, r]) in l.iter().enumerate() {
+                let s = lua.create_sequence_from([*q, *r])?;
+                s.set_readonly(true);
+                t.raw_set(i + 1, s)?;
+            }
             t.set_readonly(true);
             Value::Table(t)
         }
