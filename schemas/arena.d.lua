@@ -60,6 +60,11 @@ function Game:damage(target) end
 ---@return boolean
 function Game:has_state(target, state) end
 
+---The States on a Character, each once. (000 § States)
+---@param target CharacterId the Character it applies to
+---@return string[]
+function Game:states(target) end
+
 ---The Character's space, or nil when it is not in the HexaDome (Bench, Infirmary). (000 § HexaDome)
 ---@param target CharacterId the Character it applies to
 ---@return Space
@@ -121,6 +126,11 @@ function Game:remove_state(target, state) end
 ---@param target CharacterId the Character it applies to
 ---@param spaces? integer how many Displacements (default 1)
 function Game:displace(target, spaces) end
+
+---One Displacement of a Character to a space the effect chose (Adjacent to it and Free), for an effect that restricts where it may go (Charge of the Valkyrie). (000 § Displacements)
+---@param target CharacterId the Character it applies to
+---@param space Space an Adjacent Free Space
+function Game:displace_to(target, space) end
 
 ---Place a Character in a Free Space. (000 § Placing)
 ---@param target CharacterId the Character it applies to
@@ -214,6 +224,17 @@ function Game:nullify_symbol(side, symbol) end
 ---@param index integer the die's position in that Roll, from 1
 ---@return boolean
 function Game:nullify_die(side, index) end
+
+---Puts a named effect on a Character "until the end of this Activation"; other effects ask for it with has_activation_effect. The engine knows `no-disengage-rolls` ("you do not make Disengage Rolls", Barrel through). (000 § Tactics)
+---@param target CharacterId the Character it applies to
+---@param name string the effect's name, kebab-case
+function Game:activation_effect(target, name) end
+
+---Whether the named effect is on the Character until the end of this Activation. (000 § Tactics)
+---@param target CharacterId the Character it applies to
+---@param name string the effect's name
+---@return boolean
+function Game:has_activation_effect(target, name) end
 
 ---That side cannot activate Switches during this Roll (before the Roll, or in its Switches step for Switches not yet activated). (000 § Switches (Access Denied))
 ---@param side Side whose side of the Roll

@@ -50,6 +50,26 @@ fn controllers_and_minions_play_as_the_sheet_says() {
     }
 }
 
+/// An Action's `condition` keeps invalid Targets out of the options (`000 §
+/// Actions`, step 1): without ¡Es hora de armar el bonche!, ¡Tangana! is not
+/// offered on a Gata who is Stunned but not Taunted.
+#[test]
+fn a_condition_keeps_an_invalid_target_out_of_the_options() {
+    std::env::set_current_dir(tests_dir()).unwrap();
+    let text = std::fs::read_to_string(
+        tests_dir().join("situations/characters/senor-massacre--es-hora-de-armar-el-bonche.toml"),
+    )
+    .unwrap();
+    let without = text.replace("\"play es-hora-de-armar-el-bonche\", ", "");
+    let tmp = tempfile::tempdir().unwrap();
+    let file = tmp.path().join("no-tactic.toml");
+    std::fs::write(&file, without).unwrap();
+    let run = arena(&["run", file.to_str().unwrap(), "--pack", "../content"]);
+    assert_eq!(run.code, 1, "{}{}", run.stdout, run.stderr);
+    assert!(run.stderr.contains("answer \"tangana on gata (2 AP)\" is not an option"), "{}", run.stderr);
+    assert!(run.stderr.contains("play es-hora-de-armar-el-bonche"), "{}", run.stderr);
+}
+
 /// A situation whose expectation is not met fails, naming the missing line.
 #[test]
 fn an_unmet_expectation_fails() {

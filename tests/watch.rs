@@ -268,17 +268,14 @@ fn script_edit() {
 
     std::fs::write(
         &script,
-        lua.replace("return #game:enemies_within(ctx.self, 1, 1)", "return #game:enemies_within(ctx.self, 1, 1"),
+        lua.replace("#game:enemies_within(ctx.self, 1, 1), 2)", "#game:enemies_within(ctx.self, 1, 1, 2)"),
     )
     .unwrap();
     let (codes, _) = wait_for(&w, "rejection", rejected);
     assert!(codes.contains(&"script-compile".to_string()), "{codes:?}");
     assert_eq!(w.live().generation(), 1);
 
-    let fixed = lua.replace(
-        "return #game:enemies_within(ctx.self, 1, 1)",
-        "local near = game:enemies_within(ctx.self, 1, 1)\n  return #near",
-    );
+    let fixed = lua.replace("return near", "return near + 0");
     std::fs::write(&script, &fixed).unwrap();
     let ((snap, changed), _) = wait_for(&w, "reload", reloaded);
     assert_eq!(snap.loaded.sources.get(&script), Some(fixed.as_str()));

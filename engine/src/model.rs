@@ -429,6 +429,13 @@ pub struct Action {
     /// Effect lines, in printed order.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub effects: Vec<ActionEffect>,
+    /// When the Action may be declared on a Target (¡Tangana!: "only if
+    /// they're Taunted"): Lua returning true for a valid `ctx.target` (the
+    /// Action's own Range and cost are checked by the engine). It is asked
+    /// before the options are offered, so an invalid Target is never offered
+    /// (`000 § Actions`, step 1); whatever it changes is undone.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub condition: Option<Effect>,
 }
 
 fn is_zero(n: &u8) -> bool {
@@ -587,6 +594,12 @@ pub struct Tactic {
     pub timing: Window,
     /// The printed timing line.
     pub timing_text: String,
+    /// For a Character's `actions-step` Tactic: playable in the Activation of
+    /// any of your Characters ("During the Actions Step of one of your
+    /// Characters' Activations", Team Reset), not only its own Character's
+    /// ("During the Actions Step of LaxMee's Activation").
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub any_character: bool,
     /// What it does.
     pub effect: Effect,
     #[serde(flatten)]

@@ -552,7 +552,7 @@ impl Validator<'_> {
                     for (k, child) in m {
                         let p = format!("{pointer}/{}", crate::tomljson::escape(k));
                         match (k.as_str(), child) {
-                            ("effect", Value::Object(_)) => out.push((p.clone(), child)),
+                            ("effect" | "condition", Value::Object(_)) => out.push((p.clone(), child)),
                             ("effects", Value::Array(items)) => {
                                 for (i, item) in items.iter().enumerate() {
                                     if item.is_object() {

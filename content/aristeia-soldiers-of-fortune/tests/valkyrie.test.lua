@@ -10,18 +10,23 @@ return {
     expect_calls = { 'add_symbol("special", 1)' },
   },
   {
-    name = "After the Charge she Displaces herself next to the Target",
+    name = "After the Charge she Displaces herself next to the Target, where her player chooses",
     card = "character:valkyrie",
     effect = "actions[id=charge-of-the-valkyrie].effects[2]",
     ctx = { self = "valkyrie", target = "laxmee", successes = 2 },
-    -- Valkyrie at {0, 0}, LaxMee two spaces away at {2, -1}: {1, 0} and {1, -1}
-    -- are Adjacent to both.
-    answers = { position = { { 0, 0 }, { 2, -1 } } },
+    -- Valkyrie at {0, 0}, LaxMee two spaces away at {2, -1}: of Valkyrie's Free
+    -- neighbours, {1, 0} and {1, -1} are Adjacent to LaxMee, {-1, 0} is not.
+    answers = {
+      position = { { 2, -1 } },
+      free_spaces_within = { { { 1, 0 }, { -1, 0 }, { 1, -1 } } },
+      choose_space = { { 1, -1 } },
+    },
     expect_calls = {
-      'position("valkyrie")',
       'position("laxmee")',
+      'free_spaces_within("valkyrie", 1, 1)',
       'choose({"displace", "stay"}, "Charge of the Valkyrie: Displace yourself Adjacent to the Target?")',
-      'place("valkyrie", {1, 0})',
+      'choose_space({{1, 0}, {1, -1}}, "Charge of the Valkyrie: Displace Valkyrie where?")',
+      'displace_to("valkyrie", {1, -1})',
     },
   },
   {
@@ -29,10 +34,10 @@ return {
     card = "character:valkyrie",
     effect = "actions[id=charge-of-the-valkyrie].effects[2]",
     ctx = { self = "valkyrie", target = "laxmee", successes = 0 },
-    answers = { position = { { 0, 0 }, { 1, 0 } }, choose = { "stay" } },
+    answers = { position = { { 1, 0 } }, free_spaces_within = { { { 1, -1 } } }, choose = { "stay" } },
     expect_calls = {
-      'position("valkyrie")',
       'position("laxmee")',
+      'free_spaces_within("valkyrie", 1, 1)',
       'choose({"displace", "stay"}, "Charge of the Valkyrie: Displace yourself Adjacent to the Target?")',
     },
   },
@@ -42,19 +47,18 @@ return {
     effect = "actions[id=charge-of-the-valkyrie].effects[2]",
     ctx = { self = "valkyrie", target = "laxmee", successes = 3 },
     -- LaxMee's position is not answered: nil, she is not in the HexaDome.
-    answers = { position = { { 0, 0 } } },
-    expect_calls = { 'position("valkyrie")', 'position("laxmee")' },
+    expect_calls = { 'position("laxmee")' },
   },
   {
     name = "After the Charge, a Target three spaces away is out of one Displacement",
     card = "character:valkyrie",
     effect = "actions[id=charge-of-the-valkyrie].effects[2]",
     ctx = { self = "valkyrie", target = "laxmee", successes = 1 },
-    answers = { position = { { 0, 0 }, { 3, 0 } } },
+    answers = { position = { { 3, 0 } }, free_spaces_within = { { { 1, 0 }, { -1, 0 } } } },
     expect_calls = {
-      'position("valkyrie")',
       'position("laxmee")',
-      'log("Charge of the Valkyrie: no space Adjacent to the Target is one Displacement away")',
+      'free_spaces_within("valkyrie", 1, 1)',
+      'log("Charge of the Valkyrie: no Free space Adjacent to the Target is one Displacement away")',
     },
   },
   {

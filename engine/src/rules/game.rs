@@ -84,6 +84,10 @@ pub struct Unit {
     /// For a Minion: which card it is and who controls it (`002 § Minion`).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub minion: Option<MinionOf>,
+    /// Named effects in force "until the end of this Activation"
+    /// (`game:activation_effect`; `no-disengage-rolls`: Barrel through).
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub until_end_of_activation: Vec<Id>,
 }
 
 /// What makes a [`Unit`] a Minion: "a special type of Obstacle controlled by
@@ -355,6 +359,7 @@ pub fn contender() -> Action {
         roll: Some(Pool { dice: vec!["orange".into()], symbols: vec![] }),
         switches: vec![],
         effects: vec![],
+        condition: None,
     }
 }
 
@@ -393,6 +398,8 @@ pub struct Game<'a> {
     /// Sides of the coming or current Roll that cannot activate Switches
     /// ([active, opponent]; Access Denied); cleared when the Roll ends.
     switches_forbidden: [bool; 2],
+    /// While an Action's `condition` is asked: whatever its Lua does is undone.
+    probing: bool,
 }
 
 /// What a Roll is, for the Tactics that may be played before it.
@@ -484,6 +491,7 @@ impl<'a> Game<'a> {
             movement_spent: 0,
             next_roll: Vec::new(),
             minion: None,
+            until_end_of_activation: Vec::new(),
         };
         let mut units: Vec<Unit> = (0..2).flat_map(|p| setup.teams[p].iter().map(move |id| blank(id, p))).collect();
         // Each Controller's Minions, to the side until deployed (`002 § Controller`):
@@ -546,6 +554,7 @@ impl<'a> Game<'a> {
             halted: None,
             minion_cards,
             switches_forbidden: [false; 2],
+            probing: false,
         };
         game.emit(Event::GameStarted {
             scenario: setup.scenario.clone(),
@@ -611,6 +620,11 @@ impl<'a> Game<'a> {
             Some(m) => Card::Minion(self.minion_cards[m.slot].clone()),
             None => Card::Character(&self.content.characters[id].value),
         }
+    }
+
+    /// Whether a named effect "until the end of this Activation" is on a unit.
+    fn has_activation_effect(&self, id: &str, name: &str) -> bool {
+        self.unit(id).is_some_and(|u| u.until_end_of_activation.iter().any(|n| n == name))
     }
 
     /// Whether a unit is a Minion (`002 § Minion`: "they are not Characters").
@@ -996,6 +1010,9 @@ impl<'a> Game<'a> {
                 text: format!("{id} made no Roll: the {die} die promised to its next Roll is lost"),
             });
         }
+        for u in self.state.units.iter_mut() {
+            u.until_end_of_activation.clear();
+        }
         self.states_step(id);
         // "During the Controller's States Step, all blue-side up State tokens on
         // their Minions cards are removed, and then all red-side up State tokens
@@ -1033,34 +1050,38 @@ impl<'a> Game<'a> {
     }
 
     /// Every Action the Character can perform now, with its Targets.
-    fn legal_actions(&self, id: &str) -> Vec<Choice> {
+    fn legal_actions(&mut self, id: &str) -> Vec<Choice> {
         let mut out = Vec::new();
         let Some(u) = self.unit(id) else { return out };
         if !matches!(u.location, Location::Space(_)) {
             return out;
         }
-        let ap = u.action_points;
+        let (ap, movement_points, location) = (u.action_points, u.movement_points, u.location);
         // Move (`000 § Move`): 2 Action Points.
         if ap >= 2 {
             out.push(Choice::Perform { action: "move".into(), target: None, cost: 2 });
         }
         for (action, target, cost) in self.action_options(id, ap) {
-            out.push(Choice::Perform { action, target, cost });
+            if self.condition_holds(id, &action, target.as_deref()) {
+                out.push(Choice::Perform { action, target, cost });
+            }
         }
         // The Controller's Minions: one of their card's Actions each time, paid
         // with the Controller's Action Points; removing one costs nothing
         // (`002 § Controller`; docs/rulings.md R11).
         for m in self.minions_of(id) {
             for (action, target, cost) in self.action_options(&m, ap) {
-                out.push(Choice::MinionAction { minion: m.clone(), action, target, cost });
+                if self.condition_holds(&m, &action, target.as_deref()) {
+                    out.push(Choice::MinionAction { minion: m.clone(), action, target, cost });
+                }
             }
         }
         for m in self.minions_of(id) {
             out.push(Choice::RemoveMinion { minion: m });
         }
         // Movement Points: one space at a time, unless Immobilized (`000 § Movement Points`, `§ Immobilized`).
-        if u.movement_points > 0 && !self.has_state(id, "immobilized") {
-            if let Location::Space(h) = u.location {
+        if movement_points > 0 && !self.has_state(id, "immobilized") {
+            if let Location::Space(h) = location {
                 for n in h.neighbours() {
                     if self.is_free(n) {
                         out.push(Choice::MoveTo { space: n });
@@ -1123,6 +1144,42 @@ impl<'a> Game<'a> {
         out
     }
 
+    /// Whether an Action's `condition` allows it on `target` now (no
+    /// condition: it does). The Lua's changes are undone; a condition that
+    /// fails is recorded and allows nothing.
+    fn condition_holds(&mut self, actor: &str, action: &str, target: Option<&str>) -> bool {
+        let card = self.card(actor);
+        let Some(condition) = card.actions.iter().find(|a| a.id == action).and_then(|a| a.condition.as_ref()) else {
+            return true;
+        };
+        let (home, path) = self.effect_home(actor, &format!("actions[id={action}].condition"));
+        let Some(script) = self.runtime.scripts().find(&home, &path) else {
+            return true; // not scripted: listed by `arena check --strict`
+        };
+        let _ = condition;
+        let ctx = Ctx { self_id: Some(actor.to_string()), target: target.map(str::to_string), successes: None };
+        let rt = self.runtime;
+        let outer = self.effect_source.replace(actor.to_string());
+        self.probing = true;
+        let result = rt.call(script, self, &ctx);
+        self.probing = false;
+        self.effect_source = outer;
+        match result {
+            Ok(v) => v == ApiValue::Bool(true),
+            Err(e) => {
+                self.effect_failures += 1;
+                self.emit(Event::EffectFailed {
+                    card: home,
+                    effect: path,
+                    message: e.message.clone(),
+                    file: e.file.display().to_string(),
+                    line: e.line,
+                });
+                false
+            }
+        }
+    }
+
     /// Whether the engine can run an Action: every effect it would apply has Lua,
     /// or it is an Attack whose Damage the engine applies itself.
     fn runnable(&self, action: &Action) -> bool {
@@ -1179,7 +1236,11 @@ impl<'a> Game<'a> {
             if c.timing != window || !(scripted || native) {
                 continue;
             }
-            if window == model::Window::ActionsStep && c.character.is_some() && c.character.as_deref() != active {
+            if window == model::Window::ActionsStep
+                && !c.any_character
+                && c.character.is_some()
+                && c.character.as_deref() != active
+            {
                 continue;
             }
             out.push(t.clone());
@@ -1375,8 +1436,13 @@ impl<'a> Game<'a> {
         let adjacent = self.adjacent_enemies(id);
         // A Minion forces a Disengage Roll only if it has Brawn; every adjacent
         // Enemy, Minions included, adds a Black die (`002 § Minion`; R11).
-        let contenders: Vec<Id> =
+        let mut contenders: Vec<Id> =
             adjacent.iter().filter(|e| !self.is_minion(e) || !self.card(e).brawn.dice.is_empty()).cloned().collect();
+        // "Until the end of this Activation, you do not make Disengage Rolls" (Barrel through).
+        if !contenders.is_empty() && self.has_activation_effect(id, "no-disengage-rolls") {
+            self.emit(Event::Log { text: format!("{id} makes no Disengage Roll (until the end of this Activation)") });
+            contenders.clear();
+        }
         if !contenders.is_empty() {
             let owner = self.unit(id).map(|u| u.owner).unwrap_or(0);
             let opponent = 1 - owner;
@@ -2852,6 +2918,43 @@ impl Host for Game<'_> {
                 }
                 ApiValue::Nil
             }
+            "activation_effect" => {
+                let t = character(self, 0)?;
+                let name = s(1)?.to_string();
+                let u = self.unit_mut(&t).expect("unit");
+                if !u.until_end_of_activation.contains(&name) {
+                    u.until_end_of_activation.push(name);
+                }
+                ApiValue::Nil
+            }
+            "has_activation_effect" => ApiValue::Bool(self.has_activation_effect(&character(self, 0)?, s(1)?)),
+            "states" => {
+                let t = character(self, 0)?;
+                let mut list: Vec<Id> =
+                    self.unit(&t).map(|u| u.tokens.iter().map(|k| k.state.clone()).collect()).unwrap_or_default();
+                list.dedup();
+                ApiValue::List(list)
+            }
+            "displace_to" => {
+                let t = character(self, 0)?;
+                if self.prevented(&t, model::Prevention::MovedByEnemyEffects) {
+                    return Ok(ApiValue::Nil);
+                }
+                let Some(ApiValue::Space([q, r])) = args.get(1) else {
+                    return Err("displace_to: a space {q, r} is needed".into());
+                };
+                let to = Hex::new(*q as i32, *r as i32);
+                let Some(from) = self.space_of(&t) else { return Ok(ApiValue::Nil) };
+                if !from.is_adjacent(to) || !self.is_free(to) {
+                    return Err(format!("displace_to: [{q}, {r}] is not a Free space Adjacent to `{t}`"));
+                }
+                self.unit_mut(&t).expect("unit").location = Location::Space(to);
+                self.emit(Event::Displaced { character: t.clone(), from, to });
+                if let Some(rc) = &mut self.roll {
+                    rc.displaced_target = true;
+                }
+                ApiValue::Nil
+            }
             "forbid_switches" => {
                 let own = if self.pending_pools.is_some() {
                     self.tactic_side.unwrap_or(Side::Active)
@@ -2985,7 +3088,7 @@ impl Host for Game<'_> {
 
     fn end_effect(&mut self, ok: bool) {
         if let Some((state, events, roll)) = self.snapshots.pop() {
-            if !ok {
+            if !ok || self.probing {
                 // Undo: the effect is never half-applied.
                 self.state = state;
                 self.events.truncate(events);

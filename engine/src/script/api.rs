@@ -198,6 +198,14 @@ pub const REGISTRY: &[ApiFn] = &[
         source: "000 § States",
     },
     ApiFn {
+        name: "states",
+        params: &[TARGET],
+        returns: Ty::StringList,
+        answer: Answer::Host,
+        doc: "The States on a Character, each once.",
+        source: "000 § States",
+    },
+    ApiFn {
         name: "position",
         params: &[TARGET],
         returns: Ty::Space,
@@ -296,6 +304,14 @@ pub const REGISTRY: &[ApiFn] = &[
         returns: Ty::Nil,
         answer: Answer::Host,
         doc: "Displace a Character: move it to an adjacent Free Space, once per Displacement, without spending Movement Points.",
+        source: "000 § Displacements",
+    },
+    ApiFn {
+        name: "displace_to",
+        params: &[TARGET, p("space", Ty::Space, "an Adjacent Free Space")],
+        returns: Ty::Nil,
+        answer: Answer::Host,
+        doc: "One Displacement of a Character to a space the effect chose (Adjacent to it and Free), for an effect that restricts where it may go (Charge of the Valkyrie).",
         source: "000 § Displacements",
     },
     ApiFn {
@@ -447,6 +463,22 @@ pub const REGISTRY: &[ApiFn] = &[
         answer: Answer::Host,
         doc: "Nullify one die of a Roll: before the dice are rolled it leaves the pool; once rolled, it leaves the Roll with its symbols (an added symbol counts as a die). False when there is no such die or it is Nullified already.",
         source: "000 § Nullifying Dice",
+    },
+    ApiFn {
+        name: "activation_effect",
+        params: &[TARGET, p("name", Ty::String, "the effect's name, kebab-case")],
+        returns: Ty::Nil,
+        answer: Answer::Host,
+        doc: "Puts a named effect on a Character \"until the end of this Activation\"; other effects ask for it with has_activation_effect. The engine knows `no-disengage-rolls` (\"you do not make Disengage Rolls\", Barrel through).",
+        source: "000 § Tactics",
+    },
+    ApiFn {
+        name: "has_activation_effect",
+        params: &[TARGET, p("name", Ty::String, "the effect's name")],
+        returns: Ty::Boolean,
+        answer: Answer::Host,
+        doc: "Whether the named effect is on the Character until the end of this Activation.",
+        source: "000 § Tactics",
     },
     ApiFn {
         name: "forbid_switches",
