@@ -236,6 +236,34 @@ function Game:activation_effect(target, name) end
 ---@return boolean
 function Game:has_activation_effect(target, name) end
 
+---Nullify the Tactic this one answers (a `tactic-played` Tactic, "No!"): its whole text is ignored. (000 § Nullifying an Effect; 001 § No!)
+function Game:nullify_tactic() end
+
+---Roll one die that is not a Roll (no Tactics, no Switches, no per-colour limit: Burning) and return the symbols it shows. (004 § Burning)
+---@param die DieId a die id
+---@return string[]
+function Game:roll_die(die) end
+
+---The dice of a Roll about to be made (before-roll Tactics and skills), in pool order. (000 § Rolls)
+---@param side Side whose pool
+---@return string[]
+function Game:pool_dice(side) end
+
+---Before the Roll: that side's Roll is reduced to one of its dice (added symbols go too), and no more dice can be added to it (Atom). (002 § LaxMee Tactics (Atom))
+---@param side Side whose Roll
+---@param index integer the die's position in pool_dice, from 1
+function Game:reduce_roll_to(side, index) end
+
+---Once this effect has run, the Character may perform one of its Actions (not Move) costing at most max_cost for no Action Points, without becoming the active Character; the effect's player chooses it, or none. (002 § Hannibal (Programmed Strategy))
+---@param target CharacterId the Character it applies to
+---@param max_cost integer the most Action Points the Action may cost
+function Game:grant_action(target, max_cost) end
+
+---How many Tactics the Character's player holds. (000 § Tactics)
+---@param of CharacterId a Character: its player's hand
+---@return integer
+function Game:tactics_in_hand(of) end
+
 ---That side cannot activate Switches during this Roll (before the Roll, or in its Switches step for Switches not yet activated). (000 § Switches (Access Denied))
 ---@param side Side whose side of the Roll
 function Game:forbid_switches(side) end
@@ -247,11 +275,11 @@ function Game:ignore_cover() end
 ---@param die DieId a die id
 function Game:cover_die(die) end
 
----The active player draws Tactics. (000 § Tactics)
+---The player of the Character whose effect runs draws Tactics. (000 § Tactics)
 ---@param count? integer how many (default 1)
 function Game:draw_tactics(count) end
 
----The active player Discards Tactics of their choice. (000 § Discarding)
+---The player of the Character whose effect runs Discards Tactics of their choice. (000 § Discarding)
 ---@param count? integer how many (default 1)
 function Game:discard_tactics(count) end
 

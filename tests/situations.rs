@@ -1,7 +1,8 @@
 //! The rulebooks' worked examples and single-rule cases as situation files
-//! (`situations/*.toml`, named by their case id in `../shared/cases/`): each
-//! plays on the bundled content with the exact dice and choices of the example,
-//! must meet every `expect` line in order, and its narrative is a snapshot.
+//! (`situations/*.toml`, named by their case id in `../shared/cases/` where one
+//! exists): each plays on the bundled content with the exact dice and choices
+//! of the example, must meet every `expect` line in order, and its narrative is
+//! a snapshot.
 
 use arena_tests::{arena, tests_dir};
 
@@ -66,7 +67,7 @@ fn a_condition_keeps_an_invalid_target_out_of_the_options() {
     std::fs::write(&file, without).unwrap();
     let run = arena(&["run", file.to_str().unwrap(), "--pack", "../content"]);
     assert_eq!(run.code, 1, "{}{}", run.stdout, run.stderr);
-    assert!(run.stderr.contains("answer \"tangana on gata (2 AP)\" is not an option"), "{}", run.stderr);
+    assert!(run.stderr.contains("answer #1 \"tangana on gata (2 AP)\" is not an option"), "{}", run.stderr);
     assert!(run.stderr.contains("play es-hora-de-armar-el-bonche"), "{}", run.stderr);
 }
 

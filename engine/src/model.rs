@@ -457,6 +457,11 @@ pub struct AutomaticSkill {
     pub timing: Option<Window>,
     /// What it does.
     pub effect: Effect,
+    /// When a skill that the player may use (timing `switches`) is offered:
+    /// Lua returning true (Dead Man's Hand: while the player holds a Tactic).
+    /// Whatever it changes is undone.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub condition: Option<Effect>,
 }
 
 /// A Minion card: an Obstacle a Controller deploys and activates (`002 § Minion`).
@@ -547,6 +552,23 @@ pub enum Window {
     StatesStep,
     /// Before you make a Roll.
     BeforeRoll,
+    /// Before each Roll the Character makes, whatever it is (Attack, Defense,
+    /// Simple, Disengage): an Automatic Skill that changes its own Rolls
+    /// ("Add a Blue die to your Rolls for each ...": Benediction of Freyja).
+    /// Its Lua adds to the Character's own pool (`game:add_die`), with
+    /// ctx.target = the other side's Character, if any.
+    OwnRoll,
+    /// When an Enemy declares an Attack (any Attack, on anyone): Automatic
+    /// Skills of the attacker's Enemies in the HexaDome, ctx.target = the
+    /// attacker (Implacable: "you may Displace yourself once").
+    AttackDeclared,
+    /// At the beginning of the Actions Step of an Ally (the skill's Character
+    /// included): ctx.target = the active Character (Fairy Dust).
+    AllyActionsStepStart,
+    /// In the Switches step of the Character's Rolls, offered like a Switch
+    /// with no cost while its `condition` holds (Dead Man's Hand: "During the
+    /// Switches step of your Rolls, you may Discard a Tactic to add a Success").
+    Switches,
     /// Before you make an Attack Roll (Holographic Sight: "Before making an Attack Roll").
     BeforeAttackRoll,
     /// Before your opponent makes a Roll.

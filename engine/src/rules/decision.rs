@@ -398,7 +398,8 @@ impl Controller for SituationSeat {
                 }
                 None => {
                     s.unanswered = Some(format!(
-                        "answer \"{a}\" is not an option of \"{}\"; the options are:\n{}",
+                        "answer #{} \"{a}\" is not an option of \"{}\"; the options are:\n{}",
+                        s.transcript.len() + 1,
                         d.prompt,
                         listed()
                     ));

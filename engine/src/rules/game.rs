@@ -15,7 +15,7 @@ use crate::model::{self, Action, Id, Pool, Symbol};
 use crate::rules::decision::{Choice, Controller, Decision, Kind};
 use crate::rules::event::{Event, PlayerId};
 use crate::rules::geometry::{self, Hex, Sight};
-use crate::rules::roll::{FaceToFace, Side, SideRoll, Tally};
+use crate::rules::roll::{FaceToFace, Side, SideRoll};
 use crate::script::api::{ApiFn, ApiValue};
 use crate::script::host::Host;
 use crate::script::runtime::{Ctx, Runtime, ScriptId};
@@ -400,6 +400,16 @@ pub struct Game<'a> {
     switches_forbidden: [bool; 2],
     /// While an Action's `condition` is asked: whatever its Lua does is undone.
     probing: bool,
+    /// Sides of the coming Roll whose dice are fixed ([active, opponent]; Atom:
+    /// "Your opponent cannot add any more dice to their Roll"); cleared when the Roll ends.
+    pool_locked: [bool; 2],
+    /// The Tactics being answered (a "No!" Nullifies the innermost), and
+    /// whether each was Nullified (`game:nullify_tactic`).
+    answering: Vec<(Id, bool)>,
+    /// An Action granted by an effect (`game:grant_action`: Programmed
+    /// Strategy), performed once the effect has run: (who, most Action Points
+    /// it may cost, whose choice).
+    pending_grant: Option<(Id, u8, PlayerId)>,
 }
 
 /// What a Roll is, for the Tactics that may be played before it.
@@ -555,6 +565,9 @@ impl<'a> Game<'a> {
             minion_cards,
             switches_forbidden: [false; 2],
             probing: false,
+            pool_locked: [false; 2],
+            answering: Vec::new(),
+            pending_grant: None,
         };
         game.emit(Event::GameStarted {
             scenario: setup.scenario.clone(),
@@ -620,6 +633,13 @@ impl<'a> Game<'a> {
             Some(m) => Card::Minion(self.minion_cards[m.slot].clone()),
             None => Card::Character(&self.content.characters[id].value),
         }
+    }
+
+    /// Whose choice an effect's question is: the player of the Character whose
+    /// effect runs (a Defender's Switch, an opponent's Tactic), else the active
+    /// player's.
+    fn effect_player(&self) -> PlayerId {
+        self.effect_source.as_deref().or(self.state.active.as_deref()).and_then(|a| self.unit(a)).map_or(0, |u| u.owner)
     }
 
     /// Whether a named effect "until the end of this Activation" is on a unit.
@@ -989,6 +1009,8 @@ impl<'a> Game<'a> {
     }
 
     fn actions_and_states(&mut self, id: &str, owner: PlayerId) -> Result<()> {
+        // "At the beginning of the Actions Step of an Ally" (Fairy Dust).
+        self.skills_of_units(model::Window::AllyActionsStepStart, |u| u.owner == owner, Some(id));
         // Actions Step.
         while !self.state.over {
             if !self.actions_step_choice(id, owner)? {
@@ -1148,15 +1170,15 @@ impl<'a> Game<'a> {
     /// condition: it does). The Lua's changes are undone; a condition that
     /// fails is recorded and allows nothing.
     fn condition_holds(&mut self, actor: &str, action: &str, target: Option<&str>) -> bool {
-        let card = self.card(actor);
-        let Some(condition) = card.actions.iter().find(|a| a.id == action).and_then(|a| a.condition.as_ref()) else {
-            return true;
-        };
-        let (home, path) = self.effect_home(actor, &format!("actions[id={action}].condition"));
+        self.condition_at(actor, &format!("actions[id={action}].condition"), target)
+    }
+
+    /// Whether the `condition` at `path` of `actor`'s card holds (none: it does).
+    fn condition_at(&mut self, actor: &str, path: &str, target: Option<&str>) -> bool {
+        let (home, path) = self.effect_home(actor, path);
         let Some(script) = self.runtime.scripts().find(&home, &path) else {
-            return true; // not scripted: listed by `arena check --strict`
+            return true; // none, or not scripted: listed by `arena check --strict`
         };
-        let _ = condition;
         let ctx = Ctx { self_id: Some(actor.to_string()), target: target.map(str::to_string), successes: None };
         let rt = self.runtime;
         let outer = self.effect_source.replace(actor.to_string());
@@ -1232,8 +1254,7 @@ impl<'a> Game<'a> {
             let Some(card) = self.content.tactics.get(t) else { continue };
             let c = &card.value;
             let scripted = c.effect.lua.is_some() || c.effect.script.is_some();
-            let native = window == model::Window::TacticPlayed;
-            if c.timing != window || !(scripted || native) {
+            if c.timing != window || !scripted {
                 continue;
             }
             if window == model::Window::ActionsStep
@@ -1273,18 +1294,15 @@ impl<'a> Game<'a> {
             let options =
                 std::iter::once(Choice::Done).chain(answers.into_iter().map(|a| Choice::Play { tactic: a })).collect();
             if let Choice::Play { tactic: no } =
-                self.decide(opponent, Kind::Tactic, None, &format!("Nullify {t}?"), options)
+                self.decide(opponent, Kind::Tactic, None, &format!("Answer {t}?"), options)
             {
-                let hand = &mut self.state.players[opponent].hand;
-                if let Some(j) = hand.iter().position(|x| *x == no) {
-                    let n = hand.remove(j);
-                    self.state.players[opponent].discard.push(n.clone());
-                    self.emit(Event::TacticPlayed {
-                        player: opponent,
-                        tactic: n.clone(),
-                        character: character.to_string(),
-                    });
-                    self.emit(Event::Log { text: format!("{t} is Nullified by {n}") });
+                // The answer is played like any Tactic (and may be answered in
+                // turn); its Lua Nullifies `t` with `game:nullify_tactic`.
+                self.answering.push((t.clone(), false));
+                self.play_tactic(opponent, &no, character, target);
+                let (_, nullified) = self.answering.pop().unwrap_or_default();
+                if nullified {
+                    self.emit(Event::Log { text: format!("{t} is Nullified by {no}") });
                     return;
                 }
             }
@@ -1461,7 +1479,9 @@ impl<'a> Game<'a> {
             self.next_roll_dice(id, &mut agility);
             let mut brawn = self.card(&contender).brawn.clone();
             brawn.dice.extend(std::iter::repeat_n("black".to_string(), extra_black));
-            let [agility, brawn] = self.roll_tactics(id, Some(&contender), RollKind::Disengage, [agility, brawn]);
+            let pools = self.own_roll_skills(id, Side::Active, Some(&contender), [agility, brawn]);
+            let pools = self.own_roll_skills(&contender, Side::Opponent, Some(id), pools);
+            let [agility, brawn] = self.roll_tactics(id, Some(&contender), RollKind::Disengage, pools);
             let roll = self.face_to_face(id, &agility, &contender, &brawn, &[], false, &[]);
             if roll.active_successes == 0 {
                 if let Some(u) = self.unit_mut(id) {
@@ -1521,6 +1541,11 @@ impl<'a> Game<'a> {
             u.movement_points = u.movement_points.saturating_add(action.movement_points);
         }
         let action_index = card.actions.iter().position(|a| a.id == action_id);
+        // "When an Enemy declares an Attack" (Implacable).
+        if action.attack {
+            let owner = self.unit(id).map(|u| u.owner);
+            self.skills_of_units(model::Window::AttackDeclared, |u| Some(u.owner) != owner, Some(id));
+        }
         // Line of Sight for the Defender's Damage is fixed at the Declaration (`000 § Attacks`).
         let defender_sees = target.is_some_and(|t| self.sight(t, id).has_line_of_sight());
         let mut successes = 0;
@@ -1543,7 +1568,9 @@ impl<'a> Game<'a> {
                 if check.target {
                     defense.dice.push("black".into());
                 }
-                let [pool, defense] = self.before_roll_effects(id, Some(&t), &action, [pool, defense]);
+                let pools = self.own_roll_skills(id, Side::Active, Some(&t), [pool, defense]);
+                let pools = self.own_roll_skills(&t, Side::Opponent, Some(id), pools);
+                let [pool, defense] = self.before_roll_effects(id, Some(&t), &action, pools);
                 let [pool, defense] = self.team_before_roll_skills(id, &t, [pool, defense]);
                 let [pool, defense] = self.roll_tactics(id, Some(&t), RollKind::Attack, [pool, defense]);
                 let before_switches: Vec<(String, String)> = action
@@ -1570,7 +1597,8 @@ impl<'a> Game<'a> {
                     self.inflict(id, r.opponent_successes.min(255) as u8, Some(&t));
                 }
             } else {
-                let pools = self.before_roll_effects(id, target, &action, [pool, Pool::default()]);
+                let pools = self.own_roll_skills(id, Side::Active, target, [pool, Pool::default()]);
+                let pools = self.before_roll_effects(id, target, &action, pools);
                 let [pool, _] = self.roll_tactics(id, target, RollKind::Simple, pools);
                 successes = self.simple_roll(id, &pool, target, &action.switches);
             }
@@ -1828,6 +1856,7 @@ impl<'a> Game<'a> {
         self.switches_step(&mut ftf, Side::Active, id, target, switches);
         let r = ftf.results();
         self.switches_forbidden = [false; 2];
+        self.pool_locked = [false; 2];
         self.emit(Event::RollResult {
             active: id.to_string(),
             active_successes: r.active_successes,
@@ -1985,6 +2014,7 @@ impl<'a> Game<'a> {
         let _ = attack;
         let r = ftf.results();
         self.switches_forbidden = [false; 2];
+        self.pool_locked = [false; 2];
         self.emit(Event::RollResult {
             active: active.to_string(),
             active_successes: r.active_successes,
@@ -2017,22 +2047,52 @@ impl<'a> Game<'a> {
             .chain(action_switches.iter().map(|s| (String::new(), s.clone())))
             .filter(|(_, s)| s.effect.lua.is_some() || s.effect.script.is_some())
             .collect();
-        if all.is_empty() {
+        // Automatic Skills used in the Switches step, offered like a Switch with
+        // no cost while their condition holds (Dead Man's Hand).
+        let skills: Vec<(String, String)> = card
+            .automatic_skills
+            .iter()
+            .filter(|k| k.timing == Some(model::Window::Switches) && !self.silenced(who, &k.id))
+            .filter(|k| k.effect.lua.is_some() || k.effect.script.is_some())
+            .map(|k| (k.id.clone(), k.effect.text.clone()))
+            .collect();
+        if all.is_empty() && skills.is_empty() {
             return;
         }
         for _ in 0..16 {
+            let mut usable = Vec::new();
+            for (k, _) in &skills {
+                if self.condition_at(who, &format!("automatic_skills[id={k}].condition"), target) {
+                    usable.push(Choice::Activate { switch: k.clone() });
+                }
+            }
             let options: Vec<Choice> = std::iter::once(Choice::Done)
                 .chain(
                     all.iter()
                         .filter(|(_, s)| ftf.side(side).tally.can_pay(&s.cost))
                         .map(|(_, s)| Choice::Activate { switch: s.id.clone() }),
                 )
+                .chain(usable)
                 .collect();
             let Choice::Activate { switch } =
                 self.decide(owner, Kind::Switch, Some(who), "Activate a Switch?", options)
             else {
                 return;
             };
+            if let Some((k, text)) = skills.iter().find(|(k, _)| *k == switch).cloned() {
+                self.emit(Event::Log { text: format!("{who} uses {k}") });
+                self.roll = Some(RollCtx {
+                    roll: ftf.clone(),
+                    side,
+                    rollers: [who.to_string(), target.unwrap_or_default().to_string()],
+                    displaced_target: false,
+                });
+                self.run_card_effect(who, &format!("automatic_skills[id={k}].effect"), who, target, None, &text);
+                if let Some(rc) = self.roll.take() {
+                    *ftf = rc.roll;
+                }
+                continue;
+            }
             let Some((path, s)) = all.iter().find(|(_, s)| s.id == switch).cloned() else { return };
             ftf.side_mut(side).tally.pay(&s.cost);
             self.emit(Event::Switch { character: who.to_string(), switch: s.id.clone(), cost: s.cost.clone() });
@@ -2161,6 +2221,53 @@ impl<'a> Game<'a> {
         self.run_effect(&card, &path, self_id, target, successes, text);
     }
 
+    /// The Automatic Skills of `window` of every unit `whose` accepts that is
+    /// in the HexaDome, in unit order, with ctx.target = `target`.
+    fn skills_of_units(&mut self, window: model::Window, whose: impl Fn(&Unit) -> bool, target: Option<&str>) {
+        let holders: Vec<Id> = self
+            .state
+            .units
+            .iter()
+            .filter(|u| whose(u) && matches!(u.location, Location::Space(_)))
+            .map(|u| u.id.clone())
+            .collect();
+        for h in holders {
+            if matches!(self.unit(&h).map(|u| u.location), Some(Location::Space(_))) {
+                self.automatic_skills(&h, window, target, None);
+            }
+        }
+    }
+
+    /// A unit's `own-roll` Automatic Skills change its own pool (`side`) of the
+    /// coming Roll (Benediction of Freyja), with ctx.target = the other side.
+    fn own_roll_skills(&mut self, who: &str, side: Side, other: Option<&str>, pools: [Pool; 2]) -> [Pool; 2] {
+        let has = self.card(who).automatic_skills.iter().any(|s| s.timing == Some(model::Window::OwnRoll));
+        if !has {
+            return pools;
+        }
+        let outer = (self.pending_pools.replace(pools), self.tactic_side.replace(side));
+        self.automatic_skills(who, model::Window::OwnRoll, other, None);
+        let pools = self.pending_pools.take().unwrap_or_default();
+        (self.pending_pools, self.tactic_side) = outer;
+        pools
+    }
+
+    /// Perform the Action an effect granted (`game:grant_action`), if any.
+    fn granted_action(&mut self) {
+        let Some((who, max_cost, player)) = self.pending_grant.take() else { return };
+        let mut options = vec![Choice::Done];
+        for (action, target, cost) in self.action_options(&who, max_cost) {
+            if self.condition_holds(&who, &action, target.as_deref()) {
+                options.push(Choice::Perform { action, target, cost });
+            }
+        }
+        if let Choice::Perform { action, target, .. } =
+            self.decide(player, Kind::Action, Some(&who), "Which Action, for no Action Points?", options)
+        {
+            let _ = self.perform(&who, &action, target.as_deref(), 0);
+        }
+    }
+
     /// Run one effect's Lua, if it has any; a failure is undone and recorded.
     fn run_effect(
         &mut self,
@@ -2180,6 +2287,11 @@ impl<'a> Game<'a> {
         let outer = self.effect_source.replace(self_id.to_string());
         let result = rt.call(script, self, &ctx);
         self.effect_source = outer;
+        if result.is_ok() {
+            self.granted_action();
+        } else {
+            self.pending_grant = None;
+        }
         if let Err(e) = result {
             self.effect_failures += 1;
             self.emit(Event::EffectFailed {
@@ -2405,7 +2517,6 @@ impl<'a> Game<'a> {
         }
         let red: Vec<Id> =
             self.unit(id).map(|u| u.tokens.iter().map(|t| t.state.clone()).collect()).unwrap_or_default();
-        let mut burning = 0;
         for s in red {
             if let Some(u) = self.unit_mut(id) {
                 if let Some(t) = u.tokens.iter_mut().find(|t| t.state == s && t.side == TokenSide::Red) {
@@ -2414,34 +2525,21 @@ impl<'a> Game<'a> {
             }
             self.emit(Event::StateFlipped { character: id.to_string(), state: s.clone() });
             let side = self.content.states.get(&s).map(|st| st.value.blue_side.clone()).unwrap_or_default();
-            if s == "burning" {
-                burning += 1;
-            }
             if side.damage > 0 {
                 self.inflict(id, side.damage, None);
             }
             if side.remove {
                 self.remove_token(id, &s);
             }
+            // What the revealed blue side does, in Lua (Burning's die: `004 § Burning`).
+            if side.effect.as_ref().is_some_and(|e| e.lua.is_some() || e.script.is_some())
+                && matches!(self.unit(id).map(|u| u.location), Some(Location::Space(_)))
+            {
+                let text = side.effect.as_ref().map(|e| e.text.clone()).unwrap_or_default();
+                self.run_effect(&format!("state:{s}"), "blue_side.effect", id, None, None, &text);
+            }
             if self.unit(id).is_some_and(|u| u.location == Location::Infirmary) {
                 return;
-            }
-        }
-        // Burning: one die per flipped token; Success = Damage, Special = a new token.
-        // Not a Roll: no Tactics, no Switches, no colour limit (`004 § Burning`).
-        if burning > 0 {
-            let pool = Pool { dice: vec!["orange".into(); burning], symbols: vec![] };
-            let faces = self.roll_dice(&pool);
-            let mut t = Tally::default();
-            for (_, f) in &faces {
-                for s in f {
-                    t.add(*s, 1);
-                }
-            }
-            self.emit(Event::Rolled { character: id.to_string(), faces, added: vec![] });
-            self.inflict(id, (t.success + t.critical_success) as u8, None);
-            for _ in 0..t.special {
-                let _ = self.impose(id, "burning", None);
             }
         }
     }
@@ -2713,7 +2811,7 @@ impl Host for Game<'_> {
                     if options.is_empty() {
                         break;
                     }
-                    let decider = self.state.active.as_deref().and_then(|a| self.unit(a)).map_or(0, |u| u.owner);
+                    let decider = self.effect_player();
                     if let Choice::Space { space } =
                         self.decide(decider, Kind::Displace, Some(&t), "Displace to?", options)
                     {
@@ -2828,6 +2926,10 @@ impl Host for Game<'_> {
                     self.content.dice.get(&die).ok_or_else(|| format!("add_die: no die `{die}`"))?.value.max_per_roll
                         as usize;
                 let side = self.tactic_side.unwrap_or(Side::Active);
+                if self.pool_locked[side as usize] {
+                    self.emit(Event::Log { text: format!("no die can be added to this Roll (the {die} die is not)") });
+                    return Ok(ApiValue::Nil);
+                }
                 let pools = self.pending_pools.as_mut().expect("pools");
                 let pool = &mut pools[if side == Side::Active { 0 } else { 1 }];
                 for _ in 0..n(1, 1).clamp(0, 6) {
@@ -2905,14 +3007,31 @@ impl Host for Game<'_> {
                 ApiValue::Nil
             }
             "draw_tactics" | "discard_tactics" => {
-                let p = self.state.active.as_deref().and_then(|a| self.unit(a)).map_or(0, |u| u.owner);
+                let p = self.effect_player();
                 let count = n(0, 1).clamp(0, 10) as u8;
                 if f.name == "draw_tactics" {
                     self.draw(p, count);
                 } else {
                     for _ in 0..count {
-                        if let Some(t) = self.state.players[p].hand.pop() {
-                            self.state.players[p].discard.push(t);
+                        let mut options: Vec<Choice> = Vec::new();
+                        for t in &self.state.players[p].hand {
+                            let pick = Choice::Pick { id: t.clone() };
+                            if !options.contains(&pick) {
+                                options.push(pick);
+                            }
+                        }
+                        if options.is_empty() {
+                            break;
+                        }
+                        if let Choice::Pick { id } =
+                            self.decide(p, Kind::Choose, None, "Discard which Tactic?", options)
+                        {
+                            let hand = &mut self.state.players[p].hand;
+                            if let Some(i) = hand.iter().position(|t| *t == id) {
+                                let t = hand.remove(i);
+                                self.state.players[p].discard.push(t.clone());
+                                self.emit(Event::Log { text: format!("player {} Discards {t}", p + 1) });
+                            }
                         }
                     }
                 }
@@ -2954,6 +3073,65 @@ impl Host for Game<'_> {
                     rc.displaced_target = true;
                 }
                 ApiValue::Nil
+            }
+            "nullify_tactic" => match self.answering.last_mut() {
+                Some((_, nullified)) => {
+                    *nullified = true;
+                    ApiValue::Nil
+                }
+                None => {
+                    return Err("nullify_tactic: no Tactic is being answered (the timing is `tactic-played`)".into());
+                }
+            },
+            "roll_die" => {
+                let die = s(0)?.to_string();
+                if !self.content.dice.contains_key(&die) {
+                    return Err(format!("roll_die: no die `{die}`"));
+                }
+                let who = self.effect_source.clone().unwrap_or_default();
+                let faces = self.roll_dice(&Pool { dice: vec![die], symbols: vec![] });
+                let face: Vec<String> =
+                    faces.first().map_or(vec![], |(_, f)| f.iter().map(|x| symbol_name(*x).to_string()).collect());
+                self.emit(Event::Rolled { character: who, faces, added: vec![] });
+                ApiValue::List(face)
+            }
+            "pool_dice" => {
+                let own = self.tactic_side.unwrap_or(Side::Active);
+                let side = if s(0)? == "own" { own } else { own.other() };
+                let Some(pools) = &self.pending_pools else {
+                    return Err("pool_dice: no Roll is about to be made".into());
+                };
+                ApiValue::List(pools[side as usize].dice.clone())
+            }
+            "reduce_roll_to" => {
+                let own = self.tactic_side.unwrap_or(Side::Active);
+                let side = if s(0)? == "own" { own } else { own.other() };
+                let index = n(1, 0);
+                let Some(pools) = self.pending_pools.as_mut() else {
+                    return Err("reduce_roll_to: no Roll is about to be made".into());
+                };
+                let pool = &mut pools[side as usize];
+                if index < 1 || index as usize > pool.dice.len() {
+                    return Err(format!("reduce_roll_to: the Roll has no die #{index}"));
+                }
+                let die = pool.dice[index as usize - 1].clone();
+                pool.dice = vec![die.clone()];
+                pool.symbols.clear();
+                self.pool_locked[side as usize] = true;
+                self.emit(Event::Log { text: format!("the Roll is reduced to one {die} die") });
+                ApiValue::Nil
+            }
+            "grant_action" => {
+                let t = character(self, 0)?;
+                let max = n(1, 0).clamp(0, 20) as u8;
+                let player = self.effect_player();
+                self.pending_grant = Some((t, max, player));
+                ApiValue::Nil
+            }
+            "tactics_in_hand" => {
+                let t = character(self, 0)?;
+                let p = self.unit(&t).map_or(0, |u| u.owner);
+                ApiValue::Int(self.state.players[p].hand.len() as i64)
             }
             "forbid_switches" => {
                 let own = if self.pending_pools.is_some() {
@@ -3003,7 +3181,7 @@ impl Host for Game<'_> {
                     Some(ApiValue::Str(p)) => p.clone(),
                     _ => "Which space?".into(),
                 };
-                let decider = self.state.active.as_deref().and_then(|a| self.unit(a)).map_or(0, |u| u.owner);
+                let decider = self.effect_player();
                 let opts =
                     options.iter().map(|[q, r]| Choice::Space { space: Hex::new(*q as i32, *r as i32) }).collect();
                 match self.decide(decider, Kind::Space, self.state.active.clone().as_deref(), &prompt, opts) {
@@ -3066,7 +3244,7 @@ impl Host for Game<'_> {
                     Some(ApiValue::Str(p)) => p.clone(),
                     _ => "Choose".into(),
                 };
-                let decider = self.state.active.as_deref().and_then(|a| self.unit(a)).map_or(0, |u| u.owner);
+                let decider = self.effect_player();
                 let (kind, opts) = if f.name == "choose_target" {
                     (Kind::Target, options.iter().map(|o| Choice::Pick { id: o.clone() }).collect())
                 } else {
@@ -3095,6 +3273,17 @@ impl Host for Game<'_> {
                 self.roll = roll;
             }
         }
+    }
+}
+
+/// A symbol as the Lua API spells it.
+fn symbol_name(s: Symbol) -> &'static str {
+    match s {
+        Symbol::Success => "success",
+        Symbol::Block => "block",
+        Symbol::Special => "special",
+        Symbol::CriticalSuccess => "critical_success",
+        Symbol::CriticalBlock => "critical_block",
     }
 }
 
