@@ -46,6 +46,9 @@ pub enum Kind {
     Target,
     /// A space chosen by an effect (`game:choose_space`).
     Space,
+    /// Which of several simultaneous effects resolves first: the Underdog
+    /// decides (`000 § When Do Things Happen`).
+    SimultaneousEffects,
     /// An option chosen by an effect (`game:choose`).
     Choose,
     /// A Tactic to play in a timing window, or none (`000 § Tactics`).

@@ -922,6 +922,7 @@ impl<'a> Game<'a> {
     // -- Round phases --------------------------------------------------------
 
     fn planning_phase(&mut self) {
+        self.open_window(model::Window::PlanningPhase, None);
         for p in 0..2 {
             let team = self.state.players[p].team.clone();
             let options: Vec<Choice> = permutations(&team).into_iter().map(|ids| Choice::Order { ids }).collect();
@@ -1001,7 +1002,7 @@ impl<'a> Game<'a> {
             u.next_roll.clear();
         }
         self.emit(Event::ActivationStarted { character: id.to_string(), action_points: energy });
-        self.automatic_skills(id, model::Window::ActivationStart, None, None);
+        self.open_window(model::Window::ActivationStart, Some(id));
         if self.unit(id).map(|u| u.location) == Some(Location::Bench) {
             self.return_from_bench(id, owner);
         }
@@ -1020,7 +1021,13 @@ impl<'a> Game<'a> {
                 break;
             }
         }
+        if matches!(self.unit(id).map(|u| u.location), Some(Location::Space(_))) && !self.state.over {
+            self.open_window(model::Window::ActionsStepEnd, Some(id));
+        }
         // States Step (`000 § States Step`).
+        if matches!(self.unit(id).map(|u| u.location), Some(Location::Space(_))) && !self.state.over {
+            self.open_window(model::Window::StatesStep, Some(id));
+        }
         let mut unused = Vec::new();
         if let Some(u) = self.unit_mut(id) {
             u.action_points = 0;
@@ -1257,11 +1264,14 @@ impl<'a> Game<'a> {
             if c.timing != window || !scripted {
                 continue;
             }
-            if window == model::Window::ActionsStep
-                && !c.any_character
-                && c.character.is_some()
-                && c.character.as_deref() != active
-            {
+            let activation_window = matches!(
+                window,
+                model::Window::ActionsStep
+                    | model::Window::ActivationStart
+                    | model::Window::ActionsStepEnd
+                    | model::Window::StatesStep
+            );
+            if activation_window && !c.any_character && c.character.is_some() && c.character.as_deref() != active {
                 continue;
             }
             out.push(t.clone());
@@ -2223,17 +2233,100 @@ impl<'a> Game<'a> {
 
     /// The Automatic Skills of `window` of every unit `whose` accepts that is
     /// in the HexaDome, in unit order, with ctx.target = `target`.
+    ///
+    /// When several units have such skills, they happen in the same step and
+    /// "the Underdog decides the order" (`000 § When Do Things Happen`): the
+    /// Underdog picks which resolves next.
     fn skills_of_units(&mut self, window: model::Window, whose: impl Fn(&Unit) -> bool, target: Option<&str>) {
-        let holders: Vec<Id> = self
+        let mut holders: Vec<Id> = self
             .state
             .units
             .iter()
             .filter(|u| whose(u) && matches!(u.location, Location::Space(_)))
+            .filter(|u| {
+                self.card(&u.id).automatic_skills.iter().any(|k| {
+                    k.timing == Some(window)
+                        && (k.effect.lua.is_some() || k.effect.script.is_some())
+                        && !self.silenced(&u.id, &k.id)
+                })
+            })
             .map(|u| u.id.clone())
             .collect();
-        for h in holders {
-            if matches!(self.unit(&h).map(|u| u.location), Some(Location::Space(_))) {
-                self.automatic_skills(&h, window, target, None);
+        while !holders.is_empty() {
+            let next = if holders.len() == 1 {
+                holders.remove(0)
+            } else {
+                let options = holders.iter().map(|h| Choice::Pick { id: h.clone() }).collect();
+                let underdog = self.state.underdog;
+                let Choice::Pick { id } = self.decide(
+                    underdog,
+                    Kind::SimultaneousEffects,
+                    None,
+                    "Simultaneous effects: which resolves first?",
+                    options,
+                ) else {
+                    break;
+                };
+                holders.retain(|h| *h != id);
+                self.emit(Event::Log {
+                    text: format!("the Underdog, player {}, has {id}'s effect resolve first", underdog + 1),
+                });
+                id
+            };
+            if matches!(self.unit(&next).map(|u| u.location), Some(Location::Space(_))) {
+                self.automatic_skills(&next, window, target, None);
+            }
+        }
+    }
+
+    /// A moment of the rules' sequence (`000 § When Do Things Happen`): the
+    /// Automatic Skills of that timing run (of `character`, or of every unit in
+    /// the HexaDome for a phase), then both players may play Tactics of that
+    /// timing; if both want to, the Underdog chooses who plays first. A
+    /// Tactic's ctx.self is `character`, or for a phase the player's first
+    /// Character in the HexaDome.
+    fn open_window(&mut self, window: model::Window, character: Option<&str>) {
+        match character {
+            Some(c) => self.automatic_skills(c, window, None, None),
+            None => self.skills_of_units(window, |_| true, None),
+        }
+        if self.state.over {
+            return;
+        }
+        let for_player = |g: &Self, p: PlayerId| -> Option<Id> {
+            if let Some(c) = character {
+                return Some(c.to_string());
+            }
+            let team = &g.state.players[p].team;
+            team.iter().find(|c| g.space_of(c).is_some()).or(team.first()).cloned()
+        };
+        let mut order: Vec<(PlayerId, Id)> = (0..2)
+            .filter_map(|p| for_player(self, p).map(|c| (p, c)))
+            .filter(|(p, c)| !self.playable(*p, window, Some(c)).is_empty())
+            .collect();
+        if order.len() == 2 {
+            let options: Vec<Choice> =
+                order.iter().map(|(p, _)| Choice::Text { text: format!("player {} first", p + 1) }).collect();
+            let first =
+                self.decide(self.state.underdog, Kind::Tactic, None, "Who plays Tactics first?", options.clone());
+            if first != options[0] {
+                order.swap(0, 1);
+            }
+        }
+        for (p, me) in order {
+            for _ in 0..8 {
+                let playable = self.playable(p, window, Some(&me));
+                if playable.is_empty() || self.state.over {
+                    break;
+                }
+                let options = std::iter::once(Choice::Done)
+                    .chain(playable.into_iter().map(|t| Choice::Play { tactic: t }))
+                    .collect();
+                let Choice::Play { tactic } = self.decide(p, Kind::Tactic, Some(&me), "Play a Tactic now?", options)
+                else {
+                    break;
+                };
+                self.play_tactic(p, &tactic, &me, None);
             }
         }
     }
@@ -2560,6 +2653,7 @@ impl<'a> Game<'a> {
     }
 
     fn objectives_phase(&mut self, rounds: u8) {
+        self.open_window(model::Window::ObjectivesPhase, None);
         let scenario = &self.content.scenarios[&self.state.scenario].value;
         let zone = self.state.scoring_zone.clone();
         let (a, b) = (self.in_zone(&zone, 0), self.in_zone(&zone, 1));
@@ -2654,6 +2748,7 @@ impl<'a> Game<'a> {
     }
 
     fn recovery_phase(&mut self) {
+        self.open_window(model::Window::RecoveryPhase, None);
         // Nanotherapy: Infirmary to Bench with -2 Energy (`000 § Recovery Phase`).
         let infirmary: Vec<Id> =
             self.state.units.iter().filter(|u| u.location == Location::Infirmary).map(|u| u.id.clone()).collect();
