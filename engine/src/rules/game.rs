@@ -6,9 +6,12 @@
 //! a [`Runtime`] with the game as their [`Host`]; an effect that fails is undone
 //! (the state is restored) and recorded as [`Event::EffectFailed`].
 //!
-//! What is not here yet (see the issue notes): Tactics being played (decks,
-//! hands and draws are), Minions, Smoke, Hidden's removal after an Attack, and
-//! Scenarios other than those scored by a Scoring Zone (Assault).
+//! Minions (`002 § Minion`) are units too ([`MinionOf`]); timing windows open
+//! at their steps for Tactics and Automatic Skills ([`model::Window`]).
+//!
+//! What is not here yet: Scenarios other than those scored by a Scoring Zone
+//! (Assault and its kind), and the Prime Time table (3-4 players, Special
+//! Spaces, Running Projectiles, Objective cards).
 
 use crate::content::Content;
 use crate::model::{self, Action, Id, Pool, Symbol};
