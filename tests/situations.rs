@@ -34,6 +34,57 @@ fn every_character_plays_its_cards() {
     });
 }
 
+/// Issue 5 § 6: for every Character of the bundled packs (and the duelist
+/// mod's), each Action, Switch, Automatic Skill and Tactic that has Lua is
+/// played by a situation of `situations/characters/` whose name or text names
+/// it (an effect without Lua cannot be played, and `arena check --strict`
+/// lists it).
+#[test]
+fn every_card_of_every_character_has_a_situation() {
+    use arena_engine::load;
+    let root = tests_dir().join("..");
+    let loaded = load::load(
+        &[root.join("content"), root.join("mods/duelist")],
+        &load::Options { run_script_tests: false, ..load::Options::default() },
+    );
+    assert!(!loaded.has_errors());
+    let files: Vec<(String, String)> = std::fs::read_dir(tests_dir().join("situations/characters"))
+        .unwrap()
+        .map(|e| {
+            let path = e.unwrap().path();
+            (path.file_name().unwrap().to_str().unwrap().to_string(), std::fs::read_to_string(&path).unwrap())
+        })
+        .collect();
+    let scripted = |e: &arena_engine::model::Effect| e.lua.is_some() || e.script.is_some();
+    let named = |character: &str, id: &str| {
+        files.iter().any(|(name, text)| {
+            (name.starts_with(&format!("{character}--")) && (name.contains(id) || text.contains(id)))
+                || text.contains(&format!("activate {id}"))
+                || text.contains(&format!("play {id}"))
+                || text.contains(&format!("{id} on "))
+        })
+    };
+    let mut missing = Vec::new();
+    for c in loaded.content.characters.values().map(|e| &e.value) {
+        let mut cards: Vec<&str> = Vec::new();
+        for a in &c.actions {
+            if a.attack || a.effects.iter().any(|e| e.lua.is_some() || e.script.is_some()) {
+                cards.push(&a.id);
+            }
+            cards.extend(a.switches.iter().filter(|s| scripted(&s.effect)).map(|s| s.id.as_str()));
+        }
+        cards.extend(c.switches.iter().filter(|s| scripted(&s.effect)).map(|s| s.id.as_str()));
+        cards.extend(c.automatic_skills.iter().filter(|s| scripted(&s.effect)).map(|s| s.id.as_str()));
+        for t in loaded.content.tactics.values().map(|e| &e.value) {
+            if t.character.as_deref() == Some(c.id.as_str()) && scripted(&t.effect) {
+                cards.push(&t.id);
+            }
+        }
+        missing.extend(cards.into_iter().filter(|id| !named(&c.id, id)).map(|id| format!("{}: {id}", c.id)));
+    }
+    assert!(missing.is_empty(), "no situation plays: {missing:#?}");
+}
+
 /// The Controller and Minion rules (`002 § Controller`, `§ Minion`) in the
 /// example mod `mods/drone-handler`, whose situations name their packs.
 #[test]

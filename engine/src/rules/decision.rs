@@ -224,9 +224,14 @@ impl Controller for GreedyController {
                 && !view.board.barriers.contains(&h)
                 && !occupied.contains(&h)
         };
+        // One distance field from the zone's centre per decision, computed only
+        // if a space has to be weighed.
+        let field = std::cell::OnceCell::new();
         let near = |h: &Hex| {
             centre.map_or(0, |c| {
-                crate::rules::geometry::path_distance(*h, c, passable, 40).unwrap_or(100 + h.distance(c))
+                let f = field.get_or_init(|| crate::rules::geometry::distance_field(c, passable, 40));
+                // An occupied space (the Character's own) is one step from its best neighbour.
+                f.get(h).copied().or_else(|| h.neighbours().iter().filter_map(|n| f.get(n)).min().map(|d| d + 1)).unwrap_or(100 + h.distance(c))
             })
         };
         let best_space = |d: &Decision| {
@@ -322,6 +327,10 @@ impl Controller for GreedyController {
                 .or_else(|| d.options.iter().position(|o| matches!(o, Choice::Nullify { .. })))
                 .unwrap_or(0),
             Kind::Switch => d.options.iter().position(|o| matches!(o, Choice::Activate { .. })).unwrap_or(0),
+            // Tactics are played where they change a Roll or answer the
+            // opponent's ("Play a Tactic before the Roll?", "Answer ...?");
+            // Actions Step Tactics are left for the Action decisions.
+            Kind::Tactic => d.options.iter().position(|o| matches!(o, Choice::Play { .. })).unwrap_or(0),
             Kind::OptionalEffect => d.options.iter().position(|o| *o == Choice::Yes).unwrap_or(0),
             Kind::ScoringZone => {
                 // The empty zone nearest our own Characters.

@@ -23,7 +23,7 @@
 //! The rulings this module follows are written out, with citations, in
 //! `docs/rulings-geometry.md` (G1–G8); the comments below name them.
 
-use std::collections::{HashSet, VecDeque};
+use std::collections::{HashMap, HashSet, VecDeque};
 
 use serde::{Deserialize, Serialize};
 
@@ -288,6 +288,27 @@ pub fn path_distance(from: Hex, to: Hex, passable: impl Fn(Hex) -> bool, limit: 
         }
     }
     None
+}
+
+/// Steps from `from` to every space reachable through `passable` spaces within
+/// `limit` steps (a breadth-first distance field; `from` itself is 0 even if
+/// not passable). One call answers "how far is each of these spaces" at once.
+pub fn distance_field(from: Hex, passable: impl Fn(Hex) -> bool, limit: u32) -> HashMap<Hex, u32> {
+    let mut dist = HashMap::from([(from, 0u32)]);
+    let mut queue = VecDeque::from([from]);
+    while let Some(h) = queue.pop_front() {
+        let d = dist[&h];
+        if d >= limit {
+            continue;
+        }
+        for n in h.neighbours() {
+            if !dist.contains_key(&n) && passable(n) {
+                dist.insert(n, d + 1);
+                queue.push_back(n);
+            }
+        }
+    }
+    dist
 }
 
 /// For each vertex of `from` (in [`vertices`] order), how many vertices of `to`
