@@ -149,6 +149,11 @@ function Game:swap(first, second) end
 ---@return Space[]
 function Game:free_spaces_within(of, min, max) end
 
+---The Free Spaces of a zone of the HexaDome (a Portal's Deployment Zone). (000 § Deployment Zones; 001 § Special Spaces (Portal))
+---@param zone string a zone id of the map (`zone-1`, `central`)
+---@return Space[]
+function Game:free_spaces_in_zone(zone) end
+
 ---The active player chooses one space among the candidates (a Decision); nil when there are none. (000 § Effects)
 ---@param spaces Space[] the valid spaces
 ---@param prompt? string what the choice is for

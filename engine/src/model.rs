@@ -819,6 +819,12 @@ pub struct Scenario {
     /// Objectives and special rules.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub rules: Vec<ScenarioRule>,
+    /// Special Space markers placed before Deployment, the players taking
+    /// turns from the Underdog, on Free spaces outside the Deployment Zones and
+    /// not Adjacent to another marker (`001 § Scenarios with Special Spaces`:
+    /// 9). 0: none.
+    #[serde(default, skip_serializing_if = "is_zero")]
+    pub special_spaces: u8,
     /// Actions every Character gains in this Scenario (Crow Accumulator's Accumulator Actions).
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub actions: Vec<Action>,
@@ -862,7 +868,17 @@ pub struct SpecialSpace {
     /// Markers in the box.
     #[serde(default = "one")]
     pub count: u8,
-    /// What happens on or with the space.
+    /// Effects on a green (or yellow) background: the Character "may decide
+    /// whether to apply them"; red ones are resolved immediately (`001 §
+    /// Special Spaces`).
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub optional: bool,
+    /// A Wildcard Marker: left out of the markers unless the scenario's own
+    /// rules use it.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub wildcard: bool,
+    /// What happens when a Character advances, is Placed or is Displaced into
+    /// its space: Lua with ctx.self = that Character.
     pub effect: Effect,
     #[serde(flatten)]
     pub meta: Meta,

@@ -46,6 +46,8 @@ pub enum Kind {
     Target,
     /// A space chosen by an effect (`game:choose_space`).
     Space,
+    /// Where to place a Special Space marker (`001 § Scenarios with Special Spaces`).
+    SpecialSpace,
     /// Which of several simultaneous effects resolves first: the Underdog
     /// decides (`000 § When Do Things Happen`).
     SimultaneousEffects,
@@ -231,7 +233,10 @@ impl Controller for GreedyController {
             centre.map_or(0, |c| {
                 let f = field.get_or_init(|| crate::rules::geometry::distance_field(c, passable, 40));
                 // An occupied space (the Character's own) is one step from its best neighbour.
-                f.get(h).copied().or_else(|| h.neighbours().iter().filter_map(|n| f.get(n)).min().map(|d| d + 1)).unwrap_or(100 + h.distance(c))
+                f.get(h)
+                    .copied()
+                    .or_else(|| h.neighbours().iter().filter_map(|n| f.get(n)).min().map(|d| d + 1))
+                    .unwrap_or(100 + h.distance(c))
             })
         };
         let best_space = |d: &Decision| {

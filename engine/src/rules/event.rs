@@ -69,6 +69,10 @@ pub enum Event {
     /// `damage`, `controller` (its Controller went to the Infirmary) or `removed`
     /// (its Controller took it off).
     MinionRemoved { minion: Id, why: String },
+    /// A Special Space marker placed face down (`001 § Scenarios with Special Spaces`).
+    SpecialSpacePlaced { player: PlayerId, space: Hex },
+    /// A Special Space marker flipped face up as a Character enters its space.
+    SpecialSpaceRevealed { space: Hex, marker: Id },
     /// A Smoke token deployed (`004 § Smoke`).
     SmokeDeployed { character: Id, space: Hex },
     /// A Smoke token removed.
@@ -191,6 +195,12 @@ impl std::fmt::Display for Event {
                 "controller" => write!(f, "{minion} is removed from the HexaDome: its Controller is in the Infirmary"),
                 _ => write!(f, "{minion} is removed from the HexaDome by its Controller"),
             },
+            SpecialSpacePlaced { player, space } => {
+                write!(f, "player {} places a Special Space marker face down at {}", player + 1, hex(space))
+            }
+            SpecialSpaceRevealed { space, marker } => {
+                write!(f, "the Special Space at {} is revealed: {marker}", hex(space))
+            }
             SmokeDeployed { character, space } => write!(f, "{character} deploys Smoke at {}", hex(space)),
             SmokeRemoved { character, space } => write!(f, "{character}'s Smoke at {} is removed", hex(space)),
             Infirmary { character } => write!(f, "{character} goes to the Infirmary"),

@@ -39,6 +39,18 @@ pub enum Location {
     Aside,
 }
 
+/// A Special Space marker on the HexaDome (`001 § Special Spaces`): it does
+/// not occupy its space nor block Line of Sight.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct SpecialSpaceMarker {
+    /// Its space.
+    pub space: Hex,
+    /// The marker (a `special_space` id).
+    pub marker: Id,
+    /// Whether it has been flipped face up.
+    pub revealed: bool,
+}
+
 /// Which side of a State token is up.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
 pub enum TokenSide {
@@ -189,6 +201,9 @@ pub struct GameState {
     pub over: bool,
     /// Smoke tokens in the HexaDome: (space, the Character that deployed it).
     pub smoke: Vec<(Hex, Id)>,
+    /// Special Space markers in the HexaDome (`001 § Special Spaces`).
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub special_spaces: Vec<SpecialSpaceMarker>,
     #[serde(skip)]
     rng: rand_chacha::ChaCha8Rng,
 }
@@ -413,6 +428,19 @@ pub struct Game<'a> {
     /// Strategy), performed once the effect has run: (who, most Action Points
     /// it may cost, whose choice).
     pending_grant: Option<(Id, u8, PlayerId)>,
+    /// What an effect set off that runs other effects (the Tactics of Damage
+    /// received and the Infirmary, a Special Space entered), resolved as soon
+    /// as the effect has run: effects do not run inside effects.
+    after_effect: std::collections::VecDeque<AfterEffect>,
+}
+
+/// Something an effect set off, resolved once it has run.
+#[derive(Debug, Clone)]
+enum AfterEffect {
+    /// Damage was inflicted: its Tactics windows, then the Infirmary if due.
+    Damage(Id),
+    /// A Character entered a space (Special Spaces).
+    Entered(Id, Hex),
 }
 
 /// What a Roll is, for the Tactics that may be played before it.
@@ -544,6 +572,7 @@ impl<'a> Game<'a> {
             active: None,
             over: false,
             smoke: vec![],
+            special_spaces: vec![],
             rng,
         };
         let mut game = Game {
@@ -571,6 +600,7 @@ impl<'a> Game<'a> {
             pool_locked: [false; 2],
             answering: Vec::new(),
             pending_grant: None,
+            after_effect: Default::default(),
         };
         game.emit(Event::GameStarted {
             scenario: setup.scenario.clone(),
@@ -868,6 +898,7 @@ impl<'a> Game<'a> {
         };
         self.state.underdog = underdog;
         self.emit(Event::Underdog { player: underdog, reason });
+        self.place_special_spaces();
         // Deployment in or adjacent to each player's zone (REFERENCE-DATA § HexaDome).
         for p in 0..2 {
             let team = self.state.players[p].team.clone();
@@ -886,6 +917,76 @@ impl<'a> Game<'a> {
             }
         }
         Ok(())
+    }
+
+    /// Special Spaces (`001 § Scenarios with Special Spaces`): the markers
+    /// (Wildcards left out) are shuffled face down; the players take turns,
+    /// from the Underdog, drawing one and placing it on a Free space outside
+    /// every Deployment Zone and not Adjacent to another marker.
+    fn place_special_spaces(&mut self) {
+        let count = self.content.scenarios[&self.state.scenario].value.special_spaces as usize;
+        if count == 0 {
+            return;
+        }
+        let mut stack: Vec<Id> = Vec::new();
+        for e in self.content.special_spaces.values() {
+            if !e.value.wildcard {
+                stack.extend(std::iter::repeat_n(e.value.id.clone(), e.value.count as usize));
+            }
+        }
+        shuffle(&mut stack, &mut self.state.rng);
+        let deployment: BTreeSet<Hex> = self
+            .board
+            .zones
+            .values()
+            .filter(|(kind, _)| *kind == model::ZoneKind::Deployment)
+            .flat_map(|(_, spaces)| spaces.iter().copied())
+            .collect();
+        let mut p = self.state.underdog;
+        for _ in 0..count {
+            let Some(marker) = stack.pop() else { break };
+            let r = self.board.radius as i32;
+            let options: Vec<Choice> = (-r..=r)
+                .flat_map(|q| (-r..=r).map(move |rr| Hex::new(q, rr)))
+                .filter(|h| self.is_free(*h) && !deployment.contains(h))
+                .filter(|h| !self.state.special_spaces.iter().any(|m| m.space == *h || m.space.is_adjacent(*h)))
+                .map(|space| Choice::Space { space })
+                .collect();
+            if options.is_empty() {
+                break;
+            }
+            let prompt = format!("Place the Special Space marker you drew ({marker}) where?");
+            if let Choice::Space { space } = self.decide(p, Kind::SpecialSpace, None, &prompt, options) {
+                self.state.special_spaces.push(SpecialSpaceMarker { space, marker, revealed: false });
+                self.emit(Event::SpecialSpacePlaced { player: p, space });
+            }
+            p = 1 - p;
+        }
+    }
+
+    /// A Character "advances, is Placed, or Displaced into a Space with a
+    /// Special Space marker": the marker is flipped if face down, and its
+    /// Effects apply, at once if red, if its player wants if green (`001 §
+    /// Special Spaces`). Minions are not Characters.
+    fn entered(&mut self, id: &str, space: Hex) {
+        if self.is_minion(id) || !self.state.special_spaces.iter().any(|m| m.space == space) {
+            return;
+        }
+        if self.in_effect() {
+            self.after_effect.push_back(AfterEffect::Entered(id.to_string(), space));
+            return;
+        }
+        let Some(i) = self.state.special_spaces.iter().position(|m| m.space == space) else { return };
+        let marker = self.state.special_spaces[i].marker.clone();
+        if !self.state.special_spaces[i].revealed {
+            self.state.special_spaces[i].revealed = true;
+            self.emit(Event::SpecialSpaceRevealed { space, marker: marker.clone() });
+        }
+        let Some(card) = self.content.special_spaces.get(&marker).map(|e| e.value.clone()) else { return };
+        if card.optional && !self.optional(id, &format!("Apply the Special Space: {}", card.effect.text.trim())) {
+            return;
+        }
+        self.run_effect(&format!("special_space:{marker}"), "effect", id, None, None, &card.effect.text);
     }
 
     fn zone_spaces(&self, zone: &str) -> Vec<Hex> {
@@ -1512,6 +1613,7 @@ impl<'a> Game<'a> {
         u.movement_spent += 1;
         u.location = Location::Space(to);
         self.emit(Event::Moved { character: id.to_string(), from, to });
+        self.entered(id, to);
     }
 
     fn perform(&mut self, id: &str, action_id: &str, target: Option<&str>, cost: u8) -> Result<()> {
@@ -1810,6 +1912,19 @@ impl<'a> Game<'a> {
         }
         g.state.round = sit.round;
         g.state.smoke = sit.smoke.iter().map(|t| (Hex::new(t.space[0], t.space[1]), t.character.clone())).collect();
+        for m in &sit.special_spaces {
+            if !content.special_spaces.contains_key(&m.marker) {
+                return Err(format!("no Special Space marker `{}`", m.marker));
+            }
+            let space = Hex::new(m.space[0], m.space[1]);
+            if !g.board.on_board(space) || g.board.blocked.contains(&space) {
+                return Err(format!(
+                    "Special Space marker {}: [{}, {}] is not a space of the HexaDome",
+                    m.marker, m.space[0], m.space[1]
+                ));
+            }
+            g.state.special_spaces.push(SpecialSpaceMarker { space, marker: m.marker.clone(), revealed: m.revealed });
+        }
         if g.unit(&sit.active).is_none() {
             return Err(format!("the active Character `{}` is not in the situation", sit.active));
         }
@@ -2348,6 +2463,20 @@ impl<'a> Game<'a> {
         pools
     }
 
+    /// What the effect that just ran set off, in order (`AfterEffect`).
+    fn resolve_after_effect(&mut self) {
+        while let Some(next) = self.after_effect.pop_front() {
+            match next {
+                AfterEffect::Damage(id) => self.damage_received(&id),
+                AfterEffect::Entered(id, space) => {
+                    if self.space_of(&id) == Some(space) {
+                        self.entered(&id, space);
+                    }
+                }
+            }
+        }
+    }
+
     /// Perform the Action an effect granted (`game:grant_action`), if any.
     fn granted_action(&mut self) {
         let Some((who, max_cost, player)) = self.pending_grant.take() else { return };
@@ -2384,9 +2513,15 @@ impl<'a> Game<'a> {
         let result = rt.call(script, self, &ctx);
         self.effect_source = outer;
         if result.is_ok() {
+            if !self.in_effect() {
+                self.resolve_after_effect();
+            }
             self.granted_action();
         } else {
             self.pending_grant = None;
+            if !self.in_effect() {
+                self.after_effect.clear();
+            }
         }
         if let Err(e) = result {
             self.effect_failures += 1;
@@ -2429,6 +2564,29 @@ impl<'a> Game<'a> {
             }
             return;
         }
+        let _ = owner;
+        if self.in_effect() {
+            self.after_effect.push_back(AfterEffect::Damage(id.to_string()));
+            return;
+        }
+        self.damage_received(id);
+    }
+
+    /// Whether an effect's Lua is running now.
+    fn in_effect(&self) -> bool {
+        !self.snapshots.is_empty()
+    }
+
+    /// After Damage: the Tactics played when Damage is received (before the
+    /// Infirmary), or when it is enough to go there, then the Infirmary at Hit
+    /// Points (`000 § Damage`, `§ Infirmary`).
+    fn damage_received(&mut self, id: &str) {
+        let Some(u) = self.unit(id) else { return };
+        if !matches!(u.location, Location::Space(_)) {
+            return;
+        }
+        let (total, owner) = (u.damage, u.owner);
+        let hp = self.card(id).hit_points;
         // Tactics played when Damage is received (before the Infirmary), or when
         // it is enough to go there (`000 § Tactics`: the card's timing).
         let mut windows = vec![model::Window::DamageSuffered];
@@ -2915,6 +3073,7 @@ impl Host for Game<'_> {
                     {
                         self.unit_mut(&t).expect("unit").location = Location::Space(space);
                         self.emit(Event::Displaced { character: t.clone(), from, to: space });
+                        self.entered(&t, space);
                     }
                 }
                 if let Some(rc) = &mut self.roll {
@@ -2936,7 +3095,8 @@ impl Host for Game<'_> {
                 }
                 let from = self.space_of(&t);
                 self.unit_mut(&t).expect("unit").location = Location::Space(to);
-                self.emit(Event::Placed { character: t, from, to });
+                self.emit(Event::Placed { character: t.clone(), from, to });
+                self.entered(&t, to);
                 ApiValue::Nil
             }
             "swap" => {
@@ -2950,8 +3110,10 @@ impl Host for Game<'_> {
                 if let (Location::Space(ha), Location::Space(hb)) = (la, lb) {
                     self.unit_mut(&a).expect("unit").location = Location::Space(hb);
                     self.unit_mut(&b).expect("unit").location = Location::Space(ha);
-                    self.emit(Event::Placed { character: a, from: Some(ha), to: hb });
-                    self.emit(Event::Placed { character: b, from: Some(hb), to: ha });
+                    self.emit(Event::Placed { character: a.clone(), from: Some(ha), to: hb });
+                    self.emit(Event::Placed { character: b.clone(), from: Some(hb), to: ha });
+                    self.entered(&a, hb);
+                    self.entered(&b, ha);
                 }
                 ApiValue::Nil
             }
@@ -3167,6 +3329,7 @@ impl Host for Game<'_> {
                 }
                 self.unit_mut(&t).expect("unit").location = Location::Space(to);
                 self.emit(Event::Displaced { character: t.clone(), from, to });
+                self.entered(&t, to);
                 if let Some(rc) = &mut self.roll {
                     rc.displaced_target = true;
                 }
@@ -3242,6 +3405,23 @@ impl Host for Game<'_> {
                 let side = if s(0)? == "own" { own } else { own.other() };
                 self.switches_forbidden[side as usize] = true;
                 ApiValue::Nil
+            }
+            "free_spaces_in_zone" => {
+                let zone = s(0)?;
+                if !self.board.zones.contains_key(zone) {
+                    let known: Vec<&str> = self.board.zones.keys().map(String::as_str).collect();
+                    return Err(format!(
+                        "free_spaces_in_zone: the map has no zone `{zone}` (its zones: {})",
+                        known.join(", ")
+                    ));
+                }
+                let spaces = self
+                    .zone_spaces(zone)
+                    .into_iter()
+                    .filter(|h| self.is_free(*h))
+                    .map(|h| [h.q as i64, h.r as i64])
+                    .collect();
+                ApiValue::Spaces(spaces)
             }
             "free_spaces_within" | "deployable_spaces" => {
                 let of = character(self, 0)?;

@@ -76,6 +76,10 @@ pub struct Situation {
     /// Minions in the HexaDome (their Controllers are `[[character]]`s).
     #[serde(default)]
     pub minion: Vec<SituationMinion>,
+    /// Special Space markers: `{ space = [q, r], marker = "stunned" }`, face
+    /// down unless `revealed = true`.
+    #[serde(default)]
+    pub special_spaces: Vec<SituationSpecialSpace>,
     /// Lines the narrative must contain, in this order (`arena run` checks them).
     #[serde(default)]
     pub expect: Vec<String>,
@@ -119,6 +123,19 @@ pub struct SituationMinion {
     /// States, blue side up.
     #[serde(default)]
     pub blue_states: Vec<Id>,
+}
+
+/// A Special Space marker of a situation (`001 § Special Spaces`).
+#[derive(Debug, Clone, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct SituationSpecialSpace {
+    /// Its space.
+    pub space: [i32; 2],
+    /// The marker's `special_space` id.
+    pub marker: Id,
+    /// Face up already.
+    #[serde(default)]
+    pub revealed: bool,
 }
 
 /// What a situation plays.

@@ -343,6 +343,14 @@ pub const REGISTRY: &[ApiFn] = &[
         source: "000 § Free Spaces, § Range",
     },
     ApiFn {
+        name: "free_spaces_in_zone",
+        params: &[p("zone", Ty::String, "a zone id of the map (`zone-1`, `central`)")],
+        returns: Ty::SpaceList,
+        answer: Answer::Host,
+        doc: "The Free Spaces of a zone of the HexaDome (a Portal's Deployment Zone).",
+        source: "000 § Deployment Zones; 001 § Special Spaces (Portal)",
+    },
+    ApiFn {
         name: "choose_space",
         params: &[p("spaces", Ty::SpaceList, "the valid spaces"), opt("prompt", Ty::String, "what the choice is for")],
         returns: Ty::Space,
