@@ -192,6 +192,36 @@ fn random_games_with_a_controller_and_her_minions() {
     }
 }
 
+/// Issue 5 § 6: a batch of seeded games with random teams drawn from every
+/// Character of the bundled packs and the example mods (Soldiers of Fortune,
+/// core, La Duelista, Tinker and her Minions), greedy against random and
+/// greedy against greedy, finishes with no script error and no engine error,
+/// and every Character plays.
+#[test]
+fn random_teams_from_every_pack_play_without_a_script_error() {
+    let root = arena_tests::tests_dir().join("..");
+    let loaded = load::load(
+        &[root.join("content"), root.join("mods/duelist"), root.join("mods/drone-handler")],
+        &load::Options { run_script_tests: false, ..load::Options::default() },
+    );
+    assert!(!loaded.has_errors());
+    let content = Arc::new(loaded.content.clone());
+    let scripts = loaded.script_set.clone();
+    let teams = sim::Teams::Random("assault".into());
+    let mut played = BTreeSet::new();
+    for players in [[sim::Player::Greedy, sim::Player::Random], [sim::Player::Greedy, sim::Player::Greedy]] {
+        let games = sim::batch(content.clone(), scripts.clone(), &teams, 1..61, players, 2, &|| {}).unwrap();
+        assert_eq!(games.len(), 60);
+        for g in &games {
+            assert!(g.error.is_none(), "seed {}: {:?}", g.seed, g.error);
+            assert!(g.effect_failures.is_empty(), "seed {}: {:?}", g.seed, g.effect_failures);
+            played.extend(g.teams.iter().flatten().cloned());
+        }
+    }
+    let all: BTreeSet<_> = loaded.content.characters.keys().cloned().collect();
+    assert_eq!(played, all, "some Characters never played");
+}
+
 /// One whole seeded game's narrative, greedy against random, on the bundled
 /// content: a snapshot to read when the engine or the content changes.
 #[test]
