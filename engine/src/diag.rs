@@ -76,6 +76,7 @@ codes! {
     ScriptBudget = "script-budget-exhausted", "A script used up its instruction budget (an endless loop).";
     ScriptMemory = "script-memory-exhausted", "A script reached the VM's memory limit.";
     ScriptTestFailed = "script-test-failed", "A pack's own Lua test of its effects failed.";
+    SituationFailed = "situation-failed", "A situation of a pack's `situations/` folder did not play as written.";
     EffectSource = "effect-source", "An effect gives both inline Lua and a script file.";
     UnsupportedEffect = "unsupported-effect", "An effect has printed text but no Lua yet: the engine cannot run it.";
     PatchTargetMissing = "patch-target-missing", "A patch names an entry that no pack it depends on defines.";

@@ -66,6 +66,8 @@ pub struct Pack {
     pub content_files: Vec<PathBuf>,
     /// Lua files, sorted, by path relative to the pack root.
     pub scripts: BTreeMap<String, PathBuf>,
+    /// Situation files (`situations/*.toml`), sorted: `arena check` plays them.
+    pub situations: Vec<PathBuf>,
 }
 
 /// Everything `load` produced.
@@ -210,8 +212,8 @@ pub fn load_packs(roots: &[PathBuf], diags: Vec<Diagnostic>, options: &Options) 
                 None
             }
         };
-        let (content_files, scripts) = walk_pack(root, options, &mut out);
-        packs.push(Pack { manifest, version, root: root.clone(), content_files, scripts });
+        let (content_files, scripts, situations) = walk_pack(root, options, &mut out);
+        packs.push(Pack { manifest, version, root: root.clone(), content_files, scripts, situations });
         manifest_files.push(manifest_path);
     }
 
@@ -667,16 +669,22 @@ fn parse_toml(path: &Path, text: &str, out: &mut Loaded) -> Option<SpannedDoc> {
 }
 
 /// Walk a pack folder: content files and scripts, refusing anything that leads outside.
-fn walk_pack(root: &Path, options: &Options, out: &mut Loaded) -> (Vec<PathBuf>, BTreeMap<String, PathBuf>) {
+#[allow(clippy::type_complexity)]
+fn walk_pack(
+    root: &Path,
+    options: &Options,
+    out: &mut Loaded,
+) -> (Vec<PathBuf>, BTreeMap<String, PathBuf>, Vec<PathBuf>) {
     let _ = options;
     let mut content = Vec::new();
     let mut scripts = BTreeMap::new();
+    let mut situations = Vec::new();
     let canonical_root = match root.canonicalize() {
         Ok(c) => c,
         Err(e) => {
             out.diagnostics
                 .push(Diagnostic::error(Code::Io, format!("cannot read pack folder `{}`: {e}", root.display())));
-            return (content, scripts);
+            return (content, scripts, situations);
         }
     };
     let walker = walkdir::WalkDir::new(root).follow_links(false).sort_by_file_name().into_iter();
@@ -723,13 +731,26 @@ fn walk_pack(root: &Path, options: &Options, out: &mut Loaded) -> (Vec<PathBuf>,
         let ext = path.extension().and_then(|e| e.to_str()).unwrap_or_default();
         let rel = path.strip_prefix(root).unwrap_or(&path);
         // `situations/` holds the pack's situation files (`arena run`), not content.
-        if ext == "toml" && rel != Path::new(MANIFEST) && !rel.starts_with(SITUATIONS) {
+        if ext == "toml" && rel.starts_with(SITUATIONS) {
+            situations.push(path);
+        } else if ext == "toml" && rel != Path::new(MANIFEST) {
             content.push(path);
         } else if ext == "lua" || ext == "luau" {
             scripts.insert(rel_key(rel), path);
         }
     }
-    (content, scripts)
+    (content, scripts, situations)
+}
+
+/// The text of every pack's situation files, in pack order (read here: `load`
+/// is the only module that reads files); an unreadable one gives its error.
+pub fn situation_texts(loaded: &Loaded) -> Vec<(PathBuf, Result<String, String>)> {
+    loaded
+        .packs
+        .iter()
+        .flat_map(|p| p.situations.iter())
+        .map(|f| (f.clone(), std::fs::read_to_string(f).map_err(|e| format!("cannot read it: {e}"))))
+        .collect()
 }
 
 /// Editor droppings and hidden files are not content.

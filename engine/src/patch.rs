@@ -200,7 +200,7 @@ fn apply_one(
         } else {
             resolve(&op.path, &value, diags, "path")
         };
-        let Some(pointer) = pointer else { return None };
+        let pointer = pointer?;
         // An entry's id is its identity: other content refers to it, and a
         // patch names it in `target`. Renaming would leave two entries with one
         // id or dangling references, so it is refused.

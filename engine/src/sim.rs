@@ -519,3 +519,80 @@ fn report_game(g: &GameSummary, what: &str, note: &mut impl FnMut(String, crate:
         );
     }
 }
+
+/// Play every situation of the loaded packs (`situations/*.toml`, docs/
+/// situations.md) on the loaded content, for `arena check`: each way one went
+/// differently than written is a `situation-failed` error at the file, on the
+/// `expect` or `absent` line concerned when there is one. The situations'
+/// own `packs` keys are not used: the checked packs are. Returns the
+/// diagnostics and the texts read (to show their lines).
+pub fn check_situations(
+    loaded: &crate::load::Loaded,
+) -> (Vec<crate::diag::Diagnostic>, Vec<(std::path::PathBuf, String)>) {
+    use crate::diag::{Code, Diagnostic, line_location};
+    let mut out = Vec::new();
+    let mut texts = Vec::new();
+    let files = crate::load::situation_texts(loaded);
+    if files.is_empty() {
+        return (out, texts);
+    }
+    let content = std::sync::Arc::new(loaded.content.clone());
+    let runtime =
+        match Runtime::new(content.clone(), loaded.script_set.clone(), crate::script::runtime::Limits::default()) {
+            Ok(r) => r,
+            Err(e) => {
+                out.push(Diagnostic::error(Code::SituationFailed, format!("cannot start the Lua VM: {e}")));
+                return (out, texts);
+            }
+        };
+    let help = |file: &std::path::Path| format!("play it with `arena run {}` to see its narrative", file.display());
+    for (file, text) in files {
+        let text = match text {
+            Ok(t) => t,
+            Err(e) => {
+                out.push(Diagnostic::error(Code::SituationFailed, e).at(line_location(&file, "", 1)));
+                continue;
+            }
+        };
+        // The quoted `expect`/`absent` line in the file, to point at it.
+        let at = |needle: Option<&str>| {
+            let quoted = needle.map(|n| format!("\"{n}\""));
+            match quoted.as_deref().and_then(|q| text.find(q).map(|i| (i, q.len()))) {
+                Some((start, len)) => {
+                    let (line, column) = crate::diag::line_column(&text, start);
+                    crate::diag::Location { file: file.clone(), span: Some(start..start + len), line, column }
+                }
+                None => line_location(&file, &text, 1),
+            }
+        };
+        let sit: crate::rules::situation::Situation = match toml::from_str(&text) {
+            Ok(s) => s,
+            Err(e) => {
+                let line = e.span().map_or(1, |s| crate::diag::line_column(&text, s.start).0);
+                out.push(
+                    Diagnostic::error(Code::SituationFailed, format!("not a situation: {}", e.message()))
+                        .at(line_location(&file, &text, line))
+                        .help("see docs/situations.md for its keys"),
+                );
+                texts.push((file, text));
+                continue;
+            }
+        };
+        match sit.play(&content, &runtime) {
+            Err(e) => out.push(
+                Diagnostic::error(Code::SituationFailed, format!("cannot set up the situation: {e}"))
+                    .at(line_location(&file, &text, 1))
+                    .help(help(&file)),
+            ),
+            Ok(played) => {
+                for p in played.problems {
+                    out.push(
+                        Diagnostic::error(Code::SituationFailed, p.message).at(at(p.line.as_deref())).help(help(&file)),
+                    );
+                }
+            }
+        }
+        texts.push((file, text));
+    }
+    (out, texts)
+}

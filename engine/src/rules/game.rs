@@ -334,25 +334,29 @@ impl Setup {
             }
             d
         };
-        let zones = if sc.deployment_zones.len() >= 2 {
-            [sc.deployment_zones[0].clone(), sc.deployment_zones[1].clone()]
-        } else {
-            let first = map
-                .zones
-                .iter()
-                .find(|z| z.kind == model::ZoneKind::Deployment)
-                .ok_or_else(|| format!("map `{}` has no Deployment Zone", map.id))?;
-            let second = first.opposite.clone().unwrap_or_else(|| {
-                map.zones
-                    .iter()
-                    .filter(|z| z.kind == model::ZoneKind::Deployment)
-                    .next_back()
-                    .map(|z| z.id.clone())
-                    .unwrap_or_default()
-            });
-            [first.id.clone(), second]
-        };
+        let zones = Setup::default_zones(sc, map)?;
         Ok(Setup { scenario: scenario.to_string(), decks: [deck(&teams[0]), deck(&teams[1])], teams, zones, seed })
+    }
+
+    /// Each player's Deployment Zone: the Scenario's, else the map's first
+    /// Deployment Zone and its opposite (or its last).
+    fn default_zones(sc: &model::Scenario, map: &model::Map) -> Result<[Id; 2]> {
+        if sc.deployment_zones.len() >= 2 {
+            return Ok([sc.deployment_zones[0].clone(), sc.deployment_zones[1].clone()]);
+        }
+        let first = map
+            .zones
+            .iter()
+            .find(|z| z.kind == model::ZoneKind::Deployment)
+            .ok_or_else(|| format!("map `{}` has no Deployment Zone", map.id))?;
+        let second = first.opposite.clone().unwrap_or_else(|| {
+            map.zones
+                .iter()
+                .rfind(|z| z.kind == model::ZoneKind::Deployment)
+                .map(|z| z.id.clone())
+                .unwrap_or_default()
+        });
+        Ok([first.id.clone(), second])
     }
 }
 
@@ -1832,10 +1836,9 @@ impl<'a> Game<'a> {
             scenario: sit.scenario.clone(),
             teams: teams.clone(),
             decks: [vec![], vec![]],
-            zones: ["zone-1".into(), "zone-4".into()],
+            zones: Setup::default_zones(scenario, map)?,
             seed: sit.seed,
         };
-        let _ = map;
         let board_zone = |z: &str| content.maps[&scenario.map].value.zones.iter().any(|x| x.id == z);
         let mut g = Game::new(content, runtime, &setup, controllers)?;
         g.events.clear();

@@ -202,3 +202,91 @@ pub struct SituationCharacter {
     #[serde(default)]
     pub movement_points: u8,
 }
+
+/// What playing a situation gave: the events it played (up to the first
+/// Decision it had no answer for), and every way it went differently than
+/// written, in order.
+#[derive(Debug, Clone)]
+pub struct Played {
+    /// The events the situation itself played.
+    pub events: Vec<crate::rules::event::Event>,
+    /// Each problem, as a sentence (empty: the situation passed).
+    pub problems: Vec<Problem>,
+    /// How many `expect` lines there were, all met when no problem says otherwise.
+    pub expected: usize,
+}
+
+/// A way a situation went differently than written.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Problem {
+    /// What happened.
+    pub message: String,
+    /// The `expect` or `absent` line it is about, if any (to point at it).
+    pub line: Option<String>,
+}
+
+impl Situation {
+    /// Play the situation on `content` with `runtime` (one Activation, or the
+    /// end of the Round for `phase = "end-of-round"`) and report how it went.
+    ///
+    /// # Errors
+    /// When the position cannot be set up (an unknown Character, a space that
+    /// is not Free, ...): the message says which.
+    pub fn play(
+        &self,
+        content: &crate::content::Content,
+        runtime: &crate::script::runtime::Runtime,
+    ) -> Result<Played, String> {
+        use crate::rules::decision::{SituationController, SituationSeat};
+        use crate::rules::game::Game;
+        let shared = std::rc::Rc::new(std::cell::RefCell::new(SituationController::new(self.answers.clone())));
+        let mut a = SituationSeat(shared.clone());
+        let mut b = SituationSeat(shared.clone());
+        let skip = self.character.iter().any(|c| c.id == self.active && c.action_points.is_some());
+        let mut game = Game::from_situation(content, runtime, self, [&mut a, &mut b])?;
+        match self.phase {
+            Phase::Activation => game.run_activation(skip)?,
+            Phase::EndOfRound => game.run_end_of_round(),
+        }
+        let mut problems = Vec::new();
+        let problem = |message: String| Problem { message, line: None };
+        if let Some(f) = game.fault() {
+            problems.push(problem(f.to_string()));
+        }
+        let shown = game.events[..game.halted().unwrap_or(game.events.len())].to_vec();
+        for e in &shown {
+            if let crate::rules::event::Event::EffectFailed { card, effect, message, .. } = e {
+                problems.push(problem(format!("{card} {effect} failed: {message}")));
+            }
+        }
+        let controller = shared.borrow();
+        match &controller.unanswered {
+            Some(u) => problems.push(problem(u.clone())),
+            None => {
+                if controller.leftover() > 0 {
+                    problems.push(problem(format!(
+                        "{} answer(s) left over: the situation went differently than written",
+                        controller.leftover()
+                    )));
+                }
+                if game.unused_dice() > 0 {
+                    problems.push(problem(format!("{} forced dice face(s) never rolled", game.unused_dice())));
+                }
+            }
+        }
+        let narrative: Vec<String> = shown.iter().map(ToString::to_string).collect();
+        if let Some(missing) = self.unmet(&narrative) {
+            problems.push(Problem {
+                message: format!("expected \"{missing}\" (in this order), which did not happen"),
+                line: Some(missing.to_string()),
+            });
+        }
+        if let Some(line) = self.forbidden(&narrative) {
+            problems.push(Problem {
+                message: format!("\"{line}\" happened, which `absent` forbids"),
+                line: Some(line.to_string()),
+            });
+        }
+        Ok(Played { events: shown, problems, expected: self.expect.len() })
+    }
+}
