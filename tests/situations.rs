@@ -122,6 +122,20 @@ fn a_condition_keeps_an_invalid_target_out_of_the_options() {
     assert!(run.stderr.contains("play es-hora-de-armar-el-bonche"), "{}", run.stderr);
 }
 
+/// `absent` forbids any narrative line containing its text: a partial line
+/// that happens fails the situation.
+#[test]
+fn an_absent_text_that_happens_fails() {
+    std::env::set_current_dir(tests_dir()).unwrap();
+    let text = std::fs::read_to_string(tests_dir().join("situations/poisoned-stacks.toml")).unwrap();
+    let tmp = tempfile::tempdir().unwrap();
+    let file = tmp.path().join("absent.toml");
+    std::fs::write(&file, format!("absent = [\"valkyrie suffers\"]\n{text}")).unwrap();
+    let run = arena(&["run", file.to_str().unwrap(), "--pack", "../content"]);
+    assert_eq!(run.code, 1, "{}", run.stderr);
+    assert!(run.stderr.contains("\"valkyrie suffers\" happened, which `absent` forbids"), "{}", run.stderr);
+}
+
 /// A situation whose expectation is not met fails, naming the missing line.
 #[test]
 fn an_unmet_expectation_fails() {

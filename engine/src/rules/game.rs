@@ -1530,21 +1530,31 @@ impl<'a> Game<'a> {
         if mine.is_empty() && theirs.is_empty() {
             return pools;
         }
+        // The other player's Character for their Tactics (ctx.self): the other
+        // side of the Roll if it is theirs, else (a Simple Roll on an Ally) one
+        // of their Characters in the HexaDome.
+        let theirs_self: Id = other
+            .filter(|o| self.unit(o).is_some_and(|u| u.owner == other_owner))
+            .map(str::to_string)
+            .or_else(|| {
+                let team = &self.state.players[other_owner].team;
+                team.iter().find(|c| self.space_of(c).is_some()).or(team.first()).cloned()
+            })
+            .unwrap_or_default();
         self.pending_pools = Some(pools);
         let mut order = [roller_owner, other_owner];
         if !mine.is_empty() && !theirs.is_empty() {
             let underdog = self.state.underdog;
-            let (a, b) = (roller.to_string(), other.unwrap_or(roller).to_string());
-            let options = vec![Choice::First { character: a.clone() }, Choice::First { character: b }];
-            if self.decide(underdog, Kind::Tactic, None, "Who plays Tactics first?", options)
-                != (Choice::First { character: a })
-            {
+            let options: Vec<Choice> =
+                order.iter().map(|p| Choice::Text { text: format!("player {} first", p + 1) }).collect();
+            if self.decide(underdog, Kind::Tactic, None, "Who plays Tactics first?", options.clone()) != options[0] {
                 order = [other_owner, roller_owner];
             }
         }
         for p in order {
             let side = if p == roller_owner { Side::Active } else { Side::Opponent };
-            let (me, them) = if p == roller_owner { (roller, other) } else { (other.unwrap_or(roller), Some(roller)) };
+            let (me, them) =
+                if p == roller_owner { (roller, other) } else { (theirs_self.as_str(), Some(roller)) };
             for _ in 0..8 {
                 let playable = playable(self, p);
                 if playable.is_empty() {
@@ -1567,7 +1577,9 @@ impl<'a> Game<'a> {
     }
 
     fn move_one(&mut self, id: &str, to: Hex) {
-        let Some(from) = self.space_of(id) else { return };
+        if self.space_of(id).is_none() {
+            return;
+        }
         // Disengage (`000 § Disengage`).
         let adjacent = self.adjacent_enemies(id);
         // A Minion forces a Disengage Roll only if it has Brawn; every adjacent
@@ -1608,9 +1620,25 @@ impl<'a> Game<'a> {
                 self.emit(Event::DisengageFailed { character: id.to_string() });
                 return;
             }
+            self.emit(Event::Log { text: format!("{id} Disengages") });
         }
-        if !self.is_free(to) {
-            return;
+        // The Roll may have moved the Character (a Switch that Displaces it):
+        // it moves from where it is now, and "the moving Character doesn't need
+        // to declare the space where he wants to move to" (`000 § Disengage`),
+        // so a destination no longer Adjacent and Free is chosen again.
+        let Some(from) = self.space_of(id) else { return };
+        let mut to = to;
+        if !from.is_adjacent(to) || !self.is_free(to) {
+            let options: Vec<Choice> =
+                from.neighbours().into_iter().filter(|h| self.is_free(*h)).map(|h| Choice::MoveTo { space: h }).collect();
+            if options.is_empty() {
+                return;
+            }
+            let owner = self.unit(id).map(|u| u.owner).unwrap_or(0);
+            let Choice::MoveTo { space } = self.decide(owner, Kind::Action, Some(id), "Move where?", options) else {
+                return;
+            };
+            to = space;
         }
         let u = self.unit_mut(id).expect("unit");
         u.movement_points -= 1;
@@ -2012,7 +2040,7 @@ impl<'a> Game<'a> {
         sides.retain(|(p, ..)| !self.playable(*p, model::Window::AfterRoll, None).is_empty());
         if sides.len() == 2 {
             let options: Vec<Choice> =
-                sides.iter().map(|(_, _, who, _)| Choice::First { character: who.clone() }).collect();
+                sides.iter().map(|(p, ..)| Choice::Text { text: format!("player {} first", p + 1) }).collect();
             let first =
                 self.decide(self.state.underdog, Kind::Tactic, None, "Who plays Tactics first?", options.clone());
             if first != options[0] {

@@ -83,8 +83,9 @@ pub struct Situation {
     /// Lines the narrative must contain, in this order (`arena run` checks them).
     #[serde(default)]
     pub expect: Vec<String>,
-    /// Lines the narrative must not contain anywhere (an Effect that must not
-    /// reach an Ally, a State that must not be imposed).
+    /// Text no narrative line may contain (an Effect that must not reach an
+    /// Ally, a State that must not be imposed): `"gata suffers"` forbids any
+    /// Damage to Gata.
     #[serde(default)]
     pub absent: Vec<String>,
     /// The packs to load, relative to the situation file, when `arena run` is
@@ -150,9 +151,9 @@ pub enum Phase {
 }
 
 impl Situation {
-    /// The first `absent` line the narrative has, if any.
+    /// The first `absent` text some narrative line contains, if any.
     pub fn forbidden<'s>(&'s self, narrative: &[String]) -> Option<&'s str> {
-        self.absent.iter().find(|a| narrative.iter().any(|l| l.trim() == a.trim())).map(String::as_str)
+        self.absent.iter().find(|a| narrative.iter().any(|l| l.contains(a.trim()))).map(String::as_str)
     }
 
     /// The first expected line the narrative lacks (in order), if any.
