@@ -101,7 +101,7 @@ function Game:has_line_of_sight(from, to) end
 ---@return integer
 function Game:movement_points_spent(target) end
 
----Inflict Damage. A Character that reaches its Hit Points goes to the Infirmary; excess Damage is ignored. (000 § Inflict; § Damage)
+---Inflict Damage (an error below 1). A Character that reaches its Hit Points goes to the Infirmary once the effect has run; excess Damage is ignored. (000 § Inflict; § Damage)
 ---@param target CharacterId the Character it applies to
 ---@param amount integer Damage, at least 1
 function Game:inflict_damage(target, amount) end
@@ -154,7 +154,7 @@ function Game:free_spaces_within(of, min, max) end
 ---@return Space[]
 function Game:free_spaces_in_zone(zone) end
 
----The active player chooses one space among the candidates (a Decision); nil when there are none. (000 § Effects)
+---The player of the Character whose effect runs chooses one space among the candidates (a Decision); nil when there are none. (000 § Effects)
 ---@param spaces Space[] the valid spaces
 ---@param prompt? string what the choice is for
 ---@return Space
@@ -288,13 +288,13 @@ function Game:draw_tactics(count) end
 ---@param count? integer how many (default 1)
 function Game:discard_tactics(count) end
 
----The active player chooses one Target among the candidates (a Decision); nil when there are none. (000 § Targets)
+---The player of the Character whose effect runs chooses one Target among the candidates (a Decision); nil when there are none. (000 § Targets)
 ---@param candidates CharacterId[] the valid Targets
 ---@param prompt? string what the choice is for
 ---@return CharacterId
 function Game:choose_target(candidates, prompt) end
 
----The active player chooses one option (a Decision), such as which State to impose. (000 § Effects)
+---The player of the Character whose effect runs chooses one option (a Decision), such as which State to impose. (000 § Effects)
 ---@param options string[] the options
 ---@param prompt? string what the choice is for
 ---@return string

@@ -53,7 +53,7 @@ fn a_changed_replay_is_reported() {
 
 /// Checks every Decision's options against the state before answering at random.
 struct Checker {
-    inner: RandomController,
+    inner: Box<dyn Controller>,
     decisions: usize,
 }
 
@@ -88,8 +88,15 @@ impl Controller for Checker {
                     let me = me.expect("an Action decision names its Character");
                     assert!(*cost <= me.action_points, "{o}: costs more than {} AP", me.action_points);
                     if let Some(t) = target {
-                        let t = view.state.units.iter().find(|u| &u.id == t).expect("target exists");
-                        assert!(matches!(t.location, Location::Space(_)), "{o}: the Target is not in the HexaDome");
+                        if let Some(b) = t.strip_prefix("barrier@") {
+                            // An Obstacle Target (Freerun): a Barrier of the map.
+                            let (q, r) = b.split_once(',').expect("barrier@q,r");
+                            let h = Hex::new(q.parse().unwrap(), r.parse().unwrap());
+                            assert!(view.board.barriers.contains(&h), "{o}: no Barrier there");
+                        } else {
+                            let t = view.state.units.iter().find(|u| &u.id == t).expect("target exists");
+                            assert!(matches!(t.location, Location::Space(_)), "{o}: the Target is not in the HexaDome");
+                        }
                     }
                 }
                 (Choice::MinionAction { minion, cost, target, .. }, Kind::Action) => {
@@ -138,8 +145,8 @@ fn random_games_offer_only_legal_options_and_end() {
     let mut total = 0;
     for seed in 1..=12 {
         let setup = Setup::from_content(&loaded.content, "first-game", seed).unwrap();
-        let mut a = Checker { inner: RandomController::new(seed * 2 + 1), decisions: 0 };
-        let mut b = Checker { inner: RandomController::new(seed * 2 + 2), decisions: 0 };
+        let mut a = Checker { inner: Box::new(RandomController::new(seed * 2 + 1)), decisions: 0 };
+        let mut b = Checker { inner: Box::new(RandomController::new(seed * 2 + 2)), decisions: 0 };
         let rec = sim::play(&loaded.content, &rt, &setup, [&mut a, &mut b]).unwrap();
         assert!(
             rec.events.iter().any(|e| matches!(e, arena_engine::rules::event::Event::GameEnded { .. })),
@@ -169,8 +176,13 @@ fn random_games_with_a_controller_and_her_minions() {
         let p = (seed % 2) as usize;
         setup.teams[p][0] = "tinker".into();
         setup.decks[p].extend(["swarm-protocol".to_string(), "swarm-protocol".to_string()]);
-        let mut a = Checker { inner: RandomController::new(seed * 2 + 1), decisions: 0 };
-        let mut b = Checker { inner: RandomController::new(seed * 2 + 2), decisions: 0 };
+        // Tinker's side plays at random; the other side greedily, so it goes
+        // after the drones that stand in its way.
+        let greedy = || Box::new(arena_engine::rules::decision::GreedyController) as Box<dyn Controller>;
+        let random = |k: u64| Box::new(RandomController::new(seed * 2 + k)) as Box<dyn Controller>;
+        let (first, second) = if p == 0 { (random(1), greedy()) } else { (greedy(), random(2)) };
+        let mut a = Checker { inner: first, decisions: 0 };
+        let mut b = Checker { inner: second, decisions: 0 };
         let rec = sim::play(&loaded.content, &rt, &setup, [&mut a, &mut b]).unwrap();
         for e in &rec.events {
             use arena_engine::rules::event::Event;

@@ -77,6 +77,7 @@ codes! {
     ScriptMemory = "script-memory-exhausted", "A script reached the VM's memory limit.";
     ScriptTestFailed = "script-test-failed", "A pack's own Lua test of its effects failed.";
     SituationFailed = "situation-failed", "A situation of a pack's `situations/` folder did not play as written.";
+    TimingNotPlayed = "timing-not-played", "A Tactic or Automatic Skill has a timing at which the engine never plays that kind of card.";
     EffectSource = "effect-source", "An effect gives both inline Lua and a script file.";
     UnsupportedEffect = "unsupported-effect", "An effect has printed text but no Lua yet: the engine cannot run it.";
     PatchTargetMissing = "patch-target-missing", "A patch names an entry that no pack it depends on defines.";

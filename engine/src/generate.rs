@@ -21,21 +21,30 @@ fn windows_reference() -> String {
     let mut s = String::from(
         "# Timing windows\n\n<!-- Generated from engine/src/model.rs (`Window`) by `arena generate`; do not edit. -->\n\n\
          The moments of the rules' sequence (`000 § When Do Things Happen`) that\n\
-         content attaches to: a Tactic's `timing`, an Automatic Skill's `timing`.\n\
-         Today the engine plays Tactics at `actions-step`, `before-roll`,\n\
-         `before-opponent-roll` and `tactic-played` (a Tactic that answers a played\n\
-         Tactic Nullifies it), and runs Automatic Skills at `activation-start`,\n\
-         `before-roll` (the team's skills, before each of its Attacks), `cover`\n\
-         and `attack-resolved`, and an Action's own Effects at `before-roll` and\n\
-         `before-switches`. Content at the other windows loads and validates\n\
-         but is not played yet.\n\n| window | when |\n|---|---|\n",
+         content attaches to: a Tactic's `timing`, an Automatic Skill's `timing`,\n\
+         and for an Action's own Effects `before-roll` or `before-switches`. The\n\
+         columns say whether the engine offers Tactics and runs Automatic Skills\n\
+         at each; `arena check` warns (`timing-not-played`) about a card whose\n\
+         timing is never played for its kind. When both players may play, or\n\
+         several units' skills happen at once, the Underdog decides the order.\n\n\
+         | window | Tactics | Automatic Skills | when |\n|---|---|---|---|\n",
     );
     let variants = schema.pointer("/definitions/Window/oneOf").and_then(|v| v.as_array()).cloned().unwrap_or_default();
     for v in variants {
         let name = v.get("const").and_then(|c| c.as_str()).unwrap_or_default();
         let doc = v.get("description").and_then(|c| c.as_str()).unwrap_or_default().replace('\n', " ");
-        s.push_str(&format!("| `{name}` | {doc} |\n"));
+        let window: Option<crate::model::Window> = serde_json::from_value(serde_json::Value::String(name.into())).ok();
+        let yes = |b: bool| if b { "yes" } else { "—" };
+        let (t, k) = window.map_or(("?", "?"), |w| (yes(w.plays_tactics()), yes(w.runs_skills())));
+        s.push_str(&format!("| `{name}` | {t} | {k} | {doc} |\n"));
     }
+    s.push_str(
+        "\nAn Automatic Skill with no `timing` and Lua acts at the start of its\n\
+         Character's Activation; one with `prevents` and no Lua is a restriction the\n\
+         engine enforces (docs/effects.md). `before-roll` skills are the attacking\n\
+         team's, before each of its Attack Rolls (Pointman); `own-roll` skills change\n\
+         every Roll of their own Character.\n",
+    );
     s
 }
 

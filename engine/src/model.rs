@@ -473,8 +473,10 @@ pub struct Minion {
     /// Printed name.
     pub name: String,
     /// How many the Controller may have deployed at once.
+    #[schemars(range(min = 1))]
     pub count: u8,
     /// Damage it can suffer before it is removed.
+    #[schemars(range(min = 1))]
     pub hit_points: u8,
     /// Defense pool, if the Minion may roll for Defense.
     #[serde(default, skip_serializing_if = "Option::is_none")]
@@ -596,6 +598,34 @@ pub enum Window {
     ObjectivesPhase,
     /// During the Recovery Phase.
     RecoveryPhase,
+}
+
+impl Window {
+    /// Whether the engine offers Tactics of this timing (docs/windows.md).
+    pub fn plays_tactics(self) -> bool {
+        !matches!(
+            self,
+            Window::OwnRoll
+                | Window::AttackDeclared
+                | Window::AllyActionsStepStart
+                | Window::Switches
+                | Window::BeforeSwitches
+                | Window::AttackResolved
+                | Window::Cover
+        )
+    }
+
+    /// Whether the engine runs Automatic Skills of this timing (docs/windows.md).
+    pub fn runs_skills(self) -> bool {
+        !matches!(
+            self,
+            Window::ActionsStep
+                | Window::BeforeAttackRoll
+                | Window::BeforeOpponentRoll
+                | Window::BeforeSwitches
+                | Window::TacticPlayed
+        )
+    }
 }
 
 /// A Tactics card (`000 § Tactics`).

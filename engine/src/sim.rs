@@ -154,7 +154,7 @@ impl Controller for ReplayController {
 
 /// Play a replay again and compare its events.
 pub fn check_replay(content: &Content, runtime: &Runtime, replay: &Replay) -> Result<ReplayCheck, String> {
-    let setup = Setup::from_content(content, &replay.setup, replay.seed)?;
+    let setup = replay_setup(content, &replay.setup, replay.seed)?;
     let queue = std::rc::Rc::new(std::cell::RefCell::new((replay.answers.iter().copied().collect(), false)));
     let mut a = ReplayController(queue.clone());
     let mut b = ReplayController(queue.clone());
@@ -163,9 +163,20 @@ pub fn check_replay(content: &Content, runtime: &Runtime, replay: &Replay) -> Re
         let q = queue.borrow();
         (q.0.len(), q.1)
     };
+    let replayed: Vec<serde_json::Value> =
+        record.events.iter().map(|e| serde_json::to_value(e).unwrap_or_default()).collect();
+    // The first event that differs says where the game went another way (a
+    // changed seed differs at once, a changed answer where it was used).
+    if let Some(i) = (0..replay.events.len().min(replayed.len())).find(|i| replay.events[*i] != replayed[*i]) {
+        return Ok(ReplayCheck::Differs {
+            index: i,
+            recorded: Some(replay.events[i].to_string()),
+            replayed: Some(replayed[i].to_string()),
+        });
+    }
     if left > 0 || diverged {
         return Ok(ReplayCheck::Differs {
-            index: record.events.len(),
+            index: replayed.len().min(replay.events.len()),
             recorded: Some(format!("{} answers", replay.answers.len())),
             replayed: Some(format!(
                 "{} answers used{}",
@@ -174,8 +185,6 @@ pub fn check_replay(content: &Content, runtime: &Runtime, replay: &Replay) -> Re
             )),
         });
     }
-    let replayed: Vec<serde_json::Value> =
-        record.events.iter().map(|e| serde_json::to_value(e).unwrap_or_default()).collect();
     let n = replay.events.len().max(replayed.len());
     for i in 0..n {
         let (r, p) = (replay.events.get(i), replayed.get(i));
@@ -189,6 +198,21 @@ pub fn check_replay(content: &Content, runtime: &Runtime, replay: &Replay) -> Re
     }
     Ok(ReplayCheck::Same { events: n })
 }
+
+/// The setup a replay names: a setup id, or `random-teams:<scenario>` for a
+/// game with random teams drawn from its seed.
+///
+/// # Errors
+/// When the setup or Scenario is not loaded.
+pub fn replay_setup(content: &Content, setup: &str, seed: u64) -> Result<Setup, String> {
+    match setup.strip_prefix(RANDOM_TEAMS) {
+        Some(scenario) => Setup::random(content, scenario, seed),
+        None => Setup::from_content(content, setup, seed),
+    }
+}
+
+/// How a replay names a game with random teams: `random-teams:<scenario>`.
+pub const RANDOM_TEAMS: &str = "random-teams:";
 
 /// One game of a batch, summed up.
 #[derive(Debug, Clone, serde::Serialize)]
@@ -419,6 +443,8 @@ pub fn check_sims(loaded: &crate::load::Loaded, n: u64, jobs: usize) -> Vec<crat
             setups.extend(ready);
         }
     }
+    // The packs, for the reproduction command.
+    let packs: String = loaded.packs.iter().map(|p| format!(" --pack {}", p.root.display())).collect();
     let mut problems: std::collections::BTreeMap<String, (Diagnostic, usize)> = Default::default();
     let mut note = |key: String, d: Diagnostic| problems.entry(key).or_insert((d, 0)).1 += 1;
     let players = [Player::Random, Player::Random];
@@ -442,7 +468,7 @@ pub fn check_sims(loaded: &crate::load::Loaded, n: u64, jobs: usize) -> Vec<crat
             }
         };
         for g in games {
-            report_game(&g, setup, &mut note);
+            report_game(&g, setup, &packs, &mut note);
         }
     }
     // Random teams for every 2-player Scenario too, so every loaded Character plays.
@@ -466,7 +492,7 @@ pub fn check_sims(loaded: &crate::load::Loaded, n: u64, jobs: usize) -> Vec<crat
         match batch(content.clone(), loaded.script_set.clone(), &teams, 1..n + 1, players, jobs, &|| {}) {
             Ok(games) => {
                 for g in games {
-                    report_game(&g, &format!("{scenario} --random-teams"), &mut note);
+                    report_game(&g, &format!("{scenario} --random-teams"), &packs, &mut note);
                 }
             }
             Err(e) => note(
@@ -486,13 +512,13 @@ pub fn check_sims(loaded: &crate::load::Loaded, n: u64, jobs: usize) -> Vec<crat
         .collect()
 }
 
-fn report_game(g: &GameSummary, what: &str, note: &mut impl FnMut(String, crate::diag::Diagnostic)) {
+fn report_game(g: &GameSummary, what: &str, packs: &str, note: &mut impl FnMut(String, crate::diag::Diagnostic)) {
     use crate::diag::{Code, Diagnostic, Location};
+    let repro = format!("reproduce with `arena sim {what} --seed {} --players random{packs}`", g.seed);
     if let Some(e) = &g.error {
         note(
             format!("error {what} {e}"),
-            Diagnostic::error(Code::SimFailed, format!("`{what}`, seed {}: {e}", g.seed))
-                .help(format!("reproduce with `arena sim {what} --seed {} --players random`", g.seed)),
+            Diagnostic::error(Code::SimFailed, format!("`{what}`, seed {}: {e}", g.seed)).help(repro.clone()),
         );
         return;
     }
@@ -500,7 +526,7 @@ fn report_game(g: &GameSummary, what: &str, note: &mut impl FnMut(String, crate:
         note(
             format!("unfinished {what}"),
             Diagnostic::error(Code::SimFailed, format!("`{what}`, seed {}: the game did not end", g.seed))
-                .help(format!("reproduce with `arena sim {what} --seed {} --players random`", g.seed)),
+                .help(repro.clone()),
         );
     }
     let mut this_game = std::collections::BTreeSet::new();
@@ -510,12 +536,21 @@ fn report_game(g: &GameSummary, what: &str, note: &mut impl FnMut(String, crate:
         let (file, line, rest) =
             (parts.next().unwrap_or_default(), parts.next().unwrap_or_default(), parts.next().unwrap_or_default());
         let line: usize = line.trim().parse().unwrap_or(1);
+        let code = if rest.contains("instruction budget exhausted") {
+            Code::ScriptBudget
+        } else if rest.contains("not enough memory") || rest.contains("memory limit") {
+            Code::ScriptMemory
+        } else {
+            Code::ScriptError
+        };
+        // One diagnostic per script line, however its message varies.
+        let key = if file.is_empty() { f.clone() } else { format!("{file}:{line}") };
         note(
-            f.clone(),
-            Diagnostic::error(Code::ScriptError, format!("in a simulated game: {}", rest.trim()))
+            key,
+            Diagnostic::error(code, format!("in a simulated game: {}", rest.trim()))
                 .at(Location { file: file.into(), span: None, line, column: 1 })
                 .with_note(format!("first seen in `{what}`, seed {}", g.seed))
-                .help(format!("reproduce with `arena sim {what} --seed {} --players random`", g.seed)),
+                .help(repro.clone()),
         );
     }
 }

@@ -47,6 +47,7 @@ pub fn validate(loaded: &Loaded, options: &Options) -> Report {
     v.references();
     v.maps();
     v.effects(options);
+    v.timings();
     v.provisional();
     Report {
         diagnostics: v.out,
@@ -90,6 +91,47 @@ impl Validator<'_> {
             None => d.help(format!("add a `[[{kind}]]` entry with id = \"{id}\", or depend on the pack that has it")),
         };
         d
+    }
+
+    /// A Tactic or Automatic Skill whose timing the engine never plays for
+    /// its kind would silently do nothing: a warning (docs/windows.md).
+    fn timings(&mut self) {
+        let mut found = Vec::new();
+        let name = |w: crate::model::Window| {
+            serde_json::to_value(w).ok().and_then(|v| v.as_str().map(str::to_string)).unwrap_or_default()
+        };
+        for e in self.loaded.content.tactics.values() {
+            let w = e.value.timing;
+            if !w.plays_tactics() {
+                found.push(
+                    Diagnostic::warning(
+                        Code::TimingNotPlayed,
+                        format!("no Tactic is ever offered at `{}`: it is a moment for Automatic Skills", name(w)),
+                    )
+                    .at_opt(self.loc(&e.origin, "/timing"))
+                    .path(self.cpath(&e.origin, "/timing"))
+                    .help("see docs/windows.md for the timings Tactics are played at"),
+                );
+            }
+        }
+        for e in self.loaded.content.characters.values() {
+            for (i, k) in e.value.automatic_skills.iter().enumerate() {
+                let Some(w) = k.timing else { continue };
+                if !w.runs_skills() {
+                    let at = format!("/automatic_skills/{i}/timing");
+                    found.push(
+                        Diagnostic::warning(
+                            Code::TimingNotPlayed,
+                            format!("no Automatic Skill ever runs at `{}`: it is a moment for Tactics", name(w)),
+                        )
+                        .at_opt(self.loc(&e.origin, &at))
+                        .path(self.cpath(&e.origin, &at))
+                        .help("see docs/windows.md for the timings Automatic Skills run at"),
+                    );
+                }
+            }
+        }
+        self.out.extend(found);
     }
 
     /// Every die named exists and no Roll exceeds a colour's per-Roll limit (`000 § Dice`).

@@ -169,9 +169,9 @@ struct SimArgs {
     /// Write a replay file of the game (content hash, seed, answers, events).
     #[arg(long, value_name = "FILE")]
     replay: Option<PathBuf>,
-    /// With --games: random teams from every loaded Character, drawn per seed,
-    /// instead of the ready-made setup (the Scenario's id is then required).
-    #[arg(long, requires = "games")]
+    /// Random teams from every loaded Character, drawn from the seed (with
+    /// --games, one draw per seed), instead of the ready-made setup
+    #[arg(long)]
     random_teams: bool,
 }
 
@@ -684,7 +684,6 @@ fn load_for_play(packs: &[PathBuf], stderr: &mut dyn Write) -> anyhow::Result<Op
 }
 
 fn sim(args: SimArgs, stdout: &mut dyn Write, stderr: &mut dyn Write) -> anyhow::Result<Exit> {
-    use arena_engine::rules::game::Setup;
     use arena_engine::script::runtime::{Limits, Runtime};
     let Some(loaded) = load_for_play(&args.packs, stderr)? else { return Ok(1) };
     let content = &loaded.content;
@@ -703,7 +702,29 @@ fn sim(args: SimArgs, stdout: &mut dyn Write, stderr: &mut dyn Write) -> anyhow:
             }
         }
     };
+    if args.players.len() > 2 {
+        writeln!(stderr, "error: --players takes one value (both players) or two (player 1, player 2)")?;
+        return Ok(2);
+    }
+    if args.games.is_some() && args.replay.is_some() {
+        writeln!(
+            stderr,
+            "error: --replay writes the file of one game; leave out --games (or use --seed N for that game)"
+        )?;
+        return Ok(2);
+    }
+    if let Some(n) = args.games {
+        if args.seed.checked_add(n).is_none() {
+            writeln!(stderr, "error: --seed {} with --games {n} runs past the largest seed", args.seed)?;
+            return Ok(2);
+        }
+    }
     let players = seats(&args.players);
+    let random_scenario = if content.scenarios.contains_key(&args.scenario) {
+        args.scenario.clone()
+    } else {
+        content.setups.get(&setup_id).map(|s| s.value.scenario.clone()).unwrap_or_default()
+    };
     if let Some(n) = args.games {
         let teams = if args.random_teams {
             let scenario = if content.scenarios.contains_key(&args.scenario) {
@@ -717,7 +738,10 @@ fn sim(args: SimArgs, stdout: &mut dyn Write, stderr: &mut dyn Write) -> anyhow:
         };
         return sim_batch(&loaded, &teams, args.seed, n, players, args.jobs, args.format, stdout, stderr);
     }
-    let setup = Setup::from_content(content, &setup_id, args.seed).map_err(|e| anyhow::anyhow!(e))?;
+    // One game: the setup's teams, or teams drawn from the seed (`--random-teams`).
+    let setup_id =
+        if args.random_teams { format!("{}{random_scenario}", arena_engine::sim::RANDOM_TEAMS) } else { setup_id };
+    let setup = arena_engine::sim::replay_setup(content, &setup_id, args.seed).map_err(|e| anyhow::anyhow!(e))?;
     let runtime = Runtime::new(std::sync::Arc::new(content.clone()), loaded.script_set.clone(), Limits::default())
         .map_err(|e| anyhow::anyhow!("cannot start the Lua VM: {e}"))?;
     let mut controllers: Vec<Box<dyn arena_engine::rules::decision::Controller>> = (0..2)
@@ -786,7 +810,7 @@ fn sim_batch(
     };
     match format {
         Output::Json => {
-            let v = serde_json::json!({ "setup": setup, "seeds": [first_seed, first_seed + games], "report": report, "games": results });
+            let v = serde_json::json!({ "setup": setup, "seeds": [first_seed, first_seed + games - 1], "report": report, "games": results });
             writeln!(stdout, "{}", serde_json::to_string_pretty(&v)?)?;
         }
         _ => {

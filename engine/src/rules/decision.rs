@@ -389,6 +389,11 @@ impl SituationController {
     pub fn leftover(&self) -> usize {
         self.answers.len()
     }
+
+    /// The answers never asked for, in order.
+    pub fn leftovers(&self) -> Vec<String> {
+        self.answers.iter().cloned().collect()
+    }
 }
 
 /// The shared answer stream of both players of a situation.
@@ -408,7 +413,14 @@ impl Controller for SituationSeat {
             return wind_down;
         }
         match s.answers.pop_front() {
-            Some(a) => match d.options.iter().position(|o| o.to_string() == a) {
+            // `#N`: the Nth option, as listed.
+            Some(a) => match a
+                .strip_prefix('#')
+                .and_then(|n| n.parse::<usize>().ok())
+                .filter(|n| (1..=d.options.len()).contains(n))
+                .map(|n| n - 1)
+                .or_else(|| d.options.iter().position(|o| o.to_string() == a))
+            {
                 Some(i) => {
                     s.transcript.push(format!("{} -> {a}", d.prompt));
                     i

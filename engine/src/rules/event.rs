@@ -218,12 +218,13 @@ impl std::fmt::Display for Event {
             ScoringZone { zone } => write!(f, "the Scoring Zone is now {zone}"),
             Log { text } => write!(f, "  {text}"),
             EffectFailed { card, effect, message, .. } => {
-                write!(f, "effect of {card} {effect} failed and was undone: {message}")
+                write!(f, "{card} {effect} failed and was undone: {message}")
             }
             GameEnded { winner, victory_points, frags, rounds } => match winner {
                 Some(w) => write!(
                     f,
-                    "== Game over after {rounds} Rounds: player {} wins, {} VP to {} ({} Frags to {})",
+                    "== Game over after {}: player {} wins, {} VP to {} ({} Frags to {})",
+                    self::count(*rounds as u32, "Round"),
                     w + 1,
                     victory_points[*w],
                     victory_points[1 - w],
@@ -232,8 +233,10 @@ impl std::fmt::Display for Event {
                 ),
                 None => write!(
                     f,
-                    "== Game over after {rounds} Rounds: a draw, {} VP each, {} Frags each",
-                    victory_points[0], frags[0]
+                    "== Game over after {}: a draw, {} VP each, {} Frags each",
+                    self::count(*rounds as u32, "Round"),
+                    victory_points[0],
+                    frags[0]
                 ),
             },
         }

@@ -350,11 +350,7 @@ impl Setup {
             .find(|z| z.kind == model::ZoneKind::Deployment)
             .ok_or_else(|| format!("map `{}` has no Deployment Zone", map.id))?;
         let second = first.opposite.clone().unwrap_or_else(|| {
-            map.zones
-                .iter()
-                .rfind(|z| z.kind == model::ZoneKind::Deployment)
-                .map(|z| z.id.clone())
-                .unwrap_or_default()
+            map.zones.iter().rfind(|z| z.kind == model::ZoneKind::Deployment).map(|z| z.id.clone()).unwrap_or_default()
         });
         Ok([first.id.clone(), second])
     }
@@ -405,6 +401,8 @@ pub struct Game<'a> {
     forced: std::collections::VecDeque<Vec<Symbol>>,
     /// A situation's forced face that its die does not have.
     fault: Option<String>,
+    /// How many forced faces were rolled.
+    forced_used: usize,
     /// How many events there were when a controller gave up, if one did.
     halted: Option<usize>,
     /// The pools of a Roll whose Tactics window is open: [active side, other side].
@@ -593,6 +591,7 @@ impl<'a> Game<'a> {
             scored_this_round: [0; 2],
             forced: Default::default(),
             fault: None,
+            forced_used: 0,
             pending_pools: None,
             tactic_side: None,
             cover_check: None,
@@ -740,6 +739,21 @@ impl<'a> Game<'a> {
             && !self.board.blocked.contains(&h)
             && !self.board.barriers.contains(&h)
             && self.occupant(h).is_none()
+    }
+
+    /// Why a space is not Free, for messages.
+    fn why_not_free(&self, h: Hex) -> String {
+        if !self.board.on_board(h) {
+            format!("is off the board (radius {})", self.board.radius)
+        } else if self.board.blocked.contains(&h) {
+            "is a Blocked space".into()
+        } else if self.board.barriers.contains(&h) {
+            "holds a Barrier".into()
+        } else if let Some(u) = self.occupant(h) {
+            format!("is Occupied by {}", u.id)
+        } else {
+            "is not Free".into()
+        }
     }
 
     fn has_state(&self, id: &str, state: &str) -> bool {
@@ -1302,7 +1316,20 @@ impl<'a> Game<'a> {
         self.probing = false;
         self.effect_source = outer;
         match result {
-            Ok(v) => v == ApiValue::Bool(true),
+            Ok(ApiValue::Bool(b)) => b,
+            Ok(other) => {
+                let source = &self.runtime.scripts().sources()[script.0];
+                let (file, line) = (source.file.display().to_string(), Some(source.first_line));
+                self.effect_failures += 1;
+                self.emit(Event::EffectFailed {
+                    card: home,
+                    effect: path,
+                    message: format!("a condition must return true or false, not {other}"),
+                    file,
+                    line,
+                });
+                false
+            }
             Err(e) => {
                 self.effect_failures += 1;
                 self.emit(Event::EffectFailed {
@@ -1553,8 +1580,7 @@ impl<'a> Game<'a> {
         }
         for p in order {
             let side = if p == roller_owner { Side::Active } else { Side::Opponent };
-            let (me, them) =
-                if p == roller_owner { (roller, other) } else { (theirs_self.as_str(), Some(roller)) };
+            let (me, them) = if p == roller_owner { (roller, other) } else { (theirs_self.as_str(), Some(roller)) };
             for _ in 0..8 {
                 let playable = playable(self, p);
                 if playable.is_empty() {
@@ -1629,8 +1655,12 @@ impl<'a> Game<'a> {
         let Some(from) = self.space_of(id) else { return };
         let mut to = to;
         if !from.is_adjacent(to) || !self.is_free(to) {
-            let options: Vec<Choice> =
-                from.neighbours().into_iter().filter(|h| self.is_free(*h)).map(|h| Choice::MoveTo { space: h }).collect();
+            let options: Vec<Choice> = from
+                .neighbours()
+                .into_iter()
+                .filter(|h| self.is_free(*h))
+                .map(|h| Choice::MoveTo { space: h })
+                .collect();
             if options.is_empty() {
                 return;
             }
@@ -1818,8 +1848,27 @@ impl<'a> Game<'a> {
                     f
                 };
                 if !die.value.faces.iter().any(|f| sorted(f) == sorted(&face)) && self.fault.is_none() {
-                    self.fault = Some(format!("the {d} die has no face {face:?}"));
+                    let show = |f: &[Symbol]| {
+                        if f.is_empty() {
+                            "blank".to_string()
+                        } else {
+                            f.iter().map(|x| symbol_name(*x)).collect::<Vec<_>>().join("+")
+                        }
+                    };
+                    let faces: Vec<String> = die.value.faces.iter().map(|f| show(f)).collect();
+                    self.fault = Some(format!(
+                        "forced face #{} is {}, which the {d} die does not have (its faces: {})",
+                        self.forced_used + 1,
+                        show(&face),
+                        faces.join(", ")
+                    ));
+                    // Nothing after an impossible face is a real game: stop here.
+                    if self.halted.is_none() {
+                        self.halted = Some(self.events.len());
+                        self.state.over = true;
+                    }
                 }
+                self.forced_used += 1;
                 out.push((d.clone(), face));
                 continue;
             }
@@ -1882,7 +1931,7 @@ impl<'a> Game<'a> {
                 Some([q, r]) => {
                     let h = Hex::new(q, r);
                     if !g.is_free(h) {
-                        return Err(format!("{}: [{q}, {r}] is not a Free space", c.id));
+                        return Err(format!("{}: [{q}, {r}] {}", c.id, g.why_not_free(h)));
                     }
                     Location::Space(h)
                 }
@@ -1904,7 +1953,16 @@ impl<'a> Game<'a> {
                 if !content.states.contains_key(st) {
                     return Err(format!("{}: no State `{st}`", c.id));
                 }
-                u.tokens.push(Token { state: st.clone(), side, source: None, choice: None });
+                let source = if st == "taunted" { c.taunted_by.clone() } else { None };
+                u.tokens.push(Token { state: st.clone(), side, source, choice: None });
+            }
+            if let Some(by) = &c.taunted_by {
+                if !c.states.iter().chain(&c.blue_states).any(|s| s == "taunted") {
+                    return Err(format!("{}: `taunted_by` needs the Taunted State in `states`", c.id));
+                }
+                if !sit.character.iter().any(|o| o.id == *by) {
+                    return Err(format!("{}: `taunted_by`: `{by}` is not in the situation", c.id));
+                }
             }
         }
         for m in &sit.minion {
@@ -1958,6 +2016,15 @@ impl<'a> Game<'a> {
         }
         if g.unit(&sit.active).is_none() {
             return Err(format!("the active Character `{}` is not in the situation", sit.active));
+        }
+        if g.is_minion(&sit.active) {
+            return Err(format!(
+                "`{}` is a Minion: Minions have no Activation (their Controller activates them)",
+                sit.active
+            ));
+        }
+        if sit.round == 0 || sit.round > scenario.rounds {
+            return Err(format!("round {} is not a Round of `{}` (1 to {})", sit.round, sit.scenario, scenario.rounds));
         }
         g.state.active = Some(sit.active.clone());
         g.forced = sit.dice.iter().cloned().collect();
@@ -2036,6 +2103,22 @@ impl<'a> Game<'a> {
         let mut sides = vec![(a, Side::Active, active.to_string(), other.map(str::to_string))];
         if let (true, Some(o)) = (both_rolled, other) {
             sides.push((1 - a, Side::Opponent, o.to_string(), Some(active.to_string())));
+        }
+        // The rollers' own `after-roll` Automatic Skills first, on their side.
+        for (_, side, who, them) in sides.clone() {
+            let has = self.card(&who).automatic_skills.iter().any(|k| k.timing == Some(model::Window::AfterRoll));
+            if has {
+                self.roll = Some(RollCtx {
+                    roll: ftf.clone(),
+                    side,
+                    rollers: [who.clone(), them.clone().unwrap_or_default()],
+                    displaced_target: false,
+                });
+                self.automatic_skills(&who, model::Window::AfterRoll, them.as_deref(), None);
+                if let Some(rc) = self.roll.take() {
+                    *ftf = rc.roll;
+                }
+            }
         }
         sides.retain(|(p, ..)| !self.playable(*p, model::Window::AfterRoll, None).is_empty());
         if sides.len() == 2 {
@@ -2208,19 +2291,23 @@ impl<'a> Game<'a> {
             .collect();
         // Automatic Skills used in the Switches step, offered like a Switch with
         // no cost while their condition holds (Dead Man's Hand).
-        let skills: Vec<(String, String)> = card
+        // A skill without a condition is offered once per Switches step.
+        let mut skills: Vec<(String, String, bool)> = card
             .automatic_skills
             .iter()
             .filter(|k| k.timing == Some(model::Window::Switches) && !self.silenced(who, &k.id))
             .filter(|k| k.effect.lua.is_some() || k.effect.script.is_some())
-            .map(|k| (k.id.clone(), k.effect.text.clone()))
+            .map(|k| {
+                let repeatable = k.condition.as_ref().is_some_and(|c| c.lua.is_some() || c.script.is_some());
+                (k.id.clone(), k.effect.text.clone(), repeatable)
+            })
             .collect();
         if all.is_empty() && skills.is_empty() {
             return;
         }
         for _ in 0..16 {
             let mut usable = Vec::new();
-            for (k, _) in &skills {
+            for (k, _, _) in &skills {
                 if self.condition_at(who, &format!("automatic_skills[id={k}].condition"), target) {
                     usable.push(Choice::Activate { switch: k.clone() });
                 }
@@ -2238,7 +2325,10 @@ impl<'a> Game<'a> {
             else {
                 return;
             };
-            if let Some((k, text)) = skills.iter().find(|(k, _)| *k == switch).cloned() {
+            if let Some((k, text, repeatable)) = skills.iter().find(|(k, ..)| *k == switch).cloned() {
+                if !repeatable {
+                    skills.retain(|(x, ..)| *x != k);
+                }
                 self.emit(Event::Log { text: format!("{who} uses {k}") });
                 self.roll = Some(RollCtx {
                     roll: ftf.clone(),
@@ -2619,12 +2709,17 @@ impl<'a> Game<'a> {
         let (total, owner) = (u.damage, u.owner);
         let hp = self.card(id).hit_points;
         // Tactics played when Damage is received (before the Infirmary), or when
-        // it is enough to go there (`000 § Tactics`: the card's timing).
+        // it is enough to go there (`000 § Tactics`: the card's timing); the
+        // Character's own Automatic Skills of those moments first.
         let mut windows = vec![model::Window::DamageSuffered];
         if total >= hp {
             windows.push(model::Window::SentToInfirmary);
         }
         for window in windows {
+            self.automatic_skills(id, window, None, None);
+            if !matches!(self.unit(id).map(|u| u.location), Some(Location::Space(_))) {
+                return;
+            }
             let playable = self.playable_for(owner, window, id);
             if playable.is_empty() {
                 continue;
@@ -3055,7 +3150,11 @@ impl Host for Game<'_> {
             }
             "inflict_damage" => {
                 let t = character(self, 0)?;
-                self.inflict(&t, n(1, 0).clamp(0, 255) as u8, None);
+                let amount = n(1, 0);
+                if amount < 1 {
+                    return Err(format!("inflict_damage: {amount} Damage; the amount is at least 1"));
+                }
+                self.inflict(&t, amount.min(255) as u8, None);
                 ApiValue::Nil
             }
             "heal" => {

@@ -48,8 +48,9 @@ pub struct Situation {
     /// Faces the dice show, in the order they are rolled; then the RNG.
     #[serde(default)]
     pub dice: Vec<Vec<Symbol>>,
-    /// Answers to the Decisions, in order, as `arena run` prints the options.
-    #[serde(default)]
+    /// Answers to the Decisions, in order, as `arena run` prints the options
+    /// (`"ken-no-sen on major-lunah (3 AP)"`), or an option's number (`2`).
+    #[serde(default, deserialize_with = "answers")]
     pub answers: Vec<String>,
     /// The RNG seed for anything not forced.
     #[serde(default)]
@@ -173,6 +174,24 @@ fn one() -> u8 {
     1
 }
 
+/// Answers as text, an option's number becoming `#N`.
+fn answers<'de, D: serde::Deserializer<'de>>(d: D) -> Result<Vec<String>, D::Error> {
+    #[derive(Deserialize)]
+    #[serde(untagged)]
+    enum Answer {
+        Text(String),
+        Number(u32),
+    }
+    let list: Vec<Answer> = Vec::deserialize(d)?;
+    Ok(list
+        .into_iter()
+        .map(|a| match a {
+            Answer::Text(t) => t,
+            Answer::Number(n) => format!("#{n}"),
+        })
+        .collect())
+}
+
 /// A Character of a situation.
 #[derive(Debug, Clone, Deserialize)]
 #[serde(deny_unknown_fields)]
@@ -202,6 +221,10 @@ pub struct SituationCharacter {
     /// Movement Points.
     #[serde(default)]
     pub movement_points: u8,
+    /// Who provoked its Taunted token (`states = ["taunted"]`): it may then
+    /// Attack only that Character (`000 § Taunted`).
+    #[serde(default)]
+    pub taunted_by: Option<Id>,
 }
 
 /// What playing a situation gave: the events it played (up to the first
@@ -265,9 +288,11 @@ impl Situation {
             Some(u) => problems.push(problem(u.clone())),
             None => {
                 if controller.leftover() > 0 {
+                    let left: Vec<String> = controller.leftovers().iter().map(|a| format!("\"{a}\"")).collect();
                     problems.push(problem(format!(
-                        "{} answer(s) left over: the situation went differently than written",
-                        controller.leftover()
+                        "{} answer(s) left over, never asked for ({}): the situation went differently than written",
+                        left.len(),
+                        left.join(", ")
                     )));
                 }
                 if game.unused_dice() > 0 {

@@ -267,7 +267,7 @@ pub const REGISTRY: &[ApiFn] = &[
         params: &[TARGET, p("amount", Ty::Integer, "Damage, at least 1")],
         returns: Ty::Nil,
         answer: Answer::Host,
-        doc: "Inflict Damage. A Character that reaches its Hit Points goes to the Infirmary; excess Damage is ignored.",
+        doc: "Inflict Damage (an error below 1). A Character that reaches its Hit Points goes to the Infirmary once the effect has run; excess Damage is ignored.",
         source: "000 § Inflict; § Damage",
     },
     ApiFn {
@@ -355,7 +355,7 @@ pub const REGISTRY: &[ApiFn] = &[
         params: &[p("spaces", Ty::SpaceList, "the valid spaces"), opt("prompt", Ty::String, "what the choice is for")],
         returns: Ty::Space,
         answer: Answer::Host,
-        doc: "The active player chooses one space among the candidates (a Decision); nil when there are none.",
+        doc: "The player of the Character whose effect runs chooses one space among the candidates (a Decision); nil when there are none.",
         source: "000 § Effects",
     },
     ApiFn {
@@ -587,7 +587,7 @@ pub const REGISTRY: &[ApiFn] = &[
         ],
         returns: Ty::Character,
         answer: Answer::Host,
-        doc: "The active player chooses one Target among the candidates (a Decision); nil when there are none.",
+        doc: "The player of the Character whose effect runs chooses one Target among the candidates (a Decision); nil when there are none.",
         source: "000 § Targets",
     },
     ApiFn {
@@ -595,7 +595,7 @@ pub const REGISTRY: &[ApiFn] = &[
         params: &[p("options", Ty::StringList, "the options"), opt("prompt", Ty::String, "what the choice is for")],
         returns: Ty::String,
         answer: Answer::Host,
-        doc: "The active player chooses one option (a Decision), such as which State to impose.",
+        doc: "The player of the Character whose effect runs chooses one option (a Decision), such as which State to impose.",
         source: "000 § Effects",
     },
 ];
