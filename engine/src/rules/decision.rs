@@ -302,6 +302,38 @@ impl Controller for GreedyController {
                 if let Some(i) = attack {
                     return i;
                 }
+                // Actions Step Tactics, while the hand keeps two for Rolls.
+                let hand = view.state.players[d.player].hand.len();
+                if hand > 2 {
+                    if let Some(i) = d.options.iter().position(|o| matches!(o, Choice::Play { .. })) {
+                        return i;
+                    }
+                }
+                // An Action that is not an Attack (a heal, a State, a Minion
+                // deployed) on an Enemy, a wounded Ally, or no Target.
+                let useful =
+                    d.options.iter().position(|o| {
+                        let (actor, action, target) = match o {
+                            Choice::Perform { action, target, .. } if action != "move" => (me, action, target),
+                            Choice::MinionAction { minion, action, target, .. } => (minion.as_str(), action, target),
+                            _ => return false,
+                        };
+                        let Some(a) = view.actions_of(actor).iter().find(|a| a.id == *action) else { return false };
+                        if a.attack || a.movement_cost > 0 {
+                            return false;
+                        }
+                        match target {
+                            None => true,
+                            Some(t) => view.state.units.iter().find(|u| u.id == *t).is_some_and(|u| {
+                                u.owner != d.player || (u.damage > 0 && u.minion.is_none() && u.id != me)
+                            }),
+                        }
+                    });
+                // Only with Action Points to spare for a Move afterwards.
+                let ap = view.state.units.iter().find(|u| u.id == me).map_or(0, |u| u.action_points);
+                if let (Some(i), true) = (useful, ap >= 3) {
+                    return i;
+                }
                 let in_zone = here
                     .is_some_and(|h| view.board.zones.get(&view.state.scoring_zone).is_some_and(|z| z.1.contains(&h)));
                 if !in_zone {

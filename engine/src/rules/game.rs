@@ -3164,7 +3164,10 @@ impl Host for Game<'_> {
                     let healed = amount.min(u.damage);
                     u.damage -= healed;
                     let total = u.damage;
-                    self.emit(Event::Healed { character: t, amount: healed, total });
+                    // Nothing to heal, nothing happens (and nothing to tell).
+                    if healed > 0 {
+                        self.emit(Event::Healed { character: t, amount: healed, total });
+                    }
                 }
                 ApiValue::Nil
             }
