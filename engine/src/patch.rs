@@ -173,11 +173,27 @@ fn apply_one(
                     Some(pointer)
                 }
                 Err(e) => {
+                    // A JSON Pointer written where a keyed path belongs: show the keyed form.
+                    let help = if path.contains('/') {
+                        let keyed = path
+                            .trim_start_matches('/')
+                            .split('/')
+                            .map(
+                                |seg| if seg.parse::<usize>().is_ok() { format!("[{seg}]") } else { format!(".{seg}") },
+                            )
+                            .collect::<String>();
+                        format!(
+                            "paths are keys joined by dots, list items in brackets: `{}` (by id, `[id=...]`, is safer)",
+                            keyed.trim_start_matches('.')
+                        )
+                    } else {
+                        format!("`arena show {target}` prints the entry as it stands")
+                    };
                     diags.push(
                         Diagnostic::error(Code::PatchKeyNotFound, format!("`{target}` has no {e}"))
                             .at_opt(at(key))
                             .path(format!("{target} {path}"))
-                            .help(format!("`arena show {target}` prints the entry as it stands")),
+                            .help(help),
                     );
                     None
                 }

@@ -109,6 +109,10 @@ pub struct Replay {
     pub answers: Vec<usize>,
     /// The events, as JSON, to compare against.
     pub events: Vec<serde_json::Value>,
+    /// The packs it was played on (`id version`, in load order), to say which
+    /// to load when they are missing; empty in files from before this field.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub packs: Vec<String>,
 }
 
 impl Replay {
@@ -121,7 +125,14 @@ impl Replay {
             seed: record.seed,
             answers: record.answers.clone(),
             events: record.events.iter().map(|e| serde_json::to_value(e).unwrap_or_default()).collect(),
+            packs: Vec::new(),
         }
+    }
+
+    /// The same, naming the packs it was played on.
+    pub fn with_packs(mut self, loaded: &crate::load::Loaded) -> Replay {
+        self.packs = loaded.packs.iter().map(|p| format!("{} {}", p.manifest.id, p.manifest.version)).collect();
+        self
     }
 }
 

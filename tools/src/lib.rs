@@ -758,7 +758,7 @@ fn sim(args: SimArgs, stdout: &mut dyn Write, stderr: &mut dyn Write) -> anyhow:
     let record = arena_engine::sim::play(content, &runtime, &setup, [a[0].as_mut(), b[0].as_mut()])
         .map_err(|e| anyhow::anyhow!(e))?;
     if let Some(path) = &args.replay {
-        let replay = arena_engine::sim::Replay::of(&record, &setup_id, &loaded.content_hash());
+        let replay = arena_engine::sim::Replay::of(&record, &setup_id, &loaded.content_hash()).with_packs(&loaded);
         std::fs::write(path, serde_json::to_string(&replay)? + "\n")
             .with_context(|| format!("writing {}", path.display()))?;
     }
@@ -880,7 +880,27 @@ fn replay(args: ReplayArgs, stdout: &mut dyn Write, stderr: &mut dyn Write) -> a
     let runtime =
         Runtime::new(std::sync::Arc::new(loaded.content.clone()), loaded.script_set.clone(), Limits::default())
             .map_err(|e| anyhow::anyhow!("cannot start the Lua VM: {e}"))?;
-    match arena_engine::sim::check_replay(&loaded.content, &runtime, &replay).map_err(|e| anyhow::anyhow!(e))? {
+    let missing: Vec<&str> = replay
+        .packs
+        .iter()
+        .filter_map(|p| p.split_whitespace().next())
+        .filter(|id| !loaded.packs.iter().any(|l| l.manifest.id == *id))
+        .collect();
+    let checked = match arena_engine::sim::check_replay(&loaded.content, &runtime, &replay) {
+        Ok(c) => c,
+        Err(e) => {
+            writeln!(stderr, "error: {}: {e}", args.file.display())?;
+            if !missing.is_empty() {
+                writeln!(
+                    stderr,
+                    "help: it was played with packs not loaded now ({}): pass them with --pack",
+                    missing.join(", ")
+                )?;
+            }
+            return Ok(1);
+        }
+    };
+    match checked {
         ReplayCheck::Same { events } => {
             writeln!(stdout, "replay ok: {events} events, the same as recorded")?;
             Ok(0)

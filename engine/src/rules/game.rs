@@ -1772,6 +1772,14 @@ impl<'a> Game<'a> {
                     far && (self.has_state(&t, "dazzled") || self.space_of(&t).is_some_and(|h| self.in_smoke(h)));
                 if defender_sees && !dazzled_far {
                     self.inflict(id, r.opponent_successes.min(255) as u8, Some(&t));
+                } else if r.opponent_successes > 0 {
+                    // Say why the Defender's Successes do nothing (`000 § Attacks`, `§ Dazzled`).
+                    let why = if !defender_sees {
+                        "has no Line of Sight to the Attacker"
+                    } else {
+                        "is Dazzled or in Smoke, beyond Range 1"
+                    };
+                    self.emit(Event::Log { text: format!("{t} inflicts no Damage: it {why}") });
                 }
             } else {
                 let pools = self.own_roll_skills(id, Side::Active, target, [pool, Pool::default()]);
@@ -3325,11 +3333,19 @@ impl Host for Game<'_> {
                 }
                 let pools = self.pending_pools.as_mut().expect("pools");
                 let pool = &mut pools[if side == Side::Active { 0 } else { 1 }];
+                let mut refused = 0;
                 for _ in 0..n(1, 1).clamp(0, 6) {
                     // The per-Roll limits hold (`000 § Dice`); dice over them are not added.
                     if pool.dice.iter().filter(|d| **d == die).count() < limit {
                         pool.dice.push(die.clone());
+                    } else {
+                        refused += 1;
                     }
+                }
+                if refused > 0 {
+                    self.emit(Event::Log {
+                        text: format!("{refused} {die} die not added: a Roll holds at most {limit} (000 § Dice)"),
+                    });
                 }
                 ApiValue::Nil
             }
