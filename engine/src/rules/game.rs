@@ -3227,10 +3227,8 @@ impl Host for Game<'_> {
                 if self.prevented(&t, model::Prevention::MovedByEnemyEffects) {
                     return Ok(ApiValue::Nil);
                 }
-                let Some(ApiValue::Space([q, r])) = args.get(1) else {
-                    return Err("place: a space {q, r} is needed".into());
-                };
-                let to = Hex::new(*q as i32, *r as i32);
+                let to = space_arg(args, 1, f.name)?;
+                let (q, r) = (to.q, to.r);
                 if !self.is_free(to) {
                     return Err(format!("place: [{q}, {r}] is not a Free space"));
                 }
@@ -3468,10 +3466,8 @@ impl Host for Game<'_> {
                 if self.prevented(&t, model::Prevention::MovedByEnemyEffects) {
                     return Ok(ApiValue::Nil);
                 }
-                let Some(ApiValue::Space([q, r])) = args.get(1) else {
-                    return Err("displace_to: a space {q, r} is needed".into());
-                };
-                let to = Hex::new(*q as i32, *r as i32);
+                let to = space_arg(args, 1, f.name)?;
+                let (q, r) = (to.q, to.r);
                 let Some(from) = self.space_of(&t) else { return Ok(ApiValue::Nil) };
                 if !from.is_adjacent(to) || !self.is_free(to) {
                     return Err(format!("displace_to: [{q}, {r}] is not a Free space Adjacent to `{t}`"));
@@ -3700,6 +3696,14 @@ impl Host for Game<'_> {
                 self.roll = roll;
             }
         }
+    }
+}
+
+/// The space argument `i` of an API call.
+fn space_arg(args: &[ApiValue], i: usize, name: &str) -> std::result::Result<Hex, String> {
+    match args.get(i) {
+        Some(ApiValue::Space([q, r])) => Ok(Hex::new(*q as i32, *r as i32)),
+        _ => Err(format!("{name}: a space {{q, r}} is needed")),
     }
 }
 
