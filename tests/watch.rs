@@ -319,7 +319,8 @@ fn rapid_successive_saves() {
         std::fs::write(&file, v).unwrap();
     }
     let last_name = "La Duelista 30";
-    let name = |s: &Snapshot| s.loaded.content.characters["la-duelista"].value.name.clone();
+    let name =
+        |s: &Snapshot| s.loaded.content.characters.get("la-duelista").map(|c| c.value.name.clone()).unwrap_or_default();
     let (snap, before) = wait_for(&w, "the last version live", |e| match e {
         Event::Reloaded { snapshot, .. } if name(snapshot) == last_name => Some(snapshot.clone()),
         _ => None,

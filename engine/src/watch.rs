@@ -634,8 +634,10 @@ struct Worker {
     state: Pending,
 }
 
-/// Loads discarded as unsettled in a row before one is taken anyway.
-const MAX_DISCARDS: u32 = 5;
+/// Loads discarded as unsettled in a row before one is taken anyway (about
+/// three seconds of a file that never stops changing, at the default debounce;
+/// a slow machine writing many saves in a row needs more than a few).
+const MAX_DISCARDS: u32 = 20;
 
 impl Worker {
     fn send(&self, e: Event) {
