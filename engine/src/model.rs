@@ -855,6 +855,11 @@ pub struct Scenario {
     /// 9). 0: none.
     #[serde(default, skip_serializing_if = "is_zero")]
     pub special_spaces: u8,
+    /// Running Projectiles are added (`001 § Scenarios with Running
+    /// Projectiles`): one per player on the HexaDome, each activated at the end
+    /// of the Turns Phase.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub running_projectiles: bool,
     /// Actions every Character gains in this Scenario (Crow Accumulator's Accumulator Actions).
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub actions: Vec<Action>,
@@ -925,7 +930,9 @@ pub struct RunningProjectile {
     /// Markers in the box.
     #[serde(default = "one")]
     pub count: u8,
-    /// How it moves and what it does.
+    /// What it does to the Character in Contact or the chosen Target: Lua with
+    /// ctx.self = the Running Projectile and ctx.target = that Character (how
+    /// it moves and triggers is the engine's, `001 § Running Projectiles`).
     pub effect: Effect,
     #[serde(flatten)]
     pub meta: Meta,

@@ -48,6 +48,9 @@ pub enum Kind {
     Space,
     /// Where to place a Special Space marker (`001 § Scenarios with Special Spaces`).
     SpecialSpace,
+    /// A Running Projectile: where to deploy it, which to activate, where it
+    /// Displaces, which Target it hits (`001 § Running Projectiles`).
+    Projectile,
     /// Which of several simultaneous effects resolves first: the Underdog
     /// decides (`000 § When Do Things Happen`).
     SimultaneousEffects,
@@ -364,6 +367,41 @@ impl Controller for GreedyController {
                 .or_else(|| d.options.iter().position(|o| matches!(o, Choice::Nullify { .. })))
                 .unwrap_or(0),
             Kind::Switch => d.options.iter().position(|o| matches!(o, Choice::Activate { .. })).unwrap_or(0),
+            // A Running Projectile: toward the nearest Enemy Character, then at
+            // the most wounded one in Range.
+            Kind::Projectile => {
+                let enemies: Vec<(Hex, u8, &crate::model::Id)> = view
+                    .state
+                    .units
+                    .iter()
+                    .filter(|u| u.owner != d.player && u.minion.is_none() && u.projectile.is_none())
+                    .filter_map(|u| match u.location {
+                        crate::rules::game::Location::Space(h) => {
+                            Some((h, view.hit_points(&u.id).unwrap_or(0).saturating_sub(u.damage), &u.id))
+                        }
+                        _ => None,
+                    })
+                    .collect();
+                let nearest = |h: &Hex| enemies.iter().map(|(e, ..)| e.distance(*h)).min().unwrap_or(u32::MAX);
+                let moves = d.options.iter().enumerate().filter_map(|(i, o)| match o {
+                    Choice::MoveTo { space } => Some((nearest(space), i)),
+                    _ => None,
+                });
+                if let Some((_, i)) = moves.min() {
+                    return i;
+                }
+                d.options
+                    .iter()
+                    .enumerate()
+                    .filter_map(|(i, o)| match o {
+                        Choice::Pick { id } => {
+                            enemies.iter().find(|(_, _, e)| *e == id).map(|(_, hp, _)| (*hp, i)).or(Some((u8::MAX, i)))
+                        }
+                        _ => None,
+                    })
+                    .min()
+                    .map_or(0, |(_, i)| i)
+            }
             // Tactics are played where they change a Roll or answer the
             // opponent's ("Play a Tactic before the Roll?", "Answer ...?");
             // Actions Step Tactics are left for the Action decisions.

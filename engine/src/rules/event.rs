@@ -69,6 +69,13 @@ pub enum Event {
     /// `damage`, `controller` (its Controller went to the Infirmary) or `removed`
     /// (its Controller took it off).
     MinionRemoved { minion: Id, why: String },
+    /// A Running Projectile deployed face down (`001 § Scenarios with Running Projectiles`).
+    ProjectileDeployed { player: PlayerId, projectile: Id, space: Hex },
+    /// A Running Projectile flipped against a Character (`001 § Running Projectiles`).
+    ProjectileTriggered { projectile: Id, marker: Id, target: Id },
+    /// A Running Projectile leaves the HexaDome for the bottom of its deck: `why` is
+    /// `triggered`, `destroyed` or `discarded` (no space to deploy it).
+    ProjectileRemoved { projectile: Id, why: String },
     /// A Special Space marker placed face down (`001 § Scenarios with Special Spaces`).
     SpecialSpacePlaced { player: PlayerId, space: Hex },
     /// A Special Space marker flipped face up as a Character enters its space.
@@ -194,6 +201,17 @@ impl std::fmt::Display for Event {
                 }
                 "controller" => write!(f, "{minion} is removed from the HexaDome: its Controller is in the Infirmary"),
                 _ => write!(f, "{minion} is removed from the HexaDome by its Controller"),
+            },
+            ProjectileDeployed { player, projectile, space } => {
+                write!(f, "player {} deploys Running Projectile {projectile} face down at {}", player + 1, hex(space))
+            }
+            ProjectileTriggered { projectile, marker, target } => {
+                write!(f, "{projectile} is flipped against {target}: {marker}")
+            }
+            ProjectileRemoved { projectile, why } => match why.as_str() {
+                "destroyed" => write!(f, "{projectile} is destroyed and goes to the bottom of its deck"),
+                "discarded" => write!(f, "{projectile} finds no space and goes to the bottom of its deck"),
+                _ => write!(f, "{projectile} goes to the bottom of its deck"),
             },
             SpecialSpacePlaced { player, space } => {
                 write!(f, "player {} places a Special Space marker face down at {}", player + 1, hex(space))

@@ -99,6 +99,10 @@ pub struct Unit {
     /// For a Minion: which card it is and who controls it (`002 § Minion`).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub minion: Option<MinionOf>,
+    /// For a Running Projectile: its face-down marker (`001 § Running
+    /// Projectiles`); `owner` is the player who deployed it.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub projectile: Option<Id>,
     /// Named effects in force "until the end of this Activation"
     /// (`game:activation_effect`; `no-disengage-rolls`: Barrel through).
     #[serde(skip_serializing_if = "Vec::is_empty")]
@@ -204,6 +208,12 @@ pub struct GameState {
     /// Special Space markers in the HexaDome (`001 § Special Spaces`).
     #[serde(skip_serializing_if = "Vec::is_empty")]
     pub special_spaces: Vec<SpecialSpaceMarker>,
+    /// The Running Projectile markers not in the HexaDome, face down, top last.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub projectile_deck: Vec<Id>,
+    /// Running Projectiles deployed so far (for their names).
+    #[serde(skip)]
+    projectiles_deployed: usize,
     #[serde(skip)]
     rng: rand_chacha::ChaCha8Rng,
 }
@@ -415,6 +425,9 @@ pub struct Game<'a> {
     effect_source: Option<Id>,
     /// The Character-shaped cards of the Controllers' Minions ([`MinionOf`]).
     minion_cards: Vec<std::rc::Rc<model::Character>>,
+    /// The profile of every Running Projectile: "a Defense of one blue die and
+    /// Hit Points 1" (`001 § Running Projectiles`).
+    projectile_card: std::rc::Rc<model::Character>,
     /// Sides of the coming or current Roll that cannot activate Switches
     /// ([active, opponent]; Access Denied); cleared when the Roll ends.
     switches_forbidden: [bool; 2],
@@ -534,6 +547,7 @@ impl<'a> Game<'a> {
             movement_spent: 0,
             next_roll: Vec::new(),
             minion: None,
+            projectile: None,
             until_end_of_activation: Vec::new(),
         };
         let mut units: Vec<Unit> = (0..2).flat_map(|p| setup.teams[p].iter().map(move |id| blank(id, p))).collect();
@@ -575,6 +589,8 @@ impl<'a> Game<'a> {
             over: false,
             smoke: vec![],
             special_spaces: vec![],
+            projectile_deck: vec![],
+            projectiles_deployed: 0,
             rng,
         };
         let mut game = Game {
@@ -598,6 +614,24 @@ impl<'a> Game<'a> {
             effect_source: None,
             halted: None,
             minion_cards,
+            projectile_card: std::rc::Rc::new(model::Character {
+                id: "running-projectile".into(),
+                name: "Running Projectile".into(),
+                card: None,
+                initiative: 0,
+                speed: 0,
+                energy: 0,
+                hit_points: 1,
+                defense: Pool { dice: vec!["blue".into()], symbols: vec![] },
+                brawn: Pool::default(),
+                agility: Pool::default(),
+                switches: vec![],
+                actions: vec![],
+                automatic_skills: vec![],
+                smoke_tokens: 0,
+                minions: vec![],
+                meta: model::Meta::default(),
+            }),
             switches_forbidden: [false; 2],
             probing: false,
             pool_locked: [false; 2],
@@ -665,10 +699,19 @@ impl<'a> Game<'a> {
 
     /// The card of a Character or Minion in the game.
     fn card(&self, id: &str) -> Card<'a> {
-        match self.unit(id).and_then(|u| u.minion.as_ref()) {
+        let unit = self.unit(id);
+        if unit.is_some_and(|u| u.projectile.is_some()) {
+            return Card::Minion(self.projectile_card.clone());
+        }
+        match unit.and_then(|u| u.minion.as_ref()) {
             Some(m) => Card::Minion(self.minion_cards[m.slot].clone()),
             None => Card::Character(&self.content.characters[id].value),
         }
+    }
+
+    /// Whether a unit is a Running Projectile (an Obstacle, not a Character).
+    fn is_projectile(&self, id: &str) -> bool {
+        self.unit(id).is_some_and(|u| u.projectile.is_some())
     }
 
     /// Whose choice an effect's question is: the player of the Character whose
@@ -779,7 +822,12 @@ impl<'a> Game<'a> {
 
     fn enemies(&self, of: &str) -> Vec<&Unit> {
         let owner = self.unit(of).map(|u| u.owner);
-        self.state.units.iter().filter(|u| Some(u.owner) != owner && matches!(u.location, Location::Space(_))).collect()
+        // Running Projectiles are nobody's Enemies: Obstacles both sides may Attack.
+        self.state
+            .units
+            .iter()
+            .filter(|u| Some(u.owner) != owner && u.projectile.is_none() && matches!(u.location, Location::Space(_)))
+            .collect()
     }
 
     fn adjacent_enemies(&self, id: &str) -> Vec<Id> {
@@ -795,7 +843,9 @@ impl<'a> Game<'a> {
     /// (`000 § Line of Sight`; Obstacles, Minions included, do not).
     fn obstructs(&self, h: Hex) -> bool {
         // Minions are Obstacles (`002 § Minion`), which "don't block Line of Sight".
-        self.board.blocked.contains(&h) || self.occupant(h).is_some_and(|u| u.minion.is_none()) || self.in_smoke(h)
+        self.board.blocked.contains(&h)
+            || self.occupant(h).is_some_and(|u| u.minion.is_none() && u.projectile.is_none())
+            || self.in_smoke(h)
     }
 
     fn in_smoke(&self, h: Hex) -> bool {
@@ -846,7 +896,12 @@ impl<'a> Game<'a> {
     fn cover(&self, who: &str, enemy: &str) -> bool {
         let (Some(a), Some(b)) = (self.space_of(who), self.space_of(enemy)) else { return false };
         // "Minions cannot benefit from Cover" (`002 § Minion`).
-        if a.is_adjacent(b) || self.has_state(who, "marked") || self.has_state(who, "hidden") || self.is_minion(who) {
+        if a.is_adjacent(b)
+            || self.has_state(who, "marked")
+            || self.has_state(who, "hidden")
+            || self.is_minion(who)
+            || self.is_projectile(who)
+        {
             return false;
         }
         let provides =
@@ -872,6 +927,9 @@ impl<'a> Game<'a> {
             let turns = self.state.players.iter().map(|p| p.running_order.len()).max().unwrap_or(0).min(255) as u8;
             for turn in 1..=turns {
                 self.turn(turn)?;
+            }
+            if !self.state.over {
+                self.projectiles_phase();
             }
             self.objectives_phase(rounds);
             if !self.state.over {
@@ -934,6 +992,7 @@ impl<'a> Game<'a> {
                 self.emit(Event::Deployed { character: c, space });
             }
         }
+        self.setup_projectiles();
         Ok(())
     }
 
@@ -982,17 +1041,254 @@ impl<'a> Game<'a> {
         }
     }
 
+    /// Running Projectiles at setup: one per player, from the Underdog
+    /// (`001 § Scenarios with Running Projectiles`).
+    fn setup_projectiles(&mut self) {
+        if !self.content.scenarios[&self.state.scenario].value.running_projectiles {
+            return;
+        }
+        let mut deck: Vec<Id> = Vec::new();
+        for e in self.content.running_projectiles.values() {
+            deck.extend(std::iter::repeat_n(e.value.id.clone(), e.value.count as usize));
+        }
+        shuffle(&mut deck, &mut self.state.rng);
+        self.state.projectile_deck = deck;
+        self.top_up_projectiles();
+    }
+
+    /// Each player, from the Underdog, deploys one until there are as many
+    /// Running Projectiles as players in the HexaDome.
+    fn top_up_projectiles(&mut self) {
+        let mut p = self.state.underdog;
+        for _ in 0..4 {
+            let on_board = self
+                .state
+                .units
+                .iter()
+                .filter(|u| u.projectile.is_some() && matches!(u.location, Location::Space(_)))
+                .count();
+            if on_board >= 2 || self.state.projectile_deck.is_empty() {
+                return;
+            }
+            self.deploy_projectile(p);
+            p = 1 - p;
+        }
+    }
+
+    /// The top marker, deployed by `p` on a Free space outside and not Adjacent
+    /// to any Deployment Zone, not in Range 1-2 of any Character and not in
+    /// Contact with another Running Projectile; with no such space it goes to
+    /// the bottom of the deck "as if it had been activated".
+    fn deploy_projectile(&mut self, p: PlayerId) {
+        let Some(marker) = self.state.projectile_deck.pop() else { return };
+        let zones: BTreeSet<Hex> = self
+            .board
+            .zones
+            .values()
+            .filter(|(kind, _)| *kind == model::ZoneKind::Deployment)
+            .flat_map(|(_, spaces)| spaces.iter().copied())
+            .collect();
+        let r = self.board.radius as i32;
+        let options: Vec<Choice> = (-r..=r)
+            .flat_map(|q| (-r..=r).map(move |rr| Hex::new(q, rr)))
+            .filter(|h| self.is_free(*h) && !zones.contains(h) && !h.neighbours().iter().any(|n| zones.contains(n)))
+            .filter(|h| {
+                !self.state.units.iter().any(|u| match u.location {
+                    Location::Space(x) if u.projectile.is_some() => x.is_adjacent(*h),
+                    Location::Space(x) if u.minion.is_none() => x.distance(*h) <= 2,
+                    _ => false,
+                })
+            })
+            .map(|space| Choice::Space { space })
+            .collect();
+        self.state.projectiles_deployed += 1;
+        let id = format!("running-projectile-{}", self.state.projectiles_deployed);
+        if options.is_empty() {
+            self.state.projectile_deck.insert(0, marker);
+            self.emit(Event::ProjectileRemoved { projectile: id, why: "discarded".into() });
+            return;
+        }
+        let Choice::Space { space } =
+            self.decide(p, Kind::Projectile, None, "Deploy the Running Projectile where?", options)
+        else {
+            return;
+        };
+        let u = Unit {
+            id: id.clone(),
+            owner: p,
+            location: Location::Space(space),
+            damage: 0,
+            tokens: vec![],
+            action_points: 0,
+            movement_points: 0,
+            movement_spent: 0,
+            next_roll: Vec::new(),
+            minion: None,
+            projectile: Some(marker),
+            until_end_of_activation: Vec::new(),
+        };
+        self.state.units.push(u);
+        self.emit(Event::ProjectileDeployed { player: p, projectile: id, space });
+    }
+
+    /// A Running Projectile leaves the HexaDome; its marker goes to the bottom of the deck.
+    fn remove_projectile(&mut self, id: &str, why: &str) {
+        let Some(u) = self.unit_mut(id) else { return };
+        if u.projectile.is_none() || !matches!(u.location, Location::Space(_)) {
+            return;
+        }
+        // The unit stays, to the side, so effects still naming it find it.
+        u.location = Location::Aside;
+        u.damage = 0;
+        let marker = u.projectile.clone().unwrap_or_default();
+        self.state.projectile_deck.insert(0, marker);
+        self.emit(Event::ProjectileRemoved { projectile: id.to_string(), why: why.to_string() });
+    }
+
+    /// Flip a Running Projectile against a Character: its Effect applies, then
+    /// it leaves the HexaDome (`001 § Running Projectiles`). Inside an effect,
+    /// once that effect has run.
+    fn trigger_projectile(&mut self, projectile: &str, target: &str) {
+        let Some(marker) = self.unit(projectile).and_then(|u| u.projectile.clone()) else { return };
+        self.emit(Event::ProjectileTriggered {
+            projectile: projectile.to_string(),
+            marker: marker.clone(),
+            target: target.to_string(),
+        });
+        let text =
+            self.content.running_projectiles.get(&marker).map(|e| e.value.effect.text.clone()).unwrap_or_default();
+        self.run_effect(&format!("running_projectile:{marker}"), "effect", projectile, Some(target), None, &text);
+        self.remove_projectile(projectile, "triggered");
+    }
+
+    /// The end of the Turns Phase: the players take turns, from the Underdog,
+    /// activating the Running Projectiles once each, then top them up to one
+    /// per player (`001 § Scenarios with Running Projectiles`).
+    fn projectiles_phase(&mut self) {
+        let mut waiting: Vec<Id> = self
+            .state
+            .units
+            .iter()
+            .filter(|u| u.projectile.is_some() && matches!(u.location, Location::Space(_)))
+            .map(|u| u.id.clone())
+            .collect();
+        let mut p = self.state.underdog;
+        while !waiting.is_empty() && !self.state.over {
+            let options = waiting.iter().map(|id| Choice::Pick { id: id.clone() }).collect();
+            let Choice::Pick { id } =
+                self.decide(p, Kind::Projectile, None, "Activate which Running Projectile?", options)
+            else {
+                break;
+            };
+            waiting.retain(|w| *w != id);
+            self.activate_projectile(p, &id);
+            p = 1 - p;
+        }
+        if !self.state.over {
+            self.top_up_projectiles();
+        }
+    }
+
+    /// A Running Projectile's Activation (`001 § Activation of the Running
+    /// Projectiles`): up to 3 Displacements, never through a space twice; then
+    /// a Target in Range 1-2 must be chosen, and the Projectile is flipped
+    /// against it; with none, up to 2 more Displacements, not ending in
+    /// Contact with any Character.
+    fn activate_projectile(&mut self, p: PlayerId, id: &str) {
+        let Some(start) = self.space_of(id) else { return };
+        let mut visited: BTreeSet<Hex> = BTreeSet::from([start]);
+        let characters = |g: &Self| -> Vec<(Id, Hex)> {
+            g.state
+                .units
+                .iter()
+                .filter(|u| u.minion.is_none() && u.projectile.is_none())
+                .filter_map(|u| match u.location {
+                    Location::Space(h) => Some((u.id.clone(), h)),
+                    _ => None,
+                })
+                .collect()
+        };
+        let step = |g: &mut Self, visited: &mut BTreeSet<Hex>, away_from_characters: bool| -> bool {
+            let Some(from) = g.space_of(id) else { return false };
+            let near: Vec<Hex> = characters(g).into_iter().map(|(_, h)| h).collect();
+            let options: Vec<Choice> = std::iter::once(Choice::Done)
+                .chain(
+                    from.neighbours()
+                        .into_iter()
+                        .filter(|h| g.is_free(*h) && !visited.contains(h))
+                        .filter(|h| !away_from_characters || !near.iter().any(|c| c.is_adjacent(*h)))
+                        .map(|space| Choice::MoveTo { space }),
+                )
+                .collect();
+            match g.decide(p, Kind::Projectile, None, &format!("Displace {id}?"), options) {
+                Choice::MoveTo { space } => {
+                    visited.insert(space);
+                    g.unit_mut(id).expect("projectile").location = Location::Space(space);
+                    g.emit(Event::Displaced { character: id.to_string(), from, to: space });
+                    true
+                }
+                _ => false,
+            }
+        };
+        for _ in 0..3 {
+            if !step(self, &mut visited, false) {
+                break;
+            }
+        }
+        let range = model::Range { min: 1, max: 2, line_of_sight: true };
+        let targets: Vec<Choice> = characters(self)
+            .into_iter()
+            .filter(|(c, _)| self.in_range(id, c, &range))
+            .map(|(c, _)| Choice::Pick { id: c })
+            .collect();
+        if targets.is_empty() {
+            for _ in 0..2 {
+                if !step(self, &mut visited, true) {
+                    break;
+                }
+            }
+            return;
+        }
+        if let Choice::Pick { id: target } =
+            self.decide(p, Kind::Projectile, None, &format!("{id} hits which Target?"), targets)
+        {
+            self.trigger_projectile(id, &target);
+        }
+    }
+
     /// A Character "advances, is Placed, or Displaced into a Space with a
     /// Special Space marker": the marker is flipped if face down, and its
     /// Effects apply, at once if red, if its player wants if green (`001 §
     /// Special Spaces`). Minions are not Characters.
     fn entered(&mut self, id: &str, space: Hex) {
-        if self.is_minion(id) || !self.state.special_spaces.iter().any(|m| m.space == space) {
+        if self.is_minion(id) || self.is_projectile(id) {
+            return;
+        }
+        let contact = self
+            .state
+            .units
+            .iter()
+            .any(|u| u.projectile.is_some() && matches!(u.location, Location::Space(h) if h.is_adjacent(space)));
+        if !contact && !self.state.special_spaces.iter().any(|m| m.space == space) {
             return;
         }
         if self.in_effect() {
             self.after_effect.push_back(AfterEffect::Entered(id.to_string(), space));
             return;
+        }
+        // A Running Projectile in Contact is flipped against the Character
+        // (`001 § Running Projectiles`), the first found if several.
+        let touching = self
+            .state
+            .units
+            .iter()
+            .find(|u| u.projectile.is_some() && matches!(u.location, Location::Space(h) if h.is_adjacent(space)))
+            .map(|u| u.id.clone());
+        if let Some(p) = touching {
+            self.trigger_projectile(&p, id);
+            if self.space_of(id) != Some(space) {
+                return;
+            }
         }
         let Some(i) = self.state.special_spaces.iter().position(|m| m.space == space) else { return };
         let marker = self.state.special_spaces[i].marker.clone();
@@ -1272,7 +1568,7 @@ impl<'a> Game<'a> {
                         if !matches!(t.location, Location::Space(_)) {
                             continue;
                         }
-                        let ally = t.owner == u.owner;
+                        let ally = t.owner == u.owner && t.projectile.is_none();
                         // Allies cannot be Attacked (`000 § Allies`); Taunted Attacks only its source (`000 § Taunted`).
                         if action.attack && (ally || taunter.as_ref().is_some_and(|s| *s != t.id)) {
                             continue;
@@ -1770,11 +2066,14 @@ impl<'a> Game<'a> {
                 let far = self.distance(id, &t) > 1;
                 let dazzled_far =
                     far && (self.has_state(&t, "dazzled") || self.space_of(&t).is_some_and(|h| self.in_smoke(h)));
-                if defender_sees && !dazzled_far {
+                // A Running Projectile only defends itself (an Obstacle with a Defense, R20).
+                if defender_sees && !dazzled_far && !self.is_projectile(&t) {
                     self.inflict(id, r.opponent_successes.min(255) as u8, Some(&t));
                 } else if r.opponent_successes > 0 {
                     // Say why the Defender's Successes do nothing (`000 § Attacks`, `§ Dazzled`).
-                    let why = if !defender_sees {
+                    let why = if self.is_projectile(&t) {
+                        "is a Running Projectile, which only defends itself"
+                    } else if !defender_sees {
                         "has no Line of Sight to the Attacker"
                     } else {
                         "is Dazzled or in Smoke, beyond Range 1"
@@ -2022,6 +2321,36 @@ impl<'a> Game<'a> {
             }
             g.state.special_spaces.push(SpecialSpaceMarker { space, marker: m.marker.clone(), revealed: m.revealed });
         }
+        for r in &sit.running_projectiles {
+            if !content.running_projectiles.contains_key(&r.marker) {
+                return Err(format!("no Running Projectile `{}`", r.marker));
+            }
+            let space = Hex::new(r.space[0], r.space[1]);
+            if !g.is_free(space) {
+                return Err(format!(
+                    "Running Projectile {}: [{}, {}] {}",
+                    r.marker,
+                    r.space[0],
+                    r.space[1],
+                    g.why_not_free(space)
+                ));
+            }
+            g.state.projectiles_deployed += 1;
+            g.state.units.push(Unit {
+                id: format!("running-projectile-{}", g.state.projectiles_deployed),
+                owner: (r.player.clamp(1, 2) - 1) as usize,
+                location: Location::Space(space),
+                damage: 0,
+                tokens: vec![],
+                action_points: 0,
+                movement_points: 0,
+                movement_spent: 0,
+                next_roll: vec![],
+                minion: None,
+                projectile: Some(r.marker.clone()),
+                until_end_of_activation: vec![],
+            });
+        }
         if g.unit(&sit.active).is_none() {
             return Err(format!("the active Character `{}` is not in the situation", sit.active));
         }
@@ -2056,6 +2385,8 @@ impl<'a> Game<'a> {
     /// Play the end of the Round: Objectives Phase, then Recovery Phase unless the game ended.
     pub fn run_end_of_round(&mut self) {
         let rounds = self.content.scenarios[&self.state.scenario].value.rounds;
+        // The end of the Turns Phase: the Running Projectiles in play act first.
+        self.projectiles_phase();
         self.objectives_phase(rounds);
         if !self.state.over {
             self.recovery_phase();
@@ -2684,7 +3015,15 @@ impl<'a> Game<'a> {
         let total = u.damage;
         let owner = u.owner;
         let minion = u.minion.is_some();
+        let projectile = u.projectile.is_some();
         self.emit(Event::Damage { character: id.to_string(), amount: total - before, total });
+        if projectile {
+            // No Frag for destroying one (`001 § Running Projectiles`).
+            if total >= hp {
+                self.remove_projectile(id, "destroyed");
+            }
+            return;
+        }
         if minion {
             // "removed from the HexaDome when they have suffered as much Damage as
             // their Hit Points" (`002 § Minion`): no Infirmary, no Frag.
@@ -2833,6 +3172,11 @@ impl<'a> Game<'a> {
         if !matches!(u.location, Location::Space(_) | Location::Bench) {
             return Ok(());
         }
+        if u.projectile.is_some() {
+            // "Running Projectiles cannot receive nor be affected by States."
+            self.emit(Event::Log { text: format!("{id} cannot receive States") });
+            return Ok(());
+        }
         if !stacking {
             // Re-imposed: the old token goes, a new one is placed red side up (`000 § States`).
             u.tokens.retain(|t| t.state != state);
@@ -2942,7 +3286,10 @@ impl<'a> Game<'a> {
             .units
             .iter()
             .filter(|u| {
-                u.owner == p && u.minion.is_none() && matches!(u.location, Location::Space(h) if spaces.contains(&h))
+                u.owner == p
+                    && u.minion.is_none()
+                    && u.projectile.is_none()
+                    && matches!(u.location, Location::Space(h) if spaces.contains(&h))
             })
             .count()
     }
@@ -3141,7 +3488,7 @@ impl Host for Game<'_> {
                     .state
                     .units
                     .iter()
-                    .filter(|u| u.id != of && (Some(u.owner) != owner) == enemies)
+                    .filter(|u| u.id != of && u.projectile.is_none() && (Some(u.owner) != owner) == enemies)
                     .filter(|u| {
                         let d = self.distance(&of, &u.id);
                         d >= lo && d <= hi

@@ -81,6 +81,11 @@ pub struct Situation {
     /// down unless `revealed = true`.
     #[serde(default)]
     pub special_spaces: Vec<SituationSpecialSpace>,
+    /// Running Projectiles in the HexaDome: `{ space = [q, r], marker =
+    /// "crazy-koala-3-damage", player = 1 }` (who deployed it), named
+    /// `running-projectile-<n>` in the order given.
+    #[serde(default)]
+    pub running_projectiles: Vec<SituationProjectile>,
     /// Lines the narrative must contain, in this order (`arena run` checks them).
     #[serde(default)]
     pub expect: Vec<String>,
@@ -138,6 +143,19 @@ pub struct SituationSpecialSpace {
     /// Face up already.
     #[serde(default)]
     pub revealed: bool,
+}
+
+/// A Running Projectile of a situation (`001 § Running Projectiles`).
+#[derive(Debug, Clone, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct SituationProjectile {
+    /// Its space.
+    pub space: [i32; 2],
+    /// The marker's `running_projectile` id.
+    pub marker: Id,
+    /// The player who deployed it (1 or 2; default 1).
+    #[serde(default = "one")]
+    pub player: u8,
 }
 
 /// What a situation plays.
