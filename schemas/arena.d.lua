@@ -49,6 +49,10 @@ function Game:log(message) end
 ---@return CharacterId
 function Game:active_character() end
 
+---The Character making the Attack whose Roll is being prepared or rolled, or nil; not always the active Character (an Ally acting through Programmed Strategy). (000 § Attacks)
+---@return CharacterId
+function Game:attacker() end
+
 ---Damage the Character has suffered. (000 § Damage)
 ---@param target CharacterId the Character it applies to
 ---@return integer

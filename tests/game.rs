@@ -204,6 +204,43 @@ fn random_games_with_a_controller_and_her_minions() {
     }
 }
 
+/// The Prime Time additions a 2-player Scenario may use (rulings R18, R20),
+/// in whole greedy games of `mods/king-of-the-hill`: Special Space markers are
+/// placed and revealed, Running Projectiles deployed and flipped against
+/// Characters, with no failed effect.
+#[test]
+fn special_spaces_and_running_projectiles_play_in_whole_games() {
+    use arena_engine::rules::decision::GreedyController;
+    use arena_engine::rules::event::Event;
+    let root = arena_tests::tests_dir().join("..");
+    let loaded = load::load(
+        &[root.join("content"), root.join("mods/king-of-the-hill")],
+        &load::Options { run_script_tests: false, ..load::Options::default() },
+    );
+    assert!(!loaded.has_errors());
+    let rt = Runtime::new(Arc::new(loaded.content.clone()), loaded.script_set.clone(), Limits::default()).unwrap();
+    let mut seen = BTreeSet::new();
+    for seed in 1..=8 {
+        let setup = Setup::from_content(&loaded.content, "hill-first-game", seed).unwrap();
+        let (mut a, mut b) = (GreedyController, GreedyController);
+        let rec = sim::play(&loaded.content, &rt, &setup, [&mut a, &mut b]).unwrap();
+        for e in &rec.events {
+            let what = match e {
+                Event::SpecialSpacePlaced { .. } => "marker placed",
+                Event::SpecialSpaceRevealed { .. } => "marker revealed",
+                Event::ProjectileDeployed { .. } => "projectile deployed",
+                Event::ProjectileTriggered { .. } => "projectile flipped",
+                Event::EffectFailed { card, message, .. } => panic!("seed {seed}: {card}: {message}"),
+                _ => continue,
+            };
+            seen.insert(what);
+        }
+    }
+    for want in ["marker placed", "marker revealed", "projectile deployed", "projectile flipped"] {
+        assert!(seen.contains(want), "no game showed `{want}`: {seen:?}");
+    }
+}
+
 /// Issue 5 § 6: a batch of seeded games with random teams drawn from every
 /// Character of the bundled packs and the example mods (Soldiers of Fortune,
 /// core, La Duelista, Tinker and her Minions), greedy against random and

@@ -438,6 +438,10 @@ pub struct Action {
     pub condition: Option<Effect>,
 }
 
+fn is_one(n: &u8) -> bool {
+    *n == 1
+}
+
 fn is_zero(n: &u8) -> bool {
     *n == 0
 }
@@ -642,6 +646,10 @@ pub struct Tactic {
     /// The Character whose Tactic this is (`valkyrie`); absent for Standard Tactics.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub character: Option<Id>,
+    /// How many copies of the card go into a deck (Dodge: cards 009 and 010,
+    /// one entry listed twice); used when the engine builds a deck itself.
+    #[serde(default = "one", skip_serializing_if = "is_one")]
+    pub copies: u8,
     /// The window in which it may be played.
     pub timing: Window,
     /// The printed timing line.
@@ -812,6 +820,23 @@ pub struct ScenarioRule {
     pub effect: Option<Effect>,
 }
 
+/// Where Characters return from the Bench.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
+#[serde(rename_all = "kebab-case")]
+pub enum BenchReturn {
+    /// Any Free space of a Deployment Zone that is not the Scoring Zone.
+    #[default]
+    AnyDeploymentZone,
+    /// A Free space of the player's own Deployment Zone.
+    OwnDeploymentZone,
+}
+
+impl BenchReturn {
+    fn is_default(&self) -> bool {
+        *self == BenchReturn::AnyDeploymentZone
+    }
+}
+
 /// A Scenario (`000 § Scenarios`; `001` for the Prime Time ones).
 #[derive(Debug, Clone, Serialize, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
@@ -840,9 +865,14 @@ pub struct Scenario {
     /// The printed deployment rule.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub deployment: Option<String>,
-    /// How Characters return from the Bench.
+    /// How Characters return from the Bench (the printed rule).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub bench_return: Option<String>,
+    /// Where the engine Places a Character returning from the Bench: any
+    /// Deployment Zone but the Scoring Zone (Assault, `000 § Bench`; the
+    /// default), or the player's own Deployment Zone.
+    #[serde(default, skip_serializing_if = "BenchReturn::is_default")]
+    pub bench_return_to: BenchReturn,
     /// Whether Frags break ties on Victory Points.
     #[serde(default, skip_serializing_if = "std::ops::Not::not")]
     pub frags_break_ties: bool,

@@ -161,6 +161,16 @@ fn apply_one(
     for (i, op) in patch.op.iter().enumerate() {
         let at = |key: &str| loc(&format!("/op/{i}/{key}"));
         let resolve = |path: &str, value: &Value, diags: &mut Vec<Diagnostic>, key: &str| -> Option<String> {
+            // The whole entry at once would lose who set each field (and its id).
+            if path.trim().is_empty() {
+                diags.push(
+                    Diagnostic::error(Code::PatchKeyNotFound, format!("an op on `{target}` names no field"))
+                        .at_opt(at(key))
+                        .path(format!("{target} {key}"))
+                        .help("name the field (`path = \"initiative\"`), one op per field, or `merge` into a table field such as `defense`"),
+                );
+                return None;
+            }
             match keyed_pointer(value, path) {
                 Ok((pointer, index_only)) => {
                     if index_only {

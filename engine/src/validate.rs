@@ -103,10 +103,11 @@ impl Validator<'_> {
         for e in self.loaded.content.tactics.values() {
             let w = e.value.timing;
             if !w.plays_tactics() {
+                let other = if w.runs_skills() { "Automatic Skills" } else { "an Action's own Effects" };
                 found.push(
                     Diagnostic::warning(
                         Code::TimingNotPlayed,
-                        format!("no Tactic is ever offered at `{}`: it is a moment for Automatic Skills", name(w)),
+                        format!("no Tactic is ever offered at `{}`: it is a moment for {other}", name(w)),
                     )
                     .at_opt(self.loc(&e.origin, "/timing"))
                     .path(self.cpath(&e.origin, "/timing"))
@@ -119,10 +120,11 @@ impl Validator<'_> {
                 let Some(w) = k.timing else { continue };
                 if !w.runs_skills() {
                     let at = format!("/automatic_skills/{i}/timing");
+                    let other = if w.plays_tactics() { "Tactics" } else { "an Action's own Effects" };
                     found.push(
                         Diagnostic::warning(
                             Code::TimingNotPlayed,
-                            format!("no Automatic Skill ever runs at `{}`: it is a moment for Tactics", name(w)),
+                            format!("no Automatic Skill ever runs at `{}`: it is a moment for {other}", name(w)),
                         )
                         .at_opt(self.loc(&e.origin, &at))
                         .path(self.cpath(&e.origin, &at))
@@ -580,7 +582,7 @@ impl Validator<'_> {
                 if let Some(n) = &meta.note {
                     d = d.with_note(n.clone());
                 }
-                found.push(d.help("replace it with a patch or a pack of your own when the real data is known"));
+                found.push(d.help("when the real data is known, correct it with a patch (docs/patches.md) that also sets `provisional = false` and a new `note`"));
             }
         }
         self.out.extend(found);

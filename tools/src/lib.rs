@@ -212,6 +212,8 @@ enum PlayerKind {
 struct HumanController {
     fallback: arena_engine::rules::decision::GreedyController,
     closed: bool,
+    /// Events already shown to this player.
+    shown: usize,
 }
 
 impl arena_engine::rules::decision::Controller for HumanController {
@@ -223,6 +225,15 @@ impl arena_engine::rules::decision::Controller for HumanController {
         use std::io::BufRead;
         if self.closed {
             return self.fallback.decide(d, view);
+        }
+        // What happened since this player last answered, then their hand.
+        for e in view.events.iter().skip(self.shown) {
+            eprintln!("{e}");
+        }
+        self.shown = view.events.len();
+        let hand = &view.state.players[d.player].hand;
+        if !hand.is_empty() {
+            eprintln!("(player {}'s hand: {})", d.player + 1, hand.join(", "));
         }
         let who = d.character.as_deref().map(|c| format!(" ({c})")).unwrap_or_default();
         eprintln!("\nplayer {}{who}: {}", d.player + 1, d.prompt);
@@ -687,15 +698,35 @@ fn sim(args: SimArgs, stdout: &mut dyn Write, stderr: &mut dyn Write) -> anyhow:
     use arena_engine::script::runtime::{Limits, Runtime};
     let Some(loaded) = load_for_play(&args.packs, stderr)? else { return Ok(1) };
     let content = &loaded.content;
+    // A Scenario for more than two players loads and validates, but the
+    // engine plays 2-player games (Prime Time's need their own rules engine).
+    if let Some(sc) = content.scenarios.get(&args.scenario) {
+        let p = &sc.value.players;
+        if !(p.min..=p.max).contains(&2) {
+            writeln!(
+                stderr,
+                "error: `{}` is a {}-{} player Scenario; the engine plays 2-player games (the Prime Time Scenarios are data for now)",
+                args.scenario, p.min, p.max
+            )?;
+            return Ok(2);
+        }
+    }
     let setup_id = if content.setups.contains_key(&args.scenario) {
         args.scenario.clone()
     } else {
         match content.setups.values().find(|s| s.value.scenario == args.scenario) {
             Some(s) => s.value.id.clone(),
+            // Random teams need only the Scenario.
+            None if args.random_teams && content.scenarios.contains_key(&args.scenario) => String::new(),
             None => {
+                let hint = if content.scenarios.contains_key(&args.scenario) {
+                    " (it has no ready-made setup: add --random-teams)"
+                } else {
+                    ""
+                };
                 writeln!(
                     stderr,
-                    "error: no setup, and no Scenario with a ready-made setup, is called `{}`",
+                    "error: no setup, and no Scenario with a ready-made setup, is called `{}`{hint}",
                     args.scenario
                 )?;
                 return Ok(2);
@@ -748,8 +779,10 @@ fn sim(args: SimArgs, stdout: &mut dyn Write, stderr: &mut dyn Write) -> anyhow:
         .map(|seat| {
             let kind = args.players.get(seat).or(args.players.first()).copied().unwrap_or(PlayerKind::Greedy);
             match kind {
-                PlayerKind::Human => Box::new(HumanController { fallback: Default::default(), closed: false })
-                    as Box<dyn arena_engine::rules::decision::Controller>,
+                PlayerKind::Human => {
+                    Box::new(HumanController { fallback: Default::default(), closed: false, shown: 0 })
+                        as Box<dyn arena_engine::rules::decision::Controller>
+                }
                 _ => players[seat].controller(args.seed, seat),
             }
         })

@@ -255,7 +255,9 @@ impl Controller for GreedyController {
         };
         match d.kind {
             Kind::Mulligan => d.options.iter().position(|o| *o == Choice::No).unwrap_or(0),
-            Kind::Deploy | Kind::BenchReturn | Kind::Space => best_space(d).unwrap_or(0),
+            // Special Space markers on the way to the Scoring Zone, where
+            // Characters will step on them.
+            Kind::Deploy | Kind::BenchReturn | Kind::Space | Kind::SpecialSpace => best_space(d).unwrap_or(0),
             Kind::FirstActivation | Kind::SwitchOrder => d
                 .options
                 .iter()
@@ -384,7 +386,7 @@ impl Controller for GreedyController {
                     .collect();
                 let nearest = |h: &Hex| enemies.iter().map(|(e, ..)| e.distance(*h)).min().unwrap_or(u32::MAX);
                 let moves = d.options.iter().enumerate().filter_map(|(i, o)| match o {
-                    Choice::MoveTo { space } => Some((nearest(space), i)),
+                    Choice::MoveTo { space } | Choice::Space { space } => Some((nearest(space), i)),
                     _ => None,
                 });
                 if let Some((_, i)) = moves.min() {

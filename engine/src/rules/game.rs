@@ -222,6 +222,8 @@ pub struct GameState {
 pub struct View<'a> {
     /// The state.
     pub state: &'a GameState,
+    /// Every event so far (a person at the terminal reads the new ones).
+    pub events: &'a [Event],
     /// The content.
     pub content: &'a Content,
     /// The map's static terrain.
@@ -332,20 +334,31 @@ impl Setup {
         let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(seed ^ 0x5eed_7ea5);
         shuffle(&mut pool, &mut rng);
         let teams = [pool[..per_team].to_vec(), pool[per_team..2 * per_team].to_vec()];
-        let standard: Vec<Id> =
-            content.tactics.values().filter(|t| t.value.character.is_none()).map(|t| t.value.id.clone()).collect();
-        let deck = |team: &[Id]| {
+        // `000 § Setup`, Step 4: "choose two of each of your Character's Tactics
+        // and shuffle them with the ten Standard Tactics": the Standard
+        // Tactics with their copies, and two of each Character's Tactics
+        // drawn with the seed (all of them when it has two or fewer).
+        let mut standard: Vec<Id> = Vec::new();
+        for t in content.tactics.values().filter(|t| t.value.character.is_none()) {
+            standard.extend(std::iter::repeat_n(t.value.id.clone(), t.value.copies.max(1) as usize));
+        }
+        let mut deck = |team: &[Id]| {
             let mut d = standard.clone();
-            for t in content.tactics.values() {
-                if t.value.character.as_ref().is_some_and(|c| team.contains(c)) {
-                    d.push(t.value.id.clone());
-                    d.push(t.value.id.clone());
-                }
+            for c in team {
+                let mut own: Vec<Id> = content
+                    .tactics
+                    .values()
+                    .filter(|t| t.value.character.as_deref() == Some(c.as_str()))
+                    .map(|t| t.value.id.clone())
+                    .collect();
+                shuffle(&mut own, &mut rng);
+                d.extend(own.into_iter().take(2));
             }
             d
         };
         let zones = Setup::default_zones(sc, map)?;
-        Ok(Setup { scenario: scenario.to_string(), decks: [deck(&teams[0]), deck(&teams[1])], teams, zones, seed })
+        let decks = [deck(&teams[0]), deck(&teams[1])];
+        Ok(Setup { scenario: scenario.to_string(), decks, teams, zones, seed })
     }
 
     /// Each player's Deployment Zone: the Scenario's, else the map's first
@@ -443,6 +456,9 @@ pub struct Game<'a> {
     /// Strategy), performed once the effect has run: (who, most Action Points
     /// it may cost, whose choice).
     pending_grant: Option<(Id, u8, PlayerId)>,
+    /// The Character making the Attack whose Roll is being prepared or
+    /// rolled (`game:attacker()`; not always the active one: Programmed Strategy).
+    attacker: Option<Id>,
     /// What an effect set off that runs other effects (the Tactics of Damage
     /// received and the Infirmary, a Special Space entered), resolved as soon
     /// as the effect has run: effects do not run inside effects.
@@ -637,6 +653,7 @@ impl<'a> Game<'a> {
             pool_locked: [false; 2],
             answering: Vec::new(),
             pending_grant: None,
+            attacker: None,
             after_effect: Default::default(),
         };
         game.emit(Event::GameStarted {
@@ -671,7 +688,7 @@ impl<'a> Game<'a> {
         }
         let decision =
             Decision { player, kind, character: character.map(str::to_string), prompt: prompt.to_string(), options };
-        let view = View { state: &self.state, content: self.content, board: &self.board };
+        let view = View { state: &self.state, events: &self.events, content: self.content, board: &self.board };
         let answer = self.controllers[player].decide(&decision, &view);
         if answer == usize::MAX && self.halted.is_none() {
             // The controller gave up (a situation without the answer): stop here.
@@ -1472,12 +1489,18 @@ impl<'a> Game<'a> {
     }
 
     fn return_from_bench(&mut self, id: &str, owner: PlayerId) {
-        // A Free space in a Deployment Zone that is not the Scoring Zone (`000 § Bench`).
+        // A Free space in a Deployment Zone that is not the Scoring Zone (`000
+        // § Bench`), or in the player's own, as the Scenario says.
+        let own =
+            self.content.scenarios[&self.state.scenario].value.bench_return_to == model::BenchReturn::OwnDeploymentZone;
+        let own_zone = self.state.players[owner].zone.clone();
         let zones: Vec<Id> = self
             .board
             .zones
             .iter()
-            .filter(|(zid, (kind, _))| *kind == model::ZoneKind::Deployment && **zid != self.state.scoring_zone)
+            .filter(|(zid, (kind, _))| {
+                *kind == model::ZoneKind::Deployment && **zid != self.state.scoring_zone && (!own || **zid == own_zone)
+            })
             .map(|(zid, _)| zid.clone())
             .collect();
         let mut spaces: Vec<Hex> =
@@ -1740,7 +1763,12 @@ impl<'a> Game<'a> {
                 // The answer is played like any Tactic (and may be answered in
                 // turn); its Lua Nullifies `t` with `game:nullify_tactic`.
                 self.answering.push((t.clone(), false));
-                self.play_tactic(opponent, &no, character, target);
+                // Played for one of the answering player's own Characters.
+                let mine = {
+                    let team = &self.state.players[opponent].team;
+                    team.iter().find(|c| self.space_of(c).is_some()).or(team.first()).cloned().unwrap_or_default()
+                };
+                self.play_tactic(opponent, &no, &mine, Some(character));
                 let (_, nullified) = self.answering.pop().unwrap_or_default();
                 if nullified {
                     self.emit(Event::Log { text: format!("{t} is Nullified by {no}") });
@@ -2027,12 +2055,17 @@ impl<'a> Game<'a> {
         if let Some(pool) = &action.roll {
             let mut pool = pool.clone();
             self.next_roll_dice(id, &mut pool);
-            if self.has_state(id, "focused") && self.optional(id, "Remove Focused to add a Yellow die?") {
+            // Focused: remove it to add a Yellow die, if the Roll has room for
+            // one (`000 § Dice`: three of each colour but Red and Green).
+            let yellow_limit = self.content.dice.get("yellow").map_or(3, |d| d.value.max_per_roll as usize);
+            let room = pool.dice.iter().filter(|d| *d == "yellow").count() < yellow_limit;
+            if room && self.has_state(id, "focused") && self.optional(id, "Remove Focused to add a Yellow die?") {
                 self.remove_token(id, "focused");
                 pool.dice.push("yellow".into());
             }
             if action.attack {
                 let t = target.ok_or("an Attack needs a Target")?.to_string();
+                let outer_attacker = self.attacker.replace(id.to_string());
                 let mut defense = self.card(&t).defense.clone();
                 let check = self.check_cover(id, &t, &action);
                 if let Some(die) = check.attacker {
@@ -2054,6 +2087,7 @@ impl<'a> Game<'a> {
                     .map(|(i, e)| (format!("actions[id={}].effects[{i}]", action.id), e.text.clone()))
                     .collect();
                 let r = self.face_to_face(id, &pool, &t, &defense, &action.switches, true, &before_switches);
+                self.attacker = outer_attacker;
                 successes = r.active_successes;
                 let before = self.unit(&t).map_or(0, |u| u.damage);
                 let hp = self.card(&t).hit_points;
@@ -3362,9 +3396,12 @@ impl<'a> Game<'a> {
             if vp[0] == vp[1] { "tied on Victory Points: the token changes hands" } else { "fewest Victory Points" };
         self.state.underdog = new;
         self.emit(Event::Underdog { player: new, reason: reason.into() });
-        // Assault: if anyone scored, the Underdog picks an empty Deployment Zone
-        // as the new Scoring Zone (REFERENCE-DATA.md § HexaDome; `000 § Phase 3`).
-        if scored.iter().any(|s| *s > 0) {
+        // Assault's `move-scoring-zone` rule: if anyone scored, the Underdog
+        // picks an empty Deployment Zone as the new Scoring Zone
+        // (REFERENCE-DATA.md § HexaDome; `000 § Phase 3`). Without it the
+        // Scoring Zone stays.
+        let moves = scenario.rules.iter().any(|r| r.id == "move-scoring-zone");
+        if moves && scored.iter().any(|s| *s > 0) {
             let empty: Vec<Id> = self
                 .board
                 .zones
@@ -3472,6 +3509,7 @@ impl Host for Game<'_> {
                 ApiValue::Nil
             }
             "active_character" => self.state.active.clone().map_or(ApiValue::Nil, ApiValue::Str),
+            "attacker" => self.attacker.clone().map_or(ApiValue::Nil, ApiValue::Str),
             "damage" => ApiValue::Int(self.unit(&character(self, 0)?).map_or(0, |u| u.damage as i64)),
             "has_state" => ApiValue::Bool(self.has_state(&character(self, 0)?, s(1)?)),
             "position" => match self.space_of(&character(self, 0)?) {

@@ -170,9 +170,9 @@ pub enum Phase {
 }
 
 impl Situation {
-    /// The first `absent` text some narrative line contains, if any.
-    pub fn forbidden<'s>(&'s self, narrative: &[String]) -> Option<&'s str> {
-        self.absent.iter().find(|a| narrative.iter().any(|l| l.contains(a.trim()))).map(String::as_str)
+    /// Every `absent` text some narrative line contains.
+    pub fn forbidden<'s>(&'s self, narrative: &[String]) -> Vec<&'s str> {
+        self.absent.iter().filter(|a| narrative.iter().any(|l| l.contains(a.trim()))).map(String::as_str).collect()
     }
 
     /// The first expected line the narrative lacks (in order), if any.
@@ -194,20 +194,33 @@ fn one() -> u8 {
 
 /// Answers as text, an option's number becoming `#N`.
 fn answers<'de, D: serde::Deserializer<'de>>(d: D) -> Result<Vec<String>, D::Error> {
-    #[derive(Deserialize)]
-    #[serde(untagged)]
-    enum Answer {
-        Text(String),
-        Number(u32),
+    struct Answer(String);
+    struct Visit;
+    impl serde::de::Visitor<'_> for Visit {
+        type Value = Answer;
+        fn expecting(&self, f: &mut std::fmt::Formatter) -> std::fmt::Result {
+            f.write_str("an option as `arena run` prints it, or an option's number (1, 2, ...)")
+        }
+        fn visit_str<E: serde::de::Error>(self, v: &str) -> Result<Answer, E> {
+            Ok(Answer(v.to_string()))
+        }
+        fn visit_i64<E: serde::de::Error>(self, v: i64) -> Result<Answer, E> {
+            if v < 1 {
+                return Err(E::custom(format!("answer {v}: options are numbered from 1")));
+            }
+            Ok(Answer(format!("#{v}")))
+        }
+        fn visit_u64<E: serde::de::Error>(self, v: u64) -> Result<Answer, E> {
+            self.visit_i64(v.min(i64::MAX as u64) as i64)
+        }
+    }
+    impl<'de> Deserialize<'de> for Answer {
+        fn deserialize<D2: serde::Deserializer<'de>>(d: D2) -> Result<Answer, D2::Error> {
+            d.deserialize_any(Visit)
+        }
     }
     let list: Vec<Answer> = Vec::deserialize(d)?;
-    Ok(list
-        .into_iter()
-        .map(|a| match a {
-            Answer::Text(t) => t,
-            Answer::Number(n) => format!("#{n}"),
-        })
-        .collect())
+    Ok(list.into_iter().map(|a| a.0).collect())
 }
 
 /// A Character of a situation.
@@ -325,7 +338,7 @@ impl Situation {
                 line: Some(missing.to_string()),
             });
         }
-        if let Some(line) = self.forbidden(&narrative) {
+        for line in self.forbidden(&narrative) {
             problems.push(Problem {
                 message: format!("\"{line}\" happened, which `absent` forbids"),
                 line: Some(line.to_string()),

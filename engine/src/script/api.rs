@@ -182,6 +182,14 @@ pub const REGISTRY: &[ApiFn] = &[
         source: "000 § Activations",
     },
     ApiFn {
+        name: "attacker",
+        params: &[],
+        returns: Ty::Character,
+        answer: Answer::Host,
+        doc: "The Character making the Attack whose Roll is being prepared or rolled, or nil; not always the active Character (an Ally acting through Programmed Strategy).",
+        source: "000 § Attacks",
+    },
+    ApiFn {
         name: "damage",
         params: &[TARGET],
         returns: Ty::Integer,
