@@ -95,6 +95,8 @@ pub struct Loaded {
     pub provisional_entries: usize,
     /// Effects with no Lua.
     pub unsupported_effects: usize,
+    /// Known gaps the packs declare (`[[gap]]` in pack.toml).
+    pub gaps: usize,
     /// Patches found, applied once every content file is in.
     pub pending_patches: Vec<crate::patch::Pending>,
     /// For each patched entry (`kind:id`), where each patched field was set.
@@ -248,6 +250,7 @@ pub fn load_packs(roots: &[PathBuf], diags: Vec<Diagnostic>, options: &Options) 
     out.scripts = report.compiled;
     out.provisional_entries = report.provisional;
     out.unsupported_effects = report.unsupported;
+    out.gaps = report.gaps;
     out.script_set = report.scripts;
     for (path, text) in report.sources {
         out.sources.insert(path, text);
@@ -1066,6 +1069,13 @@ pub struct Summary {
     pub provisional: usize,
     /// Effects with no Lua yet.
     pub unsupported_effects: usize,
+    /// Things the rulebooks name that the packs say they leave out.
+    #[serde(skip_serializing_if = "is_zero")]
+    pub gaps: usize,
+}
+
+fn is_zero(n: &usize) -> bool {
+    *n == 0
 }
 
 impl Loaded {
@@ -1086,6 +1096,7 @@ impl Loaded {
             warnings: self.diagnostics.iter().filter(|d| d.severity == crate::diag::Severity::Warning).count(),
             provisional: self.provisional_entries.max(count(Code::Provisional)),
             unsupported_effects: self.unsupported_effects.max(count(Code::UnsupportedEffect)),
+            gaps: self.gaps.max(count(Code::ContentGap)),
         }
     }
 }

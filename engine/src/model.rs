@@ -1118,4 +1118,22 @@ pub struct Manifest {
     /// Load this pack before these (when they are present).
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub load_before: Vec<Id>,
+    /// What the sources name but the pack cannot hold (a card whose text is
+    /// not printed), so `arena check --strict` says it is missing rather than
+    /// leaving it to a comment.
+    #[serde(default, rename = "gap", skip_serializing_if = "Vec::is_empty")]
+    pub gaps: Vec<Gap>,
+}
+
+/// Something the rulebooks name that a pack leaves out, and why.
+///
+/// Example: `[[gap]]` `what = "Hannibal's four Tactics"`, `why = "002 § Hannibal
+/// Tactics prints four empty Code: lines"`.
+#[derive(Debug, Clone, Serialize, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct Gap {
+    /// What is missing.
+    pub what: String,
+    /// Why it is missing, citing the source.
+    pub why: String,
 }

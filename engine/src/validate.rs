@@ -29,6 +29,8 @@ pub struct Report {
     pub provisional: usize,
     /// Effects without Lua counted.
     pub unsupported: usize,
+    /// Known gaps the packs' manifests declare.
+    pub gaps: usize,
 }
 
 /// Run every cross-content check.
@@ -42,6 +44,7 @@ pub fn validate(loaded: &Loaded, options: &Options) -> Report {
         notes: options.notes,
         provisional_count: 0,
         unsupported_count: 0,
+        gap_count: 0,
     };
     v.dice_pools();
     v.references();
@@ -56,6 +59,7 @@ pub fn validate(loaded: &Loaded, options: &Options) -> Report {
         scripts: v.set.unwrap_or_default(),
         provisional: v.provisional_count,
         unsupported: v.unsupported_count,
+        gaps: v.gap_count,
     }
 }
 
@@ -68,6 +72,7 @@ struct Validator<'a> {
     notes: bool,
     provisional_count: usize,
     unsupported_count: usize,
+    gap_count: usize,
 }
 
 impl Validator<'_> {
@@ -583,6 +588,22 @@ impl Validator<'_> {
                     d = d.with_note(n.clone());
                 }
                 found.push(d.help("when the real data is known, correct it with a patch (docs/patches.md) that also sets `provisional = false` and a new `note`"));
+            }
+        }
+        // Known gaps, from each pack's manifest.
+        for pack in &self.loaded.packs {
+            for (i, g) in pack.manifest.gaps.iter().enumerate() {
+                self.gap_count += 1;
+                if !self.notes {
+                    continue;
+                }
+                let file = pack.root.join(crate::load::MANIFEST);
+                found.push(
+                    Diagnostic::note(Code::ContentGap, format!("not in `{}`: {}", pack.manifest.id, g.what))
+                        .at_opt(self.loaded.locate_key(&file, &format!("/gap/{i}/what")))
+                        .with_note(g.why.clone())
+                        .help("when the text is known, add the entries and remove the `[[gap]]`"),
+                );
             }
         }
         self.out.extend(found);

@@ -548,9 +548,10 @@ fn summary_line(loaded: &Loaded, strict: bool) -> String {
         plural(s.errors, "error", "errors"),
         plural(s.warnings, "warning", "warnings"),
     );
-    if s.provisional + s.unsupported_effects > 0 {
+    if s.provisional + s.unsupported_effects + s.gaps > 0 {
+        let gaps = if s.gaps > 0 { format!(", {} declared", plural(s.gaps, "gap", "gaps")) } else { String::new() };
         line.push_str(&format!(
-            "; {} provisional, {} without Lua{}",
+            "; {} provisional, {} without Lua{gaps}{}",
             plural(s.provisional, "entry", "entries"),
             plural(s.unsupported_effects, "effect", "effects"),
             if strict { "" } else { " (--strict lists them)" }
