@@ -116,6 +116,38 @@ fn a_condition_keeps_an_invalid_target_out_of_the_options() {
     assert!(run.stderr.contains("play es-hora-de-armar-el-bonche"), "{}", run.stderr);
 }
 
+/// A Tactic's `condition` keeps it out of the options when it has nothing
+/// to do: Valkyrie's Cry with no Damaged Target within Range 1-5.
+#[test]
+fn a_tactic_with_nothing_to_do_is_not_offered() {
+    let situation = r#"
+scenario = "assault"
+active = "valkyrie"
+hands = [["valkyries-cry"], []]
+answers = ["play valkyries-cry"]
+
+[[character]]
+id = "valkyrie"
+player = 1
+space = [0, 0]
+action_points = 0
+
+[[character]]
+id = "gata"
+player = 2
+space = [2, 0]
+"#;
+    let tmp = tempfile::tempdir().unwrap();
+    let file = tmp.path().join("cry.toml");
+    std::fs::write(&file, situation).unwrap();
+    let run = arena(&["run", file.to_str().unwrap(), "--pack", tests_dir().join("../content").to_str().unwrap()]);
+    assert_eq!(run.code, 1, "{}", run.stderr);
+    assert!(run.stderr.contains("leftover") || run.stderr.contains("left over"), "{}", run.stderr);
+    std::fs::write(&file, situation.replace("space = [2, 0]", "space = [2, 0]\ndamage = 1")).unwrap();
+    let run = arena(&["run", file.to_str().unwrap(), "--pack", tests_dir().join("../content").to_str().unwrap()]);
+    assert!(run.stdout.contains("player 1 plays valkyries-cry for valkyrie"), "{}{}", run.stdout, run.stderr);
+}
+
 /// `absent` forbids any narrative line containing its text: a partial line
 /// that happens fails the situation.
 #[test]

@@ -662,6 +662,12 @@ pub struct Tactic {
     pub any_character: bool,
     /// What it does.
     pub effect: Effect,
+    /// When it may be played at all (Valkyrie's Cry: a Damaged Target in
+    /// Range): Lua returning true, with ctx.self = the Character it would be
+    /// played for; whatever it changes is undone. Asked in the Actions Step
+    /// and the phase windows.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub condition: Option<Effect>,
     #[serde(flatten)]
     pub meta: Meta,
 }

@@ -228,4 +228,27 @@ return {
     ctx = { self = "valkyrie" },
     expect_calls = { 'add_die("blue", 2)' },
   },
+  {
+    name = "Valkyrie's Cry is offered with a Damaged Target in sight",
+    card = "tactic:valkyries-cry",
+    effect = "condition",
+    ctx = { self = "valkyrie" },
+    answers = { enemies_within = { { "gata" } }, allies_within = { {} }, damage = { 1 }, has_line_of_sight = { true } },
+    expect_calls = {
+      'enemies_within("valkyrie", 1, 5)',
+      'allies_within("valkyrie", 1, 5)',
+      'damage("gata")',
+      'has_line_of_sight("valkyrie", "gata")',
+    },
+    expect_result = true,
+  },
+  {
+    name = "Valkyrie's Cry is not offered when nobody in Range has Damage",
+    card = "tactic:valkyries-cry",
+    effect = "condition",
+    ctx = { self = "valkyrie" },
+    answers = { enemies_within = { { "gata" } }, allies_within = { {} }, damage = { 0 } },
+    expect_calls = { 'enemies_within("valkyrie", 1, 5)', 'allies_within("valkyrie", 1, 5)', 'damage("gata")' },
+    expect_result = false,
+  },
 }

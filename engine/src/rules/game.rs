@@ -1621,12 +1621,28 @@ impl<'a> Game<'a> {
         self.condition_at(actor, &format!("actions[id={action}].condition"), target)
     }
 
+    /// Whether a Tactic's `condition` holds for `character` (none: it does):
+    /// a Tactic with nothing to do (Valkyrie's Cry with no Damaged Target in
+    /// Range) is not offered.
+    fn tactic_condition(&mut self, tactic: &str, character: &str) -> bool {
+        let Some(script) = self.runtime.scripts().find(&format!("tactic:{tactic}"), "condition") else {
+            return true;
+        };
+        self.probe(script, &format!("tactic:{tactic}"), "condition", character, None)
+    }
+
     /// Whether the `condition` at `path` of `actor`'s card holds (none: it does).
     fn condition_at(&mut self, actor: &str, path: &str, target: Option<&str>) -> bool {
         let (home, path) = self.effect_home(actor, path);
         let Some(script) = self.runtime.scripts().find(&home, &path) else {
             return true; // none, or not scripted: listed by `arena check --strict`
         };
+        self.probe(script, &home, &path, actor, target)
+    }
+
+    /// Run a condition's Lua with its changes undone; a failure or a
+    /// non-boolean is recorded and counts as false.
+    fn probe(&mut self, script: ScriptId, home: &str, path: &str, actor: &str, target: Option<&str>) -> bool {
         let ctx = Ctx { self_id: Some(actor.to_string()), target: target.map(str::to_string), successes: None };
         let rt = self.runtime;
         let outer = self.effect_source.replace(actor.to_string());
@@ -1634,33 +1650,27 @@ impl<'a> Game<'a> {
         let result = rt.call(script, self, &ctx);
         self.probing = false;
         self.effect_source = outer;
-        match result {
-            Ok(ApiValue::Bool(b)) => b,
+        let failure = match result {
+            Ok(ApiValue::Bool(b)) => return b,
             Ok(other) => {
                 let source = &self.runtime.scripts().sources()[script.0];
-                let (file, line) = (source.file.display().to_string(), Some(source.first_line));
-                self.effect_failures += 1;
-                self.emit(Event::EffectFailed {
-                    card: home,
-                    effect: path,
-                    message: format!("a condition must return true or false, not {other}"),
-                    file,
-                    line,
-                });
-                false
+                (
+                    format!("a condition must return true or false, not {other}"),
+                    source.file.display().to_string(),
+                    Some(source.first_line),
+                )
             }
-            Err(e) => {
-                self.effect_failures += 1;
-                self.emit(Event::EffectFailed {
-                    card: home,
-                    effect: path,
-                    message: e.message.clone(),
-                    file: e.file.display().to_string(),
-                    line: e.line,
-                });
-                false
-            }
-        }
+            Err(e) => (e.message.clone(), e.file.display().to_string(), e.line),
+        };
+        self.effect_failures += 1;
+        self.emit(Event::EffectFailed {
+            card: home.to_string(),
+            effect: path.to_string(),
+            message: failure.0,
+            file: failure.1,
+            line: failure.2,
+        });
+        false
     }
 
     /// Whether the engine can run an Action: every effect it would apply has Lua,
@@ -1672,9 +1682,11 @@ impl<'a> Game<'a> {
     /// One choice of the Actions Step; false when the Activation ends.
     fn actions_step_choice(&mut self, id: &str, owner: PlayerId) -> Result<bool> {
         let mut options = self.legal_actions(id);
-        options.extend(
-            self.playable(owner, model::Window::ActionsStep, Some(id)).into_iter().map(|t| Choice::Play { tactic: t }),
-        );
+        for t in self.playable(owner, model::Window::ActionsStep, Some(id)) {
+            if self.tactic_condition(&t, id) {
+                options.push(Choice::Play { tactic: t });
+            }
+        }
         options.push(Choice::Done);
         match self.decide(owner, Kind::Action, Some(id), "What next?", options) {
             Choice::Done => Ok(false),
@@ -2927,7 +2939,8 @@ impl<'a> Game<'a> {
         }
         for (p, me) in order {
             for _ in 0..8 {
-                let playable = self.playable(p, window, Some(&me));
+                let mut playable = self.playable(p, window, Some(&me));
+                playable.retain(|t| self.tactic_condition(t, &me));
                 if playable.is_empty() || self.state.over {
                     break;
                 }
