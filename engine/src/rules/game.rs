@@ -1847,10 +1847,41 @@ impl<'a> Game<'a> {
         self.pending_pools = Some(pools);
         self.tactic_side = Some(Side::Active);
         for (who, path, text) in holders {
+            let before = self.pending_pools.clone();
             self.run_card_effect(&who, &path, &who, Some(defender), None, &text);
+            self.say_pool_change(&who, &path, before.as_ref(), 0);
         }
         self.tactic_side = None;
         self.pending_pools.take().unwrap_or_default()
+    }
+
+    /// A narrative line for an Automatic Skill that changed a Roll's pool
+    /// before it is rolled (Pointman, Benediction of Freyja): which skill,
+    /// and the dice and symbols it added.
+    fn say_pool_change(&mut self, who: &str, path: &str, before: Option<&[Pool; 2]>, index: usize) {
+        let (Some(before), Some(after)) = (before, self.pending_pools.as_ref()) else { return };
+        let (b, a) = (&before[index], &after[index]);
+        let mut added: Vec<String> = a.dice.clone();
+        for d in &b.dice {
+            if let Some(i) = added.iter().position(|x| x == d) {
+                added.remove(i);
+            }
+        }
+        let symbols = a.symbols.len().saturating_sub(b.symbols.len());
+        if added.is_empty() && symbols == 0 {
+            return;
+        }
+        let id = path.strip_prefix("automatic_skills[id=").and_then(|r| r.split(']').next()).unwrap_or(path);
+        let name = self.card(who).automatic_skills.iter().find(|k| k.id == id).map(|k| k.name.clone());
+        let article = |w: &str| if w.starts_with(['a', 'e', 'i', 'o', 'u']) { "an" } else { "a" };
+        let mut parts: Vec<String> = added.iter().map(|d| format!("{} {d} die", article(d))).collect();
+        parts.extend(a.symbols[a.symbols.len() - symbols..].iter().map(|x| {
+            let n = symbol_name(*x).replace('_', " ");
+            format!("{} {n}", article(&n))
+        }));
+        self.emit(Event::Log {
+            text: format!("{who}'s {}: {} added to the Roll", name.as_deref().unwrap_or(id), parts.join(", ")),
+        });
     }
 
     /// The Tactics step of a Roll (`000 § Simple Rolls`, `§ Face to Face Roll`,
@@ -2964,7 +2995,32 @@ impl<'a> Game<'a> {
             return pools;
         }
         let outer = (self.pending_pools.replace(pools), self.tactic_side.replace(side));
-        self.automatic_skills(who, model::Window::OwnRoll, other, None);
+        let skills: Vec<Id> = self
+            .card(who)
+            .automatic_skills
+            .iter()
+            .filter(|k| k.timing == Some(model::Window::OwnRoll))
+            .filter(|k| k.effect.lua.is_some() || k.effect.script.is_some())
+            .map(|k| k.id.clone())
+            .collect();
+        for k in skills {
+            let before = self.pending_pools.clone();
+            let path = format!("automatic_skills[id={k}].effect");
+            let (text, silenced) = (
+                self.card(who)
+                    .automatic_skills
+                    .iter()
+                    .find(|x| x.id == k)
+                    .map(|x| x.effect.text.clone())
+                    .unwrap_or_default(),
+                self.silenced(who, &k),
+            );
+            if silenced {
+                continue;
+            }
+            self.run_card_effect(who, &path, who, other, None, &text);
+            self.say_pool_change(who, &path, before.as_ref(), side as usize);
+        }
         let pools = self.pending_pools.take().unwrap_or_default();
         (self.pending_pools, self.tactic_side) = outer;
         pools
