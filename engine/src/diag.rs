@@ -90,6 +90,7 @@ codes! {
     LockMismatch = "lock-mismatch", "`arena check --locked`: the packs differ from `arena.lock` (added, removed, another version, other content).";
     SimFailed = "sim-failed", "A simulated game (`arena check --sims`) stopped on an engine error or did not end.";
     Provisional = "provisional", "An entry stands in for data the rulebooks print as a picture.";
+    MarkersMissing = "markers-missing", "A Scenario places Special Space markers or Running Projectiles that no loaded pack has (enough of).";
     ContentGap = "content-gap", "Something the rulebooks name is not in the pack (its text is not printed); the pack's manifest says so.";
 }
 

@@ -646,6 +646,10 @@ pub struct Tactic {
     /// The Character whose Tactic this is (`valkyrie`); absent for Standard Tactics.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub character: Option<Id>,
+    /// One of the ten Standard Tactics every deck holds (`000 § 3. Building the
+    /// Tactics Deck`: 009-018); the engine puts these in the decks it builds.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub standard: bool,
     /// How many copies of the card go into a deck (Dodge: cards 009 and 010,
     /// one entry listed twice); used when the engine builds a deck itself.
     #[serde(default = "one", skip_serializing_if = "is_one")]

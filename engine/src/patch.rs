@@ -162,7 +162,7 @@ fn apply_one(
         let at = |key: &str| loc(&format!("/op/{i}/{key}"));
         let resolve = |path: &str, value: &Value, diags: &mut Vec<Diagnostic>, key: &str| -> Option<String> {
             // The whole entry at once would lose who set each field (and its id).
-            if path.trim().is_empty() {
+            if path.split('.').all(|seg| seg.trim().is_empty()) {
                 diags.push(
                     Diagnostic::error(Code::PatchKeyNotFound, format!("an op on `{target}` names no field"))
                         .at_opt(at(key))

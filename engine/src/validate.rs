@@ -120,6 +120,42 @@ impl Validator<'_> {
                 );
             }
         }
+        // Scenarios that place markers need them loaded.
+        let markers: usize = self
+            .loaded
+            .content
+            .special_spaces
+            .values()
+            .filter(|m| !m.value.wildcard)
+            .map(|m| m.value.count as usize)
+            .sum();
+        let projectiles = self.loaded.content.running_projectiles.len();
+        for e in self.loaded.content.scenarios.values() {
+            let sc = &e.value;
+            let wanted = sc.special_spaces as usize;
+            if wanted > markers {
+                found.push(
+                    Diagnostic::warning(
+                        Code::MarkersMissing,
+                        format!("`special_spaces = {wanted}`, but the loaded packs have {markers} Special Space marker(s): only those are placed"),
+                    )
+                    .at_opt(self.loc(&e.origin, "/special_spaces"))
+                    .path(self.cpath(&e.origin, "/special_spaces"))
+                    .help("depend on the pack with the markers (`aristeia-prime-time`), or ask for fewer"),
+                );
+            }
+            if sc.running_projectiles && projectiles == 0 {
+                found.push(
+                    Diagnostic::warning(
+                        Code::MarkersMissing,
+                        "`running_projectiles = true`, but no loaded pack has a Running Projectile: none is deployed",
+                    )
+                    .at_opt(self.loc(&e.origin, "/running_projectiles"))
+                    .path(self.cpath(&e.origin, "/running_projectiles"))
+                    .help("depend on the pack with them (`aristeia-prime-time`)"),
+                );
+            }
+        }
         for e in self.loaded.content.characters.values() {
             for (i, k) in e.value.automatic_skills.iter().enumerate() {
                 let Some(w) = k.timing else { continue };

@@ -241,12 +241,12 @@ impl std::fmt::Display for Event {
             GameEnded { winner, victory_points, frags, rounds } => match winner {
                 Some(w) => write!(
                     f,
-                    "== Game over after {}: player {} wins, {} VP to {} ({} Frags to {})",
+                    "== Game over after {}: player {} wins, {} VP to {} ({} to {})",
                     self::count(*rounds as u32, "Round"),
                     w + 1,
                     victory_points[*w],
                     victory_points[1 - w],
-                    frags[*w],
+                    self::count(frags[*w], "Frag"),
                     frags[1 - w]
                 ),
                 None => write!(

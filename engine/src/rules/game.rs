@@ -339,7 +339,7 @@ impl Setup {
         // Tactics with their copies, and two of each Character's Tactics
         // drawn with the seed (all of them when it has two or fewer).
         let mut standard: Vec<Id> = Vec::new();
-        for t in content.tactics.values().filter(|t| t.value.character.is_none()) {
+        for t in content.tactics.values().filter(|t| t.value.standard) {
             standard.extend(std::iter::repeat_n(t.value.id.clone(), t.value.copies.max(1) as usize));
         }
         let mut deck = |team: &[Id]| {
@@ -459,6 +459,13 @@ pub struct Game<'a> {
     /// The Character making the Attack whose Roll is being prepared or
     /// rolled (`game:attacker()`; not always the active one: Programmed Strategy).
     attacker: Option<Id>,
+    /// Special Space markers whose Effect is resolving: the Character they
+    /// move does not set them off again (rulings R18).
+    markers_resolving: Vec<Hex>,
+    /// A condition asked a question (conditions may only look).
+    probe_asked: bool,
+    /// Effects set off by effects, nested now (a runaway chain is stopped).
+    chain_depth: u32,
     /// What an effect set off that runs other effects (the Tactics of Damage
     /// received and the Infirmary, a Special Space entered), resolved as soon
     /// as the effect has run: effects do not run inside effects.
@@ -654,6 +661,9 @@ impl<'a> Game<'a> {
             answering: Vec::new(),
             pending_grant: None,
             attacker: None,
+            markers_resolving: Vec::new(),
+            probe_asked: false,
+            chain_depth: 0,
             after_effect: Default::default(),
         };
         game.emit(Event::GameStarted {
@@ -683,6 +693,11 @@ impl<'a> Game<'a> {
         options: Vec<Choice>,
     ) -> Choice {
         debug_assert!(!options.is_empty());
+        if self.probing {
+            // A condition only looks: it may not ask the players anything.
+            self.probe_asked = true;
+            return options.into_iter().next().expect("an option");
+        }
         if options.len() == 1 {
             return options.into_iter().next().expect("one option");
         }
@@ -997,7 +1012,9 @@ impl<'a> Game<'a> {
             let team = self.state.players[p].team.clone();
             let zone = self.state.players[p].zone.clone();
             for c in team {
-                let spaces = self.zone_and_adjacent_free(&zone);
+                // Not onto a Special Space marker (rulings R18).
+                let mut spaces = self.zone_and_adjacent_free(&zone);
+                spaces.retain(|h| !self.state.special_spaces.iter().any(|m| m.space == *h));
                 if spaces.is_empty() {
                     return Err(format!("no Free space left in or next to `{zone}` to deploy {c}"));
                 }
@@ -1314,10 +1331,17 @@ impl<'a> Game<'a> {
             self.emit(Event::SpecialSpaceRevealed { space, marker: marker.clone() });
         }
         let Some(card) = self.content.special_spaces.get(&marker).map(|e| e.value.clone()) else { return };
-        if card.optional && !self.optional(id, &format!("Apply the Special Space: {}", card.effect.text.trim())) {
+        if self.markers_resolving.contains(&space) {
+            // Its own Effect brought the Character back onto it: no second go (R18).
             return;
         }
+        if card.optional && !self.optional(id, &format!("Apply the Special Space: {}", card.effect.text.trim())) {
+            self.emit(Event::Log { text: format!("{id} does not apply the Special Space") });
+            return;
+        }
+        self.markers_resolving.push(space);
         self.run_effect(&format!("special_space:{marker}"), "effect", id, None, None, &card.effect.text);
+        self.markers_resolving.retain(|m| *m != space);
     }
 
     fn zone_spaces(&self, zone: &str) -> Vec<Hex> {
@@ -1339,6 +1363,15 @@ impl<'a> Game<'a> {
             if self.state.players[p].deck.is_empty() {
                 // Reshuffle the discard pile (the rulebook is silent; docs/rulings.md R7).
                 let mut d = std::mem::take(&mut self.state.players[p].discard);
+                if !d.is_empty() {
+                    self.emit(Event::Log {
+                        text: format!(
+                            "player {}'s deck is empty: the {} discarded Tactics are shuffled into a new one",
+                            p + 1,
+                            d.len()
+                        ),
+                    });
+                }
                 shuffle(&mut d, &mut self.state.rng);
                 self.state.players[p].deck = d;
             }
@@ -1647,10 +1680,21 @@ impl<'a> Game<'a> {
         let rt = self.runtime;
         let outer = self.effect_source.replace(actor.to_string());
         self.probing = true;
+        self.probe_asked = false;
         let result = rt.call(script, self, &ctx);
         self.probing = false;
         self.effect_source = outer;
+        let asked = std::mem::take(&mut self.probe_asked);
         let failure = match result {
+            Ok(_) if asked => {
+                let source = &self.runtime.scripts().sources()[script.0];
+                (
+                    "a condition may not ask the players anything (choose, a Displacement's space ...): it only looks"
+                        .to_string(),
+                    source.file.display().to_string(),
+                    Some(source.first_line),
+                )
+            }
             Ok(ApiValue::Bool(b)) => return b,
             Ok(other) => {
                 let source = &self.runtime.scripts().sources()[script.0];
@@ -1949,7 +1993,8 @@ impl<'a> Game<'a> {
             let side = if p == roller_owner { Side::Active } else { Side::Opponent };
             let (me, them) = if p == roller_owner { (roller, other) } else { (theirs_self.as_str(), Some(roller)) };
             for _ in 0..8 {
-                let playable = playable(self, p);
+                let mut playable = playable(self, p);
+                playable.retain(|t| self.tactic_condition(t, me));
                 if playable.is_empty() {
                     break;
                 }
@@ -2390,7 +2435,13 @@ impl<'a> Game<'a> {
                 return Err(format!("no Special Space marker `{}`", m.marker));
             }
             let space = Hex::new(m.space[0], m.space[1]);
-            if !g.board.on_board(space) || g.board.blocked.contains(&space) {
+            if g.state.special_spaces.iter().any(|x| x.space == space) {
+                return Err(format!(
+                    "two Special Space markers on [{}, {}]: a Space cannot have two (001 § Special Spaces)",
+                    m.space[0], m.space[1]
+                ));
+            }
+            if !g.board.on_board(space) || g.board.blocked.contains(&space) || g.board.barriers.contains(&space) {
                 return Err(format!(
                     "Special Space marker {}: [{}, {}] is not a space of the HexaDome",
                     m.marker, m.space[0], m.space[1]
@@ -2401,6 +2452,9 @@ impl<'a> Game<'a> {
         for r in &sit.running_projectiles {
             if !content.running_projectiles.contains_key(&r.marker) {
                 return Err(format!("no Running Projectile `{}`", r.marker));
+            }
+            if !(1..=2).contains(&r.player) {
+                return Err(format!("Running Projectile {}: player must be 1 or 2", r.marker));
             }
             let space = Hex::new(r.space[0], r.space[1]);
             if !g.is_free(space) {
@@ -2548,7 +2602,8 @@ impl<'a> Game<'a> {
         }
         for (p, side, who, them) in sides {
             for _ in 0..8 {
-                let playable = self.playable(p, model::Window::AfterRoll, None);
+                let mut playable = self.playable(p, model::Window::AfterRoll, None);
+                playable.retain(|t| self.tactic_condition(t, &who));
                 if playable.is_empty() {
                     break;
                 }
@@ -3077,7 +3132,23 @@ impl<'a> Game<'a> {
         self.effect_source = outer;
         if result.is_ok() {
             if !self.in_effect() {
-                self.resolve_after_effect();
+                // A chain of effects setting off effects is stopped well before
+                // it could exhaust the stack.
+                if self.chain_depth >= 32 {
+                    self.after_effect.clear();
+                    self.effect_failures += 1;
+                    self.emit(Event::EffectFailed {
+                        card: card.to_string(),
+                        effect: path.to_string(),
+                        message: "effects set off more than 32 further effects in a row: the chain is stopped".into(),
+                        file: String::new(),
+                        line: None,
+                    });
+                } else {
+                    self.chain_depth += 1;
+                    self.resolve_after_effect();
+                    self.chain_depth -= 1;
+                }
             }
             self.granted_action();
         } else {
@@ -3170,7 +3241,8 @@ impl<'a> Game<'a> {
             if !matches!(self.unit(id).map(|u| u.location), Some(Location::Space(_))) {
                 return;
             }
-            let playable = self.playable_for(owner, window, id);
+            let mut playable = self.playable_for(owner, window, id);
+            playable.retain(|t| self.tactic_condition(t, id));
             if playable.is_empty() {
                 continue;
             }

@@ -308,7 +308,7 @@ impl Situation {
         if let Some(f) = game.fault() {
             problems.push(problem(f.to_string()));
         }
-        let shown = game.events[..game.halted().unwrap_or(game.events.len())].to_vec();
+        let shown = game.events[..game.halted().unwrap_or(game.events.len()).min(game.events.len())].to_vec();
         for e in &shown {
             if let crate::rules::event::Event::EffectFailed { card, effect, message, .. } = e {
                 problems.push(problem(format!("{card} {effect} failed: {message}")));
