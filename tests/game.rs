@@ -236,6 +236,14 @@ fn special_spaces_and_running_projectiles_play_in_whole_games() {
             seen.insert(what);
         }
     }
+    // Seeds whose greedy games once looped a Displace-twice marker onto itself
+    // until the stack overflowed (rulings R18): they now end.
+    for seed in [21, 46, 88, 126, 127] {
+        let setup = Setup::random(&loaded.content, "king-of-the-hill", seed).unwrap();
+        let (mut a, mut b) = (GreedyController, GreedyController);
+        let rec = sim::play(&loaded.content, &rt, &setup, [&mut a, &mut b]).unwrap();
+        assert!(rec.events.iter().any(|e| matches!(e, Event::GameEnded { .. })), "seed {seed} did not end");
+    }
     for want in ["marker placed", "marker revealed", "projectile deployed", "projectile flipped"] {
         assert!(seen.contains(want), "no game showed `{want}`: {seen:?}");
     }

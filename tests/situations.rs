@@ -148,6 +148,46 @@ space = [2, 0]
     assert!(run.stdout.contains("player 1 plays valkyries-cry for valkyrie"), "{}{}", run.stdout, run.stderr);
 }
 
+/// A condition only looks: one that asks the players a question is an
+/// effect failure, not a question (and not a crash).
+#[test]
+fn a_condition_that_asks_a_question_fails_cleanly() {
+    let tmp = tempfile::tempdir().unwrap();
+    let pack = tmp.path().join("nosy");
+    std::fs::create_dir_all(&pack).unwrap();
+    std::fs::write(
+        pack.join("pack.toml"),
+        "id = \"nosy\"\nversion = \"0.1.0\"\ngame = \"aristeia\"\ntitle = \"x\"\n[dependencies]\naristeia-core = \"^1.0\"\n",
+    )
+    .unwrap();
+    std::fs::write(
+        pack.join("t.toml"),
+        "[[tactic]]\nid = \"nosy\"\nname = \"Nosy\"\ntiming = \"actions-step\"\ntiming_text = \"x\"\n\
+         effect.text = \"Gain 1 Action Point.\"\neffect.lua = 'local game, ctx = ...; game:gain_action_points(ctx.self, 1)'\n\
+         condition.text = \"asks\"\ncondition.lua = 'local game, ctx = ...; return game:choose({\"a\", \"b\"}) == \"a\"'\n",
+    )
+    .unwrap();
+    let situation = tmp.path().join("s.toml");
+    std::fs::write(
+        &situation,
+        "scenario = \"assault\"\nactive = \"gata\"\nhands = [[\"nosy\"], []]\nanswers = [\"a\"]\n\
+         [[character]]\nid = \"gata\"\nplayer = 1\nspace = [0, 0]\naction_points = 1\n",
+    )
+    .unwrap();
+    let core = tests_dir().join("../content/aristeia-core");
+    let run = arena(&[
+        "run",
+        situation.to_str().unwrap(),
+        "--pack",
+        core.to_str().unwrap(),
+        "--pack",
+        pack.to_str().unwrap(),
+    ]);
+    assert_eq!(run.code, 1, "{}{}", run.stdout, run.stderr);
+    assert!(run.stderr.contains("a condition may not ask the players anything"), "{}", run.stderr);
+    assert!(run.stderr.contains("left over"), "the question must not use up the answer: {}", run.stderr);
+}
+
 /// `absent` forbids any narrative line containing its text: a partial line
 /// that happens fails the situation.
 #[test]
