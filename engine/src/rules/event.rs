@@ -58,7 +58,13 @@ pub enum Event {
     /// A State token flipped blue side up.
     StateFlipped { character: Id, state: Id },
     /// A State token removed.
-    StateRemoved { character: Id, state: Id },
+    StateRemoved {
+        character: Id,
+        state: Id,
+        /// Tokens of that State still on the Character (stacking States).
+        #[serde(skip_serializing_if = "is_zero")]
+        left: u8,
+    },
     /// Displaced one space (`000 § Displacements`).
     Displaced { character: Id, from: Hex, to: Hex },
     /// Placed in a space (`000 § Placing`).
@@ -189,7 +195,10 @@ impl std::fmt::Display for Event {
             Healed { character, amount, total } => write!(f, "{character} heals {amount} Damage ({total})"),
             StateImposed { character, state } => write!(f, "{character} is {state}"),
             StateFlipped { character, state } => write!(f, "{character}'s {state} turns blue side up"),
-            StateRemoved { character, state } => write!(f, "{character} is no longer {state}"),
+            StateRemoved { character, state, left: 0 } => write!(f, "{character} is no longer {state}"),
+            StateRemoved { character, state, left } => {
+                write!(f, "{character} loses a {state} token ({left} left)")
+            }
             Displaced { character, from, to } => write!(f, "{character} is Displaced {} -> {}", hex(from), hex(to)),
             Placed { character, to, .. } => write!(f, "{character} is Placed at {}", hex(to)),
             MinionDeployed { controller, minion, space } => {
@@ -264,4 +273,8 @@ impl std::fmt::Display for Event {
 /// `1 Action Point`, `2 Action Points`, `0 Tactics`.
 pub fn count(n: u32, noun: &str) -> String {
     if n == 1 { format!("1 {noun}") } else { format!("{n} {noun}s") }
+}
+
+fn is_zero(n: &u8) -> bool {
+    *n == 0
 }

@@ -3282,7 +3282,7 @@ impl<'a> Game<'a> {
             }
         }
         for r in removed {
-            self.emit(Event::StateRemoved { character: r, state: "taunted".into() });
+            self.emit(Event::StateRemoved { character: r, state: "taunted".into(), left: 0 });
         }
         let opponent = 1 - owner;
         self.state.players[opponent].frags += 1;
@@ -3410,7 +3410,8 @@ impl<'a> Game<'a> {
         let Some(u) = self.unit_mut(id) else { return false };
         let Some(i) = u.tokens.iter().position(|t| t.state == state) else { return false };
         u.tokens.remove(i);
-        self.emit(Event::StateRemoved { character: id.to_string(), state: state.to_string() });
+        let left = u.tokens.iter().filter(|t| t.state == state).count().min(255) as u8;
+        self.emit(Event::StateRemoved { character: id.to_string(), state: state.to_string(), left });
         true
     }
 
