@@ -2914,16 +2914,36 @@ impl<'a> Game<'a> {
     /// Run the Automatic Skills of `id` whose `timing` is `window` (a skill with
     /// Lua and no timing acts at the start of its Character's Activation).
     fn automatic_skills(&mut self, id: &str, window: model::Window, target: Option<&str>, successes: Option<i64>) {
-        let skills: Vec<(String, String)> = self
+        let skills: Vec<(String, String, String)> = self
             .card(id)
             .automatic_skills
             .iter()
             .filter(|s| s.timing.unwrap_or(model::Window::ActivationStart) == window)
             .filter(|s| (s.effect.lua.is_some() || s.effect.script.is_some()) && !self.silenced(id, &s.id))
-            .map(|s| (format!("automatic_skills[id={}].effect", s.id), s.effect.text.clone()))
+            .map(|s| (format!("automatic_skills[id={}].effect", s.id), s.effect.text.clone(), s.name.clone()))
             .collect();
-        for (path, text) in skills {
+        // At moments where what happens would otherwise come out of nowhere
+        // (an Enemy's Attack, an Ally's step, Damage), the narrative names the
+        // skill when it did something.
+        let named = matches!(
+            window,
+            model::Window::AttackDeclared
+                | model::Window::AllyActionsStepStart
+                | model::Window::DamageSuffered
+                | model::Window::SentToInfirmary
+                | model::Window::AfterRoll
+                | model::Window::ActionsStepEnd
+                | model::Window::StatesStep
+                | model::Window::PlanningPhase
+                | model::Window::ObjectivesPhase
+                | model::Window::RecoveryPhase
+        );
+        for (path, text, name) in skills {
+            let before = self.events.len();
             self.run_card_effect(id, &path, id, target, successes, &text);
+            if named && self.events.len() > before {
+                self.events.insert(before, Event::Log { text: format!("{id}'s {name}:") });
+            }
         }
     }
 
