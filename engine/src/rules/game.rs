@@ -1312,17 +1312,23 @@ impl<'a> Game<'a> {
         }
         // A Running Projectile in Contact is flipped against the Character
         // (`001 § Running Projectiles`), the first found if several.
-        let touching = self
+        let touching: Vec<Id> = self
             .state
             .units
             .iter()
-            .find(|u| u.projectile.is_some() && matches!(u.location, Location::Space(h) if h.is_adjacent(space)))
-            .map(|u| u.id.clone());
-        if let Some(p) = touching {
-            self.trigger_projectile(&p, id);
+            .filter(|u| u.projectile.is_some() && matches!(u.location, Location::Space(h) if h.is_adjacent(space)))
+            .map(|u| u.id.clone())
+            .collect();
+        for p in touching {
+            // Each Running Projectile in Contact is flipped (R20), while the
+            // Character is still there.
             if self.space_of(id) != Some(space) {
                 return;
             }
+            self.trigger_projectile(&p, id);
+        }
+        if self.space_of(id) != Some(space) {
+            return;
         }
         let Some(i) = self.state.special_spaces.iter().position(|m| m.space == space) else { return };
         let marker = self.state.special_spaces[i].marker.clone();
@@ -1473,6 +1479,14 @@ impl<'a> Game<'a> {
         self.open_window(model::Window::ActivationStart, Some(id));
         if self.unit(id).map(|u| u.location) == Some(Location::Bench) {
             self.return_from_bench(id, owner);
+            if self.unit(id).map(|u| u.location) == Some(Location::Bench) {
+                // No Free space to return to: it stays on the Bench, where it
+                // can do nothing ("Benched Characters are not in Range"; R21).
+                self.emit(Event::Log { text: format!("{id} finds no Free space to return to and stays on the Bench") });
+                self.states_step(id);
+                self.state.active = None;
+                return Ok(());
+            }
         }
         self.actions_and_states(id, owner)
     }
@@ -2060,6 +2074,11 @@ impl<'a> Game<'a> {
             }
             self.emit(Event::Log { text: format!("{id} Disengages") });
         }
+        // Immobilized during the Roll (a Special Space it was Displaced onto):
+        // no Movement Point can be spent (`000 § Immobilized`).
+        if self.has_state(id, "immobilized") {
+            return;
+        }
         // The Roll may have moved the Character (a Switch that Displaces it):
         // it moves from where it is now, and "the moving Character doesn't need
         // to declare the space where he wants to move to" (`000 § Disengage`),
@@ -2134,6 +2153,14 @@ impl<'a> Game<'a> {
         if action.attack {
             let owner = self.unit(id).map(|u| u.owner);
             self.skills_of_units(model::Window::AttackDeclared, |u| Some(u.owner) != owner, Some(id));
+            // What that set off may have taken the Target, or the Attacker, out
+            // of the HexaDome: "Characters in the Infirmary ... cannot be the
+            // Target of any Effect" (`000 § Infirmary`), so the Attack ends (R14).
+            let gone = |g: &Self, u: &str| !matches!(g.unit(u).map(|x| x.location), Some(Location::Space(_)));
+            if gone(self, id) || target.is_some_and(|t| gone(self, t)) {
+                self.emit(Event::Log { text: format!("{action_id} ends: it has no Target in the HexaDome any more") });
+                return Ok(());
+            }
         }
         // Line of Sight for the Defender's Damage is fixed at the Declaration (`000 § Attacks`).
         let defender_sees = target.is_some_and(|t| self.sight(t, id).has_line_of_sight());
@@ -2157,10 +2184,10 @@ impl<'a> Game<'a> {
                 let mut defense = self.card(&t).defense.clone();
                 let check = self.check_cover(id, &t, &action);
                 if let Some(die) = check.attacker {
-                    pool.dice.push(die);
+                    self.add_die_within_limit(id, &mut pool, &die);
                 }
                 if check.target {
-                    defense.dice.push("black".into());
+                    self.add_die_within_limit(&t, &mut defense, "black");
                 }
                 let pools = self.own_roll_skills(id, Side::Active, Some(&t), [pool, defense]);
                 let pools = self.own_roll_skills(&t, Side::Opponent, Some(id), pools);
@@ -2837,6 +2864,19 @@ impl<'a> Game<'a> {
             }
         }
         format!("switches[id={switch}].effect")
+    }
+
+    /// Add a die to a pool unless the Roll holds its colour's limit already
+    /// (`000 § Dice`), saying so when it does not fit.
+    fn add_die_within_limit(&mut self, who: &str, pool: &mut Pool, die: &str) {
+        let limit = self.content.dice.get(die).map_or(0, |d| d.value.max_per_roll as usize);
+        if pool.dice.iter().filter(|d| *d == die).count() < limit {
+            pool.dice.push(die.to_string());
+        } else {
+            self.emit(Event::Log {
+                text: format!("{who}'s {die} die is not added: a Roll holds at most {limit} (000 § Dice)"),
+            });
+        }
     }
 
     /// The dice promised to `id`'s next Roll (`game:add_die_to_next_roll`) join
@@ -3772,6 +3812,11 @@ impl Host for Game<'_> {
             "place" => {
                 let t = character(self, 0)?;
                 if self.prevented(&t, model::Prevention::MovedByEnemyEffects) {
+                    return Ok(ApiValue::Nil);
+                }
+                // Only what is in the HexaDome is Placed by an Effect (a Running
+                // Projectile gone to its deck, a Character in the Infirmary: R20).
+                if self.space_of(&t).is_none() {
                     return Ok(ApiValue::Nil);
                 }
                 let to = space_arg(args, 1, f.name)?;
