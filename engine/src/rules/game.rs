@@ -3167,7 +3167,9 @@ impl<'a> Game<'a> {
         if let Choice::Perform { action, target, .. } =
             self.decide(player, Kind::Action, Some(&who), "Which Action, for no Action Points?", options)
         {
-            let _ = self.perform(&who, &action, target.as_deref(), 0);
+            if let Err(e) = self.perform(&who, &action, target.as_deref(), 0) {
+                self.emit(Event::Log { text: format!("{who} cannot perform {action}: {e}") });
+            }
         }
     }
 
@@ -3247,7 +3249,6 @@ impl<'a> Game<'a> {
         let before = u.damage;
         u.damage = (u.damage + amount).min(hp);
         let total = u.damage;
-        let owner = u.owner;
         let minion = u.minion.is_some();
         let projectile = u.projectile.is_some();
         self.emit(Event::Damage { character: id.to_string(), amount: total - before, total });
@@ -3266,7 +3267,6 @@ impl<'a> Game<'a> {
             }
             return;
         }
-        let _ = owner;
         if self.in_effect() {
             self.after_effect.push_back(AfterEffect::Damage(id.to_string()));
             return;
