@@ -3,7 +3,8 @@
 
 use arena_engine::load;
 use arena_engine::rules::decision::{Choice, Controller, Decision, Kind};
-use arena_engine::rules::game::{Game, View};
+use arena_engine::rules::game::Game;
+use arena_engine::rules::state::View;
 use arena_engine::rules::situation::Situation;
 use arena_engine::script::runtime::{Limits, Runtime};
 use std::cell::RefCell;

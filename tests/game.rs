@@ -3,7 +3,8 @@
 
 use arena_engine::load;
 use arena_engine::rules::decision::{Choice, Controller, Decision, Kind, RandomController};
-use arena_engine::rules::game::{Location, Setup, View};
+use arena_engine::rules::game::Setup;
+use arena_engine::rules::state::{Location, View};
 use arena_engine::rules::geometry::Hex;
 use arena_engine::script::runtime::{Limits, Runtime};
 use arena_engine::sim;

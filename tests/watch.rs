@@ -7,7 +7,8 @@
 use arena_engine::content::Content;
 use arena_engine::load;
 use arena_engine::rules::decision::{Controller, Decision, GreedyController};
-use arena_engine::rules::game::{Setup, View};
+use arena_engine::rules::game::Setup;
+use arena_engine::rules::state::View;
 use arena_engine::script::runtime::{Limits, Runtime, ScriptSet};
 use arena_engine::watch::{Event, Live, Snapshot, WaitReason, WatchOptions, Watcher};
 use std::io::Write as _;

@@ -149,7 +149,7 @@ pub enum ReplayCheck {
 struct ReplayController(std::rc::Rc<std::cell::RefCell<(std::collections::VecDeque<usize>, bool)>>);
 
 impl Controller for ReplayController {
-    fn decide(&mut self, d: &crate::rules::decision::Decision, _v: &crate::rules::game::View<'_>) -> usize {
+    fn decide(&mut self, d: &crate::rules::decision::Decision, _v: &crate::rules::state::View<'_>) -> usize {
         // Past the recorded answers, or with one out of range, the game has
         // diverged: note it; any legal answer will do from there.
         let mut q = self.0.borrow_mut();

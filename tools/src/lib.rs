@@ -220,7 +220,7 @@ impl arena_engine::rules::decision::Controller for HumanController {
     fn decide(
         &mut self,
         d: &arena_engine::rules::decision::Decision,
-        view: &arena_engine::rules::game::View<'_>,
+        view: &arena_engine::rules::state::View<'_>,
     ) -> usize {
         use std::io::BufRead;
         if self.closed {

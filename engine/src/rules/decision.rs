@@ -142,7 +142,7 @@ pub struct Decision {
 /// Something that answers decisions.
 pub trait Controller {
     /// The index of the chosen option; out-of-range answers are an engine error.
-    fn decide(&mut self, decision: &Decision, view: &crate::rules::game::View<'_>) -> usize;
+    fn decide(&mut self, decision: &Decision, view: &crate::rules::state::View<'_>) -> usize;
 }
 
 /// Uniformly random legal options, from its own seeded RNG.
@@ -159,7 +159,7 @@ impl RandomController {
 }
 
 impl Controller for RandomController {
-    fn decide(&mut self, decision: &Decision, _view: &crate::rules::game::View<'_>) -> usize {
+    fn decide(&mut self, decision: &Decision, _view: &crate::rules::state::View<'_>) -> usize {
         // Ending an Activation or stopping is as likely as anything else, so
         // games move on; a Running Order is any permutation.
         self.rng.random_range(0..decision.options.len())
@@ -180,7 +180,7 @@ impl ScriptedController {
 }
 
 impl Controller for ScriptedController {
-    fn decide(&mut self, decision: &Decision, view: &crate::rules::game::View<'_>) -> usize {
+    fn decide(&mut self, decision: &Decision, view: &crate::rules::state::View<'_>) -> usize {
         match self.answers.pop_front() {
             Some(a) if a < decision.options.len() => a,
             _ => self.fallback.decide(decision, view),
@@ -195,22 +195,22 @@ impl Controller for ScriptedController {
 pub struct GreedyController;
 
 impl GreedyController {
-    fn zone_centre(view: &crate::rules::game::View<'_>) -> Option<Hex> {
+    fn zone_centre(view: &crate::rules::state::View<'_>) -> Option<Hex> {
         let spaces = &view.board.zones.get(&view.state.scoring_zone)?.1;
         // The space nearest the zone's middle: the one with least total distance.
         spaces.iter().copied().min_by_key(|h| spaces.iter().map(|o| h.distance(*o)).sum::<u32>())
     }
 
-    fn position(view: &crate::rules::game::View<'_>, id: &str) -> Option<Hex> {
+    fn position(view: &crate::rules::state::View<'_>, id: &str) -> Option<Hex> {
         view.state.units.iter().find(|u| u.id == id).and_then(|u| match u.location {
-            crate::rules::game::Location::Space(h) => Some(h),
+            crate::rules::state::Location::Space(h) => Some(h),
             _ => None,
         })
     }
 }
 
 impl Controller for GreedyController {
-    fn decide(&mut self, d: &Decision, view: &crate::rules::game::View<'_>) -> usize {
+    fn decide(&mut self, d: &Decision, view: &crate::rules::state::View<'_>) -> usize {
         let centre = Self::zone_centre(view);
         // Route length to the zone's centre around Blocked spaces, Barriers and
         // Characters (hex distance would get stuck behind a wall).
@@ -219,7 +219,7 @@ impl Controller for GreedyController {
             .units
             .iter()
             .filter_map(|u| match u.location {
-                crate::rules::game::Location::Space(h) => Some(h),
+                crate::rules::state::Location::Space(h) => Some(h),
                 _ => None,
             })
             .collect();
@@ -378,7 +378,7 @@ impl Controller for GreedyController {
                     .iter()
                     .filter(|u| u.owner != d.player && u.minion.is_none() && u.projectile.is_none())
                     .filter_map(|u| match u.location {
-                        crate::rules::game::Location::Space(h) => {
+                        crate::rules::state::Location::Space(h) => {
                             Some((h, view.hit_points(&u.id).unwrap_or(0).saturating_sub(u.damage), &u.id))
                         }
                         _ => None,
@@ -417,7 +417,7 @@ impl Controller for GreedyController {
                     .iter()
                     .filter(|u| u.owner == d.player)
                     .filter_map(|u| match u.location {
-                        crate::rules::game::Location::Space(h) => Some(h),
+                        crate::rules::state::Location::Space(h) => Some(h),
                         _ => None,
                     })
                     .collect();
@@ -475,7 +475,7 @@ pub type SharedSituation = std::rc::Rc<std::cell::RefCell<SituationController>>;
 pub struct SituationSeat(pub SharedSituation);
 
 impl Controller for SituationSeat {
-    fn decide(&mut self, d: &Decision, _view: &crate::rules::game::View<'_>) -> usize {
+    fn decide(&mut self, d: &Decision, _view: &crate::rules::state::View<'_>) -> usize {
         let mut s = self.0.borrow_mut();
         let listed =
             || d.options.iter().enumerate().map(|(i, o)| format!("  {}. {o}", i + 1)).collect::<Vec<_>>().join("\n");

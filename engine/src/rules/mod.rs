@@ -15,3 +15,4 @@ pub mod game;
 pub mod geometry;
 pub mod roll;
 pub mod situation;
+pub mod state;

@@ -210,7 +210,7 @@ impl<'a> Game<'a> {
             }
             if action.attack {
                 let t = target.ok_or("an Attack needs a Target")?.to_string();
-                let outer_attacker = self.attacker.replace(id.to_string());
+                let outer_attacker = self.roll_frame.attacker.replace(id.to_string());
                 let mut defense = self.card(&t).defense.clone();
                 let check = self.check_cover(id, &t, &action);
                 if let Some(die) = check.attacker {
@@ -232,7 +232,7 @@ impl<'a> Game<'a> {
                     .map(|(i, e)| (format!("actions[id={}].effects[{i}]", action.id), e.text.clone()))
                     .collect();
                 let r = self.face_to_face(id, &pool, &t, &defense, &action.switches, true, &before_switches);
-                self.attacker = outer_attacker;
+                self.roll_frame.attacker = outer_attacker;
                 successes = r.active_successes;
                 let before = self.unit(&t).map_or(0, |u| u.damage);
                 let hp = self.card(&t).hit_points;

@@ -37,7 +37,7 @@ impl<'a> Game<'a> {
             return;
         }
         if self.in_effect() {
-            self.after_effect.push_back(AfterEffect::Damage(id.to_string()));
+            self.effect_frame.after_effect.push_back(AfterEffect::Damage(id.to_string()));
             return;
         }
         self.damage_received(id);

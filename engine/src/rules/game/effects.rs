@@ -41,13 +41,13 @@ impl<'a> Game<'a> {
     ) -> bool {
         let ctx = Ctx { self_id: Some(actor.to_string()), target: target.map(str::to_string), successes: None };
         let rt = self.runtime;
-        let outer = self.effect_source.replace(actor.to_string());
-        self.probing = true;
-        self.probe_asked = false;
+        let outer = self.effect_frame.effect_source.replace(actor.to_string());
+        self.effect_frame.probing = true;
+        self.effect_frame.probe_asked = false;
         let result = rt.call(script, self, &ctx);
-        self.probing = false;
-        self.effect_source = outer;
-        let asked = std::mem::take(&mut self.probe_asked);
+        self.effect_frame.probing = false;
+        self.effect_frame.effect_source = outer;
+        let asked = std::mem::take(&mut self.effect_frame.probe_asked);
         let failure = match result {
             Ok(_) if asked => {
                 let source = &self.runtime.scripts().sources()[script.0];
@@ -82,7 +82,7 @@ impl<'a> Game<'a> {
 
     /// What the effect that just ran set off, in order (`AfterEffect`).
     pub(super) fn resolve_after_effect(&mut self) {
-        while let Some(next) = self.after_effect.pop_front() {
+        while let Some(next) = self.effect_frame.after_effect.pop_front() {
             match next {
                 AfterEffect::Damage(id) => self.damage_received(&id),
                 AfterEffect::Entered(id, space) => {
@@ -96,7 +96,7 @@ impl<'a> Game<'a> {
 
     /// Perform the Action an effect granted (`game:grant_action`), if any.
     pub(super) fn granted_action(&mut self) {
-        let Some((who, max_cost, player)) = self.pending_grant.take() else { return };
+        let Some((who, max_cost, player)) = self.effect_frame.pending_grant.take() else { return };
         let mut options = vec![Choice::Done];
         for (action, target, cost) in self.action_options(&who, max_cost) {
             if self.condition_holds(&who, &action, target.as_deref()) {
@@ -128,15 +128,15 @@ impl<'a> Game<'a> {
         };
         let ctx = Ctx { self_id: Some(self_id.to_string()), target: target.map(str::to_string), successes };
         let rt = self.runtime;
-        let outer = self.effect_source.replace(self_id.to_string());
+        let outer = self.effect_frame.effect_source.replace(self_id.to_string());
         let result = rt.call(script, self, &ctx);
-        self.effect_source = outer;
+        self.effect_frame.effect_source = outer;
         if result.is_ok() {
             if !self.in_effect() {
                 // A chain of effects setting off effects is stopped well before
                 // it could exhaust the stack.
-                if self.chain_depth >= 32 {
-                    self.after_effect.clear();
+                if self.effect_frame.chain_depth >= 32 {
+                    self.effect_frame.after_effect.clear();
                     self.effect_failures += 1;
                     self.emit(Event::EffectFailed {
                         card: card.to_string(),
@@ -146,16 +146,16 @@ impl<'a> Game<'a> {
                         line: None,
                     });
                 } else {
-                    self.chain_depth += 1;
+                    self.effect_frame.chain_depth += 1;
                     self.resolve_after_effect();
-                    self.chain_depth -= 1;
+                    self.effect_frame.chain_depth -= 1;
                 }
             }
             self.granted_action();
         } else {
-            self.pending_grant = None;
+            self.effect_frame.pending_grant = None;
             if !self.in_effect() {
-                self.after_effect.clear();
+                self.effect_frame.after_effect.clear();
             }
         }
         if let Err(e) = result {

@@ -40,7 +40,7 @@ impl Host for Game<'_> {
                 ApiValue::Nil
             }
             "active_character" => self.state.active.clone().map_or(ApiValue::Nil, ApiValue::Str),
-            "attacker" => self.attacker.clone().map_or(ApiValue::Nil, ApiValue::Str),
+            "attacker" => self.roll_frame.attacker.clone().map_or(ApiValue::Nil, ApiValue::Str),
             "damage" => ApiValue::Int(self.unit(&character(self, 0)?).map_or(0, |u| u.damage as i64)),
             "has_state" => ApiValue::Bool(self.has_state(&character(self, 0)?, s(1)?)),
             "position" => match self.space_of(&character(self, 0)?) {
@@ -132,9 +132,6 @@ impl Host for Game<'_> {
                         self.emit(Event::Displaced { character: t.clone(), from, to: space });
                         self.entered(&t, space);
                     }
-                }
-                if let Some(rc) = &mut self.roll {
-                    rc.displaced_target = true;
                 }
                 ApiValue::Nil
             }
@@ -232,25 +229,25 @@ impl Host for Game<'_> {
                 }
                 ApiValue::Nil
             }
-            "add_symbol" if self.pending_pools.is_some() => {
+            "add_symbol" if self.roll_frame.pending_pools.is_some() => {
                 let sym = symbol(s(0)?)?;
-                let side = self.tactic_side.unwrap_or(Side::Active);
-                let pools = self.pending_pools.as_mut().expect("pools");
+                let side = self.roll_frame.tactic_side.unwrap_or(Side::Active);
+                let pools = self.roll_frame.pending_pools.as_mut().expect("pools");
                 let pool = &mut pools[if side == Side::Active { 0 } else { 1 }];
                 pool.symbols.extend(std::iter::repeat_n(sym, n(1, 1).clamp(0, 6) as usize));
                 ApiValue::Nil
             }
-            "add_die" if self.pending_pools.is_some() => {
+            "add_die" if self.roll_frame.pending_pools.is_some() => {
                 let die = s(0)?.to_string();
                 let limit =
                     self.content.dice.get(&die).ok_or_else(|| format!("add_die: no die `{die}`"))?.value.max_per_roll
                         as usize;
-                let side = self.tactic_side.unwrap_or(Side::Active);
-                if self.pool_locked[side as usize] {
+                let side = self.roll_frame.tactic_side.unwrap_or(Side::Active);
+                if self.roll_frame.pool_locked[side as usize] {
                     self.emit(Event::Log { text: format!("no die can be added to this Roll (the {die} die is not)") });
                     return Ok(ApiValue::Nil);
                 }
-                let pools = self.pending_pools.as_mut().expect("pools");
+                let pools = self.roll_frame.pending_pools.as_mut().expect("pools");
                 let pool = &mut pools[if side == Side::Active { 0 } else { 1 }];
                 let mut refused = 0;
                 for _ in 0..n(1, 1).clamp(0, 6) {
@@ -268,12 +265,12 @@ impl Host for Game<'_> {
                 }
                 ApiValue::Nil
             }
-            "nullify_die" if self.pending_pools.is_some() => {
+            "nullify_die" if self.roll_frame.pending_pools.is_some() => {
                 // Before the Roll: the die leaves the pool (`000 § Nullifying Dice`).
-                let own = self.tactic_side.unwrap_or(Side::Active);
+                let own = self.roll_frame.tactic_side.unwrap_or(Side::Active);
                 let side = if s(0)? == "own" { own } else { own.other() };
                 let index = n(1, 0);
-                let pools = self.pending_pools.as_mut().expect("pools");
+                let pools = self.roll_frame.pending_pools.as_mut().expect("pools");
                 let pool = &mut pools[if side == Side::Active { 0 } else { 1 }];
                 if index >= 1 && (index as usize) <= pool.dice.len() {
                     pool.dice.remove(index as usize - 1);
@@ -283,7 +280,7 @@ impl Host for Game<'_> {
                 }
             }
             "add_die" | "add_symbol" | "nullify_symbol" | "nullify_die" => {
-                let Some(rc) = &mut self.roll else {
+                let Some(rc) = &mut self.roll_frame.roll else {
                     return Err(format!("{}: there is no Roll to change now", f.name));
                 };
                 let own = rc.side;
@@ -317,7 +314,7 @@ impl Host for Game<'_> {
                 }
             }
             "ignore_cover" | "cover_die" => {
-                let Some(check) = &mut self.cover_check else {
+                let Some(check) = &mut self.roll_frame.cover_check else {
                     return Err(format!("{}: only while Cover is checked (the `cover` window)", f.name));
                 };
                 if f.name == "ignore_cover" {
@@ -327,7 +324,7 @@ impl Host for Game<'_> {
                     if !self.content.dice.contains_key(&die) {
                         return Err(format!("cover_die: no die `{die}`"));
                     }
-                    let check = self.cover_check.as_mut().expect("cover check");
+                    let check = self.roll_frame.cover_check.as_mut().expect("cover check");
                     if check.attacker.is_some() {
                         check.attacker = Some(die);
                     }
@@ -396,12 +393,9 @@ impl Host for Game<'_> {
                 self.unit_mut(&t).expect("unit").location = Location::Space(to);
                 self.emit(Event::Displaced { character: t.clone(), from, to });
                 self.entered(&t, to);
-                if let Some(rc) = &mut self.roll {
-                    rc.displaced_target = true;
-                }
                 ApiValue::Nil
             }
-            "nullify_tactic" => match self.answering.last_mut() {
+            "nullify_tactic" => match self.effect_frame.answering.last_mut() {
                 Some((_, nullified)) => {
                     *nullified = true;
                     ApiValue::Nil
@@ -415,7 +409,7 @@ impl Host for Game<'_> {
                 if !self.content.dice.contains_key(&die) {
                     return Err(format!("roll_die: no die `{die}`"));
                 }
-                let who = self.effect_source.clone().unwrap_or_default();
+                let who = self.effect_frame.effect_source.clone().unwrap_or_default();
                 let faces = self.roll_dice(&Pool { dice: vec![die], symbols: vec![] });
                 let face: Vec<String> =
                     faces.first().map_or(vec![], |(_, f)| f.iter().map(|x| symbol_name(*x).to_string()).collect());
@@ -423,18 +417,18 @@ impl Host for Game<'_> {
                 ApiValue::List(face)
             }
             "pool_dice" => {
-                let own = self.tactic_side.unwrap_or(Side::Active);
+                let own = self.roll_frame.tactic_side.unwrap_or(Side::Active);
                 let side = if s(0)? == "own" { own } else { own.other() };
-                let Some(pools) = &self.pending_pools else {
+                let Some(pools) = &self.roll_frame.pending_pools else {
                     return Err("pool_dice: no Roll is about to be made".into());
                 };
                 ApiValue::List(pools[side as usize].dice.clone())
             }
             "reduce_roll_to" => {
-                let own = self.tactic_side.unwrap_or(Side::Active);
+                let own = self.roll_frame.tactic_side.unwrap_or(Side::Active);
                 let side = if s(0)? == "own" { own } else { own.other() };
                 let index = n(1, 0);
-                let Some(pools) = self.pending_pools.as_mut() else {
+                let Some(pools) = self.roll_frame.pending_pools.as_mut() else {
                     return Err("reduce_roll_to: no Roll is about to be made".into());
                 };
                 let pool = &mut pools[side as usize];
@@ -444,7 +438,7 @@ impl Host for Game<'_> {
                 let die = pool.dice[index as usize - 1].clone();
                 pool.dice = vec![die.clone()];
                 pool.symbols.clear();
-                self.pool_locked[side as usize] = true;
+                self.roll_frame.pool_locked[side as usize] = true;
                 self.emit(Event::Log { text: format!("the Roll is reduced to one {die} die") });
                 ApiValue::Nil
             }
@@ -452,7 +446,7 @@ impl Host for Game<'_> {
                 let t = character(self, 0)?;
                 let max = n(1, 0).clamp(0, 20) as u8;
                 let player = self.effect_player();
-                self.pending_grant = Some((t, max, player));
+                self.effect_frame.pending_grant = Some((t, max, player));
                 ApiValue::Nil
             }
             "tactics_in_hand" => {
@@ -461,15 +455,15 @@ impl Host for Game<'_> {
                 ApiValue::Int(self.state.players[p].hand.len() as i64)
             }
             "forbid_switches" => {
-                let own = if self.pending_pools.is_some() {
-                    self.tactic_side.unwrap_or(Side::Active)
-                } else if let Some(rc) = &self.roll {
+                let own = if self.roll_frame.pending_pools.is_some() {
+                    self.roll_frame.tactic_side.unwrap_or(Side::Active)
+                } else if let Some(rc) = &self.roll_frame.roll {
                     rc.side
                 } else {
                     return Err("forbid_switches: there is no Roll to change now".into());
                 };
                 let side = if s(0)? == "own" { own } else { own.other() };
-                self.switches_forbidden[side as usize] = true;
+                self.roll_frame.switches_forbidden[side as usize] = true;
                 ApiValue::Nil
             }
             "free_spaces_in_zone" => {
@@ -557,7 +551,8 @@ impl Host for Game<'_> {
                 let Some(ApiValue::Space([q, r])) = args.get(1) else {
                     return Err("deploy_minion: a space {q, r} is needed".into());
                 };
-                let controller = self.effect_source.clone().ok_or("deploy_minion: no Character's effect is running")?;
+                let controller =
+                    self.effect_frame.effect_source.clone().ok_or("deploy_minion: no Character's effect is running")?;
                 let aside = self.state.units.iter().any(|u| {
                     u.location == Location::Aside
                         && u.minion.as_ref().is_some_and(|m| m.controller == controller && m.card == card)
@@ -605,16 +600,16 @@ impl Host for Game<'_> {
     }
 
     fn begin_effect(&mut self) {
-        self.snapshots.push((self.state.clone(), self.events.len(), self.roll.clone()));
+        self.snapshots.push((self.state.clone(), self.events.len(), self.roll_frame.roll.clone()));
     }
 
     fn end_effect(&mut self, ok: bool) {
         if let Some((state, events, roll)) = self.snapshots.pop() {
-            if !ok || self.probing {
+            if !ok || self.effect_frame.probing {
                 // Undo: the effect is never half-applied.
                 self.state = state;
                 self.events.truncate(events);
-                self.roll = roll;
+                self.roll_frame.roll = roll;
             }
         }
     }

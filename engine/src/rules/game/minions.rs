@@ -18,7 +18,7 @@ impl<'a> Game<'a> {
 
     /// A Controller deploys one of its Minions of card `card` on a Free space
     /// not Adjacent to any Allied Minion, if one is to the side (`002 § Controller`).
-    pub(super) fn deploy_minion(&mut self, controller: &str, card: &str, space: Hex) -> Result<Id> {
+    pub(in crate::rules) fn deploy_minion(&mut self, controller: &str, card: &str, space: Hex) -> Result<Id> {
         let owner = self.unit(controller).map(|u| u.owner).ok_or_else(|| format!("no Character `{controller}`"))?;
         if self.is_minion(controller) {
             return Err(format!("`{controller}` is a Minion: only Controllers deploy Minions"));

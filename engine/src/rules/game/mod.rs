@@ -9,9 +9,15 @@
 //! Minions (`002 § Minion`) are units too ([`MinionOf`]); timing windows open
 //! at their steps for Tactics and Automatic Skills ([`model::Window`]).
 //!
-//! What is not here yet: Scenarios other than those scored by a Scoring Zone
-//! (Assault and its kind), and the Prime Time table (3-4 players, Special
-//! Spaces, Running Projectiles, Objective cards).
+//! The rules are split by the rulebook's chapters, one child module each:
+//! `setup`, `rounds` (Planning, Turns, Activations, Bench, Recovery),
+//! `actions`, `movement` (and Disengage), `rolls` (pools, dice, Face to Face,
+//! Switches, Cover), `tactics`, `windows` (restrictions, Automatic Skills),
+//! `effects` (running Lua, probes, what effects set off), `damage`
+//! (Infirmary, Frags), `states`, `minions`, `special_spaces`, `projectiles`,
+//! `scoring`, and `host` (the Lua API's calls). `units` and `sight` answer
+//! the questions every chapter asks (whose unit, where, Line of Sight,
+//! Range). The state itself is plain data in [`crate::rules::state`].
 
 mod actions;
 mod damage;
@@ -37,114 +43,18 @@ use crate::rules::decision::{Choice, Controller, Decision, Kind};
 use crate::rules::event::{Event, PlayerId};
 use crate::rules::geometry::{self, Hex, Sight};
 use crate::rules::roll::{FaceToFace, Side, SideRoll};
+use crate::rules::state::*;
 use crate::script::api::{ApiFn, ApiValue};
 use crate::script::host::Host;
 use crate::script::runtime::{Ctx, Runtime, ScriptId};
 use rand::{RngExt, SeedableRng};
-use serde::Serialize;
-use std::collections::{BTreeMap, BTreeSet};
-
-/// Where a Character is.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
-pub enum Location {
-    /// In the HexaDome.
-    Space(Hex),
-    /// In the Infirmary (`000 § Infirmary`).
-    Infirmary,
-    /// On the Bench (`000 § Bench`).
-    Bench,
-    /// A Minion "placed to the side, ready to be deployed again" (`002 § Minion`).
-    Aside,
-}
-
-/// A Special Space marker on the HexaDome (`001 § Special Spaces`): it does
-/// not occupy its space nor block Line of Sight.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
-pub struct SpecialSpaceMarker {
-    /// Its space.
-    pub space: Hex,
-    /// The marker (a `special_space` id).
-    pub marker: Id,
-    /// Whether it has been flipped face up.
-    pub revealed: bool,
-}
-
-/// Which side of a State token is up.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
-pub enum TokenSide {
-    /// Just imposed.
-    Red,
-    /// Flipped in a States Step.
-    Blue,
-}
-
-/// A State token on a Character.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
-pub struct Token {
-    /// The State's id.
-    pub state: Id,
-    /// Its side.
-    pub side: TokenSide,
-    /// Who imposed it (Taunted needs it).
-    pub source: Option<Id>,
-    /// What the imposer chose (Silenced: the Action or Automatic Skill it silences).
-    pub choice: Option<Id>,
-}
-
-/// A Character in a game.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
-pub struct Unit {
-    /// The Character's id.
-    pub id: Id,
-    /// Its player.
-    pub owner: PlayerId,
-    /// Where it is.
-    pub location: Location,
-    /// Damage tokens.
-    pub damage: u8,
-    /// State tokens.
-    pub tokens: Vec<Token>,
-    /// Action Points left in its Activation.
-    pub action_points: u8,
-    /// Movement Points left.
-    pub movement_points: u8,
-    /// Movement Points spent in the current Activation.
-    pub movement_spent: u8,
-    /// Dice promised to its next Roll in this Activation (Take Aim: "Add an
-    /// Orange die to the next Roll of the active Character in this Activation").
-    #[serde(skip_serializing_if = "Vec::is_empty")]
-    pub next_roll: Vec<Id>,
-    /// For a Minion: which card it is and who controls it (`002 § Minion`).
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub minion: Option<MinionOf>,
-    /// For a Running Projectile: its face-down marker (`001 § Running
-    /// Projectiles`); `owner` is the player who deployed it.
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub projectile: Option<Id>,
-    /// Named effects in force "until the end of this Activation"
-    /// (`game:activation_effect`; `no-disengage-rolls`: Barrel through).
-    #[serde(skip_serializing_if = "Vec::is_empty")]
-    pub until_end_of_activation: Vec<Id>,
-}
-
-/// What makes a [`Unit`] a Minion: "a special type of Obstacle controlled by
-/// the Character who deployed them, called a Controller" (`002 § Minion`).
-#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
-pub struct MinionOf {
-    /// The Minion card's id on its Controller's Character card (`minions[id=...]`).
-    pub card: Id,
-    /// The Controller's Character id.
-    pub controller: Id,
-    /// Index of its Character-shaped card in the game's Minion cards.
-    #[serde(skip)]
-    slot: usize,
-}
+use std::collections::BTreeSet;
 
 /// A Character's card, or the Character-shaped card the engine builds for a
 /// Minion (its Hit Points, attribute pools, Switches and Actions; no Energy,
 /// Speed or Initiative: a Minion has no Activation of its own).
 #[derive(Debug, Clone)]
-enum Card<'a> {
+pub(in crate::rules) enum Card<'a> {
     Character(&'a model::Character),
     Minion(std::rc::Rc<model::Character>),
 }
@@ -178,127 +88,6 @@ fn minion_card(controller: &model::Character, m: &model::Minion) -> model::Chara
         smoke_tokens: 0,
         minions: vec![],
         meta: controller.meta.clone(),
-    }
-}
-
-/// A player.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
-pub struct Player {
-    /// Character ids, in team order.
-    pub team: Vec<Id>,
-    /// Tactics in hand.
-    pub hand: Vec<Id>,
-    /// The deck, top last.
-    pub deck: Vec<Id>,
-    /// The discard pile.
-    pub discard: Vec<Id>,
-    /// Victory Points.
-    pub victory_points: u32,
-    /// Frags.
-    pub frags: u32,
-    /// This Round's Running Order.
-    pub running_order: Vec<Id>,
-    /// Deployment Zone id.
-    pub zone: Id,
-}
-
-/// The whole state of a game but its event log.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
-pub struct GameState {
-    /// Scenario id.
-    pub scenario: Id,
-    /// The two players.
-    pub players: [Player; 2],
-    /// Every Character in play.
-    pub units: Vec<Unit>,
-    /// Current Round (from 1).
-    pub round: u8,
-    /// Who holds the Underdog token.
-    pub underdog: PlayerId,
-    /// The current Scoring Zone's id.
-    pub scoring_zone: Id,
-    /// The active Character, during an Activation.
-    pub active: Option<Id>,
-    /// Whether the game is over.
-    pub over: bool,
-    /// Smoke tokens in the HexaDome: (space, the Character that deployed it).
-    pub smoke: Vec<(Hex, Id)>,
-    /// Special Space markers in the HexaDome (`001 § Special Spaces`).
-    #[serde(skip_serializing_if = "Vec::is_empty")]
-    pub special_spaces: Vec<SpecialSpaceMarker>,
-    /// The Running Projectile markers not in the HexaDome, face down, top last.
-    #[serde(skip_serializing_if = "Vec::is_empty")]
-    pub projectile_deck: Vec<Id>,
-    /// Running Projectiles deployed so far (for their names).
-    #[serde(skip)]
-    projectiles_deployed: usize,
-    #[serde(skip)]
-    rng: rand_chacha::ChaCha8Rng,
-}
-
-/// What controllers may look at.
-pub struct View<'a> {
-    /// The state.
-    pub state: &'a GameState,
-    /// Every event so far (a person at the terminal reads the new ones).
-    pub events: &'a [Event],
-    /// The content.
-    pub content: &'a Content,
-    /// The map's static terrain.
-    pub board: &'a Board,
-}
-
-impl View<'_> {
-    fn minion_card(&self, id: &str) -> Option<&model::Minion> {
-        let m = self.state.units.iter().find(|u| u.id == id)?.minion.as_ref()?;
-        self.content.characters.get(&m.controller)?.value.minions.iter().find(|c| c.id == m.card)
-    }
-
-    /// The Actions printed on a unit's card (a Minion's on its Controller's card).
-    pub fn actions_of(&self, id: &str) -> &[Action] {
-        match self.minion_card(id) {
-            Some(m) => &m.actions,
-            None => self.content.characters.get(id).map_or(&[], |c| &c.value.actions),
-        }
-    }
-
-    /// A unit's Hit Points.
-    pub fn hit_points(&self, id: &str) -> Option<u8> {
-        match self.minion_card(id) {
-            Some(m) => Some(m.hit_points),
-            None => self.content.characters.get(id).map(|c| c.value.hit_points),
-        }
-    }
-}
-
-/// A map's static terrain, precomputed.
-#[derive(Debug, Clone)]
-pub struct Board {
-    /// Radius of the hexagonal board.
-    pub radius: u32,
-    /// Blocked spaces.
-    pub blocked: BTreeSet<Hex>,
-    /// Barriers (Obstacles).
-    pub barriers: BTreeSet<Hex>,
-    /// Zones by id: (kind, spaces).
-    pub zones: BTreeMap<Id, (model::ZoneKind, Vec<Hex>)>,
-}
-
-impl Board {
-    /// The board of a map.
-    pub fn of(map: &model::Map) -> Board {
-        let h = |v: &[i16; 2]| Hex::new(v[0] as i32, v[1] as i32);
-        Board {
-            radius: map.radius as u32,
-            blocked: map.blocked.iter().map(h).collect(),
-            barriers: map.barriers.iter().map(h).collect(),
-            zones: map.zones.iter().map(|z| (z.id.clone(), (z.kind, z.spaces.iter().map(h).collect()))).collect(),
-        }
-    }
-
-    /// Whether a space is on the board.
-    pub fn on_board(&self, h: Hex) -> bool {
-        h.within(self.radius)
     }
 }
 
@@ -381,7 +170,7 @@ impl Setup {
 
     /// Each player's Deployment Zone: the Scenario's, else the map's first
     /// Deployment Zone and its opposite (or its last).
-    fn default_zones(sc: &model::Scenario, map: &model::Map) -> Result<[Id; 2]> {
+    pub(in crate::rules) fn default_zones(sc: &model::Scenario, map: &model::Map) -> Result<[Id; 2]> {
         if sc.deployment_zones.len() >= 2 {
             return Ok([sc.deployment_zones[0].clone(), sc.deployment_zones[1].clone()]);
         }
@@ -424,8 +213,8 @@ pub fn contender() -> Action {
 
 /// A running game.
 pub struct Game<'a> {
-    content: &'a Content,
-    board: Board,
+    pub(in crate::rules) content: &'a Content,
+    pub(in crate::rules) board: Board,
     /// The state.
     pub state: GameState,
     /// Every event so far.
@@ -434,39 +223,60 @@ pub struct Game<'a> {
     pub answers: Vec<usize>,
     runtime: &'a Runtime,
     controllers: [&'a mut dyn Controller; 2],
+    /// The state before each running effect, to undo it if it fails: (state,
+    /// events so far, the Roll it could change).
     snapshots: Vec<(GameState, usize, Option<RollCtx>)>,
-    roll: Option<RollCtx>,
     effect_failures: usize,
     scored_this_round: [u8; 2],
-    /// Faces the next dice must show (situations), in order.
-    forced: std::collections::VecDeque<Vec<Symbol>>,
-    /// A situation's forced face that its die does not have.
-    fault: Option<String>,
-    /// How many forced faces were rolled.
-    forced_used: usize,
+    /// The dice a situation forces.
+    pub(in crate::rules) forced: ForcedDice,
     /// How many events there were when a controller gave up, if one did.
     halted: Option<usize>,
+    /// The Character-shaped cards of the Controllers' Minions ([`MinionOf`]).
+    minion_cards: Vec<std::rc::Rc<model::Character>>,
+    /// The profile of every Running Projectile: "a Defense of one blue die and
+    /// Hit Points 1" (`001 § Running Projectiles`).
+    projectile_card: std::rc::Rc<model::Character>,
+    /// The Roll being prepared or rolled.
+    roll_frame: RollFrame,
+    /// The effects running, and what they set off.
+    effect_frame: EffectFrame,
+}
+
+/// What a Roll in progress carries between its steps (`000 § Rolls`): the
+/// pools while its Tactics window is open, the dice it rolled for effects to
+/// change, and what effects forbade or fixed. Cleared when the Roll ends.
+#[derive(Default)]
+struct RollFrame {
+    /// The Roll an effect can change (`game:add_symbol`, `game:nullify_symbol`).
+    roll: Option<RollCtx>,
     /// The pools of a Roll whose Tactics window is open: [active side, other side].
     pending_pools: Option<[Pool; 2]>,
     /// Which side of the Roll the Tactic being played belongs to.
     tactic_side: Option<Side>,
     /// The Cover of an Attack while its `cover` window is open.
     cover_check: Option<CoverCheck>,
-    /// Whose Effect is running (its ctx.self), for restrictions on enemy Effects.
-    effect_source: Option<Id>,
-    /// The Character-shaped cards of the Controllers' Minions ([`MinionOf`]).
-    minion_cards: Vec<std::rc::Rc<model::Character>>,
-    /// The profile of every Running Projectile: "a Defense of one blue die and
-    /// Hit Points 1" (`001 § Running Projectiles`).
-    projectile_card: std::rc::Rc<model::Character>,
     /// Sides of the coming or current Roll that cannot activate Switches
     /// ([active, opponent]; Access Denied); cleared when the Roll ends.
     switches_forbidden: [bool; 2],
-    /// While an Action's `condition` is asked: whatever its Lua does is undone.
-    probing: bool,
     /// Sides of the coming Roll whose dice are fixed ([active, opponent]; Atom:
     /// "Your opponent cannot add any more dice to their Roll"); cleared when the Roll ends.
     pool_locked: [bool; 2],
+    /// The Character making the Attack whose Roll is being prepared or
+    /// rolled (`game:attacker()`; not always the active one: Programmed Strategy).
+    attacker: Option<Id>,
+}
+
+/// What running effects carry: whose effect it is, whether it only probes,
+/// the Tactics being answered, and what they set off that resolves after them.
+#[derive(Default)]
+struct EffectFrame {
+    /// Whose Effect is running (its ctx.self), for restrictions on enemy Effects.
+    effect_source: Option<Id>,
+    /// While an Action's `condition` is asked: whatever its Lua does is undone.
+    probing: bool,
+    /// A condition asked a question (conditions may only look).
+    probe_asked: bool,
     /// The Tactics being answered (a "No!" Nullifies the innermost), and
     /// whether each was Nullified (`game:nullify_tactic`).
     answering: Vec<(Id, bool)>,
@@ -474,20 +284,26 @@ pub struct Game<'a> {
     /// Strategy), performed once the effect has run: (who, most Action Points
     /// it may cost, whose choice).
     pending_grant: Option<(Id, u8, PlayerId)>,
-    /// The Character making the Attack whose Roll is being prepared or
-    /// rolled (`game:attacker()`; not always the active one: Programmed Strategy).
-    attacker: Option<Id>,
     /// Special Space markers whose Effect is resolving: the Character they
     /// move does not set them off again (rulings R18).
     markers_resolving: Vec<Hex>,
-    /// A condition asked a question (conditions may only look).
-    probe_asked: bool,
     /// Effects set off by effects, nested now (a runaway chain is stopped).
     chain_depth: u32,
     /// What an effect set off that runs other effects (the Tactics of Damage
     /// received and the Infirmary, a Special Space entered), resolved as soon
     /// as the effect has run: effects do not run inside effects.
     after_effect: std::collections::VecDeque<AfterEffect>,
+}
+
+/// The faces a situation forces the next dice to show (`arena run`).
+#[derive(Default)]
+pub(in crate::rules) struct ForcedDice {
+    /// Faces the next dice must show, in order.
+    pub(in crate::rules) faces: std::collections::VecDeque<Vec<Symbol>>,
+    /// A forced face that its die does not have.
+    fault: Option<String>,
+    /// How many forced faces were rolled.
+    used: usize,
 }
 
 /// Something an effect set off, resolved once it has run.
@@ -529,8 +345,6 @@ struct RollCtx {
     /// Who rolled each side: [the running effect's side, the other side] (for
     /// the narrative; empty for a Simple Roll's missing side).
     rollers: [Id; 2],
-    /// Extra dice added by effects before rolling (not used yet).
-    displaced_target: bool,
 }
 
 type Result<T> = std::result::Result<T, String>;
@@ -643,46 +457,14 @@ impl<'a> Game<'a> {
             runtime,
             controllers,
             snapshots: vec![],
-            roll: None,
             effect_failures: 0,
             scored_this_round: [0; 2],
-            forced: Default::default(),
-            fault: None,
-            forced_used: 0,
-            pending_pools: None,
-            tactic_side: None,
-            cover_check: None,
-            effect_source: None,
+            forced: ForcedDice::default(),
             halted: None,
             minion_cards,
-            projectile_card: std::rc::Rc::new(model::Character {
-                id: "running-projectile".into(),
-                name: "Running Projectile".into(),
-                card: None,
-                initiative: 0,
-                speed: 0,
-                energy: 0,
-                hit_points: 1,
-                defense: Pool { dice: vec!["blue".into()], symbols: vec![] },
-                brawn: Pool::default(),
-                agility: Pool::default(),
-                switches: vec![],
-                actions: vec![],
-                automatic_skills: vec![],
-                smoke_tokens: 0,
-                minions: vec![],
-                meta: model::Meta::default(),
-            }),
-            switches_forbidden: [false; 2],
-            probing: false,
-            pool_locked: [false; 2],
-            answering: Vec::new(),
-            pending_grant: None,
-            attacker: None,
-            markers_resolving: Vec::new(),
-            probe_asked: false,
-            chain_depth: 0,
-            after_effect: Default::default(),
+            projectile_card: std::rc::Rc::new(projectiles::projectile_card()),
+            roll_frame: RollFrame::default(),
+            effect_frame: EffectFrame::default(),
         };
         game.emit(Event::GameStarted {
             scenario: setup.scenario.clone(),
@@ -711,9 +493,9 @@ impl<'a> Game<'a> {
         options: Vec<Choice>,
     ) -> Choice {
         debug_assert!(!options.is_empty());
-        if self.probing {
+        if self.effect_frame.probing {
             // A condition only looks: it may not ask the players anything.
-            self.probe_asked = true;
+            self.effect_frame.probe_asked = true;
             return options.into_iter().next().expect("an option");
         }
         if options.len() == 1 {
@@ -765,198 +547,6 @@ impl<'a> Game<'a> {
         Ok(())
     }
 
-    /// A game at a situation's position, ready to [`run_activation`](Self::run_activation).
-    pub fn from_situation(
-        content: &'a Content,
-        runtime: &'a Runtime,
-        sit: &crate::rules::situation::Situation,
-        controllers: [&'a mut dyn Controller; 2],
-    ) -> Result<Game<'a>> {
-        let scenario =
-            &content.scenarios.get(&sit.scenario).ok_or_else(|| format!("no scenario `{}`", sit.scenario))?.value;
-        let map = &content.maps.get(&scenario.map).ok_or_else(|| format!("no map `{}`", scenario.map))?.value;
-        if !(1..=2).contains(&sit.underdog) {
-            return Err(format!("underdog must be 1 or 2, not {}", sit.underdog));
-        }
-        for (p, deck) in sit.decks.iter().enumerate() {
-            if let Some(t) = deck.iter().find(|t| !content.tactics.contains_key(*t)) {
-                return Err(format!("player {}'s deck: no Tactic `{t}`", p + 1));
-            }
-        }
-        let mut teams: [Vec<Id>; 2] = [vec![], vec![]];
-        for c in &sit.character {
-            if teams.iter().flatten().any(|x| *x == c.id) {
-                return Err(format!("`{}` is in the situation twice", c.id));
-            }
-            if !content.characters.contains_key(&c.id) {
-                return Err(format!("no Character `{}`", c.id));
-            }
-            if !(1..=2).contains(&c.player) {
-                return Err(format!("{}: player must be 1 or 2", c.id));
-            }
-            teams[c.player as usize - 1].push(c.id.clone());
-        }
-        let setup = Setup {
-            scenario: sit.scenario.clone(),
-            teams: teams.clone(),
-            decks: [vec![], vec![]],
-            zones: Setup::default_zones(scenario, map)?,
-            seed: sit.seed,
-        };
-        let board_zone = |z: &str| content.maps[&scenario.map].value.zones.iter().any(|x| x.id == z);
-        let mut g = Game::new(content, runtime, &setup, controllers)?;
-        g.events.clear();
-        g.state.underdog = (sit.underdog.clamp(1, 2) - 1) as usize;
-        if let Some(z) = &sit.scoring_zone {
-            if !board_zone(z) {
-                return Err(format!("map `{}` has no zone `{z}`", scenario.map));
-            }
-            g.state.scoring_zone = z.clone();
-        }
-        for c in &sit.character {
-            let loc = match c.space {
-                Some([q, r]) => {
-                    let h = Hex::new(q, r);
-                    if !g.is_free(h) {
-                        return Err(format!("{}: [{q}, {r}] {}", c.id, g.why_not_free(h)));
-                    }
-                    Location::Space(h)
-                }
-                None if c.infirmary => Location::Infirmary,
-                None => Location::Bench,
-            };
-            let hp = content.characters[&c.id].value.hit_points;
-            if c.damage >= hp {
-                return Err(format!("{}: {} Damage would put it in the Infirmary", c.id, c.damage));
-            }
-            let u = g.unit_mut(&c.id).expect("unit");
-            u.location = loc;
-            u.damage = c.damage;
-            u.action_points = c.action_points.unwrap_or(0);
-            u.movement_points = c.movement_points;
-            for (st, side) in
-                c.states.iter().map(|s| (s, TokenSide::Red)).chain(c.blue_states.iter().map(|s| (s, TokenSide::Blue)))
-            {
-                if !content.states.contains_key(st) {
-                    return Err(format!("{}: no State `{st}`", c.id));
-                }
-                let source = if st == "taunted" { c.taunted_by.clone() } else { None };
-                u.tokens.push(Token { state: st.clone(), side, source, choice: None });
-            }
-            if let Some(by) = &c.taunted_by {
-                if !c.states.iter().chain(&c.blue_states).any(|s| s == "taunted") {
-                    return Err(format!("{}: `taunted_by` needs the Taunted State in `states`", c.id));
-                }
-                if !sit.character.iter().any(|o| o.id == *by) {
-                    return Err(format!("{}: `taunted_by`: `{by}` is not in the situation", c.id));
-                }
-            }
-        }
-        for m in &sit.minion {
-            let [q, r] = m.space;
-            let h = Hex::new(q, r);
-            if !g.is_free(h) {
-                return Err(format!("minion {}: [{q}, {r}] is not a Free space", m.card));
-            }
-            if !sit.character.iter().any(|c| c.id == m.controller) {
-                return Err(format!("minion {}: its Controller `{}` is not in the situation", m.card, m.controller));
-            }
-            let id = g.deploy_minion(&m.controller, &m.card, h).map_err(|e| format!("minion {}: {e}", m.card))?;
-            let hp = g.card(&id).hit_points;
-            if m.damage >= hp {
-                return Err(format!("{id}: {} Damage would remove it from the HexaDome", m.damage));
-            }
-            let u = g.unit_mut(&id).expect("minion");
-            u.damage = m.damage;
-            for (st, side) in
-                m.states.iter().map(|s| (s, TokenSide::Red)).chain(m.blue_states.iter().map(|s| (s, TokenSide::Blue)))
-            {
-                if !content.states.contains_key(st) {
-                    return Err(format!("{id}: no State `{st}`"));
-                }
-                u.tokens.push(Token { state: st.clone(), side, source: None, choice: None });
-            }
-        }
-        g.events.clear();
-        for p in 0..2 {
-            if let Some(t) = sit.hands[p].iter().find(|t| !content.tactics.contains_key(*t)) {
-                return Err(format!("player {}'s hand: no Tactic `{t}`", p + 1));
-            }
-            g.state.players[p].hand = sit.hands[p].clone();
-            g.state.players[p].deck = sit.decks[p].clone();
-            g.state.players[p].victory_points = sit.victory_points[p];
-        }
-        g.state.round = sit.round;
-        g.state.smoke = sit.smoke.iter().map(|t| (Hex::new(t.space[0], t.space[1]), t.character.clone())).collect();
-        for m in &sit.special_spaces {
-            if !content.special_spaces.contains_key(&m.marker) {
-                return Err(format!("no Special Space marker `{}`", m.marker));
-            }
-            let space = Hex::new(m.space[0], m.space[1]);
-            if g.state.special_spaces.iter().any(|x| x.space == space) {
-                return Err(format!(
-                    "two Special Space markers on [{}, {}]: a Space cannot have two (001 § Special Spaces)",
-                    m.space[0], m.space[1]
-                ));
-            }
-            if !g.board.on_board(space) || g.board.blocked.contains(&space) || g.board.barriers.contains(&space) {
-                return Err(format!(
-                    "Special Space marker {}: [{}, {}] is not a space of the HexaDome",
-                    m.marker, m.space[0], m.space[1]
-                ));
-            }
-            g.state.special_spaces.push(SpecialSpaceMarker { space, marker: m.marker.clone(), revealed: m.revealed });
-        }
-        for r in &sit.running_projectiles {
-            if !content.running_projectiles.contains_key(&r.marker) {
-                return Err(format!("no Running Projectile `{}`", r.marker));
-            }
-            if !(1..=2).contains(&r.player) {
-                return Err(format!("Running Projectile {}: player must be 1 or 2", r.marker));
-            }
-            let space = Hex::new(r.space[0], r.space[1]);
-            if !g.is_free(space) {
-                return Err(format!(
-                    "Running Projectile {}: [{}, {}] {}",
-                    r.marker,
-                    r.space[0],
-                    r.space[1],
-                    g.why_not_free(space)
-                ));
-            }
-            g.state.projectiles_deployed += 1;
-            g.state.units.push(Unit {
-                id: format!("running-projectile-{}", g.state.projectiles_deployed),
-                owner: (r.player.clamp(1, 2) - 1) as usize,
-                location: Location::Space(space),
-                damage: 0,
-                tokens: vec![],
-                action_points: 0,
-                movement_points: 0,
-                movement_spent: 0,
-                next_roll: vec![],
-                minion: None,
-                projectile: Some(r.marker.clone()),
-                until_end_of_activation: vec![],
-            });
-        }
-        if g.unit(&sit.active).is_none() {
-            return Err(format!("the active Character `{}` is not in the situation", sit.active));
-        }
-        if g.is_minion(&sit.active) {
-            return Err(format!(
-                "`{}` is a Minion: Minions have no Activation (their Controller activates them)",
-                sit.active
-            ));
-        }
-        if sit.round == 0 || sit.round > scenario.rounds {
-            return Err(format!("round {} is not a Round of `{}` (1 to {})", sit.round, sit.scenario, scenario.rounds));
-        }
-        g.state.active = Some(sit.active.clone());
-        g.forced = sit.dice.iter().cloned().collect();
-        Ok(g)
-    }
-
     /// Play the active Character's Activation; when it was given Action Points,
     /// from its Actions Step (the Preparation Step is skipped).
     pub fn run_activation(&mut self, skip_preparation: bool) -> Result<()> {
@@ -989,12 +579,12 @@ impl<'a> Game<'a> {
 
     /// Forced dice faces not rolled (situations).
     pub fn unused_dice(&self) -> usize {
-        self.forced.len()
+        self.forced.faces.len()
     }
 
     /// A forced face its die did not have, if any (situations).
     pub fn fault(&self) -> Option<&str> {
-        self.fault.as_deref()
+        self.forced.fault.as_deref()
     }
 }
 

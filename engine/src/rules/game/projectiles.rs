@@ -218,3 +218,26 @@ impl<'a> Game<'a> {
         }
     }
 }
+
+/// The profile card of every Running Projectile: "a Defense of one blue die
+/// and Hit Points 1" (`001 § Running Projectiles`).
+pub(super) fn projectile_card() -> model::Character {
+    model::Character {
+        id: "running-projectile".into(),
+        name: "Running Projectile".into(),
+        card: None,
+        initiative: 0,
+        speed: 0,
+        energy: 0,
+        hit_points: 1,
+        defense: Pool { dice: vec!["blue".into()], symbols: vec![] },
+        brawn: Pool::default(),
+        agility: Pool::default(),
+        switches: vec![],
+        actions: vec![],
+        automatic_skills: vec![],
+        smoke_tokens: 0,
+        minions: vec![],
+        meta: model::Meta::default(),
+    }
+}

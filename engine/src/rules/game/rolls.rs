@@ -23,15 +23,15 @@ impl<'a> Game<'a> {
         if indices.is_empty() {
             return pools;
         }
-        self.pending_pools = Some(pools);
-        self.tactic_side = Some(Side::Active);
+        self.roll_frame.pending_pools = Some(pools);
+        self.roll_frame.tactic_side = Some(Side::Active);
         for i in indices {
             let path = format!("actions[id={}].effects[{i}]", action.id);
             let text = action.effects[i].text.clone();
             self.run_card_effect(id, &path, id, target, None, &text);
         }
-        self.tactic_side = None;
-        self.pending_pools.take().unwrap_or_default()
+        self.roll_frame.tactic_side = None;
+        self.roll_frame.pending_pools.take().unwrap_or_default()
     }
 
     /// Automatic Skills with `timing = "before-roll"` of the attacker's team
@@ -62,22 +62,22 @@ impl<'a> Game<'a> {
         if holders.is_empty() {
             return pools;
         }
-        self.pending_pools = Some(pools);
-        self.tactic_side = Some(Side::Active);
+        self.roll_frame.pending_pools = Some(pools);
+        self.roll_frame.tactic_side = Some(Side::Active);
         for (who, path, text) in holders {
-            let before = self.pending_pools.clone();
+            let before = self.roll_frame.pending_pools.clone();
             self.run_card_effect(&who, &path, &who, Some(defender), None, &text);
             self.say_pool_change(&who, &path, before.as_ref(), 0);
         }
-        self.tactic_side = None;
-        self.pending_pools.take().unwrap_or_default()
+        self.roll_frame.tactic_side = None;
+        self.roll_frame.pending_pools.take().unwrap_or_default()
     }
 
     /// A narrative line for an Automatic Skill that changed a Roll's pool
     /// before it is rolled (Pointman, Benediction of Freyja): which skill,
     /// and the dice and symbols it added.
     pub(super) fn say_pool_change(&mut self, who: &str, path: &str, before: Option<&[Pool; 2]>, index: usize) {
-        let (Some(before), Some(after)) = (before, self.pending_pools.as_ref()) else { return };
+        let (Some(before), Some(after)) = (before, self.roll_frame.pending_pools.as_ref()) else { return };
         let (b, a) = (&before[index], &after[index]);
         let mut added: Vec<String> = a.dice.clone();
         for d in &b.dice {
@@ -106,13 +106,13 @@ impl<'a> Game<'a> {
         let mut out = Vec::new();
         for d in &pool.dice {
             let Some(die) = self.content.dice.get(d) else { continue };
-            if let Some(face) = self.forced.pop_front() {
+            if let Some(face) = self.forced.faces.pop_front() {
                 let sorted = |f: &[Symbol]| {
                     let mut f = f.to_vec();
                     f.sort();
                     f
                 };
-                if !die.value.faces.iter().any(|f| sorted(f) == sorted(&face)) && self.fault.is_none() {
+                if !die.value.faces.iter().any(|f| sorted(f) == sorted(&face)) && self.forced.fault.is_none() {
                     let show = |f: &[Symbol]| {
                         if f.is_empty() {
                             "blank".to_string()
@@ -121,9 +121,9 @@ impl<'a> Game<'a> {
                         }
                     };
                     let faces: Vec<String> = die.value.faces.iter().map(|f| show(f)).collect();
-                    self.fault = Some(format!(
+                    self.forced.fault = Some(format!(
                         "forced face #{} is {}, which the {d} die does not have (its faces: {})",
-                        self.forced_used + 1,
+                        self.forced.used + 1,
                         show(&face),
                         faces.join(", ")
                     ));
@@ -133,7 +133,7 @@ impl<'a> Game<'a> {
                         self.state.over = true;
                     }
                 }
-                self.forced_used += 1;
+                self.forced.used += 1;
                 out.push((d.clone(), face));
                 continue;
             }
@@ -161,8 +161,8 @@ impl<'a> Game<'a> {
         }
         self.switches_step(&mut ftf, Side::Active, id, target, switches);
         let r = ftf.results();
-        self.switches_forbidden = [false; 2];
-        self.pool_locked = [false; 2];
+        self.roll_frame.switches_forbidden = [false; 2];
+        self.roll_frame.pool_locked = [false; 2];
         self.emit(Event::RollResult {
             active: id.to_string(),
             active_successes: r.active_successes,
@@ -227,14 +227,13 @@ impl<'a> Game<'a> {
         }
         // The Action's `before-switches` Effects change the rolled Roll.
         for (path, text) in before_switches {
-            self.roll = Some(RollCtx {
+            self.roll_frame.roll = Some(RollCtx {
                 roll: ftf.clone(),
                 side: Side::Active,
                 rollers: [active.to_string(), opponent.to_string()],
-                displaced_target: false,
             });
             self.run_card_effect(active, path, active, Some(opponent), None, text);
-            if let Some(rc) = self.roll.take() {
+            if let Some(rc) = self.roll_frame.roll.take() {
                 ftf = rc.roll;
             }
         }
@@ -269,8 +268,8 @@ impl<'a> Game<'a> {
         }
         let _ = attack;
         let r = ftf.results();
-        self.switches_forbidden = [false; 2];
-        self.pool_locked = [false; 2];
+        self.roll_frame.switches_forbidden = [false; 2];
+        self.roll_frame.pool_locked = [false; 2];
         self.emit(Event::RollResult {
             active: active.to_string(),
             active_successes: r.active_successes,
@@ -290,7 +289,7 @@ impl<'a> Game<'a> {
         target: Option<&str>,
         action_switches: &[model::Switch],
     ) {
-        if self.switches_forbidden[side as usize] {
+        if self.roll_frame.switches_forbidden[side as usize] {
             self.emit(Event::Log { text: format!("{who} cannot activate Switches during this Roll") });
             return;
         }
@@ -344,14 +343,13 @@ impl<'a> Game<'a> {
                     skills.retain(|(x, ..)| *x != k);
                 }
                 self.emit(Event::Log { text: format!("{who} uses {k}") });
-                self.roll = Some(RollCtx {
+                self.roll_frame.roll = Some(RollCtx {
                     roll: ftf.clone(),
                     side,
                     rollers: [who.to_string(), target.unwrap_or_default().to_string()],
-                    displaced_target: false,
                 });
                 self.run_card_effect(who, &format!("automatic_skills[id={k}].effect"), who, target, None, &text);
-                if let Some(rc) = self.roll.take() {
+                if let Some(rc) = self.roll_frame.roll.take() {
                     *ftf = rc.roll;
                 }
                 continue;
@@ -360,14 +358,13 @@ impl<'a> Game<'a> {
             ftf.side_mut(side).tally.pay(&s.cost);
             self.emit(Event::Switch { character: who.to_string(), switch: s.id.clone(), cost: s.cost.clone() });
             let path = if path.is_empty() { self.action_switch_path(who, &s.id) } else { path };
-            self.roll = Some(RollCtx {
+            self.roll_frame.roll = Some(RollCtx {
                 roll: ftf.clone(),
                 side,
                 rollers: [who.to_string(), target.unwrap_or_default().to_string()],
-                displaced_target: false,
             });
             self.run_card_effect(who, &path, who, target, None, &s.effect.text);
-            if let Some(rc) = self.roll.take() {
+            if let Some(rc) = self.roll_frame.roll.take() {
                 *ftf = rc.roll;
             }
         }
@@ -421,9 +418,9 @@ impl<'a> Game<'a> {
             attacker: self.cover(attacker, target).then(|| "black".to_string()),
             target: self.cover(target, attacker),
         };
-        self.cover_check = Some(check);
+        self.roll_frame.cover_check = Some(check);
         self.automatic_skills(attacker, model::Window::Cover, Some(target), None);
-        let check = self.cover_check.take().expect("cover check");
+        let check = self.roll_frame.cover_check.take().expect("cover check");
         if let Some(die) = &check.attacker
             && die != "black"
         {
@@ -450,7 +447,7 @@ impl<'a> Game<'a> {
         if !has {
             return pools;
         }
-        let outer = (self.pending_pools.replace(pools), self.tactic_side.replace(side));
+        let outer = (self.roll_frame.pending_pools.replace(pools), self.roll_frame.tactic_side.replace(side));
         let skills: Vec<Id> = self
             .card(who)
             .automatic_skills
@@ -460,7 +457,7 @@ impl<'a> Game<'a> {
             .map(|k| k.id.clone())
             .collect();
         for k in skills {
-            let before = self.pending_pools.clone();
+            let before = self.roll_frame.pending_pools.clone();
             let path = format!("automatic_skills[id={k}].effect");
             let (text, silenced) = (
                 self.card(who)
@@ -477,8 +474,8 @@ impl<'a> Game<'a> {
             self.run_card_effect(who, &path, who, other, None, &text);
             self.say_pool_change(who, &path, before.as_ref(), side as usize);
         }
-        let pools = self.pending_pools.take().unwrap_or_default();
-        (self.pending_pools, self.tactic_side) = outer;
+        let pools = self.roll_frame.pending_pools.take().unwrap_or_default();
+        (self.roll_frame.pending_pools, self.roll_frame.tactic_side) = outer;
         pools
     }
 }

@@ -18,7 +18,7 @@ impl<'a> Game<'a> {
     }
 
     /// Free: on the board, not Blocked, no Character, no Barrier (`000 § Free Spaces`).
-    pub(super) fn is_free(&self, h: Hex) -> bool {
+    pub(in crate::rules) fn is_free(&self, h: Hex) -> bool {
         self.board.on_board(h)
             && !self.board.blocked.contains(&h)
             && !self.board.barriers.contains(&h)
@@ -26,7 +26,7 @@ impl<'a> Game<'a> {
     }
 
     /// Why a space is not Free, for messages.
-    pub(super) fn why_not_free(&self, h: Hex) -> String {
+    pub(in crate::rules) fn why_not_free(&self, h: Hex) -> String {
         if !self.board.on_board(h) {
             format!("is off the board (radius {})", self.board.radius)
         } else if self.board.blocked.contains(&h) {

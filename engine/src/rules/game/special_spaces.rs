@@ -65,7 +65,7 @@ impl<'a> Game<'a> {
             return;
         }
         if self.in_effect() {
-            self.after_effect.push_back(AfterEffect::Entered(id.to_string(), space));
+            self.effect_frame.after_effect.push_back(AfterEffect::Entered(id.to_string(), space));
             return;
         }
         // A Running Projectile in Contact is flipped against the Character
@@ -95,7 +95,7 @@ impl<'a> Game<'a> {
             self.emit(Event::SpecialSpaceRevealed { space, marker: marker.clone() });
         }
         let Some(card) = self.content.special_spaces.get(&marker).map(|e| e.value.clone()) else { return };
-        if self.markers_resolving.contains(&space) {
+        if self.effect_frame.markers_resolving.contains(&space) {
             // Its own Effect brought the Character back onto it: no second go (R18).
             return;
         }
@@ -103,8 +103,8 @@ impl<'a> Game<'a> {
             self.emit(Event::Log { text: format!("{id} does not apply the Special Space") });
             return;
         }
-        self.markers_resolving.push(space);
+        self.effect_frame.markers_resolving.push(space);
         self.run_effect(&format!("special_space:{marker}"), "effect", id, None, None, &card.effect.text);
-        self.markers_resolving.retain(|m| *m != space);
+        self.effect_frame.markers_resolving.retain(|m| *m != space);
     }
 }

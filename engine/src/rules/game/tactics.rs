@@ -93,14 +93,14 @@ impl<'a> Game<'a> {
             {
                 // The answer is played like any Tactic (and may be answered in
                 // turn); its Lua Nullifies `t` with `game:nullify_tactic`.
-                self.answering.push((t.clone(), false));
+                self.effect_frame.answering.push((t.clone(), false));
                 // Played for one of the answering player's own Characters.
                 let mine = {
                     let team = &self.state.players[opponent].team;
                     team.iter().find(|c| self.space_of(c).is_some()).or(team.first()).cloned().unwrap_or_default()
                 };
                 self.play_tactic(opponent, &no, &mine, Some(character));
-                let (_, nullified) = self.answering.pop().unwrap_or_default();
+                let (_, nullified) = self.effect_frame.answering.pop().unwrap_or_default();
                 if nullified {
                     self.emit(Event::Log { text: format!("{t} is Nullified by {no}") });
                     return;
@@ -168,7 +168,7 @@ impl<'a> Game<'a> {
                 team.iter().find(|c| self.space_of(c).is_some()).or(team.first()).cloned()
             })
             .unwrap_or_default();
-        self.pending_pools = Some(pools);
+        self.roll_frame.pending_pools = Some(pools);
         let mut order = [roller_owner, other_owner];
         if !mine.is_empty() && !theirs.is_empty() {
             let underdog = self.state.underdog;
@@ -195,12 +195,12 @@ impl<'a> Game<'a> {
                 else {
                     break;
                 };
-                self.tactic_side = Some(side);
+                self.roll_frame.tactic_side = Some(side);
                 self.play_tactic(p, &tactic, me, them);
-                self.tactic_side = None;
+                self.roll_frame.tactic_side = None;
             }
         }
-        self.pending_pools.take().unwrap_or_default()
+        self.roll_frame.pending_pools.take().unwrap_or_default()
     }
 
     /// The `after-roll` window: "After making a Roll", before the Critical
@@ -225,14 +225,10 @@ impl<'a> Game<'a> {
         for (_, side, who, them) in sides.clone() {
             let has = self.card(&who).automatic_skills.iter().any(|k| k.timing == Some(model::Window::AfterRoll));
             if has {
-                self.roll = Some(RollCtx {
-                    roll: ftf.clone(),
-                    side,
-                    rollers: [who.clone(), them.clone().unwrap_or_default()],
-                    displaced_target: false,
-                });
+                self.roll_frame.roll =
+                    Some(RollCtx { roll: ftf.clone(), side, rollers: [who.clone(), them.clone().unwrap_or_default()] });
                 self.automatic_skills(&who, model::Window::AfterRoll, them.as_deref(), None);
-                if let Some(rc) = self.roll.take() {
+                if let Some(rc) = self.roll_frame.roll.take() {
                     *ftf = rc.roll;
                 }
             }
@@ -262,14 +258,10 @@ impl<'a> Game<'a> {
                 else {
                     break;
                 };
-                self.roll = Some(RollCtx {
-                    roll: ftf.clone(),
-                    side,
-                    rollers: [who.clone(), them.clone().unwrap_or_default()],
-                    displaced_target: false,
-                });
+                self.roll_frame.roll =
+                    Some(RollCtx { roll: ftf.clone(), side, rollers: [who.clone(), them.clone().unwrap_or_default()] });
                 self.play_tactic(p, &tactic, &who, them.as_deref());
-                if let Some(rc) = self.roll.take() {
+                if let Some(rc) = self.roll_frame.roll.take() {
                     *ftf = rc.roll;
                 }
             }

@@ -3,16 +3,16 @@
 use super::*;
 
 impl<'a> Game<'a> {
-    pub(super) fn unit(&self, id: &str) -> Option<&Unit> {
+    pub(in crate::rules) fn unit(&self, id: &str) -> Option<&Unit> {
         self.state.units.iter().find(|u| u.id == id)
     }
 
-    pub(super) fn unit_mut(&mut self, id: &str) -> Option<&mut Unit> {
+    pub(in crate::rules) fn unit_mut(&mut self, id: &str) -> Option<&mut Unit> {
         self.state.units.iter_mut().find(|u| u.id == id)
     }
 
     /// The card of a Character or Minion in the game.
-    pub(super) fn card(&self, id: &str) -> Card<'a> {
+    pub(in crate::rules) fn card(&self, id: &str) -> Card<'a> {
         let unit = self.unit(id);
         if unit.is_some_and(|u| u.projectile.is_some()) {
             return Card::Minion(self.projectile_card.clone());
@@ -32,7 +32,12 @@ impl<'a> Game<'a> {
     /// effect runs (a Defender's Switch, an opponent's Tactic), else the active
     /// player's.
     pub(super) fn effect_player(&self) -> PlayerId {
-        self.effect_source.as_deref().or(self.state.active.as_deref()).and_then(|a| self.unit(a)).map_or(0, |u| u.owner)
+        self.effect_frame
+            .effect_source
+            .as_deref()
+            .or(self.state.active.as_deref())
+            .and_then(|a| self.unit(a))
+            .map_or(0, |u| u.owner)
     }
 
     /// Whether a named effect "until the end of this Activation" is on a unit.
@@ -41,7 +46,7 @@ impl<'a> Game<'a> {
     }
 
     /// Whether a unit is a Minion (`002 § Minion`: "they are not Characters").
-    pub(super) fn is_minion(&self, id: &str) -> bool {
+    pub(in crate::rules) fn is_minion(&self, id: &str) -> bool {
         self.unit(id).is_some_and(|u| u.minion.is_some())
     }
 

@@ -11,9 +11,12 @@ impl<'a> Game<'a> {
     pub(super) fn prevented(&mut self, character: &str, what: model::Prevention) -> bool {
         let Some(owner) = self.unit(character).map(|u| u.owner) else { return false };
         let enemy_effect = match what {
-            model::Prevention::MovedByEnemyEffects => {
-                self.effect_source.as_deref().and_then(|s| self.unit(s)).is_some_and(|source| source.owner != owner)
-            }
+            model::Prevention::MovedByEnemyEffects => self
+                .effect_frame
+                .effect_source
+                .as_deref()
+                .and_then(|s| self.unit(s))
+                .is_some_and(|source| source.owner != owner),
         };
         if !enemy_effect {
             return false;
