@@ -4,8 +4,8 @@
 use arena_engine::load;
 use arena_engine::rules::decision::{Choice, Controller, Decision, Kind};
 use arena_engine::rules::game::Game;
-use arena_engine::rules::state::View;
 use arena_engine::rules::situation::Situation;
+use arena_engine::rules::state::View;
 use arena_engine::script::runtime::{Limits, Runtime};
 use std::cell::RefCell;
 use std::rc::Rc;
@@ -66,7 +66,7 @@ fn play_with(
     let seen = Rc::new(RefCell::new(Vec::new()));
     let mut a = Plays { action, done: false, take_options, seen: seen.clone() };
     let mut b = Plays { action, done: false, take_options, seen: seen.clone() };
-    let mut g = Game::from_situation(&loaded.content, &rt, &sit, [&mut a, &mut b]).unwrap();
+    let mut g = Game::from_situation(&loaded.content, &rt, &sit, vec![&mut a, &mut b]).unwrap();
     g.run_activation(true).unwrap();
     assert_eq!(g.effect_failures(), 0, "{:?}", g.events);
     let events = g.events.iter().map(ToString::to_string).collect();

@@ -457,7 +457,7 @@ fn play(content: Arc<Content>, scripts: Arc<ScriptSet>, seed: u64, pause: Option
         None => Box::new(GreedyController),
     };
     let mut b = GreedyController;
-    arena_engine::sim::play(&content, &rt, &setup, [a.as_mut(), &mut b]).unwrap().narrative()
+    arena_engine::sim::play(&content, &rt, &setup, vec![a.as_mut(), &mut b]).unwrap().narrative()
 }
 
 /// A game in progress keeps the content it started with while a reload swaps
@@ -510,14 +510,14 @@ fn a_simulation_holds_its_snapshot() {
     let players = [arena_engine::sim::Player::Random, arena_engine::sim::Player::Random];
     let batch = {
         let held = held.clone();
-        std::thread::spawn(move || held.simulate("assault", 1..9, players, 1, false).unwrap())
+        std::thread::spawn(move || held.simulate("assault", 1..9, &players, 1, false).unwrap())
     };
     let file = dir.path().join("aristeia-core/characters/characters.toml");
     edit(&file, "hit_points = 5", "hit_points = 2");
     let ((snap, _), _) = wait_for(&w, "reload", reloaded);
     assert_eq!(snap.generation, 2);
     let during = batch.join().unwrap();
-    let again = held.simulate("assault", 1..9, players, 2, false).unwrap();
+    let again = held.simulate("assault", 1..9, &players, 2, false).unwrap();
     assert_eq!(during.report.games, 8);
     assert_eq!(serde_json::to_string(&during).unwrap(), serde_json::to_string(&again).unwrap());
     w.stop();

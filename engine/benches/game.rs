@@ -61,7 +61,7 @@ fn main() {
             let setup = Setup::from_content(&l.content, "first-game", seed).unwrap();
             let base = CURRENT.load(Ordering::Relaxed);
             PEAK.store(base, Ordering::Relaxed);
-            let rec = sim::play_with(&l.content, &rt, &setup, players).unwrap();
+            let rec = sim::play_with(&l.content, &rt, &setup, &players).unwrap();
             let peak = PEAK.load(Ordering::Relaxed) - base;
             drop(rec);
             peaks.push(peak);
@@ -84,7 +84,7 @@ fn game(b: divan::Bencher, players: [Player; 2]) {
     b.bench_local(|| {
         seed += 1;
         let setup = Setup::from_content(&l.content, "first-game", seed).unwrap();
-        sim::play_with(&l.content, &rt, &setup, players).unwrap()
+        sim::play_with(&l.content, &rt, &setup, &players).unwrap()
     });
 }
 

@@ -8,6 +8,7 @@ use crate::content::Content;
 use crate::rules::decision::{Controller, GreedyController, RandomController};
 use crate::rules::event::Event;
 use crate::rules::game::{Game, Setup};
+use crate::rules::seats::{PlayerId, Seated, Table};
 use crate::script::runtime::Runtime;
 
 /// What one game left behind.
@@ -25,7 +26,7 @@ pub struct Record {
 
 impl Record {
     /// The winner, if the game ended with one.
-    pub fn winner(&self) -> Option<usize> {
+    pub fn winner(&self) -> Option<PlayerId> {
         self.events.iter().rev().find_map(|e| match e {
             Event::GameEnded { winner, .. } => *winner,
             _ => None,
@@ -64,17 +65,17 @@ impl Player {
 }
 
 /// Play one game with the given kinds of controller.
-pub fn play_with(content: &Content, runtime: &Runtime, setup: &Setup, players: [Player; 2]) -> Result<Record, String> {
-    let mut a = players[0].controller(setup.seed, 0);
-    let mut b = players[1].controller(setup.seed, 1);
-    play(content, runtime, setup, [a.as_mut(), b.as_mut()])
+pub fn play_with(content: &Content, runtime: &Runtime, setup: &Setup, players: &[Player]) -> Result<Record, String> {
+    let mut seats: Vec<Box<dyn Controller>> =
+        players.iter().enumerate().map(|(seat, p)| p.controller(setup.seed, seat)).collect();
+    play(content, runtime, setup, seats.iter_mut().map(|c| c.as_mut() as &mut dyn Controller).collect())
 }
 
 /// Play one game with random-legal controllers seeded from `seed`.
 pub fn play_random(content: &Content, runtime: &Runtime, setup: &Setup) -> Result<Record, String> {
     let mut a = RandomController::new(setup.seed.wrapping_mul(2).wrapping_add(1));
     let mut b = RandomController::new(setup.seed.wrapping_mul(2).wrapping_add(2));
-    play(content, runtime, setup, [&mut a, &mut b])
+    play(content, runtime, setup, vec![&mut a, &mut b])
 }
 
 /// Play one game with the given controllers.
@@ -82,7 +83,7 @@ pub fn play<'a>(
     content: &'a Content,
     runtime: &'a Runtime,
     setup: &Setup,
-    controllers: [&'a mut dyn Controller; 2],
+    controllers: Vec<&'a mut dyn Controller>,
 ) -> Result<Record, String> {
     let mut game = Game::new(content, runtime, setup, controllers)?;
     game.play()?;
@@ -169,7 +170,7 @@ pub fn check_replay(content: &Content, runtime: &Runtime, replay: &Replay) -> Re
     let queue = std::rc::Rc::new(std::cell::RefCell::new((replay.answers.iter().copied().collect(), false)));
     let mut a = ReplayController(queue.clone());
     let mut b = ReplayController(queue.clone());
-    let record = play(content, runtime, &setup, [&mut a, &mut b])?;
+    let record = play(content, runtime, &setup, vec![&mut a, &mut b])?;
     let (left, diverged) = {
         let q = queue.borrow();
         (q.0.len(), q.1)
@@ -230,12 +231,12 @@ pub const RANDOM_TEAMS: &str = "random-teams:";
 pub struct GameSummary {
     /// Its seed.
     pub seed: u64,
-    /// The winner (0 or 1), or none on a draw or error.
-    pub winner: Option<usize>,
+    /// The winner, or none on a draw or error.
+    pub winner: Option<PlayerId>,
     /// Victory Points of each player.
-    pub victory_points: [u32; 2],
+    pub victory_points: Seated<u32>,
     /// Frags of each player.
-    pub frags: [u32; 2],
+    pub frags: Seated<u32>,
     /// Rounds played.
     pub rounds: u8,
     /// Effects that failed and were undone, with their messages.
@@ -243,7 +244,7 @@ pub struct GameSummary {
     /// An engine error that stopped the game, if any.
     pub error: Option<String>,
     /// The Characters of each team.
-    pub teams: [Vec<crate::model::Id>; 2],
+    pub teams: Seated<Vec<crate::model::Id>>,
 }
 
 impl GameSummary {
@@ -252,21 +253,22 @@ impl GameSummary {
             Err(e) => GameSummary {
                 seed,
                 winner: None,
-                victory_points: [0; 2],
-                frags: [0; 2],
+                victory_points: Seated::splat(Table::of(2), 0),
+                frags: Seated::splat(Table::of(2), 0),
                 rounds: 0,
                 effect_failures: vec![],
                 error: Some(e),
                 teams: Default::default(),
             },
             Ok(r) => {
-                let (mut vp, mut frags, mut rounds) = ([0; 2], [0; 2], 0);
+                let (mut vp, mut frags, mut rounds) =
+                    (Seated::splat(Table::of(2), 0), Seated::splat(Table::of(2), 0), 0);
                 let mut failures = Vec::new();
                 for e in &r.events {
                     match e {
                         Event::GameEnded { victory_points, frags: f, rounds: n, .. } => {
-                            vp = *victory_points;
-                            frags = *f;
+                            vp = victory_points.clone();
+                            frags = f.clone();
                             rounds = *n;
                         }
                         Event::EffectFailed { card, effect, message, file, line } => {
@@ -318,7 +320,7 @@ pub fn batch(
     scripts: std::sync::Arc<crate::script::runtime::ScriptSet>,
     teams: &Teams,
     seeds: std::ops::Range<u64>,
-    players: [Player; 2],
+    players: &[Player],
     jobs: usize,
     progress: &(dyn Fn() + Sync),
 ) -> Result<Vec<GameSummary>, String> {
@@ -385,13 +387,13 @@ pub struct Report {
     /// Games played.
     pub games: usize,
     /// Win rate of each player.
-    pub win_rate: [Rate; 2],
+    pub win_rate: Seated<Rate>,
     /// Draws.
     pub draws: usize,
     /// Mean Victory Points of each player.
-    pub mean_victory_points: [f64; 2],
+    pub mean_victory_points: Seated<f64>,
     /// Mean Frags of each player.
-    pub mean_frags: [f64; 2],
+    pub mean_frags: Seated<f64>,
     /// Mean Rounds played.
     pub mean_rounds: f64,
     /// Games with at least one failed effect.
@@ -407,21 +409,23 @@ impl Report {
     pub fn of(games: &[GameSummary]) -> Report {
         let n = games.len();
         let wins = |p| games.iter().filter(|g| g.winner == Some(p)).count();
+        // Every game of a batch has the same table; an empty batch has two seats.
+        let table = games.first().map_or(Table::of(2), |g| g.victory_points.table());
         let mean =
             |f: &dyn Fn(&GameSummary) -> f64| if n == 0 { 0.0 } else { games.iter().map(f).sum::<f64>() / n as f64 };
         Report {
             games: n,
-            win_rate: [Rate::of(wins(0), n), Rate::of(wins(1), n)],
+            win_rate: Seated::from_fn(table, |p| Rate::of(wins(p), n)),
             draws: games.iter().filter(|g| g.winner.is_none() && g.error.is_none()).count(),
-            mean_victory_points: [mean(&|g| g.victory_points[0] as f64), mean(&|g| g.victory_points[1] as f64)],
-            mean_frags: [mean(&|g| g.frags[0] as f64), mean(&|g| g.frags[1] as f64)],
+            mean_victory_points: Seated::from_fn(table, |p| mean(&|g| g.victory_points[p] as f64)),
+            mean_frags: Seated::from_fn(table, |p| mean(&|g| g.frags[p] as f64)),
             mean_rounds: mean(&|g| g.rounds as f64),
             games_with_effect_failures: games.iter().filter(|g| !g.effect_failures.is_empty()).count(),
             errors: games.iter().filter(|g| g.error.is_some()).count(),
             characters: {
                 let mut played: std::collections::BTreeMap<crate::model::Id, (usize, usize)> = Default::default();
                 for g in games.iter().filter(|g| g.error.is_none()) {
-                    for (p, team) in g.teams.iter().enumerate() {
+                    for (p, team) in g.teams.enumerate() {
                         for c in team {
                             let e = played.entry(c.clone()).or_default();
                             e.1 += 1;
@@ -458,7 +462,7 @@ pub fn check_sims(loaded: &crate::load::Loaded, n: u64, jobs: usize) -> Vec<crat
     let packs: String = loaded.packs.iter().map(|p| format!(" --pack {}", p.root.display())).collect();
     let mut problems: std::collections::BTreeMap<String, (Diagnostic, usize)> = Default::default();
     let mut note = |key: String, d: Diagnostic| problems.entry(key).or_insert((d, 0)).1 += 1;
-    let players = [Player::Random, Player::Random];
+    let players = &[Player::Random, Player::Random];
     for setup in &setups {
         let games = match batch(
             content.clone(),

@@ -41,6 +41,7 @@
 use crate::content::Content;
 use crate::diag::{Diagnostic, SourceMap};
 use crate::load::{self, Loaded, Options, Summary};
+use crate::rules::seats::{PlayerId, Seated};
 use crate::script::runtime::{Limits, Runtime, ScriptSet};
 use crate::sim::{GameSummary, Player, Report};
 use arc_swap::ArcSwapOption;
@@ -100,7 +101,7 @@ impl Snapshot {
         &self,
         scenario: &str,
         seeds: std::ops::Range<u64>,
-        players: [Player; 2],
+        players: &[Player],
         jobs: usize,
         random_teams: bool,
     ) -> Result<SimStats, String> {
@@ -155,14 +156,14 @@ pub struct SimStats {
     pub report: Report,
     /// 95% interval of each side's mean Victory Points (normal approximation:
     /// mean ± 1.96 standard errors); the mean itself when fewer than 2 games.
-    pub victory_points_interval: [(f64, f64); 2],
+    pub victory_points_interval: Seated<(f64, f64)>,
 }
 
 impl SimStats {
     /// Sum up a batch.
     pub fn of(setup: String, games: &[GameSummary]) -> SimStats {
         let report = Report::of(games);
-        let interval = |side: usize| {
+        let interval = |side: PlayerId| {
             let mean = report.mean_victory_points[side];
             let n = games.len();
             if n < 2 {
@@ -173,7 +174,8 @@ impl SimStats {
             let half = 1.96 * (var / n as f64).sqrt();
             ((mean - half).max(0.0), mean + half)
         };
-        SimStats { setup, victory_points_interval: [interval(0), interval(1)], report }
+        let table = report.mean_victory_points.table();
+        SimStats { setup, victory_points_interval: Seated::from_fn(table, interval), report }
     }
 }
 

@@ -233,10 +233,10 @@ impl arena_engine::rules::decision::Controller for HumanController {
         self.shown = view.events.len();
         let hand = &view.state.players[d.player].hand;
         if !hand.is_empty() {
-            eprintln!("(player {}'s hand: {})", d.player + 1, hand.join(", "));
+            eprintln!("({}'s hand: {})", d.player, hand.join(", "));
         }
         let who = d.character.as_deref().map(|c| format!(" ({c})")).unwrap_or_default();
-        eprintln!("\nplayer {}{who}: {}", d.player + 1, d.prompt);
+        eprintln!("\n{}{who}: {}", d.player, d.prompt);
         for (i, o) in d.options.iter().enumerate() {
             eprintln!("  {:>2}. {o}", i + 1);
         }
@@ -270,10 +270,13 @@ impl PlayerKind {
     }
 }
 
-fn seats(kinds: &[PlayerKind]) -> [arena_engine::sim::Player; 2] {
+const P1: arena_engine::rules::seats::PlayerId = arena_engine::rules::seats::PlayerId::seat(0);
+const P2: arena_engine::rules::seats::PlayerId = arena_engine::rules::seats::PlayerId::seat(1);
+
+fn seats(kinds: &[PlayerKind]) -> Vec<arena_engine::sim::Player> {
     let a = kinds.first().copied().unwrap_or(PlayerKind::Greedy);
     let b = kinds.get(1).copied().unwrap_or(a);
-    [a.engine(), b.engine()]
+    vec![a.engine(), b.engine()]
 }
 
 #[derive(clap::Args, Debug)]
@@ -789,7 +792,7 @@ fn sim(args: SimArgs, stdout: &mut dyn Write, stderr: &mut dyn Write) -> anyhow:
         })
         .collect();
     let (a, b) = controllers.split_at_mut(1);
-    let record = arena_engine::sim::play(content, &runtime, &setup, [a[0].as_mut(), b[0].as_mut()])
+    let record = arena_engine::sim::play(content, &runtime, &setup, vec![a[0].as_mut(), b[0].as_mut()])
         .map_err(|e| anyhow::anyhow!(e))?;
     if let Some(path) = &args.replay {
         let replay = arena_engine::sim::Replay::of(&record, &setup_id, &loaded.content_hash()).with_packs(&loaded);
@@ -809,7 +812,7 @@ fn sim_batch(
     teams: &arena_engine::sim::Teams,
     first_seed: u64,
     games: u64,
-    players: [arena_engine::sim::Player; 2],
+    players: Vec<arena_engine::sim::Player>,
     jobs: Option<usize>,
     format: Output,
     stdout: &mut dyn Write,
@@ -830,7 +833,7 @@ fn sim_batch(
         loaded.script_set.clone(),
         teams,
         first_seed..first_seed + games,
-        players,
+        &players,
         jobs,
         &|| bar.inc(1),
     )
@@ -861,16 +864,16 @@ fn sim_batch(
             writeln!(
                 stdout,
                 "player 1 wins {}  mean VP {:.2}  mean Frags {:.2}",
-                pct(&report.win_rate[0]),
-                report.mean_victory_points[0],
-                report.mean_frags[0]
+                pct(&report.win_rate[P1]),
+                report.mean_victory_points[P1],
+                report.mean_frags[P1]
             )?;
             writeln!(
                 stdout,
                 "player 2 wins {}  mean VP {:.2}  mean Frags {:.2}",
-                pct(&report.win_rate[1]),
-                report.mean_victory_points[1],
-                report.mean_frags[1]
+                pct(&report.win_rate[P2]),
+                report.mean_victory_points[P2],
+                report.mean_frags[P2]
             )?;
             writeln!(
                 stdout,

@@ -196,14 +196,19 @@ impl Printer<'_> {
         let jobs = self.args.jobs.unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get()));
         let seeds = self.args.seed..self.args.seed + self.args.games;
         let started = Instant::now();
-        let stats =
-            match snapshot.simulate(scenario, seeds.clone(), seats(&self.args.players), jobs, self.args.random_teams) {
-                Ok(s) => s,
-                Err(e) => {
-                    writeln!(stderr, "error: sim: {e}")?;
-                    return Ok(());
-                }
-            };
+        let stats = match snapshot.simulate(
+            scenario,
+            seeds.clone(),
+            &seats(&self.args.players),
+            jobs,
+            self.args.random_teams,
+        ) {
+            Ok(s) => s,
+            Err(e) => {
+                writeln!(stderr, "error: sim: {e}")?;
+                return Ok(());
+            }
+        };
         let r = &stats.report;
         writeln!(
             stdout,
@@ -241,10 +246,11 @@ impl Printer<'_> {
 /// `player 1 win rate 52.0% [45.1-58.8] (was 48.0% [41.2-54.9]), mean VP 3.10 [2.85-3.35] (was ...)`.
 fn side_line(now: &SimStats, was: Option<&SimStats>, side: usize) -> String {
     let rate = |s: &SimStats| {
-        let r = &s.report.win_rate[side];
+        let r = &s.report.win_rate[arena_engine::rules::seats::PlayerId::seat(side)];
         format!("{:.1}% [{:.1}-{:.1}]", r.rate * 100.0, r.low * 100.0, r.high * 100.0)
     };
     let vp = |s: &SimStats| {
+        let side = arena_engine::rules::seats::PlayerId::seat(side);
         let (lo, hi) = s.victory_points_interval[side];
         format!("{:.2} [{lo:.2}-{hi:.2}]", s.report.mean_victory_points[side])
     };

@@ -508,12 +508,8 @@ impl Controller for SituationSeat {
                 }
             },
             None => {
-                s.unanswered = Some(format!(
-                    "no answer left for \"{}\" (player {}); the options are:\n{}",
-                    d.prompt,
-                    d.player + 1,
-                    listed()
-                ));
+                s.unanswered =
+                    Some(format!("no answer left for \"{}\" ({}); the options are:\n{}", d.prompt, d.player, listed()));
                 wind_down
             }
         }

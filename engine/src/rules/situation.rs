@@ -31,6 +31,7 @@ use crate::model::{Id, Symbol};
 use crate::rules::decision::Controller;
 use crate::rules::game::{Game, Setup};
 use crate::rules::geometry::Hex;
+use crate::rules::seats::PlayerId;
 use crate::rules::state::{Location, SpecialSpaceMarker, Token, TokenSide, Unit};
 use crate::script::runtime::Runtime;
 use serde::Deserialize;
@@ -304,7 +305,7 @@ impl Situation {
         let mut a = SituationSeat(shared.clone());
         let mut b = SituationSeat(shared.clone());
         let skip = self.character.iter().any(|c| c.id == self.active && c.action_points.is_some());
-        let mut game = Game::from_situation(content, runtime, self, [&mut a, &mut b])?;
+        let mut game = Game::from_situation(content, runtime, self, vec![&mut a, &mut b])?;
         match self.phase {
             Phase::Activation => game.run_activation(skip)?,
             Phase::EndOfRound => game.run_end_of_round(),
@@ -360,7 +361,7 @@ impl<'a> Game<'a> {
         content: &'a Content,
         runtime: &'a Runtime,
         sit: &Situation,
-        controllers: [&'a mut dyn Controller; 2],
+        controllers: Vec<&'a mut dyn Controller>,
     ) -> Result<Game<'a>, String> {
         let scenario =
             &content.scenarios.get(&sit.scenario).ok_or_else(|| format!("no scenario `{}`", sit.scenario))?.value;
@@ -388,15 +389,15 @@ impl<'a> Game<'a> {
         }
         let setup = Setup {
             scenario: sit.scenario.clone(),
-            teams: teams.clone(),
-            decks: [vec![], vec![]],
+            teams: teams.to_vec().into(),
+            decks: vec![vec![], vec![]].into(),
             zones: Setup::default_zones(scenario, map)?,
             seed: sit.seed,
         };
         let board_zone = |z: &str| content.maps[&scenario.map].value.zones.iter().any(|x| x.id == z);
         let mut g = Game::new(content, runtime, &setup, controllers)?;
         g.events.clear();
-        g.state.underdog = (sit.underdog.clamp(1, 2) - 1) as usize;
+        g.state.underdog = PlayerId::seat((sit.underdog.clamp(1, 2) - 1) as usize);
         if let Some(z) = &sit.scoring_zone {
             if !board_zone(z) {
                 return Err(format!("map `{}` has no zone `{z}`", scenario.map));
@@ -406,13 +407,14 @@ impl<'a> Game<'a> {
         g.place_situation_characters(sit)?;
         g.place_situation_minions(sit)?;
         g.events.clear();
-        for p in 0..2 {
-            if let Some(t) = sit.hands[p].iter().find(|t| !content.tactics.contains_key(*t)) {
-                return Err(format!("player {}'s hand: no Tactic `{t}`", p + 1));
+        for p in g.state.players.table().seats() {
+            let i = p.index();
+            if let Some(t) = sit.hands[i].iter().find(|t| !content.tactics.contains_key(*t)) {
+                return Err(format!("{p}'s hand: no Tactic `{t}`"));
             }
-            g.state.players[p].hand = sit.hands[p].clone();
-            g.state.players[p].deck = sit.decks[p].clone();
-            g.state.players[p].victory_points = sit.victory_points[p];
+            g.state.players[p].hand = sit.hands[i].clone();
+            g.state.players[p].deck = sit.decks[i].clone();
+            g.state.players[p].victory_points = sit.victory_points[i];
         }
         g.state.round = sit.round;
         g.state.smoke = sit.smoke.iter().map(|t| (Hex::new(t.space[0], t.space[1]), t.character.clone())).collect();
@@ -559,7 +561,7 @@ impl<'a> Game<'a> {
             self.state.projectiles_deployed += 1;
             self.state.units.push(Unit {
                 id: format!("running-projectile-{}", self.state.projectiles_deployed),
-                owner: (r.player.clamp(1, 2) - 1) as usize,
+                owner: PlayerId::seat((r.player.clamp(1, 2) - 1) as usize),
                 location: Location::Space(space),
                 damage: 0,
                 tokens: vec![],

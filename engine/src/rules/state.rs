@@ -9,6 +9,7 @@ use crate::content::Content;
 use crate::model::{self, Action, Id};
 use crate::rules::event::{Event, PlayerId};
 use crate::rules::geometry::Hex;
+use crate::rules::seats::Seated;
 use serde::Serialize;
 use std::collections::{BTreeMap, BTreeSet};
 
@@ -135,7 +136,7 @@ pub struct GameState {
     /// Scenario id.
     pub scenario: Id,
     /// The two players.
-    pub players: [Player; 2],
+    pub players: Seated<Player>,
     /// Every Character in play.
     pub units: Vec<Unit>,
     /// Current Round (from 1).

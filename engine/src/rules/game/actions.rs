@@ -312,7 +312,7 @@ impl<'a> Game<'a> {
     }
 
     pub(super) fn optional(&mut self, id: &str, prompt: &str) -> bool {
-        let owner = self.unit(id).map(|u| u.owner).unwrap_or(0);
+        let owner = self.unit(id).map(|u| u.owner).unwrap_or(PlayerId::seat(0));
         self.decide(owner, Kind::OptionalEffect, Some(id), prompt, vec![Choice::Yes, Choice::No]) == Choice::Yes
     }
 }

@@ -108,7 +108,7 @@ impl<'a> Game<'a> {
         for r in removed {
             self.emit(Event::StateRemoved { character: r, state: "taunted".into(), left: 0 });
         }
-        let opponent = 1 - owner;
+        let opponent = self.table().opponent(owner);
         self.state.players[opponent].frags += 1;
         let total = self.state.players[opponent].frags;
         self.emit(Event::Frag { player: opponent, total });

@@ -355,7 +355,7 @@ impl Host for Game<'_> {
                             if let Some(i) = hand.iter().position(|t| *t == id) {
                                 let t = hand.remove(i);
                                 self.state.players[p].discard.push(t.clone());
-                                self.emit(Event::Log { text: format!("player {} Discards {t}", p + 1) });
+                                self.emit(Event::Log { text: format!("{p} Discards {t}") });
                             }
                         }
                     }
@@ -451,7 +451,7 @@ impl Host for Game<'_> {
             }
             "tactics_in_hand" => {
                 let t = character(self, 0)?;
-                let p = self.unit(&t).map_or(0, |u| u.owner);
+                let p = self.unit(&t).map_or(PlayerId::seat(0), |u| u.owner);
                 ApiValue::Int(self.state.players[p].hand.len() as i64)
             }
             "forbid_switches" => {

@@ -43,6 +43,7 @@ use crate::rules::decision::{Choice, Controller, Decision, Kind};
 use crate::rules::event::{Event, PlayerId};
 use crate::rules::geometry::{self, Hex, Sight};
 use crate::rules::roll::{FaceToFace, Side, SideRoll};
+use crate::rules::seats::{Seated, Table};
 use crate::rules::state::*;
 use crate::script::api::{ApiFn, ApiValue};
 use crate::script::host::Host;
@@ -97,11 +98,11 @@ pub struct Setup {
     /// Scenario id.
     pub scenario: Id,
     /// Each player's Characters.
-    pub teams: [Vec<Id>; 2],
+    pub teams: Seated<Vec<Id>>,
     /// Each player's Tactics deck (ids, repeated for copies).
-    pub decks: [Vec<Id>; 2],
+    pub decks: Seated<Vec<Id>>,
     /// Each player's Deployment Zone id.
-    pub zones: [Id; 2],
+    pub zones: Seated<Id>,
     /// The RNG seed.
     pub seed: u64,
 }
@@ -116,9 +117,9 @@ impl Setup {
         let zone = |i: usize| s.teams[i].deployment_zone.clone().unwrap_or_else(|| ["zone-1", "zone-4"][i].to_string());
         Ok(Setup {
             scenario: s.scenario.clone(),
-            teams: [s.teams[0].characters.clone(), s.teams[1].characters.clone()],
-            decks: [s.teams[0].tactics.clone(), s.teams[1].tactics.clone()],
-            zones: [zone(0), zone(1)],
+            teams: s.teams.iter().map(|t| t.characters.clone()).collect::<Vec<_>>().into(),
+            decks: s.teams.iter().map(|t| t.tactics.clone()).collect::<Vec<_>>().into(),
+            zones: (0..s.teams.len()).map(zone).collect::<Vec<_>>().into(),
             seed,
         })
     }
@@ -140,7 +141,7 @@ impl Setup {
         }
         let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(seed ^ 0x5eed_7ea5);
         shuffle(&mut pool, &mut rng);
-        let teams = [pool[..per_team].to_vec(), pool[per_team..2 * per_team].to_vec()];
+        let teams: Seated<Vec<Id>> = vec![pool[..per_team].to_vec(), pool[per_team..2 * per_team].to_vec()].into();
         // `000 § Setup`, Step 4: "choose two of each of your Character's Tactics
         // and shuffle them with the ten Standard Tactics": the Standard
         // Tactics with their copies, and two of each Character's Tactics
@@ -164,15 +165,15 @@ impl Setup {
             d
         };
         let zones = Setup::default_zones(sc, map)?;
-        let decks = [deck(&teams[0]), deck(&teams[1])];
+        let decks: Seated<Vec<Id>> = teams.iter().map(|t| deck(t)).collect::<Vec<_>>().into();
         Ok(Setup { scenario: scenario.to_string(), decks, teams, zones, seed })
     }
 
     /// Each player's Deployment Zone: the Scenario's, else the map's first
     /// Deployment Zone and its opposite (or its last).
-    pub(in crate::rules) fn default_zones(sc: &model::Scenario, map: &model::Map) -> Result<[Id; 2]> {
+    pub(in crate::rules) fn default_zones(sc: &model::Scenario, map: &model::Map) -> Result<Seated<Id>> {
         if sc.deployment_zones.len() >= 2 {
-            return Ok([sc.deployment_zones[0].clone(), sc.deployment_zones[1].clone()]);
+            return Ok(vec![sc.deployment_zones[0].clone(), sc.deployment_zones[1].clone()].into());
         }
         let first = map
             .zones
@@ -182,7 +183,7 @@ impl Setup {
         let second = first.opposite.clone().unwrap_or_else(|| {
             map.zones.iter().rfind(|z| z.kind == model::ZoneKind::Deployment).map(|z| z.id.clone()).unwrap_or_default()
         });
-        Ok([first.id.clone(), second])
+        Ok(vec![first.id.clone(), second].into())
     }
 }
 
@@ -222,12 +223,12 @@ pub struct Game<'a> {
     /// Every answer given, in order (the replay).
     pub answers: Vec<usize>,
     runtime: &'a Runtime,
-    controllers: [&'a mut dyn Controller; 2],
+    controllers: Seated<&'a mut dyn Controller>,
     /// The state before each running effect, to undo it if it fails: (state,
     /// events so far, the Roll it could change).
     snapshots: Vec<(GameState, usize, Option<RollCtx>)>,
     effect_failures: usize,
-    scored_this_round: [u8; 2],
+    scored_this_round: Seated<u8>,
     /// The dice a situation forces.
     pub(in crate::rules) forced: ForcedDice,
     /// How many events there were when a controller gave up, if one did.
@@ -355,7 +356,7 @@ impl<'a> Game<'a> {
         content: &'a Content,
         runtime: &'a Runtime,
         setup: &Setup,
-        controllers: [&'a mut dyn Controller; 2],
+        controllers: Vec<&'a mut dyn Controller>,
     ) -> Result<Game<'a>> {
         let scenario =
             &content.scenarios.get(&setup.scenario).ok_or_else(|| format!("no scenario `{}`", setup.scenario))?.value;
@@ -367,18 +368,18 @@ impl<'a> Game<'a> {
             ));
         }
         let board = Board::of(map);
-        for (p, team) in setup.teams.iter().enumerate() {
+        for (p, team) in setup.teams.enumerate() {
             for c in team {
                 if !content.characters.contains_key(c) {
-                    return Err(format!("player {}: no Character `{c}`", p + 1));
+                    return Err(format!("{p}: no Character `{c}`"));
                 }
             }
             if !board.zones.contains_key(&setup.zones[p]) {
-                return Err(format!("player {}: map `{}` has no zone `{}`", p + 1, scenario.map, setup.zones[p]));
+                return Err(format!("{p}: map `{}` has no zone `{}`", scenario.map, setup.zones[p]));
             }
         }
         let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(setup.seed);
-        let mut players = [0, 1].map(|p| Player {
+        let mut players = Seated::from_fn(setup.teams.table(), |p| Player {
             team: setup.teams[p].clone(),
             hand: vec![],
             deck: setup.decks[p].clone(),
@@ -405,12 +406,13 @@ impl<'a> Game<'a> {
             projectile: None,
             until_end_of_activation: Vec::new(),
         };
-        let mut units: Vec<Unit> = (0..2).flat_map(|p| setup.teams[p].iter().map(move |id| blank(id, p))).collect();
+        let mut units: Vec<Unit> =
+            setup.teams.enumerate().flat_map(|(p, team)| team.iter().map(move |id| blank(id, p))).collect();
         // Each Controller's Minions, to the side until deployed (`002 § Controller`):
         // `<minion>-<n>`, numbered across the game so that ids stay unique.
         let mut minion_cards = Vec::new();
-        for p in 0..2 {
-            for c in &setup.teams[p] {
+        for (p, team) in setup.teams.enumerate() {
+            for c in team {
                 let card = &content.characters[c].value;
                 for m in &card.minions {
                     let slot = minion_cards.len();
@@ -438,7 +440,7 @@ impl<'a> Game<'a> {
             players,
             units,
             round: 0,
-            underdog: 0,
+            underdog: PlayerId::seat(0),
             scoring_zone,
             active: None,
             over: false,
@@ -455,10 +457,10 @@ impl<'a> Game<'a> {
             events: vec![],
             answers: vec![],
             runtime,
-            controllers,
+            controllers: controllers.into(),
             snapshots: vec![],
             effect_failures: 0,
-            scored_this_round: [0; 2],
+            scored_this_round: Seated::splat(setup.teams.table(), 0),
             forced: ForcedDice::default(),
             halted: None,
             minion_cards,
@@ -476,6 +478,12 @@ impl<'a> Game<'a> {
 
     fn emit(&mut self, e: Event) {
         self.events.push(e);
+    }
+
+    /// How many effects failed (and were undone) so far.
+    /// The seats at this game's table.
+    fn table(&self) -> Table {
+        self.state.players.table()
     }
 
     /// How many effects failed (and were undone) so far.
@@ -552,7 +560,7 @@ impl<'a> Game<'a> {
     pub fn run_activation(&mut self, skip_preparation: bool) -> Result<()> {
         let id = self.state.active.clone().ok_or("no active Character")?;
         if skip_preparation {
-            let owner = self.unit(&id).map(|u| u.owner).unwrap_or(0);
+            let owner = self.unit(&id).map(|u| u.owner).unwrap_or(PlayerId::seat(0));
             let ap = self.unit(&id).map(|u| u.action_points).unwrap_or(0);
             self.emit(Event::ActivationStarted { character: id.clone(), action_points: ap });
             self.actions_and_states(&id, owner)

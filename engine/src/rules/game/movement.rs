@@ -19,8 +19,8 @@ impl<'a> Game<'a> {
             contenders.clear();
         }
         if !contenders.is_empty() {
-            let owner = self.unit(id).map(|u| u.owner).unwrap_or(0);
-            let opponent = 1 - owner;
+            let owner = self.unit(id).map(|u| u.owner).unwrap_or(PlayerId::seat(0));
+            let opponent = self.table().opponent(owner);
             let options = contenders.iter().map(|e| Choice::Pick { id: e.clone() }).collect();
             let Choice::Pick { id: contender } = self.decide(
                 opponent,
@@ -70,7 +70,7 @@ impl<'a> Game<'a> {
             if options.is_empty() {
                 return;
             }
-            let owner = self.unit(id).map(|u| u.owner).unwrap_or(0);
+            let owner = self.unit(id).map(|u| u.owner).unwrap_or(PlayerId::seat(0));
             let Choice::MoveTo { space } = self.decide(owner, Kind::Action, Some(id), "Move where?", options) else {
                 return;
             };

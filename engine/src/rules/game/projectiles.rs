@@ -33,7 +33,7 @@ impl<'a> Game<'a> {
                 return;
             }
             self.deploy_projectile(p);
-            p = 1 - p;
+            p = self.table().next_clockwise(p);
         }
     }
 
@@ -144,7 +144,7 @@ impl<'a> Game<'a> {
             };
             waiting.retain(|w| *w != id);
             self.activate_projectile(p, &id);
-            p = 1 - p;
+            p = self.table().next_clockwise(p);
         }
         if !self.state.over {
             self.top_up_projectiles();

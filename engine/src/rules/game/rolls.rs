@@ -207,7 +207,7 @@ impl<'a> Game<'a> {
             if targets.is_empty() {
                 continue;
             }
-            let owner = self.unit(who).map(|u| u.owner).unwrap_or(0);
+            let owner = self.unit(who).map(|u| u.owner).unwrap_or(PlayerId::seat(0));
             let mut options = vec![Choice::Done];
             for i in targets {
                 let die = ftf.side(side.other()).dice[i].die.clone().unwrap_or_else(|| "added symbol".into());
@@ -240,7 +240,7 @@ impl<'a> Game<'a> {
         // Switches: the active player chooses who goes first (`000 § Switches`).
         // The question only matters when both sides can pay for a Switch: no
         // Switch gives the other side symbols, so a side that cannot pay now never can.
-        let active_owner = self.unit(active).map(|u| u.owner).unwrap_or(0);
+        let active_owner = self.unit(active).map(|u| u.owner).unwrap_or(PlayerId::seat(0));
         let can_pay =
             |g: &Self, side: Side, who: &str, extra: &[model::Switch]| {
                 g.card(who).switches.iter().chain(extra).any(|s| {
@@ -294,7 +294,7 @@ impl<'a> Game<'a> {
             return;
         }
         let card = self.card(who);
-        let owner = self.unit(who).map(|u| u.owner).unwrap_or(0);
+        let owner = self.unit(who).map(|u| u.owner).unwrap_or(PlayerId::seat(0));
         let all: Vec<(String, model::Switch)> = card
             .switches
             .iter()

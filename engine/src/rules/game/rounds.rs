@@ -5,7 +5,7 @@ use super::*;
 impl<'a> Game<'a> {
     pub(super) fn planning_phase(&mut self) {
         self.open_window(model::Window::PlanningPhase, None);
-        for p in 0..2 {
+        for p in self.table().seats() {
             let team = self.state.players[p].team.clone();
             let options: Vec<Choice> = permutations(&team).into_iter().map(|ids| Choice::Order { ids }).collect();
             let Choice::Order { ids } =
@@ -24,8 +24,8 @@ impl<'a> Game<'a> {
         }
         let i = (turn - 1) as usize;
         let (a, b) = match (
-            self.state.players[0].running_order.get(i).cloned(),
-            self.state.players[1].running_order.get(i).cloned(),
+            self.state.players[PlayerId::seat(0)].running_order.get(i).cloned(),
+            self.state.players[PlayerId::seat(1)].running_order.get(i).cloned(),
         ) {
             (Some(a), Some(b)) => (a, b),
             // Teams of different sizes: the one Character of this slot activates alone.
@@ -35,9 +35,9 @@ impl<'a> Game<'a> {
         let (ia, ib) = (self.initiative(&a), self.initiative(&b));
         // Higher Initiative decides; the Underdog on a tie (`000 § Turns Phase`).
         let decider = if ia > ib {
-            0
+            PlayerId::seat(0)
         } else if ib > ia {
-            1
+            PlayerId::seat(1)
         } else {
             self.state.underdog
         };
@@ -187,7 +187,7 @@ impl<'a> Game<'a> {
             }
         }
         // Draw one, plus one for scoring this Round.
-        for p in 0..2 {
+        for p in self.table().seats() {
             let n = 1 + u8::from(self.scored_this_round[p] > 0);
             self.draw(p, n);
         }

@@ -23,24 +23,25 @@ impl<'a> Game<'a> {
         self.open_window(model::Window::ObjectivesPhase, None);
         let scenario = &self.content.scenarios[&self.state.scenario].value;
         let zone = self.state.scoring_zone.clone();
-        let (a, b) = (self.in_zone(&zone, 0), self.in_zone(&zone, 1));
+        let (p1, p2) = (PlayerId::seat(0), PlayerId::seat(1));
+        let (a, b) = (self.in_zone(&zone, p1), self.in_zone(&zone, p2));
         let vp_of = |id: &str| scenario.rules.iter().find(|r| r.id == id).and_then(|r| r.vp).unwrap_or(0);
-        let mut scored = [0u8; 2];
+        let mut scored = Seated::splat(self.table(), 0u8);
         // Assault's three objectives (`000 § Phase 3: Objectives`).
         if a > 0 && b == 0 {
-            scored[0] = vp_of("only-player-in-scoring-zone");
+            scored[p1] = vp_of("only-player-in-scoring-zone");
         } else if b > 0 && a == 0 {
-            scored[1] = vp_of("only-player-in-scoring-zone");
+            scored[p2] = vp_of("only-player-in-scoring-zone");
         } else if a > 0 && b > 0 {
             if a > b {
-                scored[0] = vp_of("more-characters-in-scoring-zone");
+                scored[p1] = vp_of("more-characters-in-scoring-zone");
             } else if b > a {
-                scored[1] = vp_of("more-characters-in-scoring-zone");
+                scored[p2] = vp_of("more-characters-in-scoring-zone");
             } else {
-                scored = [vp_of("same-characters-in-scoring-zone"); 2];
+                scored = Seated::splat(self.table(), vp_of("same-characters-in-scoring-zone"));
             }
         }
-        let objective = |p: usize| {
+        let objective = |p: PlayerId| {
             if (a > 0) != (b > 0) {
                 "only-player-in-scoring-zone"
             } else if a != b && scored[p] > 0 {
@@ -49,25 +50,25 @@ impl<'a> Game<'a> {
                 "same-characters-in-scoring-zone"
             }
         };
-        for p in 0..2 {
+        for p in self.table().seats() {
             if scored[p] > 0 {
                 self.state.players[p].victory_points += scored[p] as u32;
                 let total = self.state.players[p].victory_points;
                 self.emit(Event::VictoryPoints { player: p, gained: scored[p], total, objective: objective(p).into() });
             }
         }
-        self.scored_this_round = scored;
+        self.scored_this_round = scored.clone();
         // End of game: 8 VP or the last Round; VP, then Frags (`000 § Phase 3`).
-        let vp = [self.state.players[0].victory_points, self.state.players[1].victory_points];
+        let vp = Seated::from_fn(self.table(), |p| self.state.players[p].victory_points);
         let target = scenario.vp_to_win.map(u32::from).unwrap_or(u32::MAX);
-        if vp[0] >= target || vp[1] >= target || self.state.round >= rounds {
-            let frags = [self.state.players[0].frags, self.state.players[1].frags];
-            let winner = match vp[0].cmp(&vp[1]) {
-                std::cmp::Ordering::Greater => Some(0),
-                std::cmp::Ordering::Less => Some(1),
-                std::cmp::Ordering::Equal if scenario.frags_break_ties => match frags[0].cmp(&frags[1]) {
-                    std::cmp::Ordering::Greater => Some(0),
-                    std::cmp::Ordering::Less => Some(1),
+        if vp.iter().any(|v| *v >= target) || self.state.round >= rounds {
+            let frags = Seated::from_fn(self.table(), |p| self.state.players[p].frags);
+            let winner = match vp[p1].cmp(&vp[p2]) {
+                std::cmp::Ordering::Greater => Some(p1),
+                std::cmp::Ordering::Less => Some(p2),
+                std::cmp::Ordering::Equal if scenario.frags_break_ties => match frags[p1].cmp(&frags[p2]) {
+                    std::cmp::Ordering::Greater => Some(p1),
+                    std::cmp::Ordering::Less => Some(p2),
                     std::cmp::Ordering::Equal => None,
                 },
                 std::cmp::Ordering::Equal => None,
@@ -78,13 +79,13 @@ impl<'a> Game<'a> {
             return;
         }
         // Underdog: fewest VP; on a tie it changes hands (`000 § Objectives Phase`).
-        let new = match vp[0].cmp(&vp[1]) {
-            std::cmp::Ordering::Less => 0,
-            std::cmp::Ordering::Greater => 1,
-            std::cmp::Ordering::Equal => 1 - self.state.underdog,
+        let new = match vp[p1].cmp(&vp[p2]) {
+            std::cmp::Ordering::Less => p1,
+            std::cmp::Ordering::Greater => p2,
+            std::cmp::Ordering::Equal => self.table().opponent(self.state.underdog),
         };
         let reason =
-            if vp[0] == vp[1] { "tied on Victory Points: the token changes hands" } else { "fewest Victory Points" };
+            if vp[p1] == vp[p2] { "tied on Victory Points: the token changes hands" } else { "fewest Victory Points" };
         self.state.underdog = new;
         self.emit(Event::Underdog { player: new, reason: reason.into() });
         // Assault's `move-scoring-zone` rule: if anyone scored, the Underdog
@@ -99,7 +100,7 @@ impl<'a> Game<'a> {
                 .iter()
                 .filter(|(_, (kind, _))| *kind == model::ZoneKind::Deployment)
                 .map(|(id, _)| id.clone())
-                .filter(|z| self.in_zone(z, 0) + self.in_zone(z, 1) == 0)
+                .filter(|z| self.table().seats().map(|p| self.in_zone(z, p)).sum::<usize>() == 0)
                 .collect();
             if !empty.is_empty() {
                 let options = empty.into_iter().map(|z| Choice::Pick { id: z }).collect();

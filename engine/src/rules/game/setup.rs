@@ -5,7 +5,7 @@ use super::*;
 impl<'a> Game<'a> {
     pub(super) fn setup_phase(&mut self) -> Result<()> {
         // Starting hands of four, one mulligan each (`000 § Setup`, Step 4).
-        for p in 0..2 {
+        for p in self.table().seats() {
             self.draw(p, 4);
             let choice = self.decide(
                 p,
@@ -24,15 +24,19 @@ impl<'a> Game<'a> {
             }
         }
         // Underdog: the lower Initiative total; a tie is settled by the RNG (`000 § Setup`, Step 6).
-        let totals: Vec<u32> =
-            (0..2).map(|p| self.state.players[p].team.iter().map(|c| self.card(c).initiative as u32).sum()).collect();
+        let totals: Vec<u32> = self
+            .table()
+            .seats()
+            .map(|p| self.state.players[p].team.iter().map(|c| self.card(c).initiative as u32).sum())
+            .collect();
+        let (p1, p2) = (PlayerId::seat(0), PlayerId::seat(1));
         let (underdog, reason) = if totals[0] < totals[1] {
-            (0, format!("lower Initiative total, {} to {}", totals[0], totals[1]))
+            (p1, format!("lower Initiative total, {} to {}", totals[0], totals[1]))
         } else if totals[1] < totals[0] {
-            (1, format!("lower Initiative total, {} to {}", totals[1], totals[0]))
+            (p2, format!("lower Initiative total, {} to {}", totals[1], totals[0]))
         } else {
             (
-                self.state.rng.random_range(0..2usize),
+                PlayerId::seat(self.state.rng.random_range(0..2usize)),
                 format!("Initiative totals tied at {}: drawn at random", totals[0]),
             )
         };
@@ -40,7 +44,7 @@ impl<'a> Game<'a> {
         self.emit(Event::Underdog { player: underdog, reason });
         self.place_special_spaces();
         // Deployment in or adjacent to each player's zone (REFERENCE-DATA § HexaDome).
-        for p in 0..2 {
+        for p in self.table().seats() {
             let team = self.state.players[p].team.clone();
             let zone = self.state.players[p].zone.clone();
             for c in team {

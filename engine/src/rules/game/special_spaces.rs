@@ -44,7 +44,7 @@ impl<'a> Game<'a> {
                 self.state.special_spaces.push(SpecialSpaceMarker { space, marker, revealed: false });
                 self.emit(Event::SpecialSpacePlaced { player: p, space });
             }
-            p = 1 - p;
+            p = self.table().next_clockwise(p);
         }
     }
 

@@ -53,7 +53,7 @@ impl<'a> Game<'a> {
         }
         let imposer =
             source.and_then(|s| self.unit(s)).or_else(|| self.state.active.as_deref().and_then(|a| self.unit(a)));
-        let player = imposer.map_or(0, |u| u.owner);
+        let player = imposer.map_or(PlayerId::seat(0), |u| u.owner);
         if let Choice::Pick { id: chosen } =
             self.decide(player, Kind::Choose, Some(id), "Silence which Action or Automatic Skill?", options)
         {

@@ -12,8 +12,7 @@ impl<'a> Game<'a> {
                 if !d.is_empty() {
                     self.emit(Event::Log {
                         text: format!(
-                            "player {}'s deck is empty: the {} discarded Tactics are shuffled into a new one",
-                            p + 1,
+                            "{p}'s deck is empty: the {} discarded Tactics are shuffled into a new one",
                             d.len()
                         ),
                     });
@@ -83,7 +82,7 @@ impl<'a> Game<'a> {
         let t = hand.remove(i);
         self.state.players[p].discard.push(t.clone());
         self.emit(Event::TacticPlayed { player: p, tactic: t.clone(), character: character.to_string() });
-        let opponent = 1 - p;
+        let opponent = self.table().opponent(p);
         let answers = self.playable(opponent, model::Window::TacticPlayed, None);
         if !answers.is_empty() {
             let options =
@@ -126,7 +125,7 @@ impl<'a> Game<'a> {
         pools: [Pool; 2],
     ) -> [Pool; 2] {
         let Some(roller_owner) = self.unit(roller).map(|u| u.owner) else { return pools };
-        let other_owner = 1 - roller_owner;
+        let other_owner = self.table().opponent(roller_owner);
         let face_to_face = roll != RollKind::Simple;
         let windows = |p: PlayerId| -> Vec<model::Window> {
             let mut w = Vec::new();
@@ -172,8 +171,7 @@ impl<'a> Game<'a> {
         let mut order = [roller_owner, other_owner];
         if !mine.is_empty() && !theirs.is_empty() {
             let underdog = self.state.underdog;
-            let options: Vec<Choice> =
-                order.iter().map(|p| Choice::Text { text: format!("player {} first", p + 1) }).collect();
+            let options: Vec<Choice> = order.iter().map(|p| Choice::Text { text: format!("{p} first") }).collect();
             if self.decide(underdog, Kind::Tactic, None, "Who plays Tactics first?", options.clone()) != options[0] {
                 order = [other_owner, roller_owner];
             }
@@ -219,7 +217,7 @@ impl<'a> Game<'a> {
         let Some(a) = owner(self, active) else { return };
         let mut sides = vec![(a, Side::Active, active.to_string(), other.map(str::to_string))];
         if let (true, Some(o)) = (both_rolled, other) {
-            sides.push((1 - a, Side::Opponent, o.to_string(), Some(active.to_string())));
+            sides.push((self.table().opponent(a), Side::Opponent, o.to_string(), Some(active.to_string())));
         }
         // The rollers' own `after-roll` Automatic Skills first, on their side.
         for (_, side, who, them) in sides.clone() {
@@ -236,7 +234,7 @@ impl<'a> Game<'a> {
         sides.retain(|(p, ..)| !self.playable(*p, model::Window::AfterRoll, None).is_empty());
         if sides.len() == 2 {
             let options: Vec<Choice> =
-                sides.iter().map(|(p, ..)| Choice::Text { text: format!("player {} first", p + 1) }).collect();
+                sides.iter().map(|(p, ..)| Choice::Text { text: format!("{p} first") }).collect();
             let first =
                 self.decide(self.state.underdog, Kind::Tactic, None, "Who plays Tactics first?", options.clone());
             if first != options[0] {

@@ -37,7 +37,7 @@ impl<'a> Game<'a> {
             .as_deref()
             .or(self.state.active.as_deref())
             .and_then(|a| self.unit(a))
-            .map_or(0, |u| u.owner)
+            .map_or(PlayerId::seat(0), |u| u.owner)
     }
 
     /// Whether a named effect "until the end of this Activation" is on a unit.

@@ -134,9 +134,7 @@ impl<'a> Game<'a> {
                     break;
                 };
                 holders.retain(|h| *h != id);
-                self.emit(Event::Log {
-                    text: format!("the Underdog, player {}, has {id}'s effect resolve first", underdog + 1),
-                });
+                self.emit(Event::Log { text: format!("the Underdog, {underdog}, has {id}'s effect resolve first") });
                 id
             };
             if matches!(self.unit(&next).map(|u| u.location), Some(Location::Space(_))) {
@@ -166,13 +164,14 @@ impl<'a> Game<'a> {
             let team = &g.state.players[p].team;
             team.iter().find(|c| g.space_of(c).is_some()).or(team.first()).cloned()
         };
-        let mut order: Vec<(PlayerId, Id)> = (0..2)
+        let mut order: Vec<(PlayerId, Id)> = self
+            .table()
+            .seats()
             .filter_map(|p| for_player(self, p).map(|c| (p, c)))
             .filter(|(p, c)| !self.playable(*p, window, Some(c)).is_empty())
             .collect();
         if order.len() == 2 {
-            let options: Vec<Choice> =
-                order.iter().map(|(p, _)| Choice::Text { text: format!("player {} first", p + 1) }).collect();
+            let options: Vec<Choice> = order.iter().map(|(p, _)| Choice::Text { text: format!("{p} first") }).collect();
             let first =
                 self.decide(self.state.underdog, Kind::Tactic, None, "Who plays Tactics first?", options.clone());
             if first != options[0] {
