@@ -10,7 +10,7 @@
 //! Semantic checks that need all content at once (references, dice limits,
 //! scripts) live in `validate`, which `load` runs last.
 
-use crate::content::{Content, Entry, Origin, Table};
+use crate::content::{Content, Origin};
 use crate::diag::{Code, Diagnostic, Location, SourceMap};
 use crate::model::{Kind, Manifest};
 use crate::tomljson::{self, SpannedDoc};
@@ -822,6 +822,19 @@ fn load_content_file(pack: &str, file: &Path, schemas: &Schemas, options: &Optio
                 continue;
             }
             let Some(kind) = Kind::from_key(key) else {
+                // The schema refuses a key it does not define (reported above);
+                // one it allows without a kind would be dropped unread: never silently.
+                if !whole_file_bad {
+                    let at = doc.key_span(&format!("/{key}")).map(|s| out.sources.locate(file, s));
+                    out.diagnostics.push(
+                        Diagnostic::error(Code::UnknownField, format!("no kind of content is called `{key}`"))
+                            .at_opt(at)
+                            .help(format!(
+                                "the kinds are: {}",
+                                Kind::ALL.iter().map(|k| k.key()).collect::<Vec<_>>().join(", ")
+                            )),
+                    );
+                }
                 continue;
             };
             let Value::Array(items) = items else { continue };
@@ -844,49 +857,13 @@ fn load_content_file(pack: &str, file: &Path, schemas: &Schemas, options: &Optio
         let doc = &out.docs[file];
         for (kind, origin) in entries {
             let Some(item) = doc.get(&origin.pointer) else { continue };
-            if let Err(pair) = add_entry(kind, item, origin, &mut out.content) {
+            if let Err(pair) = out.content.insert_json(kind, item, origin) {
                 duplicates.push((kind, pair));
             }
         }
     }
     for (kind, (second, first)) in duplicates {
         duplicate_id(kind, second, first, out);
-    }
-}
-
-fn add_entry(kind: Kind, item: &Value, origin: Origin, c: &mut Content) -> Result<(), (Origin, Origin)> {
-    fn put<T: serde::de::DeserializeOwned>(
-        table: &mut Table<T>,
-        item: &Value,
-        origin: Origin,
-    ) -> Result<(), (Origin, Origin)> {
-        let id = item.get("id").and_then(Value::as_str).unwrap_or_default();
-        if let Some(first) = table.get(id) {
-            return Err((origin, first.origin.clone()));
-        }
-        match T::deserialize(item) {
-            Ok(value) => {
-                table.insert(id.to_string(), Entry { value, origin });
-                Ok(())
-            }
-            // The schema accepted it, so this cannot happen for content the schema
-            // describes; skip the entry rather than guess.
-            Err(_) => Ok(()),
-        }
-    }
-    match kind {
-        Kind::Die => put(&mut c.dice, item, origin),
-        Kind::State => put(&mut c.states, item, origin),
-        Kind::Character => put(&mut c.characters, item, origin),
-        Kind::Tactic => put(&mut c.tactics, item, origin),
-        Kind::Map => put(&mut c.maps, item, origin),
-        Kind::Scenario => put(&mut c.scenarios, item, origin),
-        Kind::Objective => put(&mut c.objectives, item, origin),
-        Kind::SpecialSpace => put(&mut c.special_spaces, item, origin),
-        Kind::RunningProjectile => put(&mut c.running_projectiles, item, origin),
-        Kind::Setup => put(&mut c.setups, item, origin),
-        Kind::Artifact => put(&mut c.artifacts, item, origin),
-        Kind::Component => put(&mut c.components, item, origin),
     }
 }
 

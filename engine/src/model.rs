@@ -18,61 +18,94 @@ use serde::{Deserialize, Serialize};
 /// A kebab-case identifier, unique within its kind (`valkyrie`, `ice-wall`).
 pub type Id = String;
 
-/// One content file: any number of entries of each kind.
-///
-/// Example:
-/// ```toml
-/// #:schema ../../schemas/content.schema.json
-/// [[tactic]]
-/// id = "ice-wall"
-/// name = "Ice Wall"
-/// ```
-#[derive(Debug, Clone, Default, Serialize, Deserialize, JsonSchema)]
-#[serde(deny_unknown_fields)]
-#[schemars(title = "Aristeia! / Invictus content file")]
-pub struct ContentFile {
-    /// Dice: colour and six faces (`000 § Dice`).
-    #[serde(default, skip_serializing_if = "Vec::is_empty")]
-    pub die: Vec<Die>,
-    /// States with their red and blue sides (`000 § States`).
-    #[serde(default, skip_serializing_if = "Vec::is_empty")]
-    pub state: Vec<State>,
-    /// Characters (`000 § Characters`).
-    #[serde(default, skip_serializing_if = "Vec::is_empty")]
-    pub character: Vec<Character>,
-    /// Tactics cards (`000 § Tactics`).
-    #[serde(default, skip_serializing_if = "Vec::is_empty")]
-    pub tactic: Vec<Tactic>,
-    /// HexaDome maps (`000 § HexaDome`).
-    #[serde(default, skip_serializing_if = "Vec::is_empty")]
-    pub map: Vec<Map>,
-    /// Scenarios (`000 § Scenarios`).
-    #[serde(default, skip_serializing_if = "Vec::is_empty")]
-    pub scenario: Vec<Scenario>,
-    /// Prime Time Objective cards (`001 § Objective Cards`).
-    #[serde(default, skip_serializing_if = "Vec::is_empty")]
-    pub objective: Vec<Objective>,
-    /// Prime Time Special Space markers (`001 § Special Spaces`).
-    #[serde(default, skip_serializing_if = "Vec::is_empty")]
-    pub special_space: Vec<SpecialSpace>,
-    /// Prime Time Running Projectiles (`001 § Running Projectiles`).
-    #[serde(default, skip_serializing_if = "Vec::is_empty")]
-    pub running_projectile: Vec<RunningProjectile>,
-    /// Ready-made team and Tactics deck setups (`000 § Setting Up Your First Game`).
-    #[serde(default, skip_serializing_if = "Vec::is_empty")]
-    pub setup: Vec<Setup>,
-    /// Invictus Artifact cards (`003 § Artifact card reference`).
-    #[serde(default, skip_serializing_if = "Vec::is_empty")]
-    pub artifact: Vec<Artifact>,
-    /// Invictus components other than Artifacts: Boosts, Reinforcements, gods,
-    /// the Apocalypse card, Charge Stations, counters (`003 § Components`).
-    #[serde(default, skip_serializing_if = "Vec::is_empty")]
-    pub component: Vec<Component>,
-    /// Patches to entries of the packs this pack depends on: errata, balance
-    /// changes (docs/patches.md).
-    #[serde(default, skip_serializing_if = "Vec::is_empty")]
-    pub patch: Vec<Patch>,
+/// The one list of content kinds: `Variant, toml_key, content_table: Type`
+/// with the doc of its content-file key. Everything per kind comes from it
+/// through a callback macro: [`Kind`], the fields of [`ContentFile`], the
+/// tables of `content::Content` and every per-kind dispatch (count, origin,
+/// metas, insert, replace). Adding a kind is one line here plus its type.
+#[macro_export]
+macro_rules! content_kinds {
+    ($callback:ident) => {
+        $callback! {
+            #[doc = "Dice: colour and six faces (`000 § Dice`)."]
+            Die, die, dice: Die;
+            #[doc = "States with their red and blue sides (`000 § States`)."]
+            State, state, states: State;
+            #[doc = "Characters (`000 § Characters`)."]
+            Character, character, characters: Character;
+            #[doc = "Tactics cards (`000 § Tactics`)."]
+            Tactic, tactic, tactics: Tactic;
+            #[doc = "HexaDome maps (`000 § HexaDome`)."]
+            Map, map, maps: Map;
+            #[doc = "Scenarios (`000 § Scenarios`)."]
+            Scenario, scenario, scenarios: Scenario;
+            #[doc = "Prime Time Objective cards (`001 § Objective Cards`)."]
+            Objective, objective, objectives: Objective;
+            #[doc = "Prime Time Special Space markers (`001 § Special Spaces`)."]
+            SpecialSpace, special_space, special_spaces: SpecialSpace;
+            #[doc = "Prime Time Running Projectiles (`001 § Running Projectiles`)."]
+            RunningProjectile, running_projectile, running_projectiles: RunningProjectile;
+            #[doc = "Ready-made team and Tactics deck setups (`000 § Setting Up Your First Game`)."]
+            Setup, setup, setups: Setup;
+            #[doc = "Invictus Artifact cards (`003 § Artifact card reference`)."]
+            Artifact, artifact, artifacts: Artifact;
+            #[doc = "Invictus components other than Artifacts: Boosts, Reinforcements, gods,"]
+            #[doc = "the Apocalypse card, Charge Stations, counters (`003 § Components`)."]
+            Component, component, components: Component;
+        }
+    };
 }
+
+/// Declares [`Kind`] and [`ContentFile`] from [`content_kinds!`].
+macro_rules! declare_kinds {
+    ($( $(#[$doc:meta])* $variant:ident, $key:ident, $table:ident: $ty:ty; )*) => {
+        /// The kinds of content entry, as written in TOML (`[[special_space]]`) and in
+        /// references (`special_space:jump-pad`).
+        #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
+        #[serde(rename_all = "snake_case")]
+        pub enum Kind {
+            $( $(#[$doc])* $variant, )*
+        }
+
+        impl Kind {
+            /// Every kind, in the order the summary lists them.
+            pub const ALL: &'static [Kind] = &[$( Kind::$variant ),*];
+
+            /// The TOML table name and reference prefix (`character`).
+            pub fn key(self) -> &'static str {
+                match self {
+                    $( Kind::$variant => stringify!($key), )*
+                }
+            }
+        }
+
+        /// One content file: any number of entries of each kind.
+        ///
+        /// Example:
+        /// ```toml
+        /// #:schema ../../schemas/content.schema.json
+        /// [[tactic]]
+        /// id = "ice-wall"
+        /// name = "Ice Wall"
+        /// ```
+        #[derive(Debug, Clone, Default, Serialize, Deserialize, JsonSchema)]
+        #[serde(deny_unknown_fields)]
+        #[schemars(title = "Aristeia! / Invictus content file")]
+        pub struct ContentFile {
+            $(
+                $(#[$doc])*
+                #[serde(default, skip_serializing_if = "Vec::is_empty")]
+                pub $key: Vec<$ty>,
+            )*
+            /// Patches to entries of the packs this pack depends on: errata, balance
+            /// changes (docs/patches.md).
+            #[serde(default, skip_serializing_if = "Vec::is_empty")]
+            pub patch: Vec<Patch>,
+        }
+    };
+}
+
+content_kinds!(declare_kinds);
 
 /// A patch: operations on one entry of another pack (docs/patches.md).
 ///
@@ -146,63 +179,10 @@ pub enum PatchVerb {
     Merge,
 }
 
-/// The kinds of content entry, as written in TOML (`[[special_space]]`) and in
-/// references (`special_space:jump-pad`).
-#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
-#[serde(rename_all = "snake_case")]
-pub enum Kind {
-    Die,
-    State,
-    Character,
-    Tactic,
-    Map,
-    Scenario,
-    Objective,
-    SpecialSpace,
-    RunningProjectile,
-    Setup,
-    Artifact,
-    Component,
-}
-
 impl Kind {
-    /// Every kind, in the order the summary lists them.
-    pub const ALL: [Kind; 12] = [
-        Kind::Die,
-        Kind::State,
-        Kind::Character,
-        Kind::Tactic,
-        Kind::Map,
-        Kind::Scenario,
-        Kind::Objective,
-        Kind::SpecialSpace,
-        Kind::RunningProjectile,
-        Kind::Setup,
-        Kind::Artifact,
-        Kind::Component,
-    ];
-
-    /// The TOML table name and reference prefix (`character`).
-    pub fn key(self) -> &'static str {
-        match self {
-            Kind::Die => "die",
-            Kind::State => "state",
-            Kind::Character => "character",
-            Kind::Tactic => "tactic",
-            Kind::Map => "map",
-            Kind::Scenario => "scenario",
-            Kind::Objective => "objective",
-            Kind::SpecialSpace => "special_space",
-            Kind::RunningProjectile => "running_projectile",
-            Kind::Setup => "setup",
-            Kind::Artifact => "artifact",
-            Kind::Component => "component",
-        }
-    }
-
     /// Parse a TOML table name back into a kind.
     pub fn from_key(key: &str) -> Option<Kind> {
-        Kind::ALL.into_iter().find(|k| k.key() == key)
+        Kind::ALL.iter().copied().find(|k| k.key() == key)
     }
 }
 

@@ -12,7 +12,6 @@
 //! The operations themselves are `json_patch`'s; this module resolves keyed
 //! paths to JSON Pointers, checks guards, and reports.
 
-use crate::content::Content;
 use crate::diag::{Code, Diagnostic, Location};
 use crate::load::Loaded;
 use crate::model::{Kind, Patch, PatchVerb};
@@ -387,7 +386,7 @@ fn apply_one(
             return None;
         }
     }
-    if !replace_entry(&mut out.content, kind, &id, &value) {
+    if !out.content.replace_json(kind, &id, &value) {
         diags.push(
             Diagnostic::error(Code::PatchInvalid, format!("the patched `{target}` does not read back"))
                 .at_opt(loc("/target"))
@@ -397,32 +396,6 @@ fn apply_one(
     }
     out.effective.insert(target.clone(), value);
     Some((target, fields))
-}
-
-fn replace_entry(c: &mut Content, kind: Kind, id: &str, v: &Value) -> bool {
-    fn put<T: serde::de::DeserializeOwned>(t: &mut crate::content::Table<T>, id: &str, v: &Value) -> bool {
-        match (t.get_mut(id), T::deserialize(v)) {
-            (Some(e), Ok(value)) => {
-                e.value = value;
-                true
-            }
-            _ => false,
-        }
-    }
-    match kind {
-        Kind::Die => put(&mut c.dice, id, v),
-        Kind::State => put(&mut c.states, id, v),
-        Kind::Character => put(&mut c.characters, id, v),
-        Kind::Tactic => put(&mut c.tactics, id, v),
-        Kind::Map => put(&mut c.maps, id, v),
-        Kind::Scenario => put(&mut c.scenarios, id, v),
-        Kind::Objective => put(&mut c.objectives, id, v),
-        Kind::SpecialSpace => put(&mut c.special_spaces, id, v),
-        Kind::RunningProjectile => put(&mut c.running_projectiles, id, v),
-        Kind::Setup => put(&mut c.setups, id, v),
-        Kind::Artifact => put(&mut c.artifacts, id, v),
-        Kind::Component => put(&mut c.components, id, v),
-    }
 }
 
 fn split_last(path: &str) -> (&str, &str) {
