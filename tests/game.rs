@@ -2,7 +2,8 @@
 //! that every option a Decision offers is legal.
 
 use arena_engine::load;
-use arena_engine::rules::decision::{Choice, Controller, Decision, Kind, RandomController};
+use arena_engine::players::RandomController;
+use arena_engine::rules::decision::{Choice, Controller, Decision, DecisionKind};
 use arena_engine::rules::game::Setup;
 use arena_engine::rules::geometry::Hex;
 use arena_engine::rules::state::{Location, View};
@@ -85,7 +86,7 @@ impl Controller for Checker {
                 (Choice::Space { space }, _) | (Choice::MoveTo { space }, _) => {
                     assert!(free(space), "{:?} offers {o}, which is not Free", d.kind)
                 }
-                (Choice::Perform { cost, target, .. }, Kind::Action) => {
+                (Choice::Perform { cost, target, .. }, DecisionKind::Action) => {
                     let me = me.expect("an Action decision names its Character");
                     assert!(*cost <= me.action_points, "{o}: costs more than {} AP", me.action_points);
                     if let Some(t) = target {
@@ -100,7 +101,7 @@ impl Controller for Checker {
                         }
                     }
                 }
-                (Choice::MinionAction { minion, cost, target, .. }, Kind::Action) => {
+                (Choice::MinionAction { minion, cost, target, .. }, DecisionKind::Action) => {
                     let me = me.expect("an Action decision names its Character");
                     assert!(*cost <= me.action_points, "{o}: costs more than the Controller's {} AP", me.action_points);
                     let m = view.state.units.iter().find(|u| &u.id == minion).expect("the Minion exists");
@@ -111,7 +112,7 @@ impl Controller for Checker {
                         assert!(matches!(t.location, Location::Space(_)), "{o}: the Target is not in the HexaDome");
                     }
                 }
-                (Choice::RemoveMinion { minion }, Kind::Action) => {
+                (Choice::RemoveMinion { minion }, DecisionKind::Action) => {
                     let m = view.state.units.iter().find(|u| &u.id == minion).expect("the Minion exists");
                     assert!(matches!(m.location, Location::Space(_)), "{o}: the Minion is not in the HexaDome");
                 }
@@ -179,7 +180,7 @@ fn random_games_with_a_controller_and_her_minions() {
         setup.decks[p].extend(["swarm-protocol".to_string(), "swarm-protocol".to_string()]);
         // Tinker's side plays at random; the other side greedily, so it goes
         // after the drones that stand in its way.
-        let greedy = || Box::new(arena_engine::rules::decision::GreedyController) as Box<dyn Controller>;
+        let greedy = || Box::new(arena_engine::players::GreedyController) as Box<dyn Controller>;
         let random = |k: u64| Box::new(RandomController::new(seed * 2 + k)) as Box<dyn Controller>;
         let (first, second) = if p.index() == 0 { (random(1), greedy()) } else { (greedy(), random(2)) };
         let mut a = Checker { inner: first, decisions: 0 };
@@ -211,7 +212,7 @@ fn random_games_with_a_controller_and_her_minions() {
 /// Characters, with no failed effect.
 #[test]
 fn special_spaces_and_running_projectiles_play_in_whole_games() {
-    use arena_engine::rules::decision::GreedyController;
+    use arena_engine::players::GreedyController;
     use arena_engine::rules::event::Event;
     let root = arena_tests::tests_dir().join("..");
     let loaded = load::load(
@@ -298,9 +299,9 @@ fn a_whole_seeded_game_narrative() {
 /// with Damage inflicts it (Poisoned, `002 § Poisoned`).
 #[test]
 fn every_state_turns_blue_then_goes() {
-    use arena_engine::rules::decision::{SituationController, SituationSeat};
     use arena_engine::rules::game::Game;
     use arena_engine::rules::situation::Situation;
+    use arena_engine::rules::situation::{SituationController, SituationSeat};
     let loaded = bundled();
     let rt = Runtime::new(Arc::new(loaded.content.clone()), loaded.script_set.clone(), Limits::default()).unwrap();
     for (id, state) in &loaded.content.states {
@@ -482,8 +483,8 @@ fn cover_adds_a_black_die_to_both_rolls() {
         "scenario = \"assault\"\nactive = \"wild-bill\"\n[[character]]\nid = \"wild-bill\"\nplayer = 2\nspace = [{}, {}]\naction_points = 5\n[[character]]\nid = \"hexx3r\"\nplayer = 1\nspace = [{}, {}]\n",
         a.q, a.r, d.q, d.r
     );
-    use arena_engine::rules::decision::{SituationController, SituationSeat};
     use arena_engine::rules::game::Game;
+    use arena_engine::rules::situation::{SituationController, SituationSeat};
     let rt = Runtime::new(Arc::new(loaded.content.clone()), loaded.script_set.clone(), Limits::default()).unwrap();
     let sit: arena_engine::rules::situation::Situation = toml::from_str(&situation).unwrap();
     let shared = std::rc::Rc::new(std::cell::RefCell::new(SituationController::new(vec![

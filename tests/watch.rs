@@ -6,7 +6,8 @@
 
 use arena_engine::content::Content;
 use arena_engine::load;
-use arena_engine::rules::decision::{Controller, Decision, GreedyController};
+use arena_engine::players::GreedyController;
+use arena_engine::rules::decision::{Controller, Decision};
 use arena_engine::rules::game::Setup;
 use arena_engine::rules::state::View;
 use arena_engine::script::runtime::{Limits, Runtime, ScriptSet};

@@ -11,6 +11,7 @@ pub mod generate;
 pub mod load;
 pub mod model;
 pub mod patch;
+pub mod players;
 pub mod resolve;
 pub mod rules;
 pub mod schema;

@@ -5,7 +5,8 @@
 //! same record, byte for byte.
 
 use crate::content::Content;
-use crate::rules::decision::{Controller, GreedyController, RandomController};
+use crate::players::{GreedyController, RandomController};
+use crate::rules::decision::Controller;
 use crate::rules::event::Event;
 use crate::rules::game::{Game, Setup};
 use crate::rules::seats::{PlayerId, Seated, Table};

@@ -210,7 +210,7 @@ enum PlayerKind {
 /// stderr and reads the choice from stdin. At the end of input it falls back to
 /// the greedy controller, so a game always finishes.
 struct HumanController {
-    fallback: arena_engine::rules::decision::GreedyController,
+    fallback: arena_engine::players::GreedyController,
     closed: bool,
     /// Events already shown to this player.
     shown: usize,

@@ -28,11 +28,11 @@
 
 use crate::content::Content;
 use crate::model::{Id, Symbol};
-use crate::rules::decision::Controller;
+use crate::rules::decision::{Controller, Decision};
 use crate::rules::game::{Game, Setup};
 use crate::rules::geometry::Hex;
 use crate::rules::seats::PlayerId;
-use crate::rules::state::{Location, SpecialSpaceMarker, Token, TokenSide, Unit};
+use crate::rules::state::{Location, SpecialSpaceMarker, Token, TokenSide, Unit, View};
 use crate::script::runtime::Runtime;
 use serde::Deserialize;
 
@@ -299,8 +299,8 @@ impl Situation {
         content: &crate::content::Content,
         runtime: &crate::script::runtime::Runtime,
     ) -> Result<Played, String> {
-        use crate::rules::decision::{SituationController, SituationSeat};
         use crate::rules::game::Game;
+        use crate::rules::situation::{SituationController, SituationSeat};
         let shared = std::rc::Rc::new(std::cell::RefCell::new(SituationController::new(self.answers.clone())));
         let mut a = SituationSeat(shared.clone());
         let mut b = SituationSeat(shared.clone());
@@ -575,5 +575,82 @@ impl<'a> Game<'a> {
             });
         }
         Ok(())
+    }
+}
+
+/// Answers a situation's Decisions from its list of answers, matched against
+/// how each option prints (`ken-no-sen on major-lunah (3 AP)`, `done`); a
+/// missing or unmatched answer stops the situation with the options listed.
+#[derive(Debug, Default)]
+pub struct SituationController {
+    answers: std::collections::VecDeque<String>,
+    /// The first Decision that could not be answered, with its options.
+    pub unanswered: Option<String>,
+    /// The Decisions asked and the answers given, as text.
+    pub transcript: Vec<String>,
+}
+
+impl SituationController {
+    /// A controller answering with `answers` in order.
+    pub fn new(answers: Vec<String>) -> Self {
+        SituationController { answers: answers.into(), unanswered: None, transcript: vec![] }
+    }
+
+    /// Answers never asked for.
+    pub fn leftover(&self) -> usize {
+        self.answers.len()
+    }
+
+    /// The answers never asked for, in order.
+    pub fn leftovers(&self) -> Vec<String> {
+        self.answers.iter().cloned().collect()
+    }
+}
+
+/// The shared answer stream of both players of a situation.
+pub type SharedSituation = std::rc::Rc<std::cell::RefCell<SituationController>>;
+
+/// One seat's handle on a [`SharedSituation`].
+pub struct SituationSeat(pub SharedSituation);
+
+impl Controller for SituationSeat {
+    fn decide(&mut self, d: &Decision, _view: &View<'_>) -> usize {
+        let mut s = self.0.borrow_mut();
+        let listed =
+            || d.options.iter().enumerate().map(|(i, o)| format!("  {}. {o}", i + 1)).collect::<Vec<_>>().join("\n");
+        // Once stopped, the game halts (usize::MAX: the engine stops asking).
+        let wind_down = usize::MAX;
+        if s.unanswered.is_some() {
+            return wind_down;
+        }
+        match s.answers.pop_front() {
+            // `#N`: the Nth option, as listed.
+            Some(a) => match a
+                .strip_prefix('#')
+                .and_then(|n| n.parse::<usize>().ok())
+                .filter(|n| (1..=d.options.len()).contains(n))
+                .map(|n| n - 1)
+                .or_else(|| d.options.iter().position(|o| o.to_string() == a))
+            {
+                Some(i) => {
+                    s.transcript.push(format!("{} -> {a}", d.prompt));
+                    i
+                }
+                None => {
+                    s.unanswered = Some(format!(
+                        "answer #{} \"{a}\" is not an option of \"{}\"; the options are:\n{}",
+                        s.transcript.len() + 1,
+                        d.prompt,
+                        listed()
+                    ));
+                    wind_down
+                }
+            },
+            None => {
+                s.unanswered =
+                    Some(format!("no answer left for \"{}\" ({}); the options are:\n{}", d.prompt, d.player, listed()));
+                wind_down
+            }
+        }
     }
 }

@@ -113,7 +113,7 @@ impl<'a> Game<'a> {
             }
         }
         options.push(Choice::Done);
-        match self.decide(owner, Kind::Action, Some(id), "What next?", options) {
+        match self.decide(owner, DecisionKind::Action, Some(id), "What next?", options) {
             Choice::Done => Ok(false),
             Choice::Play { tactic } => {
                 self.play_tactic(owner, &tactic, id, None);
@@ -313,6 +313,6 @@ impl<'a> Game<'a> {
 
     pub(super) fn optional(&mut self, id: &str, prompt: &str) -> bool {
         let owner = self.unit(id).map(|u| u.owner).unwrap_or(PlayerId::seat(0));
-        self.decide(owner, Kind::OptionalEffect, Some(id), prompt, vec![Choice::Yes, Choice::No]) == Choice::Yes
+        self.decide(owner, DecisionKind::OptionalEffect, Some(id), prompt, vec![Choice::Yes, Choice::No]) == Choice::Yes
     }
 }

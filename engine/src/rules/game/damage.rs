@@ -72,7 +72,9 @@ impl<'a> Game<'a> {
             }
             let options =
                 std::iter::once(Choice::Done).chain(playable.into_iter().map(|t| Choice::Play { tactic: t })).collect();
-            if let Choice::Play { tactic } = self.decide(owner, Kind::Tactic, Some(id), "Play a Tactic now?", options) {
+            if let Choice::Play { tactic } =
+                self.decide(owner, DecisionKind::Tactic, Some(id), "Play a Tactic now?", options)
+            {
                 self.play_tactic(owner, &tactic, id, None);
             }
         }

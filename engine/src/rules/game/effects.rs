@@ -104,7 +104,7 @@ impl<'a> Game<'a> {
             }
         }
         if let Choice::Perform { action, target, .. } =
-            self.decide(player, Kind::Action, Some(&who), "Which Action, for no Action Points?", options)
+            self.decide(player, DecisionKind::Action, Some(&who), "Which Action, for no Action Points?", options)
         {
             if let Err(e) = self.perform(&who, &action, target.as_deref(), 0) {
                 self.emit(Event::Log { text: format!("{who} cannot perform {action}: {e}") });

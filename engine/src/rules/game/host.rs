@@ -271,7 +271,7 @@ impl<'a> Game<'a> {
                             break;
                         }
                         if let Choice::Pick { id } =
-                            self.decide(p, Kind::Choose, None, "Discard which Tactic?", options)
+                            self.decide(p, DecisionKind::Choose, None, "Discard which Tactic?", options)
                         {
                             let hand = &mut self.state.players[p].hand;
                             if let Some(i) = hand.iter().position(|t| *t == id) {
@@ -359,7 +359,7 @@ impl<'a> Game<'a> {
                     }
                     let decider = self.effect_player();
                     if let Choice::Space { space } =
-                        self.decide(decider, Kind::Displace, Some(&t), "Displace to?", options)
+                        self.decide(decider, DecisionKind::Displace, Some(&t), "Displace to?", options)
                     {
                         self.unit_mut(&t).expect("unit").location = Location::Space(space);
                         self.emit(Event::Displaced { character: t.clone(), from, to: space });
@@ -667,7 +667,7 @@ impl<'a> Game<'a> {
                 let decider = self.effect_player();
                 let opts =
                     options.iter().map(|[q, r]| Choice::Space { space: Hex::new(*q as i32, *r as i32) }).collect();
-                match self.decide(decider, Kind::Space, self.state.active.clone().as_deref(), &prompt, opts) {
+                match self.decide(decider, DecisionKind::Space, self.state.active.clone().as_deref(), &prompt, opts) {
                     Choice::Space { space } => ApiValue::Space([space.q as i64, space.r as i64]),
                     _ => ApiValue::Nil,
                 }
@@ -683,9 +683,9 @@ impl<'a> Game<'a> {
                 };
                 let decider = self.effect_player();
                 let (kind, opts) = if func == ChoiceFn::ChooseTarget {
-                    (Kind::Target, options.iter().map(|o| Choice::Pick { id: o.clone() }).collect())
+                    (DecisionKind::Target, options.iter().map(|o| Choice::Pick { id: o.clone() }).collect())
                 } else {
-                    (Kind::Choose, options.iter().map(|o| Choice::Text { text: o.clone() }).collect())
+                    (DecisionKind::Choose, options.iter().map(|o| Choice::Text { text: o.clone() }).collect())
                 };
                 match self.decide(decider, kind, self.state.active.clone().as_deref(), &prompt, opts) {
                     Choice::Pick { id } => ApiValue::Str(id),

@@ -39,7 +39,7 @@ mod windows;
 
 use crate::content::Content;
 use crate::model::{self, Action, Id, Pool, Symbol};
-use crate::rules::decision::{Choice, Controller, Decision, Kind};
+use crate::rules::decision::{Choice, Controller, Decision, DecisionKind};
 use crate::rules::event::{Event, PlayerId};
 use crate::rules::geometry::{self, Hex, Sight};
 use crate::rules::roll::{FaceToFace, Side, SideRoll};
@@ -495,7 +495,7 @@ impl<'a> Game<'a> {
     fn decide(
         &mut self,
         player: PlayerId,
-        kind: Kind,
+        kind: DecisionKind,
         character: Option<&str>,
         prompt: &str,
         options: Vec<Choice>,

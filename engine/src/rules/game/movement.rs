@@ -24,7 +24,7 @@ impl<'a> Game<'a> {
             let options = contenders.iter().map(|e| Choice::Pick { id: e.clone() }).collect();
             let Choice::Pick { id: contender } = self.decide(
                 opponent,
-                Kind::DisengageContender,
+                DecisionKind::DisengageContender,
                 Some(id),
                 "Which Character contests the Disengage?",
                 options,
@@ -71,7 +71,8 @@ impl<'a> Game<'a> {
                 return;
             }
             let owner = self.unit(id).map(|u| u.owner).unwrap_or(PlayerId::seat(0));
-            let Choice::MoveTo { space } = self.decide(owner, Kind::Action, Some(id), "Move where?", options) else {
+            let Choice::MoveTo { space } = self.decide(owner, DecisionKind::Action, Some(id), "Move where?", options)
+            else {
                 return;
             };
             to = space;

@@ -71,7 +71,7 @@ impl<'a> Game<'a> {
             return;
         }
         let Choice::Space { space } =
-            self.decide(p, Kind::Projectile, None, "Deploy the Running Projectile where?", options)
+            self.decide(p, DecisionKind::Projectile, None, "Deploy the Running Projectile where?", options)
         else {
             return;
         };
@@ -138,7 +138,7 @@ impl<'a> Game<'a> {
         while !waiting.is_empty() && !self.state.over {
             let options = waiting.iter().map(|id| Choice::Pick { id: id.clone() }).collect();
             let Choice::Pick { id } =
-                self.decide(p, Kind::Projectile, None, "Activate which Running Projectile?", options)
+                self.decide(p, DecisionKind::Projectile, None, "Activate which Running Projectile?", options)
             else {
                 break;
             };
@@ -182,7 +182,7 @@ impl<'a> Game<'a> {
                         .map(|space| Choice::MoveTo { space }),
                 )
                 .collect();
-            match g.decide(p, Kind::Projectile, None, &format!("Displace {id}?"), options) {
+            match g.decide(p, DecisionKind::Projectile, None, &format!("Displace {id}?"), options) {
                 Choice::MoveTo { space } => {
                     visited.insert(space);
                     g.unit_mut(id).expect("projectile").location = Location::Space(space);
@@ -212,7 +212,7 @@ impl<'a> Game<'a> {
             return;
         }
         if let Choice::Pick { id: target } =
-            self.decide(p, Kind::Projectile, None, &format!("{id} hits which Target?"), targets)
+            self.decide(p, DecisionKind::Projectile, None, &format!("{id} hits which Target?"), targets)
         {
             self.trigger_projectile(id, &target);
         }

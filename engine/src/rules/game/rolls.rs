@@ -213,9 +213,13 @@ impl<'a> Game<'a> {
                 let die = ftf.side(side.other()).dice[i].die.clone().unwrap_or_else(|| "added symbol".into());
                 options.push(Choice::Nullify { index: i, die });
             }
-            if let Choice::Nullify { index, die } =
-                self.decide(owner, Kind::CriticalBlock, Some(who), "Use the Critical Block to Nullify a die?", options)
-            {
+            if let Choice::Nullify { index, die } = self.decide(
+                owner,
+                DecisionKind::CriticalBlock,
+                Some(who),
+                "Use the Critical Block to Nullify a die?",
+                options,
+            ) {
                 ftf.use_critical_block(side, index);
                 self.emit(Event::CriticalBlock { character: who.to_string(), nullified: die });
             }
@@ -253,7 +257,7 @@ impl<'a> Game<'a> {
                 Choice::First { character: active.to_string() },
                 Choice::First { character: opponent.to_string() },
             ];
-            self.decide(active_owner, Kind::SwitchOrder, Some(active), "Who activates Switches first?", order)
+            self.decide(active_owner, DecisionKind::SwitchOrder, Some(active), "Who activates Switches first?", order)
                 == Choice::First { character: active.to_string() }
         };
         let sides = if first_is_active { [Side::Active, Side::Opponent] } else { [Side::Opponent, Side::Active] };
@@ -334,7 +338,7 @@ impl<'a> Game<'a> {
                 .chain(usable)
                 .collect();
             let Choice::Activate { switch } =
-                self.decide(owner, Kind::Switch, Some(who), "Activate a Switch?", options)
+                self.decide(owner, DecisionKind::Switch, Some(who), "Activate a Switch?", options)
             else {
                 return;
             };

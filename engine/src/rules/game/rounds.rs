@@ -9,7 +9,7 @@ impl<'a> Game<'a> {
             let team = self.state.players[p].team.clone();
             let options: Vec<Choice> = permutations(&team).into_iter().map(|ids| Choice::Order { ids }).collect();
             let Choice::Order { ids } =
-                self.decide(p, Kind::RunningOrder, None, "Running Order for this Round?", options)
+                self.decide(p, DecisionKind::RunningOrder, None, "Running Order for this Round?", options)
             else {
                 unreachable!()
             };
@@ -42,8 +42,13 @@ impl<'a> Game<'a> {
             self.state.underdog
         };
         let options = vec![Choice::First { character: a.clone() }, Choice::First { character: b.clone() }];
-        let first = match self.decide(decider, Kind::FirstActivation, None, "Which Character activates first?", options)
-        {
+        let first = match self.decide(
+            decider,
+            DecisionKind::FirstActivation,
+            None,
+            "Which Character activates first?",
+            options,
+        ) {
             Choice::First { character } => character,
             _ => unreachable!(),
         };
@@ -167,7 +172,7 @@ impl<'a> Game<'a> {
         }
         let options = spaces.into_iter().map(|s| Choice::Space { space: s }).collect();
         if let Choice::Space { space } =
-            self.decide(owner, Kind::BenchReturn, Some(id), "Return from the Bench where?", options)
+            self.decide(owner, DecisionKind::BenchReturn, Some(id), "Return from the Bench where?", options)
         {
             self.unit_mut(id).expect("unit").location = Location::Space(space);
             self.emit(Event::ReturnedFromBench { character: id.to_string(), space });

@@ -106,7 +106,7 @@ impl<'a> Game<'a> {
                 let options = empty.into_iter().map(|z| Choice::Pick { id: z }).collect();
                 if let Choice::Pick { id } = self.decide(
                     new,
-                    Kind::ScoringZone,
+                    DecisionKind::ScoringZone,
                     None,
                     "Which Deployment Zone becomes the Scoring Zone?",
                     options,

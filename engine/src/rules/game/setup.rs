@@ -9,7 +9,7 @@ impl<'a> Game<'a> {
             self.draw(p, 4);
             let choice = self.decide(
                 p,
-                Kind::Mulligan,
+                DecisionKind::Mulligan,
                 None,
                 "Mulligan: shuffle your hand back and draw four new Tactics?",
                 vec![Choice::No, Choice::Yes],
@@ -55,7 +55,8 @@ impl<'a> Game<'a> {
                     return Err(format!("no Free space left in or next to `{zone}` to deploy {c}"));
                 }
                 let options = spaces.into_iter().map(|s| Choice::Space { space: s }).collect();
-                let Choice::Space { space } = self.decide(p, Kind::Deploy, Some(&c), "Deploy where?", options) else {
+                let Choice::Space { space } = self.decide(p, DecisionKind::Deploy, Some(&c), "Deploy where?", options)
+                else {
                     unreachable!()
                 };
                 self.unit_mut(&c).expect("unit").location = Location::Space(space);

@@ -40,7 +40,7 @@ impl<'a> Game<'a> {
                 break;
             }
             let prompt = format!("Place the Special Space marker you drew ({marker}) where?");
-            if let Choice::Space { space } = self.decide(p, Kind::SpecialSpace, None, &prompt, options) {
+            if let Choice::Space { space } = self.decide(p, DecisionKind::SpecialSpace, None, &prompt, options) {
                 self.state.special_spaces.push(SpecialSpaceMarker { space, marker, revealed: false });
                 self.emit(Event::SpecialSpacePlaced { player: p, space });
             }

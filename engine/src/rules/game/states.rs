@@ -55,7 +55,7 @@ impl<'a> Game<'a> {
             source.and_then(|s| self.unit(s)).or_else(|| self.state.active.as_deref().and_then(|a| self.unit(a)));
         let player = imposer.map_or(PlayerId::seat(0), |u| u.owner);
         if let Choice::Pick { id: chosen } =
-            self.decide(player, Kind::Choose, Some(id), "Silence which Action or Automatic Skill?", options)
+            self.decide(player, DecisionKind::Choose, Some(id), "Silence which Action or Automatic Skill?", options)
         {
             if let Some(t) = self.unit_mut(id).and_then(|u| u.tokens.iter_mut().rev().find(|t| t.state == "silenced")) {
                 t.choice = Some(chosen.clone());

@@ -88,7 +88,7 @@ impl<'a> Game<'a> {
             let options =
                 std::iter::once(Choice::Done).chain(answers.into_iter().map(|a| Choice::Play { tactic: a })).collect();
             if let Choice::Play { tactic: no } =
-                self.decide(opponent, Kind::Tactic, None, &format!("Answer {t}?"), options)
+                self.decide(opponent, DecisionKind::Tactic, None, &format!("Answer {t}?"), options)
             {
                 // The answer is played like any Tactic (and may be answered in
                 // turn); its Lua Nullifies `t` with `game:nullify_tactic`.
@@ -172,7 +172,9 @@ impl<'a> Game<'a> {
         if !mine.is_empty() && !theirs.is_empty() {
             let underdog = self.state.underdog;
             let options: Vec<Choice> = order.iter().map(|p| Choice::Text { text: format!("{p} first") }).collect();
-            if self.decide(underdog, Kind::Tactic, None, "Who plays Tactics first?", options.clone()) != options[0] {
+            if self.decide(underdog, DecisionKind::Tactic, None, "Who plays Tactics first?", options.clone())
+                != options[0]
+            {
                 order = [other_owner, roller_owner];
             }
         }
@@ -189,7 +191,7 @@ impl<'a> Game<'a> {
                     .chain(playable.into_iter().map(|t| Choice::Play { tactic: t }))
                     .collect();
                 let Choice::Play { tactic } =
-                    self.decide(p, Kind::Tactic, Some(me), "Play a Tactic before the Roll?", options)
+                    self.decide(p, DecisionKind::Tactic, Some(me), "Play a Tactic before the Roll?", options)
                 else {
                     break;
                 };
@@ -235,8 +237,13 @@ impl<'a> Game<'a> {
         if sides.len() == 2 {
             let options: Vec<Choice> =
                 sides.iter().map(|(p, ..)| Choice::Text { text: format!("{p} first") }).collect();
-            let first =
-                self.decide(self.state.underdog, Kind::Tactic, None, "Who plays Tactics first?", options.clone());
+            let first = self.decide(
+                self.state.underdog,
+                DecisionKind::Tactic,
+                None,
+                "Who plays Tactics first?",
+                options.clone(),
+            );
             if first != options[0] {
                 sides.swap(0, 1);
             }
@@ -252,7 +259,7 @@ impl<'a> Game<'a> {
                     .chain(playable.into_iter().map(|t| Choice::Play { tactic: t }))
                     .collect();
                 let Choice::Play { tactic } =
-                    self.decide(p, Kind::Tactic, Some(&who), "Play a Tactic after the Roll?", options)
+                    self.decide(p, DecisionKind::Tactic, Some(&who), "Play a Tactic after the Roll?", options)
                 else {
                     break;
                 };

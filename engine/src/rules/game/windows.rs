@@ -126,7 +126,7 @@ impl<'a> Game<'a> {
                 let underdog = self.state.underdog;
                 let Choice::Pick { id } = self.decide(
                     underdog,
-                    Kind::SimultaneousEffects,
+                    DecisionKind::SimultaneousEffects,
                     None,
                     "Simultaneous effects: which resolves first?",
                     options,
@@ -172,8 +172,13 @@ impl<'a> Game<'a> {
             .collect();
         if order.len() == 2 {
             let options: Vec<Choice> = order.iter().map(|(p, _)| Choice::Text { text: format!("{p} first") }).collect();
-            let first =
-                self.decide(self.state.underdog, Kind::Tactic, None, "Who plays Tactics first?", options.clone());
+            let first = self.decide(
+                self.state.underdog,
+                DecisionKind::Tactic,
+                None,
+                "Who plays Tactics first?",
+                options.clone(),
+            );
             if first != options[0] {
                 order.swap(0, 1);
             }
@@ -188,7 +193,8 @@ impl<'a> Game<'a> {
                 let options = std::iter::once(Choice::Done)
                     .chain(playable.into_iter().map(|t| Choice::Play { tactic: t }))
                     .collect();
-                let Choice::Play { tactic } = self.decide(p, Kind::Tactic, Some(&me), "Play a Tactic now?", options)
+                let Choice::Play { tactic } =
+                    self.decide(p, DecisionKind::Tactic, Some(&me), "Play a Tactic now?", options)
                 else {
                     break;
                 };
