@@ -4,7 +4,7 @@
 use arena_engine::load;
 use arena_engine::players::RandomController;
 use arena_engine::rules::decision::{Choice, Controller, Decision, DecisionKind};
-use arena_engine::rules::game::Setup;
+use arena_engine::rules::game::GameSetup;
 use arena_engine::rules::geometry::Hex;
 use arena_engine::rules::state::{Location, View};
 use arena_engine::script::runtime::{Limits, Runtime};
@@ -24,13 +24,13 @@ fn bundled() -> load::Loaded {
 fn same_seed_same_game_byte_for_byte() {
     let loaded = bundled();
     let rt = Runtime::new(Arc::new(loaded.content.clone()), loaded.script_set.clone(), Limits::default()).unwrap();
-    let setup = Setup::from_content(&loaded.content, "first-game", 7).unwrap();
-    let a = sim::play_with(&loaded.content, &rt, &setup, &[sim::Player::Random, sim::Player::Greedy]).unwrap();
-    let b = sim::play_with(&loaded.content, &rt, &setup, &[sim::Player::Random, sim::Player::Greedy]).unwrap();
+    let setup = GameSetup::from_content(&loaded.content, "first-game", 7).unwrap();
+    let a = sim::play_with(&loaded.content, &rt, &setup, &[sim::Policy::Random, sim::Policy::Greedy]).unwrap();
+    let b = sim::play_with(&loaded.content, &rt, &setup, &[sim::Policy::Random, sim::Policy::Greedy]).unwrap();
     assert_eq!(serde_json::to_string(&a.events).unwrap(), serde_json::to_string(&b.events).unwrap());
     assert_eq!(a.answers, b.answers);
-    let other = Setup::from_content(&loaded.content, "first-game", 8).unwrap();
-    let c = sim::play_with(&loaded.content, &rt, &other, &[sim::Player::Random, sim::Player::Greedy]).unwrap();
+    let other = GameSetup::from_content(&loaded.content, "first-game", 8).unwrap();
+    let c = sim::play_with(&loaded.content, &rt, &other, &[sim::Policy::Random, sim::Policy::Greedy]).unwrap();
     assert_ne!(a.narrative(), c.narrative(), "another seed gives another game");
     // The replay of the game plays the same events again.
     let replay = sim::Replay::of(&a, "first-game", &loaded.content_hash());
@@ -45,8 +45,8 @@ fn same_seed_same_game_byte_for_byte() {
 fn a_changed_replay_is_reported() {
     let loaded = bundled();
     let rt = Runtime::new(Arc::new(loaded.content.clone()), loaded.script_set.clone(), Limits::default()).unwrap();
-    let setup = Setup::from_content(&loaded.content, "first-game", 3).unwrap();
-    let rec = sim::play_with(&loaded.content, &rt, &setup, &[sim::Player::Greedy, sim::Player::Greedy]).unwrap();
+    let setup = GameSetup::from_content(&loaded.content, "first-game", 3).unwrap();
+    let rec = sim::play_with(&loaded.content, &rt, &setup, &[sim::Policy::Greedy, sim::Policy::Greedy]).unwrap();
     let mut replay = sim::Replay::of(&rec, "first-game", &loaded.content_hash());
     let i = replay.answers.iter().position(|a| *a > 0).expect("some non-first answer");
     replay.answers[i] = 0;
@@ -146,7 +146,7 @@ fn random_games_offer_only_legal_options_and_end() {
     let rt = Runtime::new(Arc::new(loaded.content.clone()), loaded.script_set.clone(), Limits::default()).unwrap();
     let mut total = 0;
     for seed in 1..=12 {
-        let setup = Setup::from_content(&loaded.content, "first-game", seed).unwrap();
+        let setup = GameSetup::from_content(&loaded.content, "first-game", seed).unwrap();
         let mut a = Checker { inner: Box::new(RandomController::new(seed * 2 + 1)), decisions: 0 };
         let mut b = Checker { inner: Box::new(RandomController::new(seed * 2 + 2)), decisions: 0 };
         let rec = sim::play(&loaded.content, &rt, &setup, vec![&mut a, &mut b]).unwrap();
@@ -174,7 +174,7 @@ fn random_games_with_a_controller_and_her_minions() {
     let rt = Runtime::new(Arc::new(loaded.content.clone()), loaded.script_set.clone(), Limits::default()).unwrap();
     let mut seen = BTreeSet::new();
     for seed in 1..=16 {
-        let mut setup = Setup::from_content(&loaded.content, "first-game", seed).unwrap();
+        let mut setup = GameSetup::from_content(&loaded.content, "first-game", seed).unwrap();
         let p = arena_engine::rules::seats::PlayerId::seat((seed % 2) as usize);
         setup.teams[p][0] = "tinker".into();
         setup.decks[p].extend(["swarm-protocol".to_string(), "swarm-protocol".to_string()]);
@@ -223,7 +223,7 @@ fn special_spaces_and_running_projectiles_play_in_whole_games() {
     let rt = Runtime::new(Arc::new(loaded.content.clone()), loaded.script_set.clone(), Limits::default()).unwrap();
     let mut seen = BTreeSet::new();
     for seed in 1..=8 {
-        let setup = Setup::from_content(&loaded.content, "hill-first-game", seed).unwrap();
+        let setup = GameSetup::from_content(&loaded.content, "hill-first-game", seed).unwrap();
         let (mut a, mut b) = (GreedyController, GreedyController);
         let rec = sim::play(&loaded.content, &rt, &setup, vec![&mut a, &mut b]).unwrap();
         for e in &rec.events {
@@ -241,7 +241,7 @@ fn special_spaces_and_running_projectiles_play_in_whole_games() {
     // Seeds whose greedy games once looped a Displace-twice marker onto itself
     // until the stack overflowed (rulings R18): they now end.
     for seed in [21, 46, 88, 126, 127] {
-        let setup = Setup::random(&loaded.content, "king-of-the-hill", seed).unwrap();
+        let setup = GameSetup::random(&loaded.content, "king-of-the-hill", seed).unwrap();
         let (mut a, mut b) = (GreedyController, GreedyController);
         let rec = sim::play(&loaded.content, &rt, &setup, vec![&mut a, &mut b]).unwrap();
         assert!(rec.events.iter().any(|e| matches!(e, Event::GameEnded { .. })), "seed {seed} did not end");
@@ -268,7 +268,7 @@ fn random_teams_from_every_pack_play_without_a_script_error() {
     let scripts = loaded.script_set.clone();
     let teams = sim::Teams::Random("assault".into());
     let mut played = BTreeSet::new();
-    for players in [[sim::Player::Greedy, sim::Player::Random], [sim::Player::Greedy, sim::Player::Greedy]] {
+    for players in [[sim::Policy::Greedy, sim::Policy::Random], [sim::Policy::Greedy, sim::Policy::Greedy]] {
         let games = sim::batch(content.clone(), scripts.clone(), &teams, 1..61, &players, 2, &|| {}).unwrap();
         assert_eq!(games.len(), 60);
         for g in &games {
@@ -287,8 +287,8 @@ fn random_teams_from_every_pack_play_without_a_script_error() {
 fn a_whole_seeded_game_narrative() {
     let loaded = bundled();
     let rt = Runtime::new(Arc::new(loaded.content.clone()), loaded.script_set.clone(), Limits::default()).unwrap();
-    let setup = Setup::from_content(&loaded.content, "first-game", 1).unwrap();
-    let rec = sim::play_with(&loaded.content, &rt, &setup, &[sim::Player::Greedy, sim::Player::Random]).unwrap();
+    let setup = GameSetup::from_content(&loaded.content, "first-game", 1).unwrap();
+    let rec = sim::play_with(&loaded.content, &rt, &setup, &[sim::Policy::Greedy, sim::Policy::Random]).unwrap();
     assert_eq!(rec.effect_failures, 0, "{}", rec.narrative());
     insta::assert_snapshot!(rec.narrative());
 }
@@ -401,21 +401,21 @@ fn hidden_targets_cannot_be_seen_from_afar() {
     assert!(options.iter().any(|o| o.starts_with("called-shot on miyamoto-mushashi")), "{options:?}");
 }
 
-/// rules.toml `initial-underdog`; 000 § Setup, Step 6: the lower Initiative
+/// rules.toml `initial-underdog`; 000 § GameSetup, Step 6: the lower Initiative
 /// total starts as the Underdog; on equal totals the seeded RNG picks.
 #[test]
 fn case_initial_underdog() {
     let loaded = bundled();
     let rt = Runtime::new(Arc::new(loaded.content.clone()), loaded.script_set.clone(), Limits::default()).unwrap();
     let underdog = |teams: [Vec<String>; 2], seed: u64| {
-        let setup = Setup {
+        let setup = GameSetup {
             scenario: "assault".into(),
             teams: teams.to_vec().into(),
             decks: vec![vec![], vec![]].into(),
             zones: vec!["zone-1".into(), "zone-4".into()].into(),
             seed,
         };
-        let rec = sim::play_with(&loaded.content, &rt, &setup, &[sim::Player::Greedy, sim::Player::Greedy]).unwrap();
+        let rec = sim::play_with(&loaded.content, &rt, &setup, &[sim::Policy::Greedy, sim::Policy::Greedy]).unwrap();
         rec.events
             .iter()
             .find_map(|e| match e {

@@ -192,10 +192,12 @@ impl std::fmt::Display for Kind {
     }
 }
 
-/// The game a pack or entry is for.
+/// The game a pack or entry is for (named `GameTitle` in Rust so that `Game`
+/// means only the running game, `rules::game::Game`; `Game` in the schemas).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize, JsonSchema)]
 #[serde(rename_all = "kebab-case")]
-pub enum Game {
+#[schemars(rename = "Game")]
+pub enum GameTitle {
     /// Aristeia! and its expansions.
     Aristeia,
     /// Invictus: A Team Deck Building Game.
@@ -1084,7 +1086,7 @@ pub struct Manifest {
     /// Semantic version (`1.0.0`).
     pub version: String,
     /// The game the pack is for.
-    pub game: Game,
+    pub game: GameTitle,
     /// Display title.
     pub title: String,
     /// Authors.

@@ -8,7 +8,7 @@ use crate::content::Content;
 use crate::players::{GreedyController, RandomController};
 use crate::rules::decision::Controller;
 use crate::rules::event::Event;
-use crate::rules::game::{Game, Setup};
+use crate::rules::game::{Game, GameSetup};
 use crate::rules::seats::{PlayerId, Seated, Table};
 use crate::script::runtime::Runtime;
 
@@ -45,35 +45,40 @@ impl Record {
     }
 }
 
-/// Which controller plays a side.
+/// Which player plays a seat: the random or the greedy policy ([`crate::players`]).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 #[serde(rename_all = "kebab-case")]
-pub enum Player {
+pub enum Policy {
     /// Uniformly random legal options, seeded from the game's seed.
     Random,
     /// The greedy heuristic.
     Greedy,
 }
 
-impl Player {
+impl Policy {
     /// A controller of this kind for seat `seat` of the game seeded `seed`.
     pub fn controller(self, seed: u64, seat: usize) -> Box<dyn Controller> {
         match self {
-            Player::Random => Box::new(RandomController::new(seed.wrapping_mul(2).wrapping_add(seat as u64 + 1))),
-            Player::Greedy => Box::new(GreedyController),
+            Policy::Random => Box::new(RandomController::new(seed.wrapping_mul(2).wrapping_add(seat as u64 + 1))),
+            Policy::Greedy => Box::new(GreedyController),
         }
     }
 }
 
 /// Play one game with the given kinds of controller.
-pub fn play_with(content: &Content, runtime: &Runtime, setup: &Setup, players: &[Player]) -> Result<Record, String> {
+pub fn play_with(
+    content: &Content,
+    runtime: &Runtime,
+    setup: &GameSetup,
+    players: &[Policy],
+) -> Result<Record, String> {
     let mut seats: Vec<Box<dyn Controller>> =
         players.iter().enumerate().map(|(seat, p)| p.controller(setup.seed, seat)).collect();
     play(content, runtime, setup, seats.iter_mut().map(|c| c.as_mut() as &mut dyn Controller).collect())
 }
 
 /// Play one game with random-legal controllers seeded from `seed`.
-pub fn play_random(content: &Content, runtime: &Runtime, setup: &Setup) -> Result<Record, String> {
+pub fn play_random(content: &Content, runtime: &Runtime, setup: &GameSetup) -> Result<Record, String> {
     let mut a = RandomController::new(setup.seed.wrapping_mul(2).wrapping_add(1));
     let mut b = RandomController::new(setup.seed.wrapping_mul(2).wrapping_add(2));
     play(content, runtime, setup, vec![&mut a, &mut b])
@@ -83,7 +88,7 @@ pub fn play_random(content: &Content, runtime: &Runtime, setup: &Setup) -> Resul
 pub fn play<'a>(
     content: &'a Content,
     runtime: &'a Runtime,
-    setup: &Setup,
+    setup: &GameSetup,
     controllers: Vec<&'a mut dyn Controller>,
 ) -> Result<Record, String> {
     let mut game = Game::new(content, runtime, setup, controllers)?;
@@ -217,10 +222,10 @@ pub fn check_replay(content: &Content, runtime: &Runtime, replay: &Replay) -> Re
 ///
 /// # Errors
 /// When the setup or Scenario is not loaded.
-pub fn replay_setup(content: &Content, setup: &str, seed: u64) -> Result<Setup, String> {
+pub fn replay_setup(content: &Content, setup: &str, seed: u64) -> Result<GameSetup, String> {
     match setup.strip_prefix(RANDOM_TEAMS) {
-        Some(scenario) => Setup::random(content, scenario, seed),
-        None => Setup::from_content(content, setup, seed),
+        Some(scenario) => GameSetup::random(content, scenario, seed),
+        None => GameSetup::from_content(content, setup, seed),
     }
 }
 
@@ -299,16 +304,16 @@ pub enum Teams {
     /// A ready-made setup, by id: the same teams every game.
     Setup(String),
     /// Random teams of the loaded Characters for this Scenario, drawn per seed
-    /// (`Setup::random`).
+    /// (`GameSetup::random`).
     Random(String),
 }
 
 impl Teams {
     /// The setup of one game.
-    pub fn setup(&self, content: &Content, seed: u64) -> Result<Setup, String> {
+    pub fn setup(&self, content: &Content, seed: u64) -> Result<GameSetup, String> {
         match self {
-            Teams::Setup(id) => Setup::from_content(content, id, seed),
-            Teams::Random(scenario) => Setup::random(content, scenario, seed),
+            Teams::Setup(id) => GameSetup::from_content(content, id, seed),
+            Teams::Random(scenario) => GameSetup::random(content, scenario, seed),
         }
     }
 }
@@ -321,7 +326,7 @@ pub fn batch(
     scripts: std::sync::Arc<crate::script::runtime::ScriptSet>,
     teams: &Teams,
     seeds: std::ops::Range<u64>,
-    players: &[Player],
+    players: &[Policy],
     jobs: usize,
     progress: &(dyn Fn() + Sync),
 ) -> Result<Vec<GameSummary>, String> {
@@ -463,7 +468,7 @@ pub fn check_sims(loaded: &crate::load::Loaded, n: u64, jobs: usize) -> Vec<crat
     let packs: String = loaded.packs.iter().map(|p| format!(" --pack {}", p.root.display())).collect();
     let mut problems: std::collections::BTreeMap<String, (Diagnostic, usize)> = Default::default();
     let mut note = |key: String, d: Diagnostic| problems.entry(key).or_insert((d, 0)).1 += 1;
-    let players = &[Player::Random, Player::Random];
+    let players = &[Policy::Random, Policy::Random];
     for setup in &setups {
         let games = match batch(
             content.clone(),

@@ -5,8 +5,8 @@
 //! When a change can affect what a load sees it runs [`load::load`] again; a load
 //! with no error diagnostic becomes the next [`Snapshot`] and is swapped into
 //! [`Live`] in one atomic store. A load with errors is reported as
-//! [`Event::Rejected`] and the last good snapshot stays live, so the next good
-//! save recovers. Every outcome is an [`Event`] on a `std::sync::mpsc` channel:
+//! [`WatchEvent::Rejected`] and the last good snapshot stays live, so the next good
+//! save recovers. Every outcome is a [`WatchEvent`] on a `std::sync::mpsc` channel:
 //! this module never prints.
 //!
 //! **What a change rebuilds.** The whole load, when it is needed:
@@ -30,7 +30,7 @@
 //! rename it over the real one produce a rename, which is handled like any
 //! change (the temporary name itself is ignored). A file still open for writing
 //! (inotify reports a modification but not yet the close) holds the reload
-//! back ([`Event::Waiting`]) until it is closed, or until
+//! back ([`WatchEvent::Waiting`]) until it is closed, or until
 //! [`WatchOptions::write_settle`] has passed. After a load, every file it read
 //! is checked against the events seen so far: a file modified after its last
 //! event was delivered (its event is still inside the debounce window, or the
@@ -43,7 +43,7 @@ use crate::diag::{Diagnostic, SourceMap};
 use crate::load::{self, Loaded, Options, Summary};
 use crate::rules::seats::{PlayerId, Seated};
 use crate::script::runtime::{Limits, Runtime, ScriptSet};
-use crate::sim::{GameSummary, Player, Report};
+use crate::sim::{GameSummary, Policy, Report};
 use arc_swap::ArcSwapOption;
 use notify_debouncer_full::notify::event::{AccessKind, AccessMode, CreateKind, ModifyKind};
 use notify_debouncer_full::notify::{self, EventKind, RecursiveMode, Watcher as _, WatcherKind};
@@ -101,7 +101,7 @@ impl Snapshot {
         &self,
         scenario: &str,
         seeds: std::ops::Range<u64>,
-        players: &[Player],
+        players: &[Policy],
         jobs: usize,
         random_teams: bool,
     ) -> Result<SimStats, String> {
@@ -208,7 +208,7 @@ impl Live {
 
 /// What the watcher did about a change.
 #[derive(Debug, Clone)]
-pub enum Event {
+pub enum WatchEvent {
     /// A clean load is live.
     Reloaded {
         /// Its generation.
@@ -375,7 +375,7 @@ impl Reloader {
     /// Take an attempt's result: a clean load becomes the next snapshot and is
     /// swapped in; a load with errors is rejected. `seen` is when the change was
     /// seen, for [`Timing`].
-    pub fn commit(&mut self, loaded: Loaded, load_time: Duration, changed: Vec<PathBuf>, seen: Instant) -> Event {
+    pub fn commit(&mut self, loaded: Loaded, load_time: Duration, changed: Vec<PathBuf>, seen: Instant) -> WatchEvent {
         self.attempted = true;
         self.last_sources = loaded.sources.clone();
         self.last_files = walked_files(&loaded);
@@ -383,7 +383,7 @@ impl Reloader {
         let summary = loaded.summary();
         if loaded.has_errors() {
             let live = self.live.snapshot().map(|s| s.generation);
-            return Event::Rejected {
+            return WatchEvent::Rejected {
                 diagnostics: loaded.diagnostics,
                 sources: loaded.sources,
                 summary,
@@ -399,20 +399,20 @@ impl Reloader {
         // The snapshot replaced is freed here (if no game holds it), after the
         // new one is live.
         drop(replaced);
-        Event::Reloaded { generation: self.generation, summary, snapshot, changed, timing }
+        WatchEvent::Reloaded { generation: self.generation, summary, snapshot, changed, timing }
     }
 
     /// Load and commit.
-    pub fn reload(&mut self, changed: Vec<PathBuf>, seen: Instant) -> Event {
+    pub fn reload(&mut self, changed: Vec<PathBuf>, seen: Instant) -> WatchEvent {
         let (loaded, load_time) = self.attempt();
         self.commit(loaded, load_time, changed, seen)
     }
 
-    /// [`Self::reload`] when [`Self::needs_reload`], else [`Event::Unchanged`].
+    /// [`Self::reload`] when [`Self::needs_reload`], else [`WatchEvent::Unchanged`].
     /// The event names the paths that made the reload needed.
-    pub fn reload_if_needed(&mut self, changed: Vec<PathBuf>, seen: Instant) -> Event {
+    pub fn reload_if_needed(&mut self, changed: Vec<PathBuf>, seen: Instant) -> WatchEvent {
         let relevant = self.changes(&changed);
-        if relevant.is_empty() { Event::Unchanged { changed } } else { self.reload(relevant, seen) }
+        if relevant.is_empty() { WatchEvent::Unchanged { changed } } else { self.reload(relevant, seen) }
     }
 }
 
@@ -508,7 +508,7 @@ impl std::fmt::Debug for Msg {
 /// its thread) on [`Watcher::stop`] or when dropped.
 pub struct Watcher {
     live: Arc<Live>,
-    events: Receiver<Event>,
+    events: Receiver<WatchEvent>,
     control: Sender<Msg>,
     thread: Option<std::thread::JoinHandle<()>>,
 }
@@ -518,12 +518,12 @@ type Debouncer = notify_debouncer_full::Debouncer<notify::RecommendedWatcher, no
 impl Watcher {
     /// Watch `paths` (pack folders or folders of packs, as `load::load` takes
     /// them), load them once, and go on reloading in a thread of its own. The
-    /// first event is the first load's ([`Event::Reloaded`] with generation 1,
-    /// or [`Event::Rejected`]); it is on the channel when this returns.
+    /// first event is the first load's ([`WatchEvent::Reloaded`] with generation 1,
+    /// or [`WatchEvent::Rejected`]); it is on the channel when this returns.
     /// Fails only when the file watcher cannot be created.
     pub fn start(paths: Vec<PathBuf>, options: WatchOptions) -> Result<Watcher, String> {
         let (control, inbox) = mpsc::channel::<Msg>();
-        let (events_tx, events) = mpsc::channel::<Event>();
+        let (events_tx, events) = mpsc::channel::<WatchEvent>();
         let fs_tx = control.clone();
         let handler = move |result: DebounceEventResult| {
             let _ = fs_tx.send(Msg::Fs(result, Instant::now(), SystemTime::now()));
@@ -569,7 +569,7 @@ impl Watcher {
 
     /// The events, in the order they happened. The channel closes when the
     /// watcher stops.
-    pub fn events(&self) -> &Receiver<Event> {
+    pub fn events(&self) -> &Receiver<WatchEvent> {
         &self.events
     }
 
@@ -613,7 +613,7 @@ struct Pending {
     full: bool,
     /// Content files written to and not closed yet, since when.
     open: BTreeMap<PathBuf, Instant>,
-    /// Those already announced in an `Event::Waiting`.
+    /// Those already announced in an `WatchEvent::Waiting`.
     announced: BTreeSet<PathBuf>,
     /// Wall-clock time of the last event seen for a path.
     last_event: HashMap<PathBuf, SystemTime>,
@@ -630,7 +630,7 @@ struct Worker {
     watched: BTreeMap<usize, bool>,
     /// Parents of roots watched non-recursively, to see a root come back.
     parents: BTreeSet<PathBuf>,
-    events: Sender<Event>,
+    events: Sender<WatchEvent>,
     inotify: bool,
     options: WatchOptions,
     state: Pending,
@@ -642,7 +642,7 @@ struct Worker {
 const MAX_DISCARDS: u32 = 20;
 
 impl Worker {
-    fn send(&self, e: Event) {
+    fn send(&self, e: WatchEvent) {
         let _ = self.events.send(e);
     }
 
@@ -662,7 +662,9 @@ impl Worker {
                     self.watched.insert(i, true);
                     added.push(self.roots[i].given.clone());
                 }
-                Err(e) => self.send(Event::WatchError { message: format!("cannot watch `{}`: {e}", abs.display()) }),
+                Err(e) => {
+                    self.send(WatchEvent::WatchError { message: format!("cannot watch `{}`: {e}", abs.display()) })
+                }
             }
         }
         let parents: Vec<PathBuf> = self.roots.iter().filter_map(|r| r.abs.parent().map(Path::to_path_buf)).collect();
@@ -755,7 +757,7 @@ impl Worker {
             Msg::Fs(Ok(events), at, wall) => self.absorb(events, at, wall),
             Msg::Fs(Err(errors), _, _) => {
                 for e in errors {
-                    self.send(Event::WatchError { message: e.to_string() });
+                    self.send(WatchEvent::WatchError { message: e.to_string() });
                 }
             }
         }
@@ -841,7 +843,7 @@ impl Worker {
                 self.state.open.keys().filter(|p| !self.state.announced.contains(*p)).cloned().collect();
             if !fresh.is_empty() {
                 self.state.announced.extend(fresh.iter().cloned());
-                self.send(Event::Waiting { paths: fresh, reason: WaitReason::OpenForWriting });
+                self.send(WatchEvent::Waiting { paths: fresh, reason: WaitReason::OpenForWriting });
             }
             return true;
         }
@@ -852,7 +854,7 @@ impl Worker {
         if changed.is_empty() {
             if !self.state.full {
                 self.state = std::mem::take(&mut self.state).cleared();
-                self.send(Event::Unchanged { changed: all });
+                self.send(WatchEvent::Unchanged { changed: all });
                 return true;
             }
             changed = all;
@@ -870,7 +872,7 @@ impl Worker {
             if !unsettled.is_empty() {
                 // Try again once the debounce window has passed their last write.
                 self.state.not_before = Some(Instant::now() + self.options.debounce + self.options.debounce / 2);
-                self.send(Event::Waiting { paths: unsettled, reason: WaitReason::Settling });
+                self.send(WatchEvent::Waiting { paths: unsettled, reason: WaitReason::Settling });
             }
             return true;
         }

@@ -260,12 +260,12 @@ impl arena_engine::rules::decision::Controller for HumanController {
 }
 
 impl PlayerKind {
-    fn engine(self) -> arena_engine::sim::Player {
+    fn engine(self) -> arena_engine::sim::Policy {
         match self {
-            PlayerKind::Greedy => arena_engine::sim::Player::Greedy,
-            PlayerKind::Random => arena_engine::sim::Player::Random,
+            PlayerKind::Greedy => arena_engine::sim::Policy::Greedy,
+            PlayerKind::Random => arena_engine::sim::Policy::Random,
             // Batches never wait on a person: a human seat plays greedy there.
-            PlayerKind::Human => arena_engine::sim::Player::Greedy,
+            PlayerKind::Human => arena_engine::sim::Policy::Greedy,
         }
     }
 }
@@ -273,7 +273,7 @@ impl PlayerKind {
 const P1: arena_engine::rules::seats::PlayerId = arena_engine::rules::seats::PlayerId::seat(0);
 const P2: arena_engine::rules::seats::PlayerId = arena_engine::rules::seats::PlayerId::seat(1);
 
-fn seats(kinds: &[PlayerKind]) -> Vec<arena_engine::sim::Player> {
+fn seats(kinds: &[PlayerKind]) -> Vec<arena_engine::sim::Policy> {
     let a = kinds.first().copied().unwrap_or(PlayerKind::Greedy);
     let b = kinds.get(1).copied().unwrap_or(a);
     vec![a.engine(), b.engine()]
@@ -812,7 +812,7 @@ fn sim_batch(
     teams: &arena_engine::sim::Teams,
     first_seed: u64,
     games: u64,
-    players: Vec<arena_engine::sim::Player>,
+    players: Vec<arena_engine::sim::Policy>,
     jobs: Option<usize>,
     format: Output,
     stdout: &mut dyn Write,

@@ -6,7 +6,7 @@
 use super::{ColorChoice, Exit, PlayerKind, default_paths, seats, summary_line, use_color};
 use arena_engine::diag::{self, Diagnostic, Severity};
 use arena_engine::load;
-use arena_engine::watch::{Event, SimStats, Snapshot, WaitReason, WatchOptions, Watcher};
+use arena_engine::watch::{SimStats, Snapshot, WaitReason, WatchEvent, WatchOptions, Watcher};
 use std::io::Write;
 use std::path::PathBuf;
 use std::sync::Arc;
@@ -84,7 +84,7 @@ pub fn run(args: WatchArgs, stdout: &mut dyn Write, stderr: &mut dyn Write) -> a
         let Ok(first) = watcher.events().recv() else { return Ok(2) };
         let mut group = vec![first];
         group.extend(watcher.events().try_iter());
-        let last_good = group.iter().rposition(|e| matches!(e, Event::Reloaded { .. }));
+        let last_good = group.iter().rposition(|e| matches!(e, WatchEvent::Reloaded { .. }));
         let mut done = None;
         for (i, event) in group.into_iter().enumerate() {
             // The first load, then (with --once) the first change handled.
@@ -114,13 +114,13 @@ impl Printer<'_> {
     /// Print one event; for a reload or a rejection, the exit code `--once` would give.
     fn event(
         &mut self,
-        event: &Event,
+        event: &WatchEvent,
         simulate: bool,
         stdout: &mut dyn Write,
         stderr: &mut dyn Write,
     ) -> anyhow::Result<Option<Exit>> {
         match event {
-            Event::Reloaded { generation, snapshot, changed, timing, .. } => {
+            WatchEvent::Reloaded { generation, snapshot, changed, timing, .. } => {
                 self.render(&snapshot.loaded.diagnostics, &snapshot.loaded.sources, stderr)?;
                 let line = summary_line(&snapshot.loaded, self.args.strict);
                 if changed.is_empty() {
@@ -138,7 +138,7 @@ impl Printer<'_> {
                 }
                 Ok(Some(0))
             }
-            Event::Rejected { diagnostics, sources, summary, live, changed, timing } => {
+            WatchEvent::Rejected { diagnostics, sources, summary, live, changed, timing } => {
                 self.render(diagnostics, sources, stderr)?;
                 let plural = |n: usize, one: &str| format!("{n} {one}{}", if n == 1 { "" } else { "s" });
                 let kept = match live {
@@ -155,15 +155,15 @@ impl Printer<'_> {
                 )?;
                 Ok(Some(1))
             }
-            Event::Unchanged { .. } => Ok(None),
-            Event::Waiting { paths, reason: WaitReason::OpenForWriting } => {
+            WatchEvent::Unchanged { .. } => Ok(None),
+            WatchEvent::Waiting { paths, reason: WaitReason::OpenForWriting } => {
                 writeln!(stdout, "waiting: {} still open for writing", list(paths))?;
                 Ok(None)
             }
             // A load retried because a file was still being written: the
             // reload follows.
-            Event::Waiting { reason: WaitReason::Settling, .. } => Ok(None),
-            Event::WatchError { message } => {
+            WatchEvent::Waiting { reason: WaitReason::Settling, .. } => Ok(None),
+            WatchEvent::WatchError { message } => {
                 writeln!(stderr, "watch error: {message}")?;
                 Ok(None)
             }

@@ -29,7 +29,7 @@
 use crate::content::Content;
 use crate::model::{Id, Symbol};
 use crate::rules::decision::{Controller, Decision};
-use crate::rules::game::{Game, Setup};
+use crate::rules::game::{Game, GameSetup};
 use crate::rules::geometry::Hex;
 use crate::rules::seats::PlayerId;
 use crate::rules::state::{Location, SpecialSpaceMarker, Token, TokenSide, Unit, View};
@@ -387,11 +387,11 @@ impl<'a> Game<'a> {
             }
             teams[c.player as usize - 1].push(c.id.clone());
         }
-        let setup = Setup {
+        let setup = GameSetup {
             scenario: sit.scenario.clone(),
             teams: teams.to_vec().into(),
             decks: vec![vec![], vec![]].into(),
-            zones: Setup::default_zones(scenario, map)?,
+            zones: GameSetup::default_zones(scenario, map)?,
             seed: sit.seed,
         };
         let board_zone = |z: &str| content.maps[&scenario.map].value.zones.iter().any(|x| x.id == z);

@@ -94,7 +94,7 @@ fn minion_card(controller: &model::Character, m: &model::Minion) -> model::Chara
 
 /// How a game is set up.
 #[derive(Debug, Clone)]
-pub struct Setup {
+pub struct GameSetup {
     /// Scenario id.
     pub scenario: Id,
     /// Each player's Characters.
@@ -107,15 +107,15 @@ pub struct Setup {
     pub seed: u64,
 }
 
-impl Setup {
+impl GameSetup {
     /// The setup of a content `setup` entry.
-    pub fn from_content(content: &Content, id: &str, seed: u64) -> Result<Setup> {
+    pub fn from_content(content: &Content, id: &str, seed: u64) -> Result<GameSetup> {
         let s = &content.setups.get(id).ok_or_else(|| format!("no setup `{id}`"))?.value;
         if s.teams.len() != 2 {
             return Err(format!("setup `{id}` has {} teams; 2 are needed", s.teams.len()));
         }
         let zone = |i: usize| s.teams[i].deployment_zone.clone().unwrap_or_else(|| ["zone-1", "zone-4"][i].to_string());
-        Ok(Setup {
+        Ok(GameSetup {
             scenario: s.scenario.clone(),
             teams: s.teams.iter().map(|t| t.characters.clone()).collect::<Vec<_>>().into(),
             decks: s.teams.iter().map(|t| t.tactics.clone()).collect::<Vec<_>>().into(),
@@ -125,13 +125,13 @@ impl Setup {
     }
 }
 
-impl Setup {
+impl GameSetup {
     /// Random teams of the scenario's size from every loaded Character of the
-    /// scenario's game, drawn with `seed` (distinct Characters, `000 § Setup`,
+    /// scenario's game, drawn with `seed` (distinct Characters, `000 § GameSetup`,
     /// Step 2), each deck the Standard Tactics plus two of each chosen
     /// Character's Tactics (`000 § Tactics`). Zones: the scenario's, else the
     /// map's first Deployment Zone and its opposite.
-    pub fn random(content: &Content, scenario: &str, seed: u64) -> Result<Setup> {
+    pub fn random(content: &Content, scenario: &str, seed: u64) -> Result<GameSetup> {
         let sc = &content.scenarios.get(scenario).ok_or_else(|| format!("no scenario `{scenario}`"))?.value;
         let map = &content.maps.get(&sc.map).ok_or_else(|| format!("no map `{}`", sc.map))?.value;
         let per_team = sc.characters_per_team.max(1) as usize;
@@ -164,9 +164,9 @@ impl Setup {
             }
             d
         };
-        let zones = Setup::default_zones(sc, map)?;
+        let zones = GameSetup::default_zones(sc, map)?;
         let decks: Seated<Vec<Id>> = teams.iter().map(|t| deck(t)).collect::<Vec<_>>().into();
-        Ok(Setup { scenario: scenario.to_string(), decks, teams, zones, seed })
+        Ok(GameSetup { scenario: scenario.to_string(), decks, teams, zones, seed })
     }
 
     /// Each player's Deployment Zone: the Scenario's, else the map's first
@@ -355,7 +355,7 @@ impl<'a> Game<'a> {
     pub fn new(
         content: &'a Content,
         runtime: &'a Runtime,
-        setup: &Setup,
+        setup: &GameSetup,
         controllers: Vec<&'a mut dyn Controller>,
     ) -> Result<Game<'a>> {
         let scenario =
