@@ -13,7 +13,7 @@
 //! paths to JSON Pointers, checks guards, and reports.
 
 use crate::diag::{Code, Diagnostic, Location};
-use crate::load::Loaded;
+use crate::loaded::Loaded;
 use crate::model::{Kind, Patch, PatchVerb};
 use serde_json::Value;
 use std::collections::{BTreeMap, BTreeSet};

@@ -137,7 +137,7 @@ impl Replay {
     }
 
     /// The same, naming the packs it was played on.
-    pub fn with_packs(mut self, loaded: &crate::load::Loaded) -> Replay {
+    pub fn with_packs(mut self, loaded: &crate::loaded::Loaded) -> Replay {
         self.packs = loaded.packs.iter().map(|p| format!("{} {}", p.manifest.id, p.manifest.version)).collect();
         self
     }
@@ -450,7 +450,7 @@ impl Report {
 /// with random-legal controllers, and report every failed effect (at its script
 /// line), engine error and unfinished game as a diagnostic. Deduplicated:
 /// one diagnostic per distinct problem, with the number of games it hit.
-pub fn check_sims(loaded: &crate::load::Loaded, n: u64, jobs: usize) -> Vec<crate::diag::Diagnostic> {
+pub fn check_sims(loaded: &crate::loaded::Loaded, n: u64, jobs: usize) -> Vec<crate::diag::Diagnostic> {
     use crate::diag::{Code, Diagnostic};
     let content = std::sync::Arc::new(loaded.content.clone());
     let mut setups: Vec<String> = Vec::new();
@@ -583,12 +583,12 @@ fn report_game(g: &GameSummary, what: &str, packs: &str, note: &mut impl FnMut(S
 /// own `packs` keys are not used: the checked packs are. Returns the
 /// diagnostics and the texts read (to show their lines).
 pub fn check_situations(
-    loaded: &crate::load::Loaded,
+    loaded: &crate::loaded::Loaded,
 ) -> (Vec<crate::diag::Diagnostic>, Vec<(std::path::PathBuf, String)>) {
     use crate::diag::{Code, Diagnostic, line_location};
     let mut out = Vec::new();
     let mut texts = Vec::new();
-    let files = crate::load::situation_texts(loaded);
+    let files = crate::read::situation_texts(loaded);
     if files.is_empty() {
         return (out, texts);
     }

@@ -26,7 +26,7 @@ use super::api::{self, ApiValue, Ty};
 use super::host::RecordingHost;
 use super::runtime::{Ctx, Limits, Runtime, ScriptSource};
 use crate::diag::{Code, Diagnostic, Location};
-use crate::load::Loaded;
+use crate::loaded::Loaded;
 use serde_json::Value;
 use std::path::Path;
 use std::sync::Arc;
@@ -217,7 +217,7 @@ fn run_case(rt: &Runtime, file: &Path, text: &str, index: usize, case: &Value) -
         let hint = if known.is_empty() {
             let cards: Vec<String> = rt.scripts().sources().iter().map(|s| s.card.clone()).collect();
             let near =
-                crate::load::suggest(card, &cards).map(|c| format!(" (did you mean `{c}`?)")).unwrap_or_default();
+                crate::read::suggest(card, &cards).map(|c| format!(" (did you mean `{c}`?)")).unwrap_or_default();
             format!("no loaded card `{card}` has an effect with Lua{near}; check its kind and id")
         } else {
             format!("its effects with Lua are {}", known.join(", "))
