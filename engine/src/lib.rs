@@ -11,6 +11,7 @@ pub mod generate;
 pub mod load;
 pub mod loaded;
 pub mod model;
+pub mod packtest;
 pub mod patch;
 pub mod players;
 pub mod read;

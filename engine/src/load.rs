@@ -5,7 +5,7 @@
 //! content file ([`crate::read`], the only module that reads them), applies
 //! patches ([`crate::patch`]), runs the checks across all content
 //! ([`crate::validate`]) and the packs' script tests
-//! ([`crate::script::packtest`]). It never stops at the first problem: the
+//! ([`crate::packtest`]). It never stops at the first problem: the
 //! [`Loaded`] holds what could be built plus every [`Diagnostic`]. It never
 //! writes a file and never panics on bad input.
 
@@ -107,10 +107,10 @@ pub fn load_packs(roots: &[PathBuf], diags: Vec<Diagnostic>, options: &Options) 
         out.sources.insert(path, text);
     }
     if options.run_script_tests && options.compile_scripts {
-        let tests = crate::script::packtest::run_all(&out, options.limits);
+        let tests = crate::packtest::run_all(&out, options.limits);
         out.script_tests = tests.run;
         out.diagnostics.extend(tests.diagnostics);
-        let missing = crate::script::packtest::check_functions(&out, options.limits);
+        let missing = crate::packtest::check_functions(&out, options.limits);
         out.diagnostics.extend(missing);
     }
     // Present problems in reading order: those without a file first, then by file and position.

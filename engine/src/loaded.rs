@@ -87,9 +87,9 @@ pub struct Loaded {
     /// Known gaps the packs declare (`[[gap]]` in pack.toml).
     pub gaps: usize,
     /// Patches found, applied once every content file is in.
-    pub pending_patches: Vec<crate::patch::Pending>,
+    pub pending_patches: Vec<PendingPatch>,
     /// For each patched entry (`kind:id`), where each patched field was set.
-    pub provenance: BTreeMap<String, Vec<crate::patch::FieldOrigin>>,
+    pub provenance: BTreeMap<String, Vec<FieldOrigin>>,
     /// The effective (patched) form of each patched entry, as JSON.
     pub effective: BTreeMap<String, Value>,
 }
@@ -164,4 +164,32 @@ pub struct Summary {
 
 fn is_zero(n: &usize) -> bool {
     *n == 0
+}
+
+/// Where a field of the effective content was last set, and the chain before it.
+#[derive(Debug, Clone, PartialEq, Eq, serde::Serialize)]
+pub struct FieldOrigin {
+    /// The field, as a keyed path inside the entry (`actions[id=x].cost`).
+    pub path: String,
+    /// The pack that set it.
+    pub pack: String,
+    /// The file and line of the operation.
+    pub file: PathBuf,
+    /// Line of the operation.
+    pub line: usize,
+    /// The patch's reason, if any.
+    pub reason: Option<String>,
+    /// The value before this operation (absent for an added field).
+    pub before: Option<Value>,
+}
+
+/// A patch found while loading, to apply once all content is in (`crate::patch`).
+#[derive(Debug, Clone)]
+pub struct PendingPatch {
+    /// Its pack.
+    pub pack: String,
+    /// Its file.
+    pub file: PathBuf,
+    /// JSON Pointer of the `[[patch]]` table in the file.
+    pub pointer: String,
 }

@@ -13,39 +13,11 @@
 //! paths to JSON Pointers, checks guards, and reports.
 
 use crate::diag::{Code, Diagnostic, Location};
-use crate::loaded::Loaded;
+pub use crate::loaded::FieldOrigin;
+use crate::loaded::{Loaded, PendingPatch};
 use crate::model::{Kind, Patch, PatchVerb};
 use serde_json::Value;
 use std::collections::{BTreeMap, BTreeSet};
-use std::path::PathBuf;
-
-/// Where a field of the effective content was last set, and the chain before it.
-#[derive(Debug, Clone, PartialEq, Eq, serde::Serialize)]
-pub struct FieldOrigin {
-    /// The field, as a keyed path inside the entry (`actions[id=x].cost`).
-    pub path: String,
-    /// The pack that set it.
-    pub pack: String,
-    /// The file and line of the operation.
-    pub file: PathBuf,
-    /// Line of the operation.
-    pub line: usize,
-    /// The patch's reason, if any.
-    pub reason: Option<String>,
-    /// The value before this operation (absent for an added field).
-    pub before: Option<Value>,
-}
-
-/// A patch found while loading, to apply once all content is in.
-#[derive(Debug, Clone)]
-pub struct Pending {
-    /// Its pack.
-    pub pack: String,
-    /// Its file.
-    pub file: PathBuf,
-    /// JSON Pointer of the `[[patch]]` table in the file.
-    pub pointer: String,
-}
 
 /// Apply every pending patch of `out` in order, updating its content,
 /// provenance and diagnostics.
@@ -123,7 +95,7 @@ type Loc<'a> = dyn Fn(&str) -> Option<Location> + 'a;
 
 fn apply_one(
     out: &mut Loaded,
-    p: &Pending,
+    p: &PendingPatch,
     patch: &Patch,
     loc: &Loc<'_>,
     diags: &mut Vec<Diagnostic>,

@@ -327,7 +327,7 @@ pub(crate) fn load_content_file(pack: &str, file: &Path, schemas: &Schemas, opti
                         let pointer = format!("/patch/{i}");
                         let clean = !whole_file_bad && !bad_entries.contains(&pointer);
                         if clean {
-                            pending.push(crate::patch::Pending {
+                            pending.push(crate::loaded::PendingPatch {
                                 pack: pack.to_string(),
                                 file: file.to_path_buf(),
                                 pointer,
