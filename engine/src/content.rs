@@ -72,7 +72,7 @@ macro_rules! declare_content {
             /// Add an entry of `kind` from its JSON form (already valid against
             /// the schema). `Err((new, first))` when an entry of that kind and
             /// id is loaded already; an entry that does not deserialize is skipped.
-            pub fn insert_json(&mut self, kind: Kind, item: &Value, origin: Origin) -> Result<(), (Origin, Origin)> {
+            pub fn insert_json(&mut self, kind: Kind, item: &Value, origin: Origin) -> Result<(), Box<(Origin, Origin)>> {
                 match kind {
                     $( Kind::$variant => insert(&mut self.$table, item, origin), )*
                 }
@@ -95,10 +95,10 @@ fn insert<T: serde::de::DeserializeOwned>(
     table: &mut Table<T>,
     item: &Value,
     origin: Origin,
-) -> Result<(), (Origin, Origin)> {
+) -> Result<(), Box<(Origin, Origin)>> {
     let id = item.get("id").and_then(Value::as_str).unwrap_or_default();
     if let Some(first) = table.get(id) {
-        return Err((origin, first.origin.clone()));
+        return Err(Box::new((origin, first.origin.clone())));
     }
     // The schema accepted it, so a failure here is content the schema does
     // not describe: skip the entry rather than guess.

@@ -374,7 +374,7 @@ pub(crate) fn load_content_file(pack: &str, file: &Path, schemas: &Schemas, opti
         for (kind, origin) in entries {
             let Some(item) = doc.get(&origin.pointer) else { continue };
             if let Err(pair) = out.content.insert_json(kind, item, origin) {
-                duplicates.push((kind, pair));
+                duplicates.push((kind, *pair));
             }
         }
     }

@@ -36,8 +36,6 @@ impl Host for Game<'_> {
     }
 }
 
-/// The space argument `i` of an API call.
-
 /// A call's arguments, type-checked against the registry already.
 pub(super) struct Args<'x> {
     f: &'static ApiFn,
@@ -697,6 +695,7 @@ impl<'a> Game<'a> {
     }
 }
 
+/// The space argument `i` of an API call.
 pub(super) fn space_arg(args: &[ApiValue], i: usize, name: &str) -> std::result::Result<Hex, String> {
     match args.get(i) {
         Some(ApiValue::Space([q, r])) => Ok(Hex::new(*q as i32, *r as i32)),
