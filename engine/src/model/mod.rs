@@ -134,8 +134,9 @@ impl std::fmt::Display for Kind {
     }
 }
 
-/// The game a pack or entry is for (named `GameTitle` in Rust so that `Game`
-/// means only the running game, `rules::game::Game`; `Game` in the schemas).
+// Named `GameTitle` in Rust so that `Game` means only the running game
+// (`rules::game::Game`); still `Game` in the schemas.
+/// The game a pack or entry is for.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize, JsonSchema)]
 #[serde(rename_all = "kebab-case")]
 #[schemars(rename = "Game")]
