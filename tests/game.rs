@@ -518,3 +518,45 @@ fn replays_recorded_before_the_restructuring_still_play_identically() {
         );
     }
 }
+
+/// Issue 12 (a game always ends): an Action that gives back more Action
+/// Points than it costs would make the greedy player's Activation endless.
+/// The Activation is ended at `MAX_ACTIONS_PER_ACTIVATION` with a `stopped`
+/// event naming the effect that gave the points, the game plays to its end,
+/// and `arena check --sims` reports it as an error at that script.
+#[test]
+fn an_activation_that_would_not_end_is_stopped_naming_the_effect() {
+    let root = arena_tests::tests_dir();
+    let loaded = load::load(
+        &[root.join("../content"), root.join("fixtures/packs/runaway-activation")],
+        &load::Options { run_script_tests: false, ..load::Options::default() },
+    );
+    assert!(!loaded.has_errors(), "the fixture loads");
+    let rt = Runtime::new(Arc::new(loaded.content.clone()), loaded.script_set.clone(), Limits::default()).unwrap();
+    let setup = GameSetup::from_content(&loaded.content, "perpetual-game", 1).unwrap();
+    let rec = sim::play_with(&loaded.content, &rt, &setup, &[sim::Policy::Greedy, sim::Policy::Greedy]).unwrap();
+    let stopped: Vec<_> = rec
+        .events
+        .iter()
+        .filter_map(|e| match e {
+            arena_engine::rules::event::Event::Stopped { card, effect, file, .. } => Some((card, effect, file)),
+            _ => None,
+        })
+        .collect();
+    assert!(!stopped.is_empty(), "the runaway Activation is stopped");
+    let (card, effect, file) = stopped[0];
+    assert_eq!(card, "character:perpetual");
+    assert_eq!(effect, "actions[id=second-wind].effects[0]");
+    assert!(file.ends_with("second-wind.lua"), "{file}");
+    assert!(
+        rec.events.iter().any(|e| matches!(e, arena_engine::rules::event::Event::GameEnded { .. })),
+        "the game ends"
+    );
+    let diags = sim::check_sims(&loaded, 2, 1);
+    assert!(
+        diags.iter().any(|d| d.is_error()
+            && d.location.as_ref().is_some_and(|l| l.file.ends_with("second-wind.lua"))
+            && d.message.contains("went past")),
+        "check --sims reports it at the script: {diags:#?}"
+    );
+}

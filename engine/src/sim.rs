@@ -280,6 +280,9 @@ impl GameSummary {
                         Event::EffectFailed { card, effect, message, file, line } => {
                             failures.push(format!("{file}:{}: {card} {effect}: {message}", line.unwrap_or(1)))
                         }
+                        Event::Stopped { card, effect, message, file } => {
+                            failures.push(format!("{file}:1: {card} {effect}: {message}"))
+                        }
                         _ => {}
                     }
                 }
@@ -468,29 +471,31 @@ pub fn check_sims(loaded: &crate::loaded::Loaded, n: u64, jobs: usize) -> Vec<cr
     let packs: String = loaded.packs.iter().map(|p| format!(" --pack {}", p.root.display())).collect();
     let mut problems: std::collections::BTreeMap<String, (Diagnostic, usize)> = Default::default();
     let mut note = |key: String, d: Diagnostic| problems.entry(key).or_insert((d, 0)).1 += 1;
-    let players = &[Policy::Random, Policy::Random];
-    for setup in &setups {
-        let games = match batch(
-            content.clone(),
-            loaded.script_set.clone(),
-            &Teams::Setup(setup.clone()),
-            1..n + 1,
-            players,
-            jobs,
-            &|| {},
-        ) {
-            Ok(g) => g,
-            Err(e) => {
-                note(
-                    format!("batch {setup}"),
-                    Diagnostic::error(Code::SimFailed, format!("cannot play `{setup}`: {e}")).help("see the message"),
-                );
-                continue;
+    // Players that use their cards: a greedy seat against a random one, the
+    // greedy seat first for the first half of the seeds, second for the rest,
+    // so effects tied to Rolls and Tactics run as well as odd choices.
+    let half = n.div_ceil(2);
+    let mixes: [(&[Policy], std::ops::Range<u64>, &str); 2] = [
+        (&[Policy::Greedy, Policy::Random], 1..half + 1, "greedy,random"),
+        (&[Policy::Random, Policy::Greedy], half + 1..n + 1, "random,greedy"),
+    ];
+    let play = |teams: &Teams, what: &str, note: &mut dyn FnMut(String, Diagnostic)| {
+        for (players, seeds, named) in mixes.iter().filter(|(_, seeds, _)| !seeds.is_empty()) {
+            match batch(content.clone(), loaded.script_set.clone(), teams, seeds.clone(), players, jobs, &|| {}) {
+                Ok(games) => {
+                    for g in games {
+                        report_game(&g, what, named, &packs, note);
+                    }
+                }
+                Err(e) => note(
+                    format!("batch {what}"),
+                    Diagnostic::error(Code::SimFailed, format!("cannot play `{what}`: {e}")).help("see the message"),
+                ),
             }
-        };
-        for g in games {
-            report_game(&g, setup, &packs, &mut note);
         }
+    };
+    for setup in &setups {
+        play(&Teams::Setup(setup.clone()), setup, &mut note);
     }
     // Random teams for every 2-player Scenario too, so every loaded Character plays.
     let two_player = |id: &String| {
@@ -509,18 +514,7 @@ pub fn check_sims(loaded: &crate::loaded::Loaded, n: u64, jobs: usize) -> Vec<cr
     }
     let _ = &random;
     for scenario in content.scenarios.keys().filter(|s| two_player(s)) {
-        let teams = Teams::Random(scenario.clone());
-        match batch(content.clone(), loaded.script_set.clone(), &teams, 1..n + 1, players, jobs, &|| {}) {
-            Ok(games) => {
-                for g in games {
-                    report_game(&g, &format!("{scenario} --random-teams"), &packs, &mut note);
-                }
-            }
-            Err(e) => note(
-                format!("batch {scenario}"),
-                Diagnostic::error(Code::SimFailed, format!("cannot play `{scenario}`: {e}")).help("see the message"),
-            ),
-        }
+        play(&Teams::Random(scenario.clone()), &format!("{scenario} --random-teams"), &mut note);
     }
     problems
         .into_values()
@@ -533,9 +527,17 @@ pub fn check_sims(loaded: &crate::loaded::Loaded, n: u64, jobs: usize) -> Vec<cr
         .collect()
 }
 
-fn report_game(g: &GameSummary, what: &str, packs: &str, note: &mut impl FnMut(String, crate::diag::Diagnostic)) {
+/// One game of `arena check --sims`: its engine error, an unfinished game, and one
+/// diagnostic per failing script line, each with the command that plays it again.
+fn report_game(
+    g: &GameSummary,
+    what: &str,
+    players: &str,
+    packs: &str,
+    note: &mut dyn FnMut(String, crate::diag::Diagnostic),
+) {
     use crate::diag::{Code, Diagnostic, Location};
-    let repro = format!("reproduce with `arena sim {what} --seed {} --players random{packs}`", g.seed);
+    let repro = format!("reproduce with `arena sim {what} --seed {} --players {players}{packs}`", g.seed);
     if let Some(e) = &g.error {
         note(
             format!("error {what} {e}"),

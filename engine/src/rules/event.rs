@@ -108,6 +108,11 @@ pub enum Event {
     Log { text: String },
     /// An effect failed and was undone; the game goes on (`arena check --sims` reports these).
     EffectFailed { card: Id, effect: String, message: String, file: String, line: Option<usize> },
+    /// An Activation or a game that would not end was stopped (at most
+    /// `MAX_ACTIONS_PER_ACTIVATION` Actions, `MAX_DECISIONS_PER_GAME`
+    /// Decisions): the last effect that gave Action or Movement Points is named
+    /// (`card` is `(engine)` when none did). Counted as a failed effect.
+    Stopped { card: Id, effect: String, message: String, file: String },
     /// The game is over.
     GameEnded { winner: Option<PlayerId>, victory_points: Seated<u32>, frags: Seated<u32>, rounds: u8 },
 }
@@ -242,6 +247,9 @@ impl std::fmt::Display for Event {
             Log { text } => write!(f, "  {text}"),
             EffectFailed { card, effect, message, .. } => {
                 write!(f, "{card} {effect} failed and was undone: {message}")
+            }
+            Stopped { card, effect, message, .. } => {
+                write!(f, "{message}; the last points came from {card} {effect}")
             }
             GameEnded { winner, victory_points, frags, rounds } => match winner {
                 Some(w) => write!(

@@ -44,7 +44,9 @@ impl<'a> Game<'a> {
         let outer = self.effect_frame.effect_source.replace(actor.to_string());
         self.effect_frame.probing = true;
         self.effect_frame.probe_asked = false;
+        self.effect_frame.running.push(script);
         let result = rt.call(script, self, &ctx);
+        self.effect_frame.running.pop();
         self.effect_frame.probing = false;
         self.effect_frame.effect_source = outer;
         let asked = std::mem::take(&mut self.effect_frame.probe_asked);
@@ -129,7 +131,9 @@ impl<'a> Game<'a> {
         let ctx = Ctx { self_id: Some(self_id.to_string()), target: target.map(str::to_string), successes };
         let rt = self.runtime;
         let outer = self.effect_frame.effect_source.replace(self_id.to_string());
+        self.effect_frame.running.push(script);
         let result = rt.call(script, self, &ctx);
+        self.effect_frame.running.pop();
         self.effect_frame.effect_source = outer;
         if result.is_ok() {
             if !self.in_effect() {

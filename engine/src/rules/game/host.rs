@@ -244,6 +244,9 @@ impl<'a> Game<'a> {
                 let amount = a.n(1, 0).clamp(0, 50) as u8;
                 // Only the active Character has Action Points to gain (`000 § Action Points`).
                 if self.state.active.as_deref() == Some(t.as_str()) {
+                    if amount > 0 {
+                        self.effect_frame.granted_points = self.effect_frame.running.last().copied();
+                    }
                     let u = self.unit_mut(&t).expect("unit");
                     u.action_points = u.action_points.saturating_add(amount);
                     let total = u.action_points;
@@ -429,6 +432,9 @@ impl<'a> Game<'a> {
                 let t = a.character(self, 0)?;
                 let amount = a.n(1, 0).clamp(0, 50) as u8;
                 if self.state.active.as_deref() == Some(t.as_str()) {
+                    if amount > 0 {
+                        self.effect_frame.granted_points = self.effect_frame.running.last().copied();
+                    }
                     let u = self.unit_mut(&t).expect("unit");
                     u.movement_points = u.movement_points.saturating_add(amount);
                     let total = u.movement_points;

@@ -294,7 +294,22 @@ struct EffectFrame {
     /// received and the Infirmary, a Special Space entered), resolved as soon
     /// as the effect has run: effects do not run inside effects.
     after_effect: std::collections::VecDeque<AfterEffect>,
+    /// The scripts running now, innermost last.
+    running: Vec<ScriptId>,
+    /// The last effect that gave Action or Movement Points in this
+    /// Activation: the one to name when an Activation runs away.
+    granted_points: Option<ScriptId>,
 }
+
+/// Most Actions Step choices in one Activation: far beyond any printed card
+/// (a Character has at most 7 Action Points), so only an effect that keeps
+/// giving points reaches it; the Activation is then ended with a failed
+/// effect naming that effect (`arena check --sims` reports it).
+pub const MAX_ACTIONS_PER_ACTIVATION: usize = 200;
+
+/// Most Decisions in one game: a whole game of Assault takes a few hundred;
+/// past this the game is stopped with a failed effect, so every game ends.
+pub const MAX_DECISIONS_PER_GAME: usize = 100_000;
 
 /// The faces a situation forces the next dice to show (`arena run`).
 #[derive(Default)]
@@ -491,6 +506,20 @@ impl<'a> Game<'a> {
         self.effect_failures
     }
 
+    /// A game or Activation that would not end is stopped: a failed effect
+    /// naming the last effect that gave Action or Movement Points (or the
+    /// engine, when none did), so `arena check --sims` reports it with the
+    /// effect's file.
+    fn runaway(&mut self, message: String) {
+        let source = self.effect_frame.granted_points.map(|id| self.runtime.scripts().sources()[id.0].clone());
+        self.effect_failures += 1;
+        let (card, effect, file) = match source {
+            Some(s) => (s.card, s.effect, s.file.display().to_string()),
+            None => ("(engine)".to_string(), String::new(), String::new()),
+        };
+        self.emit(Event::Stopped { card, effect, message, file });
+    }
+
     /// Ask a player.
     fn decide(
         &mut self,
@@ -508,6 +537,10 @@ impl<'a> Game<'a> {
         }
         if options.len() == 1 {
             return options.into_iter().next().expect("one option");
+        }
+        if self.answers.len() >= MAX_DECISIONS_PER_GAME && !self.state.over {
+            self.runaway(format!("the game took more than {MAX_DECISIONS_PER_GAME} Decisions: it is stopped"));
+            self.state.over = true;
         }
         let decision =
             Decision { player, kind, character: character.map(str::to_string), prompt: prompt.to_string(), options };

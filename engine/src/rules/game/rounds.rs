@@ -107,8 +107,17 @@ impl<'a> Game<'a> {
     pub(super) fn actions_and_states(&mut self, id: &str, owner: PlayerId) -> Result<()> {
         // "At the beginning of the Actions Step of an Ally" (Fairy Dust).
         self.skills_of_units(model::Window::AllyActionsStepStart, |u| u.owner == owner, Some(id));
-        // Actions Step.
+        // Actions Step, ended if an effect keeps it going (MAX_ACTIONS_PER_ACTIVATION).
+        self.effect_frame.granted_points = None;
+        let mut choices = 0;
         while !self.state.over {
+            choices += 1;
+            if choices > MAX_ACTIONS_PER_ACTIVATION {
+                self.runaway(format!(
+                    "{id}'s Activation went past {MAX_ACTIONS_PER_ACTIVATION} Actions: it is ended (an effect keeps giving Action or Movement Points)"
+                ));
+                break;
+            }
             if !self.actions_step_choice(id, owner)? {
                 break;
             }
