@@ -46,6 +46,7 @@ pub fn validate(loaded: &Loaded, options: &Options) -> Report {
         provisional_count: 0,
         unsupported_count: 0,
         gap_count: 0,
+        suggested: std::cell::Cell::new(0),
     };
     v.dice_pools();
     v.references();
@@ -74,7 +75,12 @@ struct Validator<'a> {
     provisional_count: usize,
     unsupported_count: usize,
     gap_count: usize,
+    /// "Did you mean" suggestions made so far.
+    suggested: std::cell::Cell<usize>,
 }
+
+/// Most "did you mean" suggestions for dangling references in one load.
+const MAX_SUGGESTIONS: usize = 100;
 
 impl Validator<'_> {
     fn loc(&self, origin: &Origin, sub: &str) -> Option<Location> {
@@ -88,11 +94,27 @@ impl Validator<'_> {
         }
     }
 
-    fn dangling(&self, origin: &Origin, sub: &str, kind: Kind, id: &str, known: Vec<String>) -> Diagnostic {
+    /// A reference to an entry no pack defines; "did you mean" for the first
+    /// [`MAX_SUGGESTIONS`] of a load (each compares against every known id, so
+    /// thousands of dangling references stay linear).
+    fn dangling(
+        &self,
+        origin: &Origin,
+        sub: &str,
+        kind: Kind,
+        id: &str,
+        known: impl FnOnce() -> Vec<String>,
+    ) -> Diagnostic {
         let mut d = Diagnostic::error(Code::DanglingReference, format!("no loaded pack defines `{kind}:{id}`"))
             .at_opt(self.loc(origin, sub))
             .path(self.cpath(origin, sub));
-        d = match read::suggest(id, &known) {
+        let suggestion = if self.suggested.get() < MAX_SUGGESTIONS {
+            self.suggested.set(self.suggested.get() + 1);
+            read::suggest(id, &known())
+        } else {
+            None
+        };
+        d = match suggestion {
             Some(s) => d.help(format!("did you mean \"{s}\"?")),
             None => d.help(format!("add a `[[{kind}]]` entry with id = \"{id}\", or depend on the pack that has it")),
         };
@@ -221,7 +243,7 @@ impl Validator<'_> {
                 slot.0 += 1;
                 slot.1 = i;
                 if !dice.contains_key(d) && slot.0 == 1 {
-                    found.push(self.dangling(origin, &format!("{sub}/dice/{i}"), Kind::Die, d, known.clone()));
+                    found.push(self.dangling(origin, &format!("{sub}/dice/{i}"), Kind::Die, d, || known.clone()));
                 }
             }
             for (die, (n, last)) in counts {
@@ -256,7 +278,7 @@ impl Validator<'_> {
         for e in c.tactics.values() {
             if let Some(ch) = &e.value.character {
                 if !c.characters.contains_key(ch) {
-                    found.push(self.dangling(&e.origin, "/character", Kind::Character, ch, characters.clone()));
+                    found.push(self.dangling(&e.origin, "/character", Kind::Character, ch, || characters.clone()));
                 }
             }
         }
@@ -264,7 +286,7 @@ impl Validator<'_> {
             let s = &e.value;
             match c.maps.get(&s.map) {
                 None => {
-                    found.push(self.dangling(&e.origin, "/map", Kind::Map, &s.map, c.maps.keys().cloned().collect()))
+                    found.push(self.dangling(&e.origin, "/map", Kind::Map, &s.map, || c.maps.keys().cloned().collect()))
                 }
                 Some(map) => {
                     for (key, list) in [("deployment_zones", &s.deployment_zones), ("scoring_zones", &s.scoring_zones)]
@@ -280,7 +302,7 @@ impl Validator<'_> {
             let s = &e.value;
             let map = match c.scenarios.get(&s.scenario) {
                 None => {
-                    let known = c.scenarios.keys().cloned().collect();
+                    let known = || c.scenarios.keys().cloned().collect();
                     found.push(self.dangling(&e.origin, "/scenario", Kind::Scenario, &s.scenario, known));
                     None
                 }
@@ -305,19 +327,15 @@ impl Validator<'_> {
                 for (i, ch) in team.characters.iter().enumerate() {
                     if !c.characters.contains_key(ch) {
                         let sub = format!("/teams/{t}/characters/{i}");
-                        found.push(self.dangling(&e.origin, &sub, Kind::Character, ch, characters.clone()));
+                        found.push(self.dangling(&e.origin, &sub, Kind::Character, ch, || characters.clone()));
                     }
                 }
                 for (i, ta) in team.tactics.iter().enumerate() {
                     if !c.tactics.contains_key(ta) {
                         let sub = format!("/teams/{t}/tactics/{i}");
-                        found.push(self.dangling(
-                            &e.origin,
-                            &sub,
-                            Kind::Tactic,
-                            ta,
-                            c.tactics.keys().cloned().collect(),
-                        ));
+                        found.push(
+                            self.dangling(&e.origin, &sub, Kind::Tactic, ta, || c.tactics.keys().cloned().collect()),
+                        );
                     }
                 }
                 if let (Some(z), Some(map)) = (&team.deployment_zone, map) {

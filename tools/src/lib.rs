@@ -589,7 +589,7 @@ fn script(args: ScriptArgs, stdout: &mut dyn Write, stderr: &mut dyn Write) -> a
     use arena_engine::script::api;
     use arena_engine::script::host::RecordingHost;
     use arena_engine::script::runtime::{Ctx, Limits, Runtime, ScriptSource};
-    let text = match std::fs::read(&args.file) {
+    let text = match arena_engine::read::read_limited(&args.file, arena_engine::read::MAX_TOOL_FILE) {
         Ok(b) if arena_engine::script::is_bytecode(&b) => {
             let d = Diagnostic::error(Code::ScriptBytecode, "script is precompiled bytecode")
                 .at(diag::Location { file: args.file.clone(), span: None, line: 1, column: 1 })
@@ -598,7 +598,7 @@ fn script(args: ScriptArgs, stdout: &mut dyn Write, stderr: &mut dyn Write) -> a
             return Ok(1);
         }
         Ok(b) => String::from_utf8(b).map_err(|_| anyhow::anyhow!("{} is not UTF-8", args.file.display()))?,
-        Err(e) => anyhow::bail!("cannot read {}: {e}", args.file.display()),
+        Err(e) => anyhow::bail!(e),
     };
     let packs = if args.packs.is_empty() { content_paths() } else { args.packs.clone() };
     let options = load::Options { run_script_tests: false, ..load::Options::default() };
@@ -892,7 +892,8 @@ fn sim_batch(
 fn replay(args: ReplayArgs, stdout: &mut dyn Write, stderr: &mut dyn Write) -> anyhow::Result<Exit> {
     use arena_engine::script::runtime::{Limits, Runtime};
     use arena_engine::sim::{Replay, ReplayCheck};
-    let text = std::fs::read_to_string(&args.file).with_context(|| format!("reading {}", args.file.display()))?;
+    let text = arena_engine::read::read_text_limited(&args.file, arena_engine::read::MAX_TOOL_FILE)
+        .map_err(|e| anyhow::anyhow!(e))?;
     let replay: Replay =
         serde_json::from_str(&text).with_context(|| format!("{} is not a replay file", args.file.display()))?;
     if replay.format != 1 {
@@ -954,7 +955,8 @@ fn replay(args: ReplayArgs, stdout: &mut dyn Write, stderr: &mut dyn Write) -> a
 fn run_situation(args: RunArgs, stdout: &mut dyn Write, stderr: &mut dyn Write) -> anyhow::Result<Exit> {
     use arena_engine::rules::situation::Situation;
     use arena_engine::script::runtime::{Limits, Runtime};
-    let text = std::fs::read_to_string(&args.file).with_context(|| format!("reading {}", args.file.display()))?;
+    let text = arena_engine::read::read_text_limited(&args.file, arena_engine::read::MAX_TOOL_FILE)
+        .map_err(|e| anyhow::anyhow!(e))?;
     let sit: Situation = match toml::from_str(&text) {
         Ok(s) => s,
         Err(e) => {
