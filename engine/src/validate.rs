@@ -114,6 +114,29 @@ impl Validator<'_> {
         } else {
             None
         };
+        // A reference into an optional dependency that is not loaded: say so
+        // (the content is missing because the pack is, not because of a typo).
+        let absent: Vec<&String> = self
+            .loaded
+            .packs
+            .iter()
+            .find(|p| p.manifest.id == origin.pack)
+            .map(|p| {
+                p.manifest
+                    .optional_dependencies
+                    .keys()
+                    .filter(|dep| !self.loaded.packs.iter().any(|l| &l.manifest.id == *dep))
+                    .collect()
+            })
+            .unwrap_or_default();
+        if !absent.is_empty() {
+            let names: Vec<String> = absent.iter().map(|d| format!("`{d}`")).collect();
+            d = d.with_note(format!(
+                "pack `{}` has the optional dependency {} that is not loaded: if `{kind}:{id}` comes from it, the reference only holds when it is",
+                origin.pack,
+                names.join(", ")
+            ));
+        }
         d = match suggestion {
             Some(s) => d.help(format!("did you mean \"{s}\"?")),
             None => d.help(format!("add a `[[{kind}]]` entry with id = \"{id}\", or depend on the pack that has it")),

@@ -1,0 +1,41 @@
+//! Data safety (issue 12): what a pack refers to that is not there, and why.
+
+use arena_engine::diag::Code;
+use arena_engine::load;
+
+fn pack(dir: &std::path::Path, name: &str, manifest_extra: &str, content: &str) -> std::path::PathBuf {
+    let root = dir.join(name);
+    std::fs::create_dir_all(&root).unwrap();
+    std::fs::write(
+        root.join("pack.toml"),
+        format!("id = \"{name}\"\nversion = \"1.0.0\"\ngame = \"aristeia\"\ntitle = \"T\"\n{manifest_extra}"),
+    )
+    .unwrap();
+    std::fs::write(root.join("content.toml"), content).unwrap();
+    root
+}
+
+/// A reference to content of an optional dependency that is not loaded says
+/// so, instead of reading like a typo (issue 12 item 13).
+#[test]
+fn a_reference_into_an_absent_optional_dependency_says_it_is_optional_and_absent() {
+    let dir = tempfile::tempdir().unwrap();
+    let root = pack(
+        dir.path(),
+        "uses-mercenaries",
+        "[optional_dependencies]\nmercenaries = \"^1.0\"\n",
+        "[[setup]]\nid = \"with-a-mercenary\"\nname = \"S\"\nscenario = \"assault\"\n\n[[setup.teams]]\nname = \"a\"\ncharacters = [\"hired-gun\"]\n",
+    );
+    let core = arena_tests::tests_dir().join("../content/aristeia-core");
+    let loaded = load::load(&[root, core], &load::Options { run_script_tests: false, ..load::Options::default() });
+    let d = loaded
+        .diagnostics
+        .iter()
+        .find(|d| d.code == Code::DanglingReference && d.message.contains("character:hired-gun"))
+        .expect("the dangling reference is reported");
+    assert!(
+        d.notes.iter().any(|n| n.contains("optional dependency `mercenaries` that is not loaded")),
+        "{:?}",
+        d.notes
+    );
+}
