@@ -39,3 +39,31 @@ fn a_reference_into_an_absent_optional_dependency_says_it_is_optional_and_absent
         d.notes
     );
 }
+
+/// A patch that moves an Action to the end of the list and adds a Switch
+/// with Lua: every effect of the patched Character keeps its own Lua, named
+/// from the patched entry (issue 12 item 11: the names came from the
+/// original file, so the added Switch was "not scripted" and a reordered
+/// Action ran another Action's Lua).
+#[test]
+fn a_patched_entrys_effects_keep_their_own_lua() {
+    let tests = arena_tests::tests_dir();
+    let loaded = load::load(
+        &[tests.join("../content/aristeia-core"), tests.join("fixtures/packs/patch-moves-lua")],
+        &load::Options { run_script_tests: false, ..load::Options::default() },
+    );
+    assert!(!loaded.has_errors(), "{:#?}", loaded.diagnostics.iter().filter(|d| d.is_error()).collect::<Vec<_>>());
+    let card = &loaded.content.characters["8-ball"].value;
+    assert_eq!(card.actions.last().map(|a| a.id.as_str()), Some("eat-my-fa-jing"), "moved to the end with [-]");
+    let source = |path: &str| {
+        let set = &loaded.script_set;
+        let id = set.find("character:8-ball", path).unwrap_or_else(|| panic!("no script for {path}"));
+        set.sources()[id.0].source.to_string()
+    };
+    assert!(source("switches[id=second-breath].effect").contains("game:heal(ctx.self, 1)"));
+    assert!(source("actions[id=be-water-dude].effects[0]").contains("game:place(ctx.target, space)"));
+    assert!(
+        source("actions[id=eat-my-fa-jing].switches[id=displace-target].effect")
+            .contains("game:displace(ctx.target, 1)")
+    );
+}

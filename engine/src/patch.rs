@@ -261,7 +261,9 @@ fn op_pointer(
     at: &Loc<'_>,
     diags: &mut Vec<Diagnostic>,
 ) -> Option<String> {
-    let add = matches!(op.op, PatchVerb::Add);
+    // `move` and `copy` to the end of a list (`actions[-]`) land like an `add`.
+    let add = matches!(op.op, PatchVerb::Add)
+        || matches!(op.op, PatchVerb::Move | PatchVerb::Copy) && op.path.ends_with("[-]");
     // For `add`, the last segment may be new: resolve the parent.
     let pointer = if add {
         let (parent, last) = split_last(&op.path);

@@ -474,7 +474,7 @@ impl Validator<'_> {
         let mut sources = Vec::new();
         let mut referenced = BTreeSet::new();
         let mut unsupported = 0;
-        for (origin, pointer, effect) in self.all_effects() {
+        for (origin, pointer, effect, cpath) in self.all_effects() {
             let sub = pointer.strip_prefix(&origin.pointer).unwrap_or(&pointer).to_string();
             let lua = effect.get("lua").and_then(Value::as_str);
             let script = effect.get("script").and_then(Value::as_str);
@@ -488,7 +488,6 @@ impl Validator<'_> {
                 unsupported += 1;
                 continue;
             }
-            let cpath = self.cpath(origin, &sub);
             let (card, effect_path) = cpath.split_once(' ').unwrap_or((cpath.as_str(), ""));
             match (lua, script) {
                 (Some(_), Some(_)) => found.push(
@@ -688,7 +687,10 @@ impl Validator<'_> {
     }
 
     /// (origin, JSON Pointer, effect object) for every effect of every loaded entry.
-    fn all_effects(&self) -> Vec<(&Origin, String, &Value)> {
+    /// Every effect of every entry, as (origin, pointer in the file, effect,
+    /// its content path). A patched entry's effects are its effective ones,
+    /// named from the effective entry (its items may have moved or been added).
+    fn all_effects(&self) -> Vec<(&Origin, String, &Value, String)> {
         fn walk<'v>(v: &'v Value, pointer: String, out: &mut Vec<(String, &'v Value)>) {
             match v {
                 Value::Object(m) => {
@@ -730,9 +732,18 @@ impl Validator<'_> {
             else {
                 continue;
             };
+            let patched = self.loaded.effective.contains_key(&format!("{kind}:{id}"));
             let mut effects = Vec::new();
             walk(v, origin.pointer.clone(), &mut effects);
-            out.extend(effects.into_iter().map(|(p, v)| (origin, p, v)));
+            out.extend(effects.into_iter().map(|(p, e)| {
+                let sub = p.strip_prefix(&origin.pointer).unwrap_or(&p).to_string();
+                let cpath = if patched {
+                    format!("{kind}:{id} {}", read::keyed_path(v, &sub))
+                } else {
+                    self.cpath(origin, &sub)
+                };
+                (origin, p, e, cpath)
+            }));
         }
         out
     }

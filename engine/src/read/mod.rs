@@ -11,7 +11,7 @@
 mod schema_errors;
 
 use schema_errors::schema_error;
-pub use schema_errors::{content_path, suggest};
+pub use schema_errors::{content_path, keyed_path, suggest};
 
 use crate::content::Origin;
 use crate::diag::{Code, Diagnostic, Location, SourceMap};
