@@ -65,7 +65,8 @@ pub fn load_packs(roots: &[PathBuf], diags: Vec<Diagnostic>, options: &Options) 
                 None
             }
         };
-        let (content_files, scripts, situations) = walk_pack(root, options, &mut out);
+        let ignore = crate::read::ignore_set(&manifest, &manifest_path, &mut out);
+        let (content_files, scripts, situations) = walk_pack(root, &ignore, &mut out);
         packs.push(Pack { manifest, version, root: root.clone(), content_files, scripts, situations });
         manifest_files.push(manifest_path);
     }

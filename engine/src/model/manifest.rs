@@ -41,6 +41,14 @@ pub struct Manifest {
     /// leaving it to a comment.
     #[serde(default, rename = "gap", skip_serializing_if = "Vec::is_empty")]
     pub gaps: Vec<Gap>,
+    /// Files and folders of the pack folder that are not content, as glob
+    /// patterns relative to it (`["drafts/**", "notes.toml"]`). Folders that
+    /// hold another pack (`pack.toml`) or another project (`Cargo.toml`,
+    /// `.git`), hidden files, `target/` and tool configurations
+    /// (`stylua.toml`, `rustfmt.toml`, ...) are never read (docs/packs.md
+    /// § What a pack reads).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub ignore: Vec<String>,
 }
 
 /// Something the rulebooks name that a pack leaves out, and why.

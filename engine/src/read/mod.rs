@@ -191,10 +191,9 @@ pub(crate) fn parse_toml(path: &Path, text: &str, out: &mut Loaded) -> Option<Sp
 #[allow(clippy::type_complexity)]
 pub(crate) fn walk_pack(
     root: &Path,
-    options: &Options,
+    ignore: &globset::GlobSet,
     out: &mut Loaded,
 ) -> (Vec<PathBuf>, BTreeMap<String, PathBuf>, Vec<PathBuf>) {
-    let _ = options;
     let mut content = Vec::new();
     let mut scripts = BTreeMap::new();
     let mut situations = Vec::new();
@@ -207,7 +206,18 @@ pub(crate) fn walk_pack(
         }
     };
     let walker = walkdir::WalkDir::new(root).follow_links(false).sort_by_file_name().into_iter();
-    for entry in walker.filter_entry(|e| e.depth() == 0 || !is_ignored(e.file_name().to_string_lossy().as_ref())) {
+    // A pack owns only its files: not hidden or temporary ones, not folders of
+    // another pack or project, not its manifest's `ignore` patterns.
+    let owned = |e: &walkdir::DirEntry| {
+        if e.depth() == 0 {
+            return true;
+        }
+        let rel = e.path().strip_prefix(root).unwrap_or(e.path());
+        !is_ignored(e.file_name().to_string_lossy().as_ref())
+            && !(e.file_type().is_dir() && is_foreign_folder(e.path()))
+            && !ignore.is_match(rel)
+    };
+    for entry in walker.filter_entry(owned) {
         let entry = match entry {
             Ok(e) => e,
             Err(e) => {
@@ -252,7 +262,7 @@ pub(crate) fn walk_pack(
         // `situations/` holds the pack's situation files (`arena run`), not content.
         if ext == "toml" && rel.starts_with(SITUATIONS) {
             situations.push(path);
-        } else if ext == "toml" && rel != Path::new(MANIFEST) {
+        } else if ext == "toml" && rel != Path::new(MANIFEST) && !TOOL_CONFIGS.iter().any(|c| rel == Path::new(c)) {
             content.push(path);
         } else if ext == "lua" || ext == "luau" {
             scripts.insert(rel_key(rel), path);
@@ -272,7 +282,8 @@ pub fn situation_texts(loaded: &Loaded) -> Vec<(PathBuf, Result<String, String>)
         .collect()
 }
 
-/// Editor droppings and hidden files are not content.
+/// Whether a file or folder name is never content: hidden and editor
+/// temporary files, `target/`.
 pub fn is_ignored(name: &str) -> bool {
     name.starts_with('.')
         || name.starts_with('#')
@@ -281,6 +292,32 @@ pub fn is_ignored(name: &str) -> bool {
         || name.ends_with(".swx")
         || name.ends_with(".tmp")
         || name == "target"
+        || name == "node_modules"
+}
+
+/// Configuration files of other tools that may sit in a pack folder (a mod
+/// repository's root): never read as content.
+pub const TOOL_CONFIGS: &[&str] = &[
+    "Cargo.toml",
+    "rustfmt.toml",
+    "clippy.toml",
+    "deny.toml",
+    "rust-toolchain.toml",
+    "taplo.toml",
+    "stylua.toml",
+    "selene.toml",
+    "typos.toml",
+    "_typos.toml",
+    "cliff.toml",
+    "release.toml",
+    "pyproject.toml",
+    "netlify.toml",
+];
+
+/// Whether a folder inside a pack belongs to something else: another pack
+/// (it has a `pack.toml`) or another project (`Cargo.toml`, `.git`).
+fn is_foreign_folder(dir: &Path) -> bool {
+    dir.join(MANIFEST).exists() || dir.join("Cargo.toml").exists() || dir.join(".git").exists()
 }
 
 /// A relative path as a `/`-separated key.
@@ -562,4 +599,27 @@ pub fn read_limited(path: &Path, max: u64) -> Result<Vec<u8>, String> {
 /// [`read_limited`], as UTF-8 text.
 pub fn read_text_limited(path: &Path, max: u64) -> Result<String, String> {
     String::from_utf8(read_limited(path, max)?).map_err(|_| format!("{} is not UTF-8 text", path.display()))
+}
+
+/// A manifest's `ignore` patterns as a glob set; a pattern that does not
+/// parse is an error at its place in the manifest (and ignores nothing).
+pub(crate) fn ignore_set(manifest: &crate::model::Manifest, file: &Path, out: &mut Loaded) -> globset::GlobSet {
+    let mut builder = globset::GlobSetBuilder::new();
+    for (i, pattern) in manifest.ignore.iter().enumerate() {
+        match globset::GlobBuilder::new(pattern).literal_separator(true).build() {
+            Ok(glob) => {
+                builder.add(glob);
+            }
+            Err(e) => {
+                let loc = out.locate(file, &format!("/ignore/{i}"));
+                out.diagnostics.push(
+                    Diagnostic::error(Code::InvalidValue, format!("`{pattern}` is not a glob pattern: {}", e.kind()))
+                        .at_opt(loc)
+                        .path(format!("ignore[{i}]"))
+                        .help("write paths relative to the pack folder, with * and ** (`drafts/**`)"),
+                );
+            }
+        }
+    }
+    builder.build().unwrap_or_else(|_| globset::GlobSet::empty())
 }
