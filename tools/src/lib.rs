@@ -816,26 +816,19 @@ fn sim_batch(
     stderr: &mut dyn Write,
 ) -> anyhow::Result<Exit> {
     let jobs = jobs.unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get()));
-    let bar = indicatif::ProgressBar::new(games);
-    if !err_is_terminal() {
-        bar.set_draw_target(indicatif::ProgressDrawTarget::hidden());
-    }
-    bar.set_style(
-        indicatif::ProgressStyle::with_template("{bar:40} {pos}/{len} games, {per_sec}, eta {eta}")
-            .unwrap_or_else(|_| indicatif::ProgressStyle::default_bar()),
-    );
     let started = std::time::Instant::now();
-    let results = arena_engine::sim::batch(
-        std::sync::Arc::new(loaded.content.clone()),
-        loaded.script_set.clone(),
-        teams,
-        first_seed..first_seed + games,
-        players,
-        jobs,
-        &|| bar.inc(1),
-    )
+    let results = with_progress(games, |tick| {
+        arena_engine::sim::batch(
+            std::sync::Arc::new(loaded.content.clone()),
+            loaded.script_set.clone(),
+            teams,
+            first_seed..first_seed + games,
+            players,
+            jobs,
+            tick,
+        )
+    })
     .map_err(|e| anyhow::anyhow!(e))?;
-    bar.finish_and_clear();
     let elapsed = started.elapsed();
     let report = arena_engine::sim::Report::of(&results);
     let setup = match teams {
@@ -884,6 +877,44 @@ fn sim_batch(
         }
     }
     Ok(if report.errors + report.games_with_effect_failures > 0 { 1 } else { 0 })
+}
+
+/// Run `work` with a progress bar of `len` steps on stderr (drawn only when
+/// stderr is a terminal); `work` calls its argument once per finished step, from
+/// any thread.
+///
+/// The bar never blocks the work: workers only send a message, and the bar is
+/// drawn on the calling thread, the one that runs [`run`]. A caller that holds
+/// the process's stderr lock for the whole run (`main` may) does not stall the
+/// workers, since the lock is re-entrant on its own thread.
+pub(crate) fn with_progress<R: Send>(len: u64, work: impl FnOnce(&(dyn Fn() + Sync)) -> R + Send) -> R {
+    let bar = indicatif::ProgressBar::new(len);
+    if !err_is_terminal() {
+        bar.set_draw_target(indicatif::ProgressDrawTarget::hidden());
+    }
+    bar.set_style(
+        indicatif::ProgressStyle::with_template("{bar:40} {pos}/{len} games, {per_sec}, eta {eta}")
+            .unwrap_or_else(|_| indicatif::ProgressStyle::default_bar()),
+    );
+    let (tx, rx) = std::sync::mpsc::channel::<()>();
+    let result = std::thread::scope(|scope| {
+        let worker = scope.spawn(move || {
+            let tick = move || {
+                let _ = tx.send(());
+            };
+            work(&tick)
+        });
+        // Ends when the worker is done and its sender dropped.
+        for () in rx {
+            bar.inc(1);
+        }
+        worker.join()
+    });
+    bar.finish_and_clear();
+    match result {
+        Ok(r) => r,
+        Err(panic) => std::panic::resume_unwind(panic),
+    }
 }
 
 fn replay(args: ReplayArgs, stdout: &mut dyn Write, stderr: &mut dyn Write) -> anyhow::Result<Exit> {
