@@ -18,12 +18,64 @@ mod watch;
 /// An exit code: 0 clean, 1 content errors, 2 usage or IO failure.
 pub type Exit = u8;
 
+/// The `"version"` of the JSON that `sim`, `show` and `diff` print (docs/json.md);
+/// raised only when a field changes meaning or goes away, never for an added one.
+pub const JSON_VERSION: u32 = 1;
+
 /// Make, patch, validate and play-test content for Aristeia! and Invictus.
 #[derive(Parser, Debug)]
 #[command(name = "arena", version, about, long_about = None, propagate_version = true)]
 struct Cli {
     #[command(subcommand)]
     command: Command,
+    /// Colour: `auto` (when the output is a terminal and `NO_COLOR` is unset or
+    /// empty), `always` or `never`.
+    #[arg(long, global = true, value_enum, default_value_t = ColorChoice::Auto)]
+    color: ColorChoice,
+    /// Print less: no progress bar and no notes or status lines on stderr;
+    /// results, warnings and errors still.
+    #[arg(short, long, global = true, conflicts_with = "verbose")]
+    quiet: bool,
+    /// Print more: the packs loaded, with their versions and folders; every
+    /// game with a failed effect (not only the first five).
+    #[arg(short, long, global = true, action = clap::ArgAction::Count)]
+    verbose: u8,
+}
+
+/// The global options every command honours: colour and how much to print.
+#[derive(Debug, Clone, Copy)]
+pub(crate) struct Ui {
+    /// `--color`.
+    pub(crate) color: ColorChoice,
+    /// -1 with `--quiet`, 0 by default, one more per `-v`.
+    pub(crate) verbosity: i8,
+}
+
+impl Ui {
+    /// Whether to colour what goes to stderr.
+    pub(crate) fn color(&self) -> bool {
+        use_color(self.color)
+    }
+
+    /// `--quiet`.
+    pub(crate) fn quiet(&self) -> bool {
+        self.verbosity < 0
+    }
+
+    /// `-v` or more.
+    pub(crate) fn verbose(&self) -> bool {
+        self.verbosity > 0
+    }
+
+    /// With `-v`: the packs loaded, one line each, on stderr.
+    pub(crate) fn loaded(&self, loaded: &Loaded, stderr: &mut dyn Write) -> std::io::Result<()> {
+        if self.verbose() {
+            for p in &loaded.packs {
+                writeln!(stderr, "loaded pack {}@{} from {}", p.manifest.id, p.manifest.version, p.root.display())?;
+            }
+        }
+        Ok(())
+    }
 }
 
 #[derive(Subcommand, Debug)]
@@ -63,6 +115,12 @@ enum Command {
     /// Write the generated files (JSON Schemas, Lua API definitions and reference,
     /// diagnostics reference) from their sources in the engine.
     Generate(GenerateArgs),
+    /// Print a shell completion script for arena (`arena completions bash >
+    /// ~/.local/share/bash-completion/completions/arena`).
+    Completions(CompletionsArgs),
+    /// Print arena's man page (roff), or write one page per command into a
+    /// folder (`arena man --out-dir man/`).
+    Man(ManArgs),
     /// Watch packs and reload them on every save; the last good content stays
     /// live while a save is broken.
     ///
@@ -86,9 +144,6 @@ struct CheckArgs {
     /// Largest file read, in bytes.
     #[arg(long, default_value_t = load::Options::default().max_file_size, value_name = "BYTES")]
     max_file_size: u64,
-    /// Colour in human output.
-    #[arg(long, value_enum, default_value_t = ColorChoice::Auto)]
-    color: ColorChoice,
     /// Also play N seeded games of every Scenario and report failed effects,
     /// engine errors and games that do not end.
     #[arg(long, value_name = "N")]
@@ -99,6 +154,21 @@ struct CheckArgs {
     /// The lockfile for --locked.
     #[arg(long, value_name = "FILE", default_value = "arena.lock")]
     lockfile: PathBuf,
+}
+
+#[derive(clap::Args, Debug)]
+struct CompletionsArgs {
+    /// The shell.
+    #[arg(value_enum)]
+    shell: clap_complete::Shell,
+}
+
+#[derive(clap::Args, Debug)]
+struct ManArgs {
+    /// Write `arena.1` and one `arena-COMMAND.1` per command into this folder
+    /// instead of printing `arena.1`.
+    #[arg(long, value_name = "DIR")]
+    out_dir: Option<PathBuf>,
 }
 
 #[derive(clap::Args, Debug)]
@@ -139,9 +209,6 @@ struct ScriptArgs {
     /// Output format (`human` or `json`).
     #[arg(long, value_enum, default_value_t = Output::Human)]
     format: Output,
-    /// Colour in human output.
-    #[arg(long, value_enum, default_value_t = ColorChoice::Auto)]
-    color: ColorChoice,
 }
 
 #[derive(clap::Args, Debug)]
@@ -321,26 +388,34 @@ where
     I: IntoIterator<Item = T>,
     T: Into<std::ffi::OsString> + Clone,
 {
-    let cli = match Cli::try_parse_from(args) {
+    let args: Vec<std::ffi::OsString> = args.into_iter().map(Into::into).collect();
+    let cli = match Cli::try_parse_from(&args) {
         Ok(cli) => cli,
         Err(e) => {
+            // clap's own messages follow `--color` too, read from the raw
+            // arguments since they did not parse.
+            let choice = color_in_args(&args);
             let code = if e.use_stderr() { 2 } else { 0 };
-            let text = if err_is_terminal() { e.render().ansi().to_string() } else { e.render().to_string() };
+            let terminal = if e.use_stderr() { err_is_terminal() } else { std::io::stdout().is_terminal() };
+            let text = if color_for(choice, terminal) { e.render().ansi().to_string() } else { e.render().to_string() };
             let _ = if e.use_stderr() { write!(err, "{text}") } else { write!(out, "{text}") };
             return code;
         }
     };
+    let ui = Ui { color: cli.color, verbosity: if cli.quiet { -1 } else { cli.verbose.min(100) as i8 } };
     let result = match cli.command {
-        Command::Check(args) => check(args, out, err),
+        Command::Check(args) => check(args, &ui, out, err),
         Command::Generate(args) => generate(args, out, err),
-        Command::Script(args) => script(args, out, err),
-        Command::Sim(args) => sim(args, out, err),
-        Command::Replay(args) => replay(args, out, err),
-        Command::Lock(args) => lock(args, out, err),
-        Command::Show(args) => content_cmds::show(args, out, err),
-        Command::Diff(args) => content_cmds::diff(args, out, err),
-        Command::Run(args) => run_situation(args, out, err),
-        Command::Watch(args) => watch::run(args, out, err),
+        Command::Script(args) => script(args, &ui, out, err),
+        Command::Sim(args) => sim(args, &ui, out, err),
+        Command::Replay(args) => replay(args, &ui, out, err),
+        Command::Lock(args) => lock(args, &ui, out, err),
+        Command::Show(args) => content_cmds::show(args, &ui, out, err),
+        Command::Diff(args) => content_cmds::diff(args, &ui, out, err),
+        Command::Run(args) => run_situation(args, &ui, out, err),
+        Command::Watch(args) => watch::run(args, &ui, out, err),
+        Command::Completions(args) => completions(args, out),
+        Command::Man(args) => man(args, out),
     };
     match result {
         Ok(code) => code,
@@ -359,12 +434,70 @@ where
     }
 }
 
+/// Whether to colour stderr: `always`, `never`, or (`auto`) when stderr is a
+/// terminal and `NO_COLOR` is unset or empty (no-color.org).
 pub(crate) fn use_color(choice: ColorChoice) -> bool {
+    color_for(choice, err_is_terminal())
+}
+
+fn color_for(choice: ColorChoice, terminal: bool) -> bool {
     match choice {
         ColorChoice::Always => true,
         ColorChoice::Never => false,
-        ColorChoice::Auto => err_is_terminal() && std::env::var_os("NO_COLOR").is_none(),
+        ColorChoice::Auto => terminal && std::env::var_os("NO_COLOR").is_none_or(|v| v.is_empty()),
     }
+}
+
+/// The last `--color X` / `--color=X` among arguments that did not parse (`auto` if none or unknown).
+fn color_in_args(args: &[std::ffi::OsString]) -> ColorChoice {
+    let mut choice = ColorChoice::Auto;
+    let mut next_is_value = false;
+    for a in args.iter().skip(1) {
+        let a = a.to_string_lossy();
+        if a == "--" {
+            break;
+        }
+        let value = if next_is_value {
+            next_is_value = false;
+            Some(a.as_ref())
+        } else if a == "--color" {
+            next_is_value = true;
+            None
+        } else {
+            a.strip_prefix("--color=")
+        };
+        if let Some(v) = value.and_then(|v| ColorChoice::from_str(v, true).ok()) {
+            choice = v;
+        }
+    }
+    choice
+}
+
+/// `arena completions SHELL`: the script clap_complete generates from the CLI's definitions.
+fn completions(args: CompletionsArgs, stdout: &mut dyn Write) -> anyhow::Result<Exit> {
+    use clap::CommandFactory;
+    use clap_complete::Generator;
+    let mut cmd = Cli::command();
+    cmd.set_bin_name("arena");
+    cmd.build();
+    // `try_generate`, not `generate`: a closed pipe is an error to return, not a panic.
+    args.shell.try_generate(&cmd, stdout).context("writing the completion script")?;
+    Ok(0)
+}
+
+/// `arena man`: the man page clap_mangen generates from the CLI's definitions.
+fn man(args: ManArgs, stdout: &mut dyn Write) -> anyhow::Result<Exit> {
+    use clap::CommandFactory;
+    let cmd = Cli::command();
+    match args.out_dir {
+        None => clap_mangen::Man::new(cmd).render(stdout).context("writing the man page")?,
+        Some(dir) => {
+            std::fs::create_dir_all(&dir).with_context(|| format!("creating {}", dir.display()))?;
+            clap_mangen::generate_to(cmd, &dir).with_context(|| format!("writing man pages into {}", dir.display()))?;
+            writeln!(stdout, "wrote man pages into {}", dir.display())?;
+        }
+    }
+    Ok(0)
 }
 
 fn err_is_terminal() -> bool {
@@ -400,7 +533,7 @@ fn has_pack(dir: &std::path::Path) -> bool {
         .unwrap_or(false)
 }
 
-fn check(args: CheckArgs, stdout: &mut dyn Write, stderr: &mut dyn Write) -> anyhow::Result<Exit> {
+fn check(args: CheckArgs, ui: &Ui, stdout: &mut dyn Write, stderr: &mut dyn Write) -> anyhow::Result<Exit> {
     let mut paths = if args.paths.is_empty() { default_paths() } else { args.paths.clone() };
     let options = load::Options { max_file_size: args.max_file_size, notes: args.strict, ..load::Options::default() };
     let mut loaded = load::load(&paths, &options);
@@ -433,7 +566,8 @@ fn check(args: CheckArgs, stdout: &mut dyn Write, stderr: &mut dyn Write) -> any
         }
         loaded = load::load(&paths, &options);
     }
-    if !borrowed.is_empty() {
+    ui.loaded(&loaded, stderr)?;
+    if !borrowed.is_empty() && !ui.quiet() {
         writeln!(stderr, "note: dependencies taken from the bundled packs: {}", borrowed.join(", "))?;
     }
     let mut simulated = None;
@@ -496,7 +630,7 @@ fn check(args: CheckArgs, stdout: &mut dyn Write, stderr: &mut dyn Write) -> any
     let summary = loaded.summary();
     match args.format {
         Format::Human => {
-            write!(stderr, "{}", diag::render_human(&shown, &loaded.sources, use_color(args.color)))?;
+            write!(stderr, "{}", diag::render_human(&shown, &loaded.sources, ui.color()))?;
             writeln!(stdout, "{}", summary_line(&loaded, args.strict))?;
             if let Some(line) = &situations {
                 writeln!(stdout, "{line}")?;
@@ -582,7 +716,7 @@ fn generate(args: GenerateArgs, stdout: &mut dyn Write, stderr: &mut dyn Write) 
     Ok(if args.check && stale > 0 { 1 } else { 0 })
 }
 
-fn script(args: ScriptArgs, stdout: &mut dyn Write, stderr: &mut dyn Write) -> anyhow::Result<Exit> {
+fn script(args: ScriptArgs, ui: &Ui, stdout: &mut dyn Write, stderr: &mut dyn Write) -> anyhow::Result<Exit> {
     use arena_engine::script::api;
     use arena_engine::script::host::RecordingHost;
     use arena_engine::script::runtime::{Ctx, Limits, Runtime, ScriptSource};
@@ -607,7 +741,7 @@ fn script(args: ScriptArgs, stdout: &mut dyn Write, stderr: &mut dyn Write) -> a
         .cloned()
         .collect();
     if !unreadable.is_empty() {
-        write!(stderr, "{}", diag::render_human(&unreadable, &loaded.sources, use_color(args.color)))?;
+        write!(stderr, "{}", diag::render_human(&unreadable, &loaded.sources, ui.color()))?;
         return Ok(2);
     }
     let mut host = RecordingHost::new(args.seed);
@@ -673,7 +807,7 @@ fn script(args: ScriptArgs, stdout: &mut dyn Write, stderr: &mut dyn Write) -> a
                     if let Some(line) = e.line {
                         d.location = Some(diag::line_location(&args.file, &text, line));
                     }
-                    write!(stderr, "{}", diag::render_human(&[d], &sources, use_color(args.color)))?;
+                    write!(stderr, "{}", diag::render_human(&[d], &sources, ui.color()))?;
                 }
             }
         }
@@ -682,22 +816,23 @@ fn script(args: ScriptArgs, stdout: &mut dyn Write, stderr: &mut dyn Write) -> a
 }
 
 /// Load packs for playing: errors are printed and the load refused.
-fn load_for_play(packs: &[PathBuf], stderr: &mut dyn Write) -> anyhow::Result<Option<Loaded>> {
+fn load_for_play(packs: &[PathBuf], ui: &Ui, stderr: &mut dyn Write) -> anyhow::Result<Option<Loaded>> {
     let packs = if packs.is_empty() { content_paths() } else { packs.to_vec() };
     let options = load::Options { run_script_tests: false, ..load::Options::default() };
     let loaded = load::load(&packs, &options);
     if loaded.has_errors() {
         let errors: Vec<Diagnostic> = loaded.diagnostics.iter().filter(|d| d.is_error()).cloned().collect();
-        write!(stderr, "{}", diag::render_human(&errors, &loaded.sources, err_is_terminal()))?;
+        write!(stderr, "{}", diag::render_human(&errors, &loaded.sources, ui.color()))?;
         writeln!(stderr, "the packs have errors: run `arena check` first")?;
         return Ok(None);
     }
+    ui.loaded(&loaded, stderr)?;
     Ok(Some(loaded))
 }
 
-fn sim(args: SimArgs, stdout: &mut dyn Write, stderr: &mut dyn Write) -> anyhow::Result<Exit> {
+fn sim(args: SimArgs, ui: &Ui, stdout: &mut dyn Write, stderr: &mut dyn Write) -> anyhow::Result<Exit> {
     use arena_engine::script::runtime::{Limits, Runtime};
-    let Some(loaded) = load_for_play(&args.packs, stderr)? else { return Ok(1) };
+    let Some(loaded) = load_for_play(&args.packs, ui, stderr)? else { return Ok(1) };
     let content = &loaded.content;
     // A Scenario for more than two players loads and validates, but the
     // engine plays 2-player games (Prime Time's need their own rules engine).
@@ -768,7 +903,7 @@ fn sim(args: SimArgs, stdout: &mut dyn Write, stderr: &mut dyn Write) -> anyhow:
         } else {
             arena_engine::sim::Teams::Setup(setup_id.clone())
         };
-        return sim_batch(&loaded, &teams, args.seed, n, players, args.jobs, args.format, stdout, stderr);
+        return sim_batch(&loaded, &teams, args.seed, n, players, args.jobs, args.format, ui, stdout, stderr);
     }
     // One game: the setup's teams, or teams drawn from the seed (`--random-teams`).
     let setup_id =
@@ -797,7 +932,14 @@ fn sim(args: SimArgs, stdout: &mut dyn Write, stderr: &mut dyn Write) -> anyhow:
             .with_context(|| format!("writing {}", path.display()))?;
     }
     match args.format {
-        Output::Json => writeln!(stdout, "{}", serde_json::to_string_pretty(&record)?)?,
+        Output::Json => {
+            let mut v = serde_json::json!({ "version": JSON_VERSION, "kind": "sim-game" });
+            if let (Some(head), serde_json::Value::Object(fields)) = (v.as_object_mut(), serde_json::to_value(&record)?)
+            {
+                head.extend(fields);
+            }
+            writeln!(stdout, "{}", serde_json::to_string_pretty(&v)?)?
+        }
         _ => write!(stdout, "{}", record.narrative())?,
     }
     Ok(if record.effect_failures > 0 { 1 } else { 0 })
@@ -812,12 +954,13 @@ fn sim_batch(
     players: [arena_engine::sim::Player; 2],
     jobs: Option<usize>,
     format: Output,
+    ui: &Ui,
     stdout: &mut dyn Write,
     stderr: &mut dyn Write,
 ) -> anyhow::Result<Exit> {
     let jobs = jobs.unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get()));
     let started = std::time::Instant::now();
-    let results = with_progress(games, |tick| {
+    let results = with_progress(games, !ui.quiet(), |tick| {
         arena_engine::sim::batch(
             std::sync::Arc::new(loaded.content.clone()),
             loaded.script_set.clone(),
@@ -837,7 +980,7 @@ fn sim_batch(
     };
     match format {
         Output::Json => {
-            let v = serde_json::json!({ "setup": setup, "seeds": [first_seed, first_seed + games - 1], "report": report, "games": results });
+            let v = serde_json::json!({ "version": JSON_VERSION, "kind": "sim-batch", "setup": setup, "seeds": [first_seed, first_seed + games - 1], "report": report, "games": results });
             writeln!(stdout, "{}", serde_json::to_string_pretty(&v)?)?;
         }
         _ => {
@@ -870,7 +1013,11 @@ fn sim_batch(
                 "draws {}  mean Rounds {:.2}  games with failed effects {}  engine errors {}",
                 report.draws, report.mean_rounds, report.games_with_effect_failures, report.errors
             )?;
-            for g in results.iter().filter(|g| g.error.is_some() || !g.effect_failures.is_empty()).take(5) {
+            for g in results
+                .iter()
+                .filter(|g| g.error.is_some() || !g.effect_failures.is_empty())
+                .take(if ui.verbose() { usize::MAX } else { 5 })
+            {
                 let what = g.error.clone().unwrap_or_else(|| g.effect_failures.join("; "));
                 writeln!(stderr, "seed {}: {what}", g.seed)?;
             }
@@ -880,16 +1027,16 @@ fn sim_batch(
 }
 
 /// Run `work` with a progress bar of `len` steps on stderr (drawn only when
-/// stderr is a terminal); `work` calls its argument once per finished step, from
+/// `show` and stderr is a terminal); `work` calls its argument once per finished step, from
 /// any thread.
 ///
 /// The bar never blocks the work: workers only send a message, and the bar is
 /// drawn on the calling thread, the one that runs [`run`]. A caller that holds
 /// the process's stderr lock for the whole run (`main` may) does not stall the
 /// workers, since the lock is re-entrant on its own thread.
-pub(crate) fn with_progress<R: Send>(len: u64, work: impl FnOnce(&(dyn Fn() + Sync)) -> R + Send) -> R {
+pub(crate) fn with_progress<R: Send>(len: u64, show: bool, work: impl FnOnce(&(dyn Fn() + Sync)) -> R + Send) -> R {
     let bar = indicatif::ProgressBar::new(len);
-    if !err_is_terminal() {
+    if !show || !err_is_terminal() {
         bar.set_draw_target(indicatif::ProgressDrawTarget::hidden());
     }
     bar.set_style(
@@ -917,7 +1064,7 @@ pub(crate) fn with_progress<R: Send>(len: u64, work: impl FnOnce(&(dyn Fn() + Sy
     }
 }
 
-fn replay(args: ReplayArgs, stdout: &mut dyn Write, stderr: &mut dyn Write) -> anyhow::Result<Exit> {
+fn replay(args: ReplayArgs, ui: &Ui, stdout: &mut dyn Write, stderr: &mut dyn Write) -> anyhow::Result<Exit> {
     use arena_engine::script::runtime::{Limits, Runtime};
     use arena_engine::sim::{Replay, ReplayCheck};
     let text = std::fs::read_to_string(&args.file).with_context(|| format!("reading {}", args.file.display()))?;
@@ -932,9 +1079,9 @@ fn replay(args: ReplayArgs, stdout: &mut dyn Write, stderr: &mut dyn Write) -> a
         )?;
         return Ok(1);
     }
-    let Some(loaded) = load_for_play(&args.packs, stderr)? else { return Ok(1) };
+    let Some(loaded) = load_for_play(&args.packs, ui, stderr)? else { return Ok(1) };
     let hash = loaded.content_hash();
-    if hash != replay.content_hash {
+    if hash != replay.content_hash && !ui.quiet() {
         writeln!(
             stderr,
             "note: the content has changed since the replay was recorded ({} now, {} then)",
@@ -979,7 +1126,7 @@ fn replay(args: ReplayArgs, stdout: &mut dyn Write, stderr: &mut dyn Write) -> a
     }
 }
 
-fn run_situation(args: RunArgs, stdout: &mut dyn Write, stderr: &mut dyn Write) -> anyhow::Result<Exit> {
+fn run_situation(args: RunArgs, ui: &Ui, stdout: &mut dyn Write, stderr: &mut dyn Write) -> anyhow::Result<Exit> {
     use arena_engine::rules::situation::Situation;
     use arena_engine::script::runtime::{Limits, Runtime};
     let text = std::fs::read_to_string(&args.file).with_context(|| format!("reading {}", args.file.display()))?;
@@ -997,7 +1144,7 @@ fn run_situation(args: RunArgs, stdout: &mut dyn Write, stderr: &mut dyn Write) 
     } else {
         args.packs.clone()
     };
-    let Some(loaded) = load_for_play(&packs, stderr)? else { return Ok(1) };
+    let Some(loaded) = load_for_play(&packs, ui, stderr)? else { return Ok(1) };
     let runtime =
         Runtime::new(std::sync::Arc::new(loaded.content.clone()), loaded.script_set.clone(), Limits::default())
             .map_err(|e| anyhow::anyhow!("cannot start the Lua VM: {e}"))?;
@@ -1019,18 +1166,18 @@ fn run_situation(args: RunArgs, stdout: &mut dyn Write, stderr: &mut dyn Write) 
     for p in &played.problems {
         writeln!(stderr, "error: {}: {}", args.file.display(), p.message)?;
     }
-    if !played.problems.iter().any(|p| p.message.starts_with("expected ")) && played.expected > 0 {
+    if !ui.quiet() && !played.problems.iter().any(|p| p.message.starts_with("expected ")) && played.expected > 0 {
         writeln!(stderr, "all {} expected events happened", played.expected)?;
     }
     Ok(if played.problems.is_empty() { 0 } else { 1 })
 }
 
-fn lock(args: LockArgs, stdout: &mut dyn Write, stderr: &mut dyn Write) -> anyhow::Result<Exit> {
+fn lock(args: LockArgs, ui: &Ui, stdout: &mut dyn Write, stderr: &mut dyn Write) -> anyhow::Result<Exit> {
     let paths = if args.paths.is_empty() { default_paths() } else { args.paths.clone() };
     let loaded = load::load(&paths, &load::Options { run_script_tests: false, ..load::Options::default() });
     if loaded.has_errors() {
         let errors: Vec<Diagnostic> = loaded.diagnostics.iter().filter(|d| d.is_error()).cloned().collect();
-        write!(stderr, "{}", diag::render_human(&errors, &loaded.sources, err_is_terminal()))?;
+        write!(stderr, "{}", diag::render_human(&errors, &loaded.sources, ui.color()))?;
         writeln!(stderr, "the packs have errors: nothing written")?;
         return Ok(1);
     }

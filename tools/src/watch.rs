@@ -3,7 +3,7 @@
 //! after each good reload can play a short seeded batch and compare it with the
 //! previous content.
 
-use super::{ColorChoice, Exit, PlayerKind, default_paths, seats, summary_line, use_color};
+use super::{Exit, PlayerKind, Ui, default_paths, seats, summary_line};
 use arena_engine::diag::{self, Diagnostic, Severity};
 use arena_engine::load;
 use arena_engine::watch::{Event, SimStats, Snapshot, WaitReason, WatchOptions, Watcher};
@@ -45,9 +45,6 @@ pub struct WatchArgs {
     /// Largest file read, in bytes.
     #[arg(long, default_value_t = load::Options::default().max_file_size, value_name = "BYTES")]
     max_file_size: u64,
-    /// Colour in human output.
-    #[arg(long, value_enum, default_value_t = ColorChoice::Auto)]
-    color: ColorChoice,
     /// Stop after the first change has been handled: exit 0 if it went live, 1
     /// if it was rejected (for scripts and tests; otherwise run until Ctrl-C).
     #[arg(long)]
@@ -55,7 +52,7 @@ pub struct WatchArgs {
 }
 
 /// Watch until the event channel closes (or, with --once, until one change is handled).
-pub fn run(args: WatchArgs, stdout: &mut dyn Write, stderr: &mut dyn Write) -> anyhow::Result<Exit> {
+pub fn run(args: WatchArgs, ui: &Ui, stdout: &mut dyn Write, stderr: &mut dyn Write) -> anyhow::Result<Exit> {
     let paths = if args.paths.is_empty() { default_paths() } else { args.paths.clone() };
     if paths.is_empty() {
         writeln!(stderr, "error: no packs to watch: give a pack folder or a folder of packs")?;
@@ -76,7 +73,7 @@ pub fn run(args: WatchArgs, stdout: &mut dyn Write, stderr: &mut dyn Write) -> a
         if args.once { "; stopping after one change" } else { "; Ctrl-C to stop" }
     )?;
     stdout.flush()?;
-    let mut printer = Printer { args: &args, color: use_color(args.color), previous: None };
+    let mut printer = Printer { args: &args, color: ui.color(), previous: None };
     let mut loaded_once = false;
     loop {
         // Everything already waiting is handled as one group: a simulation is

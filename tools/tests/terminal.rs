@@ -15,7 +15,7 @@ const BOUND: Duration = Duration::from_secs(180);
 /// Run the `arena` binary with `args` in a pseudo-terminal; return everything it
 /// wrote and its exit code, or panic with what it wrote so far if it has not
 /// finished within [`BOUND`].
-fn at_terminal(args: &[&str]) -> (String, u32) {
+fn at_terminal(args: &[&str], env: &[(&str, &str)]) -> (String, u32) {
     let pty = native_pty_system();
     let pair = pty.openpty(PtySize { rows: 24, cols: 100, pixel_width: 0, pixel_height: 0 }).expect("open a pty");
     let mut cmd = CommandBuilder::new(env!("CARGO_BIN_EXE_arena"));
@@ -24,6 +24,9 @@ fn at_terminal(args: &[&str]) -> (String, u32) {
     cmd.cwd(concat!(env!("CARGO_MANIFEST_DIR"), "/.."));
     cmd.env_remove("NO_COLOR");
     cmd.env("TERM", "xterm-256color");
+    for (k, v) in env {
+        cmd.env(k, v);
+    }
     let mut child = pair.slave.spawn_command(cmd).expect("spawn arena");
     drop(pair.slave);
     let mut reader = pair.master.try_clone_reader().expect("pty reader");
@@ -73,10 +76,29 @@ fn at_terminal(args: &[&str]) -> (String, u32) {
 
 #[test]
 fn sim_games_finishes_at_a_terminal_and_draws_its_progress() {
-    let (output, code) = at_terminal(&["sim", "assault", "--games", "40", "--jobs", "2", "--random-teams"]);
+    let (output, code) = at_terminal(&["sim", "assault", "--games", "40", "--jobs", "2", "--random-teams"], &[]);
     assert!(output.contains("40 games of assault (random teams)"), "no statistics in:\n{output}");
     assert!(output.contains("player 1 wins"), "no win rates in:\n{output}");
     // The bar was drawn at the terminal (so the run above went through it).
     assert!(output.contains("/40 games"), "no progress bar in:\n{output}");
     assert!(code <= 1, "exit code {code}:\n{output}");
+}
+
+#[test]
+fn colour_at_a_terminal_unless_no_color_is_set() {
+    // clap's own error, and a content diagnostic: coloured at a terminal...
+    let (typo, code) = at_terminal(&["chekc"], &[]);
+    assert_eq!(code, 2, "{typo}");
+    assert!(typo.contains("\u{1b}["), "no colour at a terminal: {typo:?}");
+    let bad = concat!(env!("CARGO_MANIFEST_DIR"), "/../tests/fixtures/bad/unknown-field/p");
+    let (check, code) = at_terminal(&["check", bad], &[]);
+    assert_eq!(code, 1, "{check}");
+    assert!(check.contains("\u{1b}["), "no colour at a terminal: {check:?}");
+    // ...and not with NO_COLOR (any non-empty value), unless --color always.
+    let (typo, _) = at_terminal(&["chekc"], &[("NO_COLOR", "1")]);
+    assert!(typo.contains("unrecognized subcommand") && !typo.contains('\u{1b}'), "{typo:?}");
+    let (check, _) = at_terminal(&["check", bad], &[("NO_COLOR", "1")]);
+    assert!(check.contains("unknown-field") && !check.contains('\u{1b}'), "{check:?}");
+    let (forced, _) = at_terminal(&["--color", "always", "check", bad], &[("NO_COLOR", "1")]);
+    assert!(forced.contains("\u{1b}["), "--color always: {forced:?}");
 }
