@@ -154,6 +154,10 @@ struct CheckArgs {
     /// The lockfile for --locked.
     #[arg(long, value_name = "FILE", default_value = "arena.lock")]
     lockfile: PathBuf,
+    /// The repository root: `--format github` and `sarif` give paths relative
+    /// to it. Default: the nearest folder upward holding `.git`, else the current folder.
+    #[arg(long, value_name = "DIR")]
+    repo_root: Option<PathBuf>,
 }
 
 #[derive(clap::Args, Debug)]
@@ -644,12 +648,23 @@ fn check(args: CheckArgs, ui: &Ui, stdout: &mut dyn Write, stderr: &mut dyn Writ
             write!(stdout, "{}", diag::render_json(&shown, &value))?;
         }
         Format::Github => {
-            write!(stdout, "{}", diag::render_github(&shown))?;
+            write!(stdout, "{}", diag::render_github(&shown, &loaded.sources, &repo_root(args.repo_root.as_deref())?))?;
             writeln!(stdout, "{}", summary_line(&loaded, args.strict))?;
         }
-        Format::Sarif => write!(stdout, "{}", diag::render_sarif(&shown))?,
+        Format::Sarif => {
+            write!(stdout, "{}", diag::render_sarif(&shown, &loaded.sources, &repo_root(args.repo_root.as_deref())?))?
+        }
     }
     Ok(exit_code(&loaded))
+}
+
+/// The repository root for code-scanning output: `--repo-root`, else found from the current folder.
+fn repo_root(given: Option<&std::path::Path>) -> anyhow::Result<diag::RepoRoot> {
+    let cwd = std::env::current_dir().context("reading the current folder")?;
+    Ok(match given {
+        Some(root) => diag::RepoRoot::new(&cwd, root),
+        None => diag::RepoRoot::discover(&cwd),
+    })
 }
 
 pub(crate) fn exit_code(loaded: &Loaded) -> Exit {
