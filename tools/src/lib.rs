@@ -5,6 +5,7 @@
 //! Exit codes: 0 clean (warnings allowed), 1 content errors, 2 usage or IO failure.
 
 mod content_cmds;
+mod scaffold;
 
 use anyhow::Context;
 use arena_engine::diag::{self, Code, Diagnostic, Severity};
@@ -115,6 +116,10 @@ enum Command {
     /// Write the generated files (JSON Schemas, Lua API definitions and reference,
     /// diagnostics reference) from their sources in the engine.
     Generate(GenerateArgs),
+    /// Make a new pack, Character, Tactic, Scenario or map: a valid entry with
+    /// every required key and a comment on each, and for effects a Lua script
+    /// and its test, so `arena check` passes at once.
+    New(scaffold::NewArgs),
     /// Print a shell completion script for arena (`arena completions bash >
     /// ~/.local/share/bash-completion/completions/arena`).
     Completions(CompletionsArgs),
@@ -419,6 +424,7 @@ where
         Command::Run(args) => run_situation(args, &ui, out, err),
         Command::Watch(args) => watch::run(args, &ui, out, err),
         Command::Completions(args) => completions(args, out),
+        Command::New(args) => scaffold::run(args, out, err),
         Command::Man(args) => man(args, out),
     };
     match result {
@@ -520,10 +526,18 @@ pub(crate) fn content_paths() -> Vec<PathBuf> {
     bundled(&["content"])
 }
 
-fn bundled(dirs: &[&str]) -> Vec<PathBuf> {
+/// The arena checkout the bundled packs (and `schemas/`) are found in: the
+/// current folder when it holds `content/`, else the workspace this binary was
+/// built from, if it is still there.
+pub(crate) fn bundled_root() -> Option<PathBuf> {
     let here = PathBuf::from(".");
     let base =
         if here.join("content").is_dir() { here } else { PathBuf::from(concat!(env!("CARGO_MANIFEST_DIR"), "/..")) };
+    base.is_dir().then_some(base)
+}
+
+fn bundled(dirs: &[&str]) -> Vec<PathBuf> {
+    let Some(base) = bundled_root() else { return Vec::new() };
     dirs.iter()
         .map(|d| base.join(d))
         .filter(|p| p.is_dir() && has_pack(p))
