@@ -631,16 +631,8 @@ fn check(args: CheckArgs, ui: &Ui, stdout: &mut dyn Write, stderr: &mut dyn Writ
         let expected = std::fs::read_to_string(&args.lockfile).unwrap_or_default();
         let actual = loaded.lockfile();
         if expected != actual {
-            let what = if expected.is_empty() { "is missing" } else { "is out of date" };
-            let first = expected.lines().zip(actual.lines()).position(|(a, b)| a != b).map_or(1, |i| i + 1);
-            loaded.diagnostics.push(
-                Diagnostic::error(
-                    Code::LockMismatch,
-                    format!("`{}` {what}: the packs differ from it", args.lockfile.display()),
-                )
-                .at(diag::Location { file: args.lockfile.clone(), span: None, line: first, column: 1 })
-                .help("run `arena lock` (with the same paths) and commit the lockfile, if the change is intended"),
-            );
+            let found = lock_mismatches(&loaded, &args.lockfile, &expected, &actual);
+            loaded.diagnostics.extend(found);
         }
     }
     let shown: Vec<Diagnostic> =
@@ -679,6 +671,107 @@ fn repo_root(given: Option<&std::path::Path>) -> anyhow::Result<diag::RepoRoot> 
         Some(root) => diag::RepoRoot::new(&cwd, root),
         None => diag::RepoRoot::discover(&cwd),
     })
+}
+
+/// One `lock-mismatch` per pack that differs from the lockfile, naming the
+/// pack, its folder and the lockfile line of its entry; one for the whole file
+/// when it is missing, unreadable or differs only in order.
+fn lock_mismatches(loaded: &Loaded, lockfile: &std::path::Path, expected: &str, actual: &str) -> Vec<Diagnostic> {
+    let help = "run `arena lock` (with the same paths) and commit the lockfile, if the change is intended";
+    let whole = |what: &str, line: usize| {
+        Diagnostic::error(Code::LockMismatch, format!("`{}` {what}", lockfile.display()))
+            .at(diag::Location { file: lockfile.to_path_buf(), span: None, line, column: 1 })
+            .help(help)
+    };
+    if expected.is_empty() {
+        return vec![whole("is missing: no packs are locked", 1)];
+    }
+    // Each locked pack: id, version, hash, and the line of its `id`.
+    let mut locked: Vec<(String, String, String, usize)> = Vec::new();
+    let mut current: Option<(String, String, String, usize)> = None;
+    for (i, line) in expected.lines().enumerate() {
+        let line = line.trim();
+        let value = |key: &str| {
+            line.strip_prefix(key)
+                .map(str::trim_start)
+                .and_then(|r| r.strip_prefix('='))
+                .map(|v| v.trim().trim_matches('"').to_string())
+        };
+        if line == "[[pack]]" {
+            locked.extend(current.take());
+            current = Some(Default::default());
+        } else if let Some(c) = current.as_mut() {
+            if let Some(v) = value("id") {
+                c.0 = v;
+                c.3 = i + 1;
+            } else if let Some(v) = value("version") {
+                c.1 = v;
+            } else if let Some(v) = value("hash") {
+                c.2 = v;
+            }
+        }
+    }
+    locked.extend(current);
+    let at = |line: usize| diag::Location { file: lockfile.to_path_buf(), span: None, line, column: 1 };
+    let mut out = Vec::new();
+    for p in &loaded.packs {
+        let id = &p.manifest.id;
+        let folder = p.root.display();
+        match locked.iter().find(|l| &l.0 == id) {
+            None => out.push(
+                Diagnostic::error(
+                    Code::LockMismatch,
+                    format!("pack `{id}` ({folder}) is loaded but not in `{}`", lockfile.display()),
+                )
+                .at(at(1))
+                .help(help),
+            ),
+            Some((_, version, _, line)) if *version != p.manifest.version => out.push(
+                Diagnostic::error(
+                    Code::LockMismatch,
+                    format!(
+                        "pack `{id}` ({folder}) is version {}; `{}` has {version}",
+                        p.manifest.version,
+                        lockfile.display()
+                    ),
+                )
+                .at(at(*line))
+                .help(help),
+            ),
+            Some((_, _, hash, line)) if *hash != loaded.pack_hash(p) => out.push(
+                Diagnostic::error(
+                    Code::LockMismatch,
+                    format!("the files of pack `{id}` ({folder}) differ from `{}`", lockfile.display()),
+                )
+                .at(at(*line))
+                .with_note(format!(
+                    "locked content hash {}, now {}",
+                    &hash[..12.min(hash.len())],
+                    &loaded.pack_hash(p)[..12]
+                ))
+                .help(help),
+            ),
+            Some(_) => {}
+        }
+    }
+    for (id, _, _, line) in &locked {
+        if !loaded.packs.iter().any(|p| &p.manifest.id == id) {
+            out.push(
+                Diagnostic::error(
+                    Code::LockMismatch,
+                    format!("pack `{id}` is in `{}` but not loaded", lockfile.display()),
+                )
+                .at(at(*line))
+                .help("load it too (pass its folder), or run `arena lock` without it"),
+            );
+        }
+    }
+    if out.is_empty() {
+        // The same packs, versions and content: the order or the text differs.
+        let first = expected.lines().zip(actual.lines()).position(|(a, b)| a != b).map_or(1, |i| i + 1);
+        out.push(whole("is out of date: the packs load in another order, or the file was edited", first));
+    }
+    out
 }
 
 pub(crate) fn exit_code(loaded: &Loaded) -> Exit {
