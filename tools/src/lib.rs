@@ -1135,6 +1135,7 @@ fn sim_batch(
                 "draws {}  mean Rounds {:.2}  games with failed effects {}  engine errors {}",
                 report.draws, report.mean_rounds, report.games_with_effect_failures, report.errors
             )?;
+            write!(stdout, "{}", character_table(loaded, &report))?;
             for g in results
                 .iter()
                 .filter(|g| g.error.is_some() || !g.effect_failures.is_empty())
@@ -1146,6 +1147,56 @@ fn sim_batch(
         }
     }
     Ok(if report.errors + report.games_with_effect_failures > 0 { 1 } else { 0 })
+}
+
+/// The balance readout per Character of `sim --games`: games, win rate with
+/// its 95% interval, and per-game means of Damage dealt and taken and of times
+/// sent to the Infirmary. The Characters of the packs under test (the loaded
+/// packs that are not bundled base games) come first, marked `*`.
+fn character_table(loaded: &Loaded, report: &arena_engine::sim::Report) -> String {
+    use std::fmt::Write as _;
+    let bundled: std::collections::BTreeSet<PathBuf> =
+        load::discover(&content_paths()).0.iter().filter_map(|r| r.canonicalize().ok()).collect();
+    let under_test: Vec<&str> = loaded
+        .packs
+        .iter()
+        .filter(|p| p.root.canonicalize().map_or(true, |r| !bundled.contains(&r)))
+        .map(|p| p.manifest.id.as_str())
+        .collect();
+    let tested =
+        |c: &str| loaded.content.characters.get(c).is_some_and(|e| under_test.contains(&e.origin.pack.as_str()));
+    let mut rows: Vec<(&String, &arena_engine::sim::CharacterReport)> = report.per_character.iter().collect();
+    rows.sort_by_key(|(c, _)| (!tested(c), c.as_str()));
+    let mut out = String::new();
+    if rows.is_empty() {
+        return out;
+    }
+    let width = rows.iter().map(|(c, _)| c.len()).max().unwrap_or(0).max("Character".len());
+    let _ = writeln!(
+        out,
+        "\n  {:<width$} {:>5}  {:<20} {:>6} {:>6} {:>9}",
+        "Character", "games", "side wins [95%]", "dealt", "taken", "Infirmary"
+    );
+    for (c, r) in rows {
+        let mark = if tested(c) { "* " } else { "  " };
+        let wins =
+            format!("{:5.1}% [{:.1}-{:.1}]", r.win_rate.rate * 100.0, r.win_rate.low * 100.0, r.win_rate.high * 100.0);
+        let _ = writeln!(
+            out,
+            "{mark}{c:<width$} {:>5}  {wins:<20} {:>6.2} {:>6.2} {:>9.2}",
+            r.games, r.mean_damage_dealt, r.mean_damage_taken, r.mean_infirmary,
+        );
+    }
+    let _ = writeln!(
+        out,
+        "(means per game: Damage its Enemies suffered in its Activations, Damage it suffered, times sent to the Infirmary{})",
+        if under_test.is_empty() {
+            String::new()
+        } else {
+            format!("; * from the packs under test: {}", under_test.join(", "))
+        }
+    );
+    out
 }
 
 /// Run `work` with a progress bar of `len` steps on stderr (drawn only when
