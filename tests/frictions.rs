@@ -26,7 +26,7 @@ fn a_blank_face_may_be_written_blank() {
     let run = arena(&["check", p]);
     assert_eq!(run.code, 0, "{}", run.stderr);
     // The engine reads both spellings of a blank face as a face with no symbol.
-    let loaded = arena_engine::load::load(&[pack.clone()], &arena_engine::load::Options::default());
+    let loaded = arena_engine::load::load(std::slice::from_ref(&pack), &arena_engine::load::Options::default());
     let faces = &loaded.content.dice["grey"].value.faces;
     assert_eq!(faces.iter().map(Vec::len).collect::<Vec<_>>(), [1, 0, 0, 1, 0, 1]);
 
