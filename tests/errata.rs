@@ -2,9 +2,10 @@
 //! selected, and the printed cards when it is not.
 
 use arena_engine::load;
-use arena_engine::rules::decision::{Choice, Controller, Decision, Kind};
-use arena_engine::rules::game::{Game, View};
+use arena_engine::rules::decision::{Choice, Controller, Decision, DecisionKind};
+use arena_engine::rules::game::Game;
 use arena_engine::rules::situation::Situation;
+use arena_engine::rules::state::View;
 use arena_engine::script::runtime::{Limits, Runtime};
 use std::cell::RefCell;
 use std::rc::Rc;
@@ -34,11 +35,11 @@ struct Plays {
 impl Controller for Plays {
     fn decide(&mut self, d: &Decision, _v: &View<'_>) -> usize {
         self.seen.borrow_mut().extend(d.options.iter().map(ToString::to_string));
-        if d.kind == Kind::Choose {
+        if d.kind == DecisionKind::Choose {
             let want = if self.take_options { "add" } else { "no" };
             return d.options.iter().position(|o| o.to_string() == want).unwrap_or(0);
         }
-        if d.kind == Kind::Action && !self.done {
+        if d.kind == DecisionKind::Action && !self.done {
             if let Some(i) =
                 d.options.iter().position(|o| matches!(o, Choice::Perform { action, .. } if action == self.action))
             {
@@ -65,7 +66,7 @@ fn play_with(
     let seen = Rc::new(RefCell::new(Vec::new()));
     let mut a = Plays { action, done: false, take_options, seen: seen.clone() };
     let mut b = Plays { action, done: false, take_options, seen: seen.clone() };
-    let mut g = Game::from_situation(&loaded.content, &rt, &sit, [&mut a, &mut b]).unwrap();
+    let mut g = Game::from_situation(&loaded.content, &rt, &sit, vec![&mut a, &mut b]).unwrap();
     g.run_activation(true).unwrap();
     assert_eq!(g.effect_failures(), 0, "{:?}", g.events);
     let events = g.events.iter().map(ToString::to_string).collect();

@@ -2,9 +2,11 @@
 //! that every option a Decision offers is legal.
 
 use arena_engine::load;
-use arena_engine::rules::decision::{Choice, Controller, Decision, Kind, RandomController};
-use arena_engine::rules::game::{Location, Setup, View};
+use arena_engine::players::RandomController;
+use arena_engine::rules::decision::{Choice, Controller, Decision, DecisionKind};
+use arena_engine::rules::game::GameSetup;
 use arena_engine::rules::geometry::Hex;
+use arena_engine::rules::state::{Location, View};
 use arena_engine::script::runtime::{Limits, Runtime};
 use arena_engine::sim;
 use std::collections::BTreeSet;
@@ -22,13 +24,13 @@ fn bundled() -> load::Loaded {
 fn same_seed_same_game_byte_for_byte() {
     let loaded = bundled();
     let rt = Runtime::new(Arc::new(loaded.content.clone()), loaded.script_set.clone(), Limits::default()).unwrap();
-    let setup = Setup::from_content(&loaded.content, "first-game", 7).unwrap();
-    let a = sim::play_with(&loaded.content, &rt, &setup, [sim::Player::Random, sim::Player::Greedy]).unwrap();
-    let b = sim::play_with(&loaded.content, &rt, &setup, [sim::Player::Random, sim::Player::Greedy]).unwrap();
+    let setup = GameSetup::from_content(&loaded.content, "first-game", 7).unwrap();
+    let a = sim::play_with(&loaded.content, &rt, &setup, &[sim::Policy::Random, sim::Policy::Greedy]).unwrap();
+    let b = sim::play_with(&loaded.content, &rt, &setup, &[sim::Policy::Random, sim::Policy::Greedy]).unwrap();
     assert_eq!(serde_json::to_string(&a.events).unwrap(), serde_json::to_string(&b.events).unwrap());
     assert_eq!(a.answers, b.answers);
-    let other = Setup::from_content(&loaded.content, "first-game", 8).unwrap();
-    let c = sim::play_with(&loaded.content, &rt, &other, [sim::Player::Random, sim::Player::Greedy]).unwrap();
+    let other = GameSetup::from_content(&loaded.content, "first-game", 8).unwrap();
+    let c = sim::play_with(&loaded.content, &rt, &other, &[sim::Policy::Random, sim::Policy::Greedy]).unwrap();
     assert_ne!(a.narrative(), c.narrative(), "another seed gives another game");
     // The replay of the game plays the same events again.
     let replay = sim::Replay::of(&a, "first-game", &loaded.content_hash());
@@ -43,8 +45,8 @@ fn same_seed_same_game_byte_for_byte() {
 fn a_changed_replay_is_reported() {
     let loaded = bundled();
     let rt = Runtime::new(Arc::new(loaded.content.clone()), loaded.script_set.clone(), Limits::default()).unwrap();
-    let setup = Setup::from_content(&loaded.content, "first-game", 3).unwrap();
-    let rec = sim::play_with(&loaded.content, &rt, &setup, [sim::Player::Greedy, sim::Player::Greedy]).unwrap();
+    let setup = GameSetup::from_content(&loaded.content, "first-game", 3).unwrap();
+    let rec = sim::play_with(&loaded.content, &rt, &setup, &[sim::Policy::Greedy, sim::Policy::Greedy]).unwrap();
     let mut replay = sim::Replay::of(&rec, "first-game", &loaded.content_hash());
     let i = replay.answers.iter().position(|a| *a > 0).expect("some non-first answer");
     replay.answers[i] = 0;
@@ -84,7 +86,7 @@ impl Controller for Checker {
                 (Choice::Space { space }, _) | (Choice::MoveTo { space }, _) => {
                     assert!(free(space), "{:?} offers {o}, which is not Free", d.kind)
                 }
-                (Choice::Perform { cost, target, .. }, Kind::Action) => {
+                (Choice::Perform { cost, target, .. }, DecisionKind::Action) => {
                     let me = me.expect("an Action decision names its Character");
                     assert!(*cost <= me.action_points, "{o}: costs more than {} AP", me.action_points);
                     if let Some(t) = target {
@@ -99,7 +101,7 @@ impl Controller for Checker {
                         }
                     }
                 }
-                (Choice::MinionAction { minion, cost, target, .. }, Kind::Action) => {
+                (Choice::MinionAction { minion, cost, target, .. }, DecisionKind::Action) => {
                     let me = me.expect("an Action decision names its Character");
                     assert!(*cost <= me.action_points, "{o}: costs more than the Controller's {} AP", me.action_points);
                     let m = view.state.units.iter().find(|u| &u.id == minion).expect("the Minion exists");
@@ -110,7 +112,7 @@ impl Controller for Checker {
                         assert!(matches!(t.location, Location::Space(_)), "{o}: the Target is not in the HexaDome");
                     }
                 }
-                (Choice::RemoveMinion { minion }, Kind::Action) => {
+                (Choice::RemoveMinion { minion }, DecisionKind::Action) => {
                     let m = view.state.units.iter().find(|u| &u.id == minion).expect("the Minion exists");
                     assert!(matches!(m.location, Location::Space(_)), "{o}: the Minion is not in the HexaDome");
                 }
@@ -144,10 +146,10 @@ fn random_games_offer_only_legal_options_and_end() {
     let rt = Runtime::new(Arc::new(loaded.content.clone()), loaded.script_set.clone(), Limits::default()).unwrap();
     let mut total = 0;
     for seed in 1..=12 {
-        let setup = Setup::from_content(&loaded.content, "first-game", seed).unwrap();
+        let setup = GameSetup::from_content(&loaded.content, "first-game", seed).unwrap();
         let mut a = Checker { inner: Box::new(RandomController::new(seed * 2 + 1)), decisions: 0 };
         let mut b = Checker { inner: Box::new(RandomController::new(seed * 2 + 2)), decisions: 0 };
-        let rec = sim::play(&loaded.content, &rt, &setup, [&mut a, &mut b]).unwrap();
+        let rec = sim::play(&loaded.content, &rt, &setup, vec![&mut a, &mut b]).unwrap();
         assert!(
             rec.events.iter().any(|e| matches!(e, arena_engine::rules::event::Event::GameEnded { .. })),
             "seed {seed} did not end"
@@ -172,18 +174,18 @@ fn random_games_with_a_controller_and_her_minions() {
     let rt = Runtime::new(Arc::new(loaded.content.clone()), loaded.script_set.clone(), Limits::default()).unwrap();
     let mut seen = BTreeSet::new();
     for seed in 1..=16 {
-        let mut setup = Setup::from_content(&loaded.content, "first-game", seed).unwrap();
-        let p = (seed % 2) as usize;
+        let mut setup = GameSetup::from_content(&loaded.content, "first-game", seed).unwrap();
+        let p = arena_engine::rules::seats::PlayerId::seat((seed % 2) as usize);
         setup.teams[p][0] = "tinker".into();
         setup.decks[p].extend(["swarm-protocol".to_string(), "swarm-protocol".to_string()]);
         // Tinker's side plays at random; the other side greedily, so it goes
         // after the drones that stand in its way.
-        let greedy = || Box::new(arena_engine::rules::decision::GreedyController) as Box<dyn Controller>;
+        let greedy = || Box::new(arena_engine::players::GreedyController) as Box<dyn Controller>;
         let random = |k: u64| Box::new(RandomController::new(seed * 2 + k)) as Box<dyn Controller>;
-        let (first, second) = if p == 0 { (random(1), greedy()) } else { (greedy(), random(2)) };
+        let (first, second) = if p.index() == 0 { (random(1), greedy()) } else { (greedy(), random(2)) };
         let mut a = Checker { inner: first, decisions: 0 };
         let mut b = Checker { inner: second, decisions: 0 };
-        let rec = sim::play(&loaded.content, &rt, &setup, [&mut a, &mut b]).unwrap();
+        let rec = sim::play(&loaded.content, &rt, &setup, vec![&mut a, &mut b]).unwrap();
         for e in &rec.events {
             use arena_engine::rules::event::Event;
             match e {
@@ -210,7 +212,7 @@ fn random_games_with_a_controller_and_her_minions() {
 /// Characters, with no failed effect.
 #[test]
 fn special_spaces_and_running_projectiles_play_in_whole_games() {
-    use arena_engine::rules::decision::GreedyController;
+    use arena_engine::players::GreedyController;
     use arena_engine::rules::event::Event;
     let root = arena_tests::tests_dir().join("..");
     let loaded = load::load(
@@ -221,9 +223,9 @@ fn special_spaces_and_running_projectiles_play_in_whole_games() {
     let rt = Runtime::new(Arc::new(loaded.content.clone()), loaded.script_set.clone(), Limits::default()).unwrap();
     let mut seen = BTreeSet::new();
     for seed in 1..=8 {
-        let setup = Setup::from_content(&loaded.content, "hill-first-game", seed).unwrap();
+        let setup = GameSetup::from_content(&loaded.content, "hill-first-game", seed).unwrap();
         let (mut a, mut b) = (GreedyController, GreedyController);
-        let rec = sim::play(&loaded.content, &rt, &setup, [&mut a, &mut b]).unwrap();
+        let rec = sim::play(&loaded.content, &rt, &setup, vec![&mut a, &mut b]).unwrap();
         for e in &rec.events {
             let what = match e {
                 Event::SpecialSpacePlaced { .. } => "marker placed",
@@ -239,9 +241,9 @@ fn special_spaces_and_running_projectiles_play_in_whole_games() {
     // Seeds whose greedy games once looped a Displace-twice marker onto itself
     // until the stack overflowed (rulings R18): they now end.
     for seed in [21, 46, 88, 126, 127] {
-        let setup = Setup::random(&loaded.content, "king-of-the-hill", seed).unwrap();
+        let setup = GameSetup::random(&loaded.content, "king-of-the-hill", seed).unwrap();
         let (mut a, mut b) = (GreedyController, GreedyController);
-        let rec = sim::play(&loaded.content, &rt, &setup, [&mut a, &mut b]).unwrap();
+        let rec = sim::play(&loaded.content, &rt, &setup, vec![&mut a, &mut b]).unwrap();
         assert!(rec.events.iter().any(|e| matches!(e, Event::GameEnded { .. })), "seed {seed} did not end");
     }
     for want in ["marker placed", "marker revealed", "projectile deployed", "projectile flipped"] {
@@ -266,8 +268,8 @@ fn random_teams_from_every_pack_play_without_a_script_error() {
     let scripts = loaded.script_set.clone();
     let teams = sim::Teams::Random("assault".into());
     let mut played = BTreeSet::new();
-    for players in [[sim::Player::Greedy, sim::Player::Random], [sim::Player::Greedy, sim::Player::Greedy]] {
-        let games = sim::batch(content.clone(), scripts.clone(), &teams, 1..61, players, 2, &|| {}).unwrap();
+    for players in [[sim::Policy::Greedy, sim::Policy::Random], [sim::Policy::Greedy, sim::Policy::Greedy]] {
+        let games = sim::batch(content.clone(), scripts.clone(), &teams, 1..61, &players, 2, &|| {}).unwrap();
         assert_eq!(games.len(), 60);
         for g in &games {
             assert!(g.error.is_none(), "seed {}: {:?}", g.seed, g.error);
@@ -285,8 +287,8 @@ fn random_teams_from_every_pack_play_without_a_script_error() {
 fn a_whole_seeded_game_narrative() {
     let loaded = bundled();
     let rt = Runtime::new(Arc::new(loaded.content.clone()), loaded.script_set.clone(), Limits::default()).unwrap();
-    let setup = Setup::from_content(&loaded.content, "first-game", 1).unwrap();
-    let rec = sim::play_with(&loaded.content, &rt, &setup, [sim::Player::Greedy, sim::Player::Random]).unwrap();
+    let setup = GameSetup::from_content(&loaded.content, "first-game", 1).unwrap();
+    let rec = sim::play_with(&loaded.content, &rt, &setup, &[sim::Policy::Greedy, sim::Policy::Random]).unwrap();
     assert_eq!(rec.effect_failures, 0, "{}", rec.narrative());
     insta::assert_snapshot!(rec.narrative());
 }
@@ -297,9 +299,9 @@ fn a_whole_seeded_game_narrative() {
 /// with Damage inflicts it (Poisoned, `002 § Poisoned`).
 #[test]
 fn every_state_turns_blue_then_goes() {
-    use arena_engine::rules::decision::{SituationController, SituationSeat};
     use arena_engine::rules::game::Game;
     use arena_engine::rules::situation::Situation;
+    use arena_engine::rules::situation::{SituationController, SituationSeat};
     let loaded = bundled();
     let rt = Runtime::new(Arc::new(loaded.content.clone()), loaded.script_set.clone(), Limits::default()).unwrap();
     for (id, state) in &loaded.content.states {
@@ -313,7 +315,7 @@ fn every_state_turns_blue_then_goes() {
         let narrate = |sit: &Situation| {
             let shared = std::rc::Rc::new(std::cell::RefCell::new(SituationController::new(vec![])));
             let (mut a, mut b) = (SituationSeat(shared.clone()), SituationSeat(shared));
-            let mut g = Game::from_situation(&loaded.content, &rt, sit, [&mut a, &mut b]).unwrap();
+            let mut g = Game::from_situation(&loaded.content, &rt, sit, vec![&mut a, &mut b]).unwrap();
             g.run_activation(true).unwrap();
             g.events.iter().map(ToString::to_string).collect::<Vec<_>>()
         };
@@ -353,7 +355,7 @@ fn options_offered(loaded: &load::Loaded, situation: &str) -> (Vec<String>, Vec<
     let sit: arena_engine::rules::situation::Situation = toml::from_str(situation).unwrap();
     let seen = std::rc::Rc::new(std::cell::RefCell::new(Vec::new()));
     let (mut a, mut b) = (OptionsSeen(seen.clone()), OptionsSeen(seen.clone()));
-    let mut g = Game::from_situation(&loaded.content, &rt, &sit, [&mut a, &mut b]).unwrap();
+    let mut g = Game::from_situation(&loaded.content, &rt, &sit, vec![&mut a, &mut b]).unwrap();
     g.run_activation(true).unwrap();
     let events = g.events.iter().map(ToString::to_string).collect();
     let options = seen.borrow().clone();
@@ -399,21 +401,21 @@ fn hidden_targets_cannot_be_seen_from_afar() {
     assert!(options.iter().any(|o| o.starts_with("called-shot on miyamoto-mushashi")), "{options:?}");
 }
 
-/// rules.toml `initial-underdog`; 000 § Setup, Step 6: the lower Initiative
+/// rules.toml `initial-underdog`; 000 § GameSetup, Step 6: the lower Initiative
 /// total starts as the Underdog; on equal totals the seeded RNG picks.
 #[test]
 fn case_initial_underdog() {
     let loaded = bundled();
     let rt = Runtime::new(Arc::new(loaded.content.clone()), loaded.script_set.clone(), Limits::default()).unwrap();
     let underdog = |teams: [Vec<String>; 2], seed: u64| {
-        let setup = Setup {
+        let setup = GameSetup {
             scenario: "assault".into(),
-            teams,
-            decks: [vec![], vec![]],
-            zones: ["zone-1".into(), "zone-4".into()],
+            teams: teams.to_vec().into(),
+            decks: vec![vec![], vec![]].into(),
+            zones: vec!["zone-1".into(), "zone-4".into()].into(),
             seed,
         };
-        let rec = sim::play_with(&loaded.content, &rt, &setup, [sim::Player::Greedy, sim::Player::Greedy]).unwrap();
+        let rec = sim::play_with(&loaded.content, &rt, &setup, &[sim::Policy::Greedy, sim::Policy::Greedy]).unwrap();
         rec.events
             .iter()
             .find_map(|e| match e {
@@ -426,12 +428,12 @@ fn case_initial_underdog() {
     // Gata's Initiative is above Major Lunah's (000 How to Play, Turn 4).
     assert!(ini("gata") > ini("major-lunah"));
     let (p, reason) = underdog([vec!["gata".into()], vec!["major-lunah".into()]], 1);
-    assert_eq!(p, 1, "{reason}");
+    assert_eq!(p.number(), 2, "{reason}");
     assert!(reason.starts_with("lower Initiative total"), "{reason}");
     // Maximus ties 8-Ball (000 How to Play, Turn 1): drawn at random, both ways over seeds.
     assert_eq!(ini("maximus"), ini("8-ball"));
     let picks: BTreeSet<usize> =
-        (1..=16).map(|s| underdog([vec!["maximus".into()], vec!["8-ball".into()]], s).0).collect();
+        (1..=16).map(|s| underdog([vec!["maximus".into()], vec!["8-ball".into()]], s).0.index()).collect();
     assert_eq!(picks, BTreeSet::from([0, 1]), "a tie is settled by the seeded RNG, either way");
     assert!(underdog([vec!["maximus".into()], vec!["8-ball".into()]], 3).1.contains("drawn at random"));
 }
@@ -481,17 +483,80 @@ fn cover_adds_a_black_die_to_both_rolls() {
         "scenario = \"assault\"\nactive = \"wild-bill\"\n[[character]]\nid = \"wild-bill\"\nplayer = 2\nspace = [{}, {}]\naction_points = 5\n[[character]]\nid = \"hexx3r\"\nplayer = 1\nspace = [{}, {}]\n",
         a.q, a.r, d.q, d.r
     );
-    use arena_engine::rules::decision::{SituationController, SituationSeat};
     use arena_engine::rules::game::Game;
+    use arena_engine::rules::situation::{SituationController, SituationSeat};
     let rt = Runtime::new(Arc::new(loaded.content.clone()), loaded.script_set.clone(), Limits::default()).unwrap();
     let sit: arena_engine::rules::situation::Situation = toml::from_str(&situation).unwrap();
     let shared = std::rc::Rc::new(std::cell::RefCell::new(SituationController::new(vec![
         "twin-pistols on hexx3r (3 AP)".into(),
     ])));
     let (mut x, mut y) = (SituationSeat(shared.clone()), SituationSeat(shared.clone()));
-    let mut g = Game::from_situation(&loaded.content, &rt, &sit, [&mut x, &mut y]).unwrap();
+    let mut g = Game::from_situation(&loaded.content, &rt, &sit, vec![&mut x, &mut y]).unwrap();
     g.run_activation(true).unwrap();
     let rolls: Vec<String> = g.events.iter().map(ToString::to_string).filter(|l| l.contains(" rolls ")).collect();
     assert_eq!(rolls.len(), 2, "{rolls:?}");
     assert!(rolls.iter().all(|r| r.contains("black:")), "both roll a Black die for Cover: {rolls:?}");
+}
+
+/// Replays recorded before the engine was split by chapter (issue 11) play the
+/// same events, byte for byte, on today's engine: a restructuring that changes
+/// a game fails here. (Re-record with `arena sim assault --seed 7 --replay
+/// tests/fixtures/replays/assault-greedy-seed-7.json` only when the content or a
+/// rule changes on purpose, and say so in the commit.)
+#[test]
+fn replays_recorded_before_the_restructuring_still_play_identically() {
+    let loaded = bundled();
+    let rt = Runtime::new(Arc::new(loaded.content.clone()), loaded.script_set.clone(), Limits::default()).unwrap();
+    for name in ["assault-greedy-seed-7.json", "assault-random-teams-seed-3.json"] {
+        let path = arena_tests::tests_dir().join("fixtures/replays").join(name);
+        let replay: sim::Replay = serde_json::from_str(&std::fs::read_to_string(&path).unwrap()).unwrap();
+        assert!(replay.events.len() > 100, "{name}: a whole game");
+        assert_eq!(
+            sim::check_replay(&loaded.content, &rt, &replay).unwrap(),
+            sim::ReplayCheck::Same { events: replay.events.len() },
+            "{name}"
+        );
+    }
+}
+
+/// Issue 12 (a game always ends): an Action that gives back more Action
+/// Points than it costs would make the greedy player's Activation endless.
+/// The Activation is ended at `MAX_ACTIONS_PER_ACTIVATION` with a `stopped`
+/// event naming the effect that gave the points, the game plays to its end,
+/// and `arena check --sims` reports it as an error at that script.
+#[test]
+fn an_activation_that_would_not_end_is_stopped_naming_the_effect() {
+    let root = arena_tests::tests_dir();
+    let loaded = load::load(
+        &[root.join("../content"), root.join("fixtures/packs/runaway-activation")],
+        &load::Options { run_script_tests: false, ..load::Options::default() },
+    );
+    assert!(!loaded.has_errors(), "the fixture loads");
+    let rt = Runtime::new(Arc::new(loaded.content.clone()), loaded.script_set.clone(), Limits::default()).unwrap();
+    let setup = GameSetup::from_content(&loaded.content, "perpetual-game", 1).unwrap();
+    let rec = sim::play_with(&loaded.content, &rt, &setup, &[sim::Policy::Greedy, sim::Policy::Greedy]).unwrap();
+    let stopped: Vec<_> = rec
+        .events
+        .iter()
+        .filter_map(|e| match e {
+            arena_engine::rules::event::Event::Stopped { card, effect, file, .. } => Some((card, effect, file)),
+            _ => None,
+        })
+        .collect();
+    assert!(!stopped.is_empty(), "the runaway Activation is stopped");
+    let (card, effect, file) = stopped[0];
+    assert_eq!(card, "character:perpetual");
+    assert_eq!(effect, "actions[id=second-wind].effects[0]");
+    assert!(file.ends_with("second-wind.lua"), "{file}");
+    assert!(
+        rec.events.iter().any(|e| matches!(e, arena_engine::rules::event::Event::GameEnded { .. })),
+        "the game ends"
+    );
+    let diags = sim::check_sims(&loaded, 2, 1);
+    assert!(
+        diags.iter().any(|d| d.is_error()
+            && d.location.as_ref().is_some_and(|l| l.file.ends_with("second-wind.lua"))
+            && d.message.contains("went past")),
+        "check --sims reports it at the script: {diags:#?}"
+    );
 }

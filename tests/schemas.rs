@@ -28,3 +28,19 @@ fn every_code_is_documented() {
         assert!(doc.contains(&format!("`{}`", code.as_str())), "docs/diagnostics.md does not document `{code}`");
     }
 }
+
+/// Every key of a content file is a kind of content the loader reads (or
+/// `patch`), and every kind is a key: the two come from one list
+/// (`content_kinds!`), and a key without a kind would be dropped unread.
+#[test]
+fn every_content_file_key_has_a_kind() {
+    use arena_engine::model::Kind;
+    let schema = arena_engine::schema::content_schema();
+    let keys: Vec<String> = schema["properties"].as_object().unwrap().keys().cloned().collect();
+    for key in keys.iter().filter(|k| *k != "patch") {
+        assert!(Kind::from_key(key).is_some(), "content key `{key}` has no Kind");
+    }
+    for kind in Kind::ALL {
+        assert!(keys.iter().any(|k| k == kind.key()), "Kind `{kind}` is not a content-file key");
+    }
+}

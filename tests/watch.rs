@@ -6,10 +6,12 @@
 
 use arena_engine::content::Content;
 use arena_engine::load;
-use arena_engine::rules::decision::{Controller, Decision, GreedyController};
-use arena_engine::rules::game::{Setup, View};
+use arena_engine::players::GreedyController;
+use arena_engine::rules::decision::{Controller, Decision};
+use arena_engine::rules::game::GameSetup;
+use arena_engine::rules::state::View;
 use arena_engine::script::runtime::{Limits, Runtime, ScriptSet};
-use arena_engine::watch::{Event, Live, Snapshot, WaitReason, WatchOptions, Watcher};
+use arena_engine::watch::{Live, Snapshot, WaitReason, WatchEvent, WatchOptions, Watcher};
 use std::io::Write as _;
 use std::path::{Path, PathBuf};
 use std::sync::mpsc;
@@ -60,15 +62,15 @@ fn options() -> WatchOptions {
 fn start(paths: Vec<PathBuf>) -> (Watcher, Arc<Snapshot>) {
     let w = Watcher::start(paths, options()).expect("the watcher starts");
     let first = w.events().recv_timeout(WAIT).expect("the first load's event");
-    let Event::Reloaded { generation: 1, snapshot, .. } = first else {
+    let WatchEvent::Reloaded { generation: 1, snapshot, .. } = first else {
         panic!("the first load is not clean: {}", describe(&first));
     };
     (w, snapshot)
 }
 
-fn describe(e: &Event) -> String {
+fn describe(e: &WatchEvent) -> String {
     match e {
-        Event::Rejected { diagnostics, .. } => {
+        WatchEvent::Rejected { diagnostics, .. } => {
             let lines: Vec<String> =
                 diagnostics.iter().filter(|d| d.is_error()).map(|d| format!("{}: {}", d.code, d.message)).collect();
             format!("Rejected [{}]", lines.join("; "))
@@ -79,7 +81,7 @@ fn describe(e: &Event) -> String {
 
 /// Wait for the first event `pick` accepts, up to [`WAIT`]; every event before
 /// it is returned too, for assertions about what happened on the way.
-fn wait_for<T>(w: &Watcher, what: &str, mut pick: impl FnMut(&Event) -> Option<T>) -> (T, Vec<Event>) {
+fn wait_for<T>(w: &Watcher, what: &str, mut pick: impl FnMut(&WatchEvent) -> Option<T>) -> (T, Vec<WatchEvent>) {
     let deadline = Instant::now() + WAIT;
     let mut before = Vec::new();
     loop {
@@ -97,16 +99,16 @@ fn wait_for<T>(w: &Watcher, what: &str, mut pick: impl FnMut(&Event) -> Option<T
     }
 }
 
-fn reloaded(e: &Event) -> Option<(Arc<Snapshot>, Vec<PathBuf>)> {
+fn reloaded(e: &WatchEvent) -> Option<(Arc<Snapshot>, Vec<PathBuf>)> {
     match e {
-        Event::Reloaded { snapshot, changed, .. } => Some((snapshot.clone(), changed.clone())),
+        WatchEvent::Reloaded { snapshot, changed, .. } => Some((snapshot.clone(), changed.clone())),
         _ => None,
     }
 }
 
-fn rejected(e: &Event) -> Option<Vec<String>> {
+fn rejected(e: &WatchEvent) -> Option<Vec<String>> {
     match e {
-        Event::Rejected { diagnostics, live, .. } => {
+        WatchEvent::Rejected { diagnostics, live, .. } => {
             assert!(live.is_some(), "a good load was live before");
             Some(diagnostics.iter().filter(|d| d.is_error()).map(|d| d.code.to_string()).collect())
         }
@@ -115,10 +117,10 @@ fn rejected(e: &Event) -> Option<Vec<String>> {
 }
 
 /// No load came in between (waiting and no-op events are fine).
-fn no_loads(events: &[Event]) {
+fn no_loads(events: &[WatchEvent]) {
     for e in events {
         assert!(
-            !matches!(e, Event::Reloaded { .. } | Event::Rejected { .. }),
+            !matches!(e, WatchEvent::Reloaded { .. } | WatchEvent::Rejected { .. }),
             "unexpected load on the way: {}",
             describe(e)
         );
@@ -293,7 +295,7 @@ fn unchanged_save_loads_nothing() {
     let text = std::fs::read(&file).unwrap();
     std::fs::write(&file, &text).unwrap();
     let (changed, before) = wait_for(&w, "no-op", |e| match e {
-        Event::Unchanged { changed } => Some(changed.clone()),
+        WatchEvent::Unchanged { changed } => Some(changed.clone()),
         _ => None,
     });
     no_loads(&before);
@@ -322,17 +324,17 @@ fn rapid_successive_saves() {
     let name =
         |s: &Snapshot| s.loaded.content.characters.get("la-duelista").map(|c| c.value.name.clone()).unwrap_or_default();
     let (snap, before) = wait_for(&w, "the last version live", |e| match e {
-        Event::Reloaded { snapshot, .. } if name(snapshot) == last_name => Some(snapshot.clone()),
+        WatchEvent::Reloaded { snapshot, .. } if name(snapshot) == last_name => Some(snapshot.clone()),
         _ => None,
     });
     for e in &before {
         match e {
-            Event::Reloaded { snapshot, .. } => {
+            WatchEvent::Reloaded { snapshot, .. } => {
                 let text = snapshot.loaded.sources.get(&file).unwrap();
                 assert!(versions.iter().any(|v| v == text), "torn content went live: {text:?}");
                 assert_eq!(snapshot.loaded.content.tactics.len(), 1);
             }
-            Event::Rejected { .. } => panic!("a whole save was rejected: {}", describe(e)),
+            WatchEvent::Rejected { .. } => panic!("a whole save was rejected: {}", describe(e)),
             _ => {}
         }
     }
@@ -357,7 +359,7 @@ fn a_file_being_written_is_not_loaded_until_closed() {
     f.write_all(&text.as_bytes()[..cut]).unwrap();
     f.flush().unwrap();
     let (paths, before) = wait_for(&w, "a wait for the writer", |e| match e {
-        Event::Waiting { paths, reason: WaitReason::OpenForWriting } => Some(paths.clone()),
+        WatchEvent::Waiting { paths, reason: WaitReason::OpenForWriting } => Some(paths.clone()),
         _ => None,
     });
     no_loads(&before);
@@ -450,13 +452,13 @@ type Pause = (mpsc::Sender<()>, Arc<Mutex<mpsc::Receiver<()>>>);
 /// One greedy game of the first-game setup, as its narrative.
 fn play(content: Arc<Content>, scripts: Arc<ScriptSet>, seed: u64, pause: Option<Pause>) -> String {
     let rt = Runtime::new(content.clone(), scripts, Limits::default()).unwrap();
-    let setup = Setup::from_content(&content, "first-game", seed).unwrap();
+    let setup = GameSetup::from_content(&content, "first-game", seed).unwrap();
     let mut a: Box<dyn Controller> = match pause {
         Some((started, go)) => Box::new(Paused { inner: GreedyController, started: Some(started), go }),
         None => Box::new(GreedyController),
     };
     let mut b = GreedyController;
-    arena_engine::sim::play(&content, &rt, &setup, [a.as_mut(), &mut b]).unwrap().narrative()
+    arena_engine::sim::play(&content, &rt, &setup, vec![a.as_mut(), &mut b]).unwrap().narrative()
 }
 
 /// A game in progress keeps the content it started with while a reload swaps
@@ -506,17 +508,17 @@ fn a_simulation_holds_its_snapshot() {
     let dir = core_pack();
     let (w, _) = start(vec![dir.path().to_path_buf()]);
     let held = w.live().snapshot().unwrap();
-    let players = [arena_engine::sim::Player::Random, arena_engine::sim::Player::Random];
+    let players = [arena_engine::sim::Policy::Random, arena_engine::sim::Policy::Random];
     let batch = {
         let held = held.clone();
-        std::thread::spawn(move || held.simulate("assault", 1..9, players, 1, false).unwrap())
+        std::thread::spawn(move || held.simulate("assault", 1..9, &players, 1, false).unwrap())
     };
     let file = dir.path().join("aristeia-core/characters/characters.toml");
     edit(&file, "hit_points = 5", "hit_points = 2");
     let ((snap, _), _) = wait_for(&w, "reload", reloaded);
     assert_eq!(snap.generation, 2);
     let during = batch.join().unwrap();
-    let again = held.simulate("assault", 1..9, players, 2, false).unwrap();
+    let again = held.simulate("assault", 1..9, &players, 2, false).unwrap();
     assert_eq!(during.report.games, 8);
     assert_eq!(serde_json::to_string(&during).unwrap(), serde_json::to_string(&again).unwrap());
     w.stop();

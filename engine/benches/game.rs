@@ -12,10 +12,10 @@
 //! Run with `cargo bench -p arena-engine --bench game`; figures in docs/performance.md.
 
 use arena_engine::load::{self, Loaded};
-use arena_engine::rules::game::Setup;
+use arena_engine::rules::game::GameSetup;
 use arena_engine::rules::geometry::{self, Hex};
 use arena_engine::script::runtime::{Limits, Runtime};
-use arena_engine::sim::{self, Player};
+use arena_engine::sim::{self, Policy};
 use std::alloc::{GlobalAlloc, Layout, System};
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::{Arc, OnceLock};
@@ -55,13 +55,13 @@ fn loaded() -> &'static Loaded {
 fn main() {
     let l = loaded();
     let rt = Runtime::new(Arc::new(l.content.clone()), l.script_set.clone(), Limits::default()).unwrap();
-    for players in [[Player::Random, Player::Random], [Player::Greedy, Player::Greedy]] {
+    for players in [[Policy::Random, Policy::Random], [Policy::Greedy, Policy::Greedy]] {
         let mut peaks = Vec::new();
         for seed in 1..=20 {
-            let setup = Setup::from_content(&l.content, "first-game", seed).unwrap();
+            let setup = GameSetup::from_content(&l.content, "first-game", seed).unwrap();
             let base = CURRENT.load(Ordering::Relaxed);
             PEAK.store(base, Ordering::Relaxed);
-            let rec = sim::play_with(&l.content, &rt, &setup, players).unwrap();
+            let rec = sim::play_with(&l.content, &rt, &setup, &players).unwrap();
             let peak = PEAK.load(Ordering::Relaxed) - base;
             drop(rec);
             peaks.push(peak);
@@ -77,25 +77,25 @@ fn main() {
     divan::main();
 }
 
-fn game(b: divan::Bencher, players: [Player; 2]) {
+fn game(b: divan::Bencher, players: [Policy; 2]) {
     let l = loaded();
     let rt = Runtime::new(Arc::new(l.content.clone()), l.script_set.clone(), Limits::default()).unwrap();
     let mut seed = 0;
     b.bench_local(|| {
         seed += 1;
-        let setup = Setup::from_content(&l.content, "first-game", seed).unwrap();
-        sim::play_with(&l.content, &rt, &setup, players).unwrap()
+        let setup = GameSetup::from_content(&l.content, "first-game", seed).unwrap();
+        sim::play_with(&l.content, &rt, &setup, &players).unwrap()
     });
 }
 
 #[divan::bench(sample_count = 30)]
 fn random_game(b: divan::Bencher) {
-    game(b, [Player::Random, Player::Random]);
+    game(b, [Policy::Random, Policy::Random]);
 }
 
 #[divan::bench(sample_count = 30)]
 fn greedy_game(b: divan::Bencher) {
-    game(b, [Player::Greedy, Player::Greedy]);
+    game(b, [Policy::Greedy, Policy::Greedy]);
 }
 
 #[divan::bench]

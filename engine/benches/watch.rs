@@ -26,7 +26,7 @@
 //! docs/performance.md ("Hot reload").
 
 use arena_engine::load::Options;
-use arena_engine::watch::{Event, Reloader, WatchOptions, Watcher};
+use arena_engine::watch::{Reloader, WatchEvent, WatchOptions, Watcher};
 use std::fmt::Write as _;
 use std::path::{Path, PathBuf};
 use std::sync::OnceLock;
@@ -119,7 +119,7 @@ fn reloader(name: &str) -> &'static std::sync::Mutex<(Reloader, Input)> {
                 let input = prepare(name, "divan");
                 let mut r = Reloader::new(input.paths.clone(), options());
                 match r.reload(Vec::new(), Instant::now()) {
-                    Event::Reloaded { summary, .. } => eprintln!(
+                    WatchEvent::Reloaded { summary, .. } => eprintln!(
                         "arena-bench watch-input input={name} files={} entries={}",
                         summary.files,
                         summary.entries.values().sum::<usize>()
@@ -148,7 +148,7 @@ fn reload(bencher: divan::Bencher, name: &str) {
         })
         .bench_local_values(|(held, seen)| {
             let event = r.reload_if_needed(vec![file.clone()], seen);
-            assert!(matches!(event, Event::Reloaded { .. }), "the edit did not go live");
+            assert!(matches!(event, WatchEvent::Reloaded { .. }), "the edit did not go live");
             (held, event)
         });
 }
@@ -164,7 +164,7 @@ fn noop(bencher: divan::Bencher, name: &str) {
     r.reload(vec![file.clone()], Instant::now());
     bencher.bench_local(|| {
         let event = r.reload_if_needed(vec![file.clone()], Instant::now());
-        assert!(matches!(event, Event::Unchanged { .. }));
+        assert!(matches!(event, WatchEvent::Unchanged { .. }));
         event
     });
 }
@@ -176,7 +176,7 @@ fn end_to_end(name: &str, edits: usize) {
     let watcher = Watcher::start(input.paths.clone(), WatchOptions { load: options(), debounce, ..Default::default() })
         .expect("start the watcher");
     let first = watcher.events().recv_timeout(Duration::from_secs(120)).expect("the first load");
-    assert!(matches!(first, Event::Reloaded { .. }), "{name} does not load cleanly: {first:?}");
+    assert!(matches!(first, WatchEvent::Reloaded { .. }), "{name} does not load cleanly: {first:?}");
     let mut seen_to_live = Vec::new();
     let mut loads = Vec::new();
     let mut edit_to_event = Vec::new();
@@ -185,13 +185,13 @@ fn end_to_end(name: &str, edits: usize) {
         edit(&input.file);
         loop {
             match watcher.events().recv_timeout(Duration::from_secs(120)).expect("a reload") {
-                Event::Reloaded { timing, .. } => {
+                WatchEvent::Reloaded { timing, .. } => {
                     edit_to_event.push(edited.elapsed());
                     seen_to_live.push(timing.seen_to_live);
                     loads.push(timing.load);
                     break;
                 }
-                Event::Rejected { diagnostics, .. } => panic!("an edit was rejected: {diagnostics:?}"),
+                WatchEvent::Rejected { diagnostics, .. } => panic!("an edit was rejected: {diagnostics:?}"),
                 // Waiting (a load discarded because a file was still settling) or a no-op.
                 _ => {}
             }

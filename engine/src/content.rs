@@ -4,6 +4,7 @@
 //! Entry type: [`Content`].
 
 use crate::model::*;
+use serde_json::Value;
 use std::collections::BTreeMap;
 use std::ops::Range;
 use std::path::PathBuf;
@@ -33,90 +34,93 @@ pub struct Entry<T> {
 /// Entries of one kind, by id (sorted, so iteration is deterministic).
 pub type Table<T> = BTreeMap<Id, Entry<T>>;
 
-/// All loaded content.
-#[derive(Debug, Clone, Default)]
-pub struct Content {
-    pub dice: Table<Die>,
-    pub states: Table<State>,
-    pub characters: Table<Character>,
-    pub tactics: Table<Tactic>,
-    pub maps: Table<Map>,
-    pub scenarios: Table<Scenario>,
-    pub objectives: Table<Objective>,
-    pub special_spaces: Table<SpecialSpace>,
-    pub running_projectiles: Table<RunningProjectile>,
-    pub setups: Table<Setup>,
-    pub artifacts: Table<Artifact>,
-    pub components: Table<Component>,
+/// Declares [`Content`] and its per-kind dispatch from [`crate::content_kinds!`].
+macro_rules! declare_content {
+    ($( $(#[$doc:meta])* $variant:ident, $key:ident, $table:ident: $ty:ty; )*) => {
+        /// All loaded content: one table per [`Kind`].
+        #[derive(Debug, Clone, Default)]
+        pub struct Content {
+            $( $(#[$doc])* pub $table: Table<$ty>, )*
+        }
+
+        impl Content {
+            /// How many entries of a kind are loaded.
+            pub fn count(&self, kind: Kind) -> usize {
+                match kind {
+                    $( Kind::$variant => self.$table.len(), )*
+                }
+            }
+
+            /// The origin of an entry, if loaded.
+            pub fn origin(&self, kind: Kind, id: &str) -> Option<&Origin> {
+                match kind {
+                    $( Kind::$variant => self.$table.get(id).map(|e| &e.origin), )*
+                }
+            }
+
+            /// Every entry's metadata, as (kind, id, meta), in kind then id order.
+            pub fn metas(&self) -> Vec<(Kind, &str, &Meta, &Origin)> {
+                let mut out = Vec::new();
+                $(
+                    for (id, e) in &self.$table {
+                        out.push((Kind::$variant, id.as_str(), &e.value.meta, &e.origin));
+                    }
+                )*
+                out
+            }
+
+            /// Add an entry of `kind` from its JSON form (already valid against
+            /// the schema). `Err((new, first))` when an entry of that kind and
+            /// id is loaded already; an entry that does not deserialize is skipped.
+            pub fn insert_json(&mut self, kind: Kind, item: &Value, origin: Origin) -> Result<(), Box<(Origin, Origin)>> {
+                match kind {
+                    $( Kind::$variant => insert(&mut self.$table, item, origin), )*
+                }
+            }
+
+            /// Replace a loaded entry's value with its patched JSON form; false
+            /// when there is no such entry or the JSON does not deserialize.
+            pub fn replace_json(&mut self, kind: Kind, id: &str, v: &Value) -> bool {
+                match kind {
+                    $( Kind::$variant => replace(&mut self.$table, id, v), )*
+                }
+            }
+        }
+    };
+}
+
+crate::content_kinds!(declare_content);
+
+fn insert<T: serde::de::DeserializeOwned>(
+    table: &mut Table<T>,
+    item: &Value,
+    origin: Origin,
+) -> Result<(), Box<(Origin, Origin)>> {
+    let id = item.get("id").and_then(Value::as_str).unwrap_or_default();
+    if let Some(first) = table.get(id) {
+        return Err(Box::new((origin, first.origin.clone())));
+    }
+    // The schema accepted it, so a failure here is content the schema does
+    // not describe: skip the entry rather than guess.
+    if let Ok(value) = T::deserialize(item) {
+        table.insert(id.to_string(), Entry { value, origin });
+    }
+    Ok(())
+}
+
+fn replace<T: serde::de::DeserializeOwned>(t: &mut Table<T>, id: &str, v: &Value) -> bool {
+    match (t.get_mut(id), T::deserialize(v)) {
+        (Some(e), Ok(value)) => {
+            e.value = value;
+            true
+        }
+        _ => false,
+    }
 }
 
 impl Content {
-    /// How many entries of a kind are loaded.
-    pub fn count(&self, kind: Kind) -> usize {
-        match kind {
-            Kind::Die => self.dice.len(),
-            Kind::State => self.states.len(),
-            Kind::Character => self.characters.len(),
-            Kind::Tactic => self.tactics.len(),
-            Kind::Map => self.maps.len(),
-            Kind::Scenario => self.scenarios.len(),
-            Kind::Objective => self.objectives.len(),
-            Kind::SpecialSpace => self.special_spaces.len(),
-            Kind::RunningProjectile => self.running_projectiles.len(),
-            Kind::Setup => self.setups.len(),
-            Kind::Artifact => self.artifacts.len(),
-            Kind::Component => self.components.len(),
-        }
-    }
-
-    /// The origin of an entry, if loaded.
-    pub fn origin(&self, kind: Kind, id: &str) -> Option<&Origin> {
-        fn o<'a, T>(t: &'a Table<T>, id: &str) -> Option<&'a Origin> {
-            t.get(id).map(|e| &e.origin)
-        }
-        match kind {
-            Kind::Die => o(&self.dice, id),
-            Kind::State => o(&self.states, id),
-            Kind::Character => o(&self.characters, id),
-            Kind::Tactic => o(&self.tactics, id),
-            Kind::Map => o(&self.maps, id),
-            Kind::Scenario => o(&self.scenarios, id),
-            Kind::Objective => o(&self.objectives, id),
-            Kind::SpecialSpace => o(&self.special_spaces, id),
-            Kind::RunningProjectile => o(&self.running_projectiles, id),
-            Kind::Setup => o(&self.setups, id),
-            Kind::Artifact => o(&self.artifacts, id),
-            Kind::Component => o(&self.components, id),
-        }
-    }
-
     /// Whether an entry of this kind and id is loaded.
     pub fn contains(&self, kind: Kind, id: &str) -> bool {
         self.origin(kind, id).is_some()
-    }
-
-    /// Every entry's metadata, as (kind, id, meta), in kind then id order.
-    pub fn metas(&self) -> Vec<(Kind, &str, &Meta, &Origin)> {
-        let mut out = Vec::new();
-        macro_rules! push {
-            ($kind:expr, $table:expr) => {
-                for (id, e) in &$table {
-                    out.push(($kind, id.as_str(), &e.value.meta, &e.origin));
-                }
-            };
-        }
-        push!(Kind::Die, self.dice);
-        push!(Kind::State, self.states);
-        push!(Kind::Character, self.characters);
-        push!(Kind::Tactic, self.tactics);
-        push!(Kind::Map, self.maps);
-        push!(Kind::Scenario, self.scenarios);
-        push!(Kind::Objective, self.objectives);
-        push!(Kind::SpecialSpace, self.special_spaces);
-        push!(Kind::RunningProjectile, self.running_projectiles);
-        push!(Kind::Setup, self.setups);
-        push!(Kind::Artifact, self.artifacts);
-        push!(Kind::Component, self.components);
-        out
     }
 }

@@ -12,41 +12,12 @@
 //! The operations themselves are `json_patch`'s; this module resolves keyed
 //! paths to JSON Pointers, checks guards, and reports.
 
-use crate::content::Content;
 use crate::diag::{Code, Diagnostic, Location};
-use crate::load::Loaded;
+pub use crate::loaded::FieldOrigin;
+use crate::loaded::{Loaded, PendingPatch};
 use crate::model::{Kind, Patch, PatchVerb};
 use serde_json::Value;
 use std::collections::{BTreeMap, BTreeSet};
-use std::path::PathBuf;
-
-/// Where a field of the effective content was last set, and the chain before it.
-#[derive(Debug, Clone, PartialEq, Eq, serde::Serialize)]
-pub struct FieldOrigin {
-    /// The field, as a keyed path inside the entry (`actions[id=x].cost`).
-    pub path: String,
-    /// The pack that set it.
-    pub pack: String,
-    /// The file and line of the operation.
-    pub file: PathBuf,
-    /// Line of the operation.
-    pub line: usize,
-    /// The patch's reason, if any.
-    pub reason: Option<String>,
-    /// The value before this operation (absent for an added field).
-    pub before: Option<Value>,
-}
-
-/// A patch found while loading, to apply once all content is in.
-#[derive(Debug, Clone)]
-pub struct Pending {
-    /// Its pack.
-    pub pack: String,
-    /// Its file.
-    pub file: PathBuf,
-    /// JSON Pointer of the `[[patch]]` table in the file.
-    pub pointer: String,
-}
 
 /// Apply every pending patch of `out` in order, updating its content,
 /// provenance and diagnostics.
@@ -124,12 +95,62 @@ type Loc<'a> = dyn Fn(&str) -> Option<Location> + 'a;
 
 fn apply_one(
     out: &mut Loaded,
-    p: &Pending,
+    p: &PendingPatch,
     patch: &Patch,
     loc: &Loc<'_>,
     diags: &mut Vec<Diagnostic>,
     schema: &(Value, Option<jsonschema::Validator>),
 ) -> Option<(String, Vec<FieldOrigin>)> {
+    let (kind, id, origin) = patch_target(out, patch, loc, diags)?;
+    let target = format!("{kind}:{id}");
+    // The entry as it stands now (earlier patches included).
+    let mut value = match out.effective.get(&target) {
+        Some(v) => v.clone(),
+        None => out.docs.get(&origin.file).and_then(|d| d.get(&origin.pointer)).cloned().unwrap_or(Value::Null),
+    };
+    let mut fields = Vec::new();
+    // Each applied op's index and JSON Pointer, to blame the one that made the
+    // entry invalid.
+    let mut applied: Vec<(usize, String)> = Vec::new();
+    for (i, op) in patch.op.iter().enumerate() {
+        let at = |key: &str| loc(&format!("/op/{i}/{key}"));
+        let pointer = op_pointer(op, &target, &id, &value, &at, diags)?;
+        applied.push((i, pointer.clone()));
+        let before = value.pointer(&pointer).cloned();
+        check_expect(op, &target, before.as_ref(), &at, diags)?;
+        apply_op(op, &target, &pointer, &mut value, &at, diags)?;
+        if op.op != PatchVerb::Test {
+            let line = at("op").map_or(1, |l| l.line);
+            fields.push(FieldOrigin {
+                path: op.path.clone(),
+                pack: p.pack.clone(),
+                file: p.file.clone(),
+                line,
+                reason: patch.reason.clone(),
+                before,
+            });
+        }
+    }
+    still_valid(schema, kind, &value, &applied, patch, &target, loc, diags)?;
+    if !out.content.replace_json(kind, &id, &value) {
+        diags.push(
+            Diagnostic::error(Code::PatchInvalid, format!("the patched `{target}` does not read back"))
+                .at_opt(loc("/target"))
+                .help("report this"),
+        );
+        return None;
+    }
+    out.effective.insert(target.clone(), value);
+    Some((target, fields))
+}
+
+/// The entry a patch targets (`kind:id`), which some loaded pack defines.
+fn patch_target(
+    out: &Loaded,
+    patch: &Patch,
+    loc: &Loc<'_>,
+    diags: &mut Vec<Diagnostic>,
+) -> Option<(Kind, String, crate::content::Origin)> {
     let Some((kind, id)) = patch.target.split_once(':').and_then(|(k, i)| Some((Kind::from_key(k)?, i.to_string())))
     else {
         diags.push(
@@ -149,200 +170,238 @@ fn apply_one(
         );
         return None;
     };
-    // The entry as it stands now (earlier patches included).
-    let mut value = match out.effective.get(&target) {
-        Some(v) => v.clone(),
-        None => out.docs.get(&origin.file).and_then(|d| d.get(&origin.pointer)).cloned().unwrap_or(Value::Null),
-    };
-    let mut fields = Vec::new();
-    // Each applied op's index and JSON Pointer, to blame the one that made the
-    // entry invalid.
-    let mut applied: Vec<(usize, String)> = Vec::new();
-    for (i, op) in patch.op.iter().enumerate() {
-        let at = |key: &str| loc(&format!("/op/{i}/{key}"));
-        let resolve = |path: &str, value: &Value, diags: &mut Vec<Diagnostic>, key: &str| -> Option<String> {
-            // The whole entry at once would lose who set each field (and its id).
-            if path.split('.').all(|seg| seg.trim().is_empty()) {
+    Some((kind, id, origin))
+}
+
+/// A keyed path (`actions[id=x].cost`) of the entry as a JSON Pointer; an
+/// index-only path is a warning, a missing key an error.
+fn resolve_path(
+    target: &str,
+    path: &str,
+    value: &Value,
+    at: &Loc<'_>,
+    diags: &mut Vec<Diagnostic>,
+    key: &str,
+) -> Option<String> {
+    // The whole entry at once would lose who set each field (and its id).
+    if path.split('.').all(|seg| seg.trim().is_empty()) {
+        diags.push(
+            Diagnostic::error(Code::PatchKeyNotFound, format!("an op on `{target}` names no field"))
+                .at_opt(at(key))
+                .path(format!("{target} {key}"))
+                .help("name the field (`path = \"initiative\"`), one op per field, or `merge` into a table field such as `defense`"),
+        );
+        return None;
+    }
+    match keyed_pointer(value, path) {
+        Ok((pointer, index_only)) => {
+            if index_only {
                 diags.push(
-                    Diagnostic::error(Code::PatchKeyNotFound, format!("an op on `{target}` names no field"))
+                    Diagnostic::warning(Code::PatchIndexPath, format!("`{path}` selects a list item by its index"))
                         .at_opt(at(key))
-                        .path(format!("{target} {key}"))
-                        .help("name the field (`path = \"initiative\"`), one op per field, or `merge` into a table field such as `defense`"),
+                        .help("select it by id instead, such as `actions[id=coordinated-assault]`, so a reordered list does not retarget the patch"),
                 );
-                return None;
             }
-            match keyed_pointer(value, path) {
-                Ok((pointer, index_only)) => {
-                    if index_only {
-                        diags.push(
-                            Diagnostic::warning(Code::PatchIndexPath, format!("`{path}` selects a list item by its index"))
-                                .at_opt(at(key))
-                                .help("select it by id instead, such as `actions[id=coordinated-assault]`, so a reordered list does not retarget the patch"),
-                        );
-                    }
-                    Some(pointer)
-                }
-                Err(e) => {
-                    // A JSON Pointer written where a keyed path belongs: show the keyed form.
-                    let help = if path.contains('/') {
-                        let keyed = path
-                            .trim_start_matches('/')
-                            .split('/')
-                            .map(
-                                |seg| if seg.parse::<usize>().is_ok() { format!("[{seg}]") } else { format!(".{seg}") },
-                            )
-                            .collect::<String>();
-                        format!(
-                            "paths are keys joined by dots, list items in brackets: `{}` (by id, `[id=...]`, is safer)",
-                            keyed.trim_start_matches('.')
-                        )
-                    } else {
-                        format!("`arena show {target}` prints the entry as it stands")
-                    };
-                    diags.push(
-                        Diagnostic::error(Code::PatchKeyNotFound, format!("`{target}` has no {e}"))
-                            .at_opt(at(key))
-                            .path(format!("{target} {path}"))
-                            .help(help),
-                    );
-                    None
-                }
-            }
-        };
-        let add = matches!(op.op, PatchVerb::Add);
-        // For `add`, the last segment may be new: resolve the parent.
-        let pointer = if add {
-            let (parent, last) = split_last(&op.path);
-            let parent_ptr =
-                if parent.is_empty() { Some(String::new()) } else { resolve(parent, &value, diags, "path") };
-            parent_ptr.map(|pp| {
-                let last = last.trim_end_matches("[-]");
-                if op.path.ends_with("[-]") {
-                    format!("{pp}/{}/-", crate::tomljson::escape(last))
-                } else {
-                    format!("{pp}/{}", crate::tomljson::escape(last))
-                }
-            })
-        } else {
-            resolve(&op.path, &value, diags, "path")
-        };
-        let pointer = pointer?;
-        // An entry's id is its identity: other content refers to it, and a
-        // patch names it in `target`. Renaming would leave two entries with one
-        // id or dangling references, so it is refused.
-        let new_id = op.value.as_ref().and_then(|v| v.get("id"));
-        let renames = !matches!(op.op, PatchVerb::Test)
-            && (pointer == "/id"
-                || pointer.is_empty() && new_id.is_some_and(|v| v.as_str() != Some(id.as_str()))
-                || matches!(op.op, PatchVerb::Move) && op.from.as_deref() == Some("id"));
-        if renames {
+            Some(pointer)
+        }
+        Err(e) => {
+            // A JSON Pointer written where a keyed path belongs: show the keyed form.
+            let help = if path.contains('/') {
+                let keyed = path
+                    .trim_start_matches('/')
+                    .split('/')
+                    .map(|seg| if seg.parse::<usize>().is_ok() { format!("[{seg}]") } else { format!(".{seg}") })
+                    .collect::<String>();
+                format!(
+                    "paths are keys joined by dots, list items in brackets: `{}` (by id, `[id=...]`, is safer)",
+                    keyed.trim_start_matches('.')
+                )
+            } else {
+                format!("`arena show {target}` prints the entry as it stands")
+            };
             diags.push(
-                Diagnostic::error(Code::PatchInvalid, format!("a patch cannot change the id of `{target}`"))
-                    .at_opt(at("path"))
-                    .path(format!("{target} id"))
-                    .help("to rename, add a new entry with the new id (and remove this one with a patch from the pack that owns it)"),
+                Diagnostic::error(Code::PatchKeyNotFound, format!("`{target}` has no {e}"))
+                    .at_opt(at(key))
+                    .path(format!("{target} {path}"))
+                    .help(help),
+            );
+            None
+        }
+    }
+}
+
+/// Where an op writes, as a JSON Pointer (for `add`, the last segment may be
+/// new); a patch may not change the entry's id.
+fn op_pointer(
+    op: &crate::model::PatchOp,
+    target: &str,
+    id: &str,
+    value: &Value,
+    at: &Loc<'_>,
+    diags: &mut Vec<Diagnostic>,
+) -> Option<String> {
+    let add = matches!(op.op, PatchVerb::Add);
+    // For `add`, the last segment may be new: resolve the parent.
+    let pointer = if add {
+        let (parent, last) = split_last(&op.path);
+        let parent_ptr = if parent.is_empty() {
+            Some(String::new())
+        } else {
+            resolve_path(target, parent, value, at, diags, "path")
+        };
+        parent_ptr.map(|pp| {
+            let last = last.trim_end_matches("[-]");
+            if op.path.ends_with("[-]") {
+                format!("{pp}/{}/-", crate::tomljson::escape(last))
+            } else {
+                format!("{pp}/{}", crate::tomljson::escape(last))
+            }
+        })
+    } else {
+        resolve_path(target, &op.path, value, at, diags, "path")
+    };
+    let pointer = pointer?;
+    // An entry's id is its identity: other content refers to it, and a
+    // patch names it in `target`. Renaming would leave two entries with one
+    // id or dangling references, so it is refused.
+    let new_id = op.value.as_ref().and_then(|v| v.get("id"));
+    let renames = !matches!(op.op, PatchVerb::Test)
+        && (pointer == "/id"
+            || pointer.is_empty() && new_id.is_some_and(|v| v.as_str() != Some(id))
+            || matches!(op.op, PatchVerb::Move) && op.from.as_deref() == Some("id"));
+    if renames {
+        diags.push(
+            Diagnostic::error(Code::PatchInvalid, format!("a patch cannot change the id of `{target}`"))
+                .at_opt(at("path"))
+                .path(format!("{target} id"))
+                .help("to rename, add a new entry with the new id (and remove this one with a patch from the pack that owns it)"),
+        );
+        return None;
+    }
+    Some(pointer)
+}
+
+/// An op's `expect` guard: the value it was written against must still be there.
+fn check_expect(
+    op: &crate::model::PatchOp,
+    target: &str,
+    before: Option<&Value>,
+    at: &Loc<'_>,
+    diags: &mut Vec<Diagnostic>,
+) -> Option<()> {
+    if let Some(expect) = &op.expect {
+        if before != Some(expect) {
+            diags.push(
+                Diagnostic::error(
+                    Code::PatchGuardFailed,
+                    format!("`{target}` {} is no longer what this patch was written for", op.path),
+                )
+                .at_opt(at("expect"))
+                .path(format!("{target} {}", op.path))
+                .with_note(format!("found: {}", before.map_or("nothing".to_string(), Value::to_string)))
+                .help("read the card again and update the patch (and its `expect`), or drop it"),
             );
             return None;
         }
-        applied.push((i, pointer.clone()));
-        let before = value.pointer(&pointer).cloned();
-        if let Some(expect) = &op.expect {
-            if before.as_ref() != Some(expect) {
+    }
+    Some(())
+}
+
+/// Apply one op to the entry (RFC 6902 through `json-patch`, or a merge).
+fn apply_op(
+    op: &crate::model::PatchOp,
+    target: &str,
+    pointer: &str,
+    value: &mut Value,
+    at: &Loc<'_>,
+    diags: &mut Vec<Diagnostic>,
+) -> Option<()> {
+    let mut ops = Vec::new();
+    let mut rfc = |verb: &str, extra: Option<(&str, Value)>| {
+        let mut o = serde_json::json!({ "op": verb, "path": pointer });
+        if let Some((k, v)) = extra {
+            o[k] = v;
+        }
+        ops.push(o);
+    };
+    match op.op {
+        PatchVerb::Add | PatchVerb::Replace | PatchVerb::Test => {
+            let Some(v) = op.value.clone() else {
                 diags.push(
-                    Diagnostic::error(
-                        Code::PatchGuardFailed,
-                        format!("`{target}` {} is no longer what this patch was written for", op.path),
-                    )
-                    .at_opt(at("expect"))
-                    .path(format!("{target} {}", op.path))
-                    .with_note(format!("found: {}", before.as_ref().map_or("nothing".to_string(), Value::to_string)))
-                    .help("read the card again and update the patch (and its `expect`), or drop it"),
+                    Diagnostic::error(Code::PatchFailed, format!("`{:?}` needs a `value`", op.op).to_lowercase())
+                        .at_opt(at("op"))
+                        .help("add `value = ...`"),
                 );
                 return None;
-            }
+            };
+            let verb = match op.op {
+                PatchVerb::Add => "add",
+                PatchVerb::Replace => "replace",
+                _ => "test",
+            };
+            rfc(verb, Some(("value", v)));
         }
-        let mut ops = Vec::new();
-        let mut rfc = |verb: &str, extra: Option<(&str, Value)>| {
-            let mut o = serde_json::json!({ "op": verb, "path": pointer });
-            if let Some((k, v)) = extra {
-                o[k] = v;
-            }
-            ops.push(o);
-        };
-        match op.op {
-            PatchVerb::Add | PatchVerb::Replace | PatchVerb::Test => {
-                let Some(v) = op.value.clone() else {
-                    diags.push(
-                        Diagnostic::error(Code::PatchFailed, format!("`{:?}` needs a `value`", op.op).to_lowercase())
-                            .at_opt(at("op"))
-                            .help("add `value = ...`"),
-                    );
-                    return None;
-                };
-                let verb = match op.op {
-                    PatchVerb::Add => "add",
-                    PatchVerb::Replace => "replace",
-                    _ => "test",
-                };
-                rfc(verb, Some(("value", v)));
-            }
-            PatchVerb::Remove => rfc("remove", None),
-            PatchVerb::Move | PatchVerb::Copy => {
-                let Some(from) = op.from.as_deref() else {
-                    diags.push(
-                        Diagnostic::error(Code::PatchFailed, "this operation needs `from`")
-                            .at_opt(at("op"))
-                            .help("add `from = \"...\"`"),
-                    );
-                    return None;
-                };
-                let from = resolve(from, &value, diags, "from")?;
-                rfc(if op.op == PatchVerb::Move { "move" } else { "copy" }, Some(("from", Value::String(from))));
-            }
-            PatchVerb::Merge => {
-                let Some(v) = &op.value else {
-                    diags.push(
-                        Diagnostic::error(Code::PatchFailed, "`merge` needs a `value` table")
-                            .at_opt(at("op"))
-                            .help("add `value = { ... }`"),
-                    );
-                    return None;
-                };
-                if let Some(slot) = value.pointer_mut(&pointer) {
-                    json_patch::merge(slot, v);
-                }
-            }
-        }
-        if !ops.is_empty() {
-            let result = serde_json::from_value::<json_patch::Patch>(Value::Array(ops))
-                .map_err(|e| e.to_string())
-                .and_then(|ps| json_patch::patch(&mut value, &ps).map_err(|e| e.kind.to_string()));
-            if let Err(e) = result {
-                let code = if op.op == PatchVerb::Test { Code::PatchGuardFailed } else { Code::PatchFailed };
+        PatchVerb::Remove => rfc("remove", None),
+        PatchVerb::Move | PatchVerb::Copy => {
+            let Some(from) = op.from.as_deref() else {
                 diags.push(
-                    Diagnostic::error(
-                        code,
-                        format!("cannot {} `{target}` {}: {e}", format!("{:?}", op.op).to_lowercase(), op.path),
-                    )
-                    .at_opt(at("path"))
-                    .path(format!("{target} {}", op.path))
-                    .help(format!("`arena show {target}` prints the entry as it stands")),
+                    Diagnostic::error(Code::PatchFailed, "this operation needs `from`")
+                        .at_opt(at("op"))
+                        .help("add `from = \"...\"`"),
                 );
                 return None;
-            }
+            };
+            let from = resolve_path(target, from, value, at, diags, "from")?;
+            rfc(if op.op == PatchVerb::Move { "move" } else { "copy" }, Some(("from", Value::String(from))));
         }
-        if op.op != PatchVerb::Test {
-            let line = at("op").map_or(1, |l| l.line);
-            fields.push(FieldOrigin {
-                path: op.path.clone(),
-                pack: p.pack.clone(),
-                file: p.file.clone(),
-                line,
-                reason: patch.reason.clone(),
-                before,
-            });
+        PatchVerb::Merge => {
+            let Some(v) = &op.value else {
+                diags.push(
+                    Diagnostic::error(Code::PatchFailed, "`merge` needs a `value` table")
+                        .at_opt(at("op"))
+                        .help("add `value = { ... }`"),
+                );
+                return None;
+            };
+            if let Some(slot) = value.pointer_mut(pointer) {
+                json_patch::merge(slot, v);
+            }
         }
     }
+    if !ops.is_empty() {
+        let result = serde_json::from_value::<json_patch::Patch>(Value::Array(ops))
+            .map_err(|e| e.to_string())
+            .and_then(|ps| json_patch::patch(value, &ps).map_err(|e| e.kind.to_string()));
+        if let Err(e) = result {
+            let code = if op.op == PatchVerb::Test { Code::PatchGuardFailed } else { Code::PatchFailed };
+            diags.push(
+                Diagnostic::error(
+                    code,
+                    format!("cannot {} `{target}` {}: {e}", format!("{:?}", op.op).to_lowercase(), op.path),
+                )
+                .at_opt(at("path"))
+                .path(format!("{target} {}", op.path))
+                .help(format!("`arena show {target}` prints the entry as it stands")),
+            );
+            return None;
+        }
+    }
+    Some(())
+}
+
+/// The patched entry must still be valid against the schema; the op that
+/// made it invalid is blamed.
+#[allow(clippy::too_many_arguments)]
+fn still_valid(
+    schema: &(Value, Option<jsonschema::Validator>),
+    kind: Kind,
+    value: &Value,
+    applied: &[(usize, String)],
+    patch: &Patch,
+    target: &str,
+    loc: &Loc<'_>,
+    diags: &mut Vec<Diagnostic>,
+) -> Option<()> {
     // The patched entry must still be valid.
     if let Some(validator) = &schema.1 {
         let wrapped = serde_json::json!({ kind.key(): [value.clone()] });
@@ -378,7 +437,7 @@ fn apply_one(
                 format!("this patch would make `{target}` invalid; it is not applied"),
             )
             .at_opt(at.or_else(|| loc("/target")))
-            .path(target.clone())
+            .path(target)
             .help("fix the patch's values so the entry still follows the schema");
             for e in errors.iter().take(5) {
                 d = d.with_note(e.lines().next().unwrap_or_default().to_string());
@@ -387,42 +446,7 @@ fn apply_one(
             return None;
         }
     }
-    if !replace_entry(&mut out.content, kind, &id, &value) {
-        diags.push(
-            Diagnostic::error(Code::PatchInvalid, format!("the patched `{target}` does not read back"))
-                .at_opt(loc("/target"))
-                .help("report this"),
-        );
-        return None;
-    }
-    out.effective.insert(target.clone(), value);
-    Some((target, fields))
-}
-
-fn replace_entry(c: &mut Content, kind: Kind, id: &str, v: &Value) -> bool {
-    fn put<T: serde::de::DeserializeOwned>(t: &mut crate::content::Table<T>, id: &str, v: &Value) -> bool {
-        match (t.get_mut(id), T::deserialize(v)) {
-            (Some(e), Ok(value)) => {
-                e.value = value;
-                true
-            }
-            _ => false,
-        }
-    }
-    match kind {
-        Kind::Die => put(&mut c.dice, id, v),
-        Kind::State => put(&mut c.states, id, v),
-        Kind::Character => put(&mut c.characters, id, v),
-        Kind::Tactic => put(&mut c.tactics, id, v),
-        Kind::Map => put(&mut c.maps, id, v),
-        Kind::Scenario => put(&mut c.scenarios, id, v),
-        Kind::Objective => put(&mut c.objectives, id, v),
-        Kind::SpecialSpace => put(&mut c.special_spaces, id, v),
-        Kind::RunningProjectile => put(&mut c.running_projectiles, id, v),
-        Kind::Setup => put(&mut c.setups, id, v),
-        Kind::Artifact => put(&mut c.artifacts, id, v),
-        Kind::Component => put(&mut c.components, id, v),
-    }
+    Some(())
 }
 
 fn split_last(path: &str) -> (&str, &str) {

@@ -5,9 +5,11 @@
 //! same record, byte for byte.
 
 use crate::content::Content;
-use crate::rules::decision::{Controller, GreedyController, RandomController};
+use crate::players::{GreedyController, RandomController};
+use crate::rules::decision::Controller;
 use crate::rules::event::Event;
-use crate::rules::game::{Game, Setup};
+use crate::rules::game::{Game, GameSetup};
+use crate::rules::seats::{PlayerId, Seated, Table};
 use crate::script::runtime::Runtime;
 
 /// What one game left behind.
@@ -25,7 +27,7 @@ pub struct Record {
 
 impl Record {
     /// The winner, if the game ended with one.
-    pub fn winner(&self) -> Option<usize> {
+    pub fn winner(&self) -> Option<PlayerId> {
         self.events.iter().rev().find_map(|e| match e {
             Event::GameEnded { winner, .. } => *winner,
             _ => None,
@@ -43,46 +45,51 @@ impl Record {
     }
 }
 
-/// Which controller plays a side.
+/// Which player plays a seat: the random or the greedy policy ([`crate::players`]).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 #[serde(rename_all = "kebab-case")]
-pub enum Player {
+pub enum Policy {
     /// Uniformly random legal options, seeded from the game's seed.
     Random,
     /// The greedy heuristic.
     Greedy,
 }
 
-impl Player {
+impl Policy {
     /// A controller of this kind for seat `seat` of the game seeded `seed`.
     pub fn controller(self, seed: u64, seat: usize) -> Box<dyn Controller> {
         match self {
-            Player::Random => Box::new(RandomController::new(seed.wrapping_mul(2).wrapping_add(seat as u64 + 1))),
-            Player::Greedy => Box::new(GreedyController),
+            Policy::Random => Box::new(RandomController::new(seed.wrapping_mul(2).wrapping_add(seat as u64 + 1))),
+            Policy::Greedy => Box::new(GreedyController),
         }
     }
 }
 
 /// Play one game with the given kinds of controller.
-pub fn play_with(content: &Content, runtime: &Runtime, setup: &Setup, players: [Player; 2]) -> Result<Record, String> {
-    let mut a = players[0].controller(setup.seed, 0);
-    let mut b = players[1].controller(setup.seed, 1);
-    play(content, runtime, setup, [a.as_mut(), b.as_mut()])
+pub fn play_with(
+    content: &Content,
+    runtime: &Runtime,
+    setup: &GameSetup,
+    players: &[Policy],
+) -> Result<Record, String> {
+    let mut seats: Vec<Box<dyn Controller>> =
+        players.iter().enumerate().map(|(seat, p)| p.controller(setup.seed, seat)).collect();
+    play(content, runtime, setup, seats.iter_mut().map(|c| c.as_mut() as &mut dyn Controller).collect())
 }
 
 /// Play one game with random-legal controllers seeded from `seed`.
-pub fn play_random(content: &Content, runtime: &Runtime, setup: &Setup) -> Result<Record, String> {
+pub fn play_random(content: &Content, runtime: &Runtime, setup: &GameSetup) -> Result<Record, String> {
     let mut a = RandomController::new(setup.seed.wrapping_mul(2).wrapping_add(1));
     let mut b = RandomController::new(setup.seed.wrapping_mul(2).wrapping_add(2));
-    play(content, runtime, setup, [&mut a, &mut b])
+    play(content, runtime, setup, vec![&mut a, &mut b])
 }
 
 /// Play one game with the given controllers.
 pub fn play<'a>(
     content: &'a Content,
     runtime: &'a Runtime,
-    setup: &Setup,
-    controllers: [&'a mut dyn Controller; 2],
+    setup: &GameSetup,
+    controllers: Vec<&'a mut dyn Controller>,
 ) -> Result<Record, String> {
     let mut game = Game::new(content, runtime, setup, controllers)?;
     game.play()?;
@@ -130,7 +137,7 @@ impl Replay {
     }
 
     /// The same, naming the packs it was played on.
-    pub fn with_packs(mut self, loaded: &crate::load::Loaded) -> Replay {
+    pub fn with_packs(mut self, loaded: &crate::loaded::Loaded) -> Replay {
         self.packs = loaded.packs.iter().map(|p| format!("{} {}", p.manifest.id, p.manifest.version)).collect();
         self
     }
@@ -149,7 +156,7 @@ pub enum ReplayCheck {
 struct ReplayController(std::rc::Rc<std::cell::RefCell<(std::collections::VecDeque<usize>, bool)>>);
 
 impl Controller for ReplayController {
-    fn decide(&mut self, d: &crate::rules::decision::Decision, _v: &crate::rules::game::View<'_>) -> usize {
+    fn decide(&mut self, d: &crate::rules::decision::Decision, _v: &crate::rules::state::View<'_>) -> usize {
         // Past the recorded answers, or with one out of range, the game has
         // diverged: note it; any legal answer will do from there.
         let mut q = self.0.borrow_mut();
@@ -169,7 +176,7 @@ pub fn check_replay(content: &Content, runtime: &Runtime, replay: &Replay) -> Re
     let queue = std::rc::Rc::new(std::cell::RefCell::new((replay.answers.iter().copied().collect(), false)));
     let mut a = ReplayController(queue.clone());
     let mut b = ReplayController(queue.clone());
-    let record = play(content, runtime, &setup, [&mut a, &mut b])?;
+    let record = play(content, runtime, &setup, vec![&mut a, &mut b])?;
     let (left, diverged) = {
         let q = queue.borrow();
         (q.0.len(), q.1)
@@ -215,10 +222,10 @@ pub fn check_replay(content: &Content, runtime: &Runtime, replay: &Replay) -> Re
 ///
 /// # Errors
 /// When the setup or Scenario is not loaded.
-pub fn replay_setup(content: &Content, setup: &str, seed: u64) -> Result<Setup, String> {
+pub fn replay_setup(content: &Content, setup: &str, seed: u64) -> Result<GameSetup, String> {
     match setup.strip_prefix(RANDOM_TEAMS) {
-        Some(scenario) => Setup::random(content, scenario, seed),
-        None => Setup::from_content(content, setup, seed),
+        Some(scenario) => GameSetup::random(content, scenario, seed),
+        None => GameSetup::from_content(content, setup, seed),
     }
 }
 
@@ -230,12 +237,12 @@ pub const RANDOM_TEAMS: &str = "random-teams:";
 pub struct GameSummary {
     /// Its seed.
     pub seed: u64,
-    /// The winner (0 or 1), or none on a draw or error.
-    pub winner: Option<usize>,
+    /// The winner, or none on a draw or error.
+    pub winner: Option<PlayerId>,
     /// Victory Points of each player.
-    pub victory_points: [u32; 2],
+    pub victory_points: Seated<u32>,
     /// Frags of each player.
-    pub frags: [u32; 2],
+    pub frags: Seated<u32>,
     /// Rounds played.
     pub rounds: u8,
     /// Effects that failed and were undone, with their messages.
@@ -243,7 +250,7 @@ pub struct GameSummary {
     /// An engine error that stopped the game, if any.
     pub error: Option<String>,
     /// The Characters of each team.
-    pub teams: [Vec<crate::model::Id>; 2],
+    pub teams: Seated<Vec<crate::model::Id>>,
     /// What each Character did in the game (see [`CharacterLine`]).
     #[serde(skip_serializing_if = "std::collections::BTreeMap::is_empty")]
     pub characters: std::collections::BTreeMap<crate::model::Id, CharacterLine>,
@@ -255,8 +262,8 @@ impl GameSummary {
             Err(e) => GameSummary {
                 seed,
                 winner: None,
-                victory_points: [0; 2],
-                frags: [0; 2],
+                victory_points: Seated::splat(Table::of(2), 0),
+                frags: Seated::splat(Table::of(2), 0),
                 rounds: 0,
                 effect_failures: vec![],
                 error: Some(e),
@@ -264,17 +271,21 @@ impl GameSummary {
                 characters: Default::default(),
             },
             Ok(r) => {
-                let (mut vp, mut frags, mut rounds) = ([0; 2], [0; 2], 0);
+                let (mut vp, mut frags, mut rounds) =
+                    (Seated::splat(Table::of(2), 0), Seated::splat(Table::of(2), 0), 0);
                 let mut failures = Vec::new();
                 for e in &r.events {
                     match e {
                         Event::GameEnded { victory_points, frags: f, rounds: n, .. } => {
-                            vp = *victory_points;
-                            frags = *f;
+                            vp = victory_points.clone();
+                            frags = f.clone();
                             rounds = *n;
                         }
                         Event::EffectFailed { card, effect, message, file, line } => {
                             failures.push(format!("{file}:{}: {card} {effect}: {message}", line.unwrap_or(1)))
+                        }
+                        Event::Stopped { card, effect, message, file } => {
+                            failures.push(format!("{file}:1: {card} {effect}: {message}"))
                         }
                         _ => {}
                     }
@@ -301,16 +312,16 @@ pub enum Teams {
     /// A ready-made setup, by id: the same teams every game.
     Setup(String),
     /// Random teams of the loaded Characters for this Scenario, drawn per seed
-    /// (`Setup::random`).
+    /// (`GameSetup::random`).
     Random(String),
 }
 
 impl Teams {
     /// The setup of one game.
-    pub fn setup(&self, content: &Content, seed: u64) -> Result<Setup, String> {
+    pub fn setup(&self, content: &Content, seed: u64) -> Result<GameSetup, String> {
         match self {
-            Teams::Setup(id) => Setup::from_content(content, id, seed),
-            Teams::Random(scenario) => Setup::random(content, scenario, seed),
+            Teams::Setup(id) => GameSetup::from_content(content, id, seed),
+            Teams::Random(scenario) => GameSetup::random(content, scenario, seed),
         }
     }
 }
@@ -323,7 +334,7 @@ pub fn batch(
     scripts: std::sync::Arc<crate::script::runtime::ScriptSet>,
     teams: &Teams,
     seeds: std::ops::Range<u64>,
-    players: [Player; 2],
+    players: &[Policy],
     jobs: usize,
     progress: &(dyn Fn() + Sync),
 ) -> Result<Vec<GameSummary>, String> {
@@ -390,13 +401,13 @@ pub struct Report {
     /// Games played.
     pub games: usize,
     /// Win rate of each player.
-    pub win_rate: [Rate; 2],
+    pub win_rate: Seated<Rate>,
     /// Draws.
     pub draws: usize,
     /// Mean Victory Points of each player.
-    pub mean_victory_points: [f64; 2],
+    pub mean_victory_points: Seated<f64>,
     /// Mean Frags of each player.
-    pub mean_frags: [f64; 2],
+    pub mean_frags: Seated<f64>,
     /// Mean Rounds played.
     pub mean_rounds: f64,
     /// Games with at least one failed effect.
@@ -414,21 +425,23 @@ impl Report {
     pub fn of(games: &[GameSummary]) -> Report {
         let n = games.len();
         let wins = |p| games.iter().filter(|g| g.winner == Some(p)).count();
+        // Every game of a batch has the same table; an empty batch has two seats.
+        let table = games.first().map_or(Table::of(2), |g| g.victory_points.table());
         let mean =
             |f: &dyn Fn(&GameSummary) -> f64| if n == 0 { 0.0 } else { games.iter().map(f).sum::<f64>() / n as f64 };
         Report {
             games: n,
-            win_rate: [Rate::of(wins(0), n), Rate::of(wins(1), n)],
+            win_rate: Seated::from_fn(table, |p| Rate::of(wins(p), n)),
             draws: games.iter().filter(|g| g.winner.is_none() && g.error.is_none()).count(),
-            mean_victory_points: [mean(&|g| g.victory_points[0] as f64), mean(&|g| g.victory_points[1] as f64)],
-            mean_frags: [mean(&|g| g.frags[0] as f64), mean(&|g| g.frags[1] as f64)],
+            mean_victory_points: Seated::from_fn(table, |p| mean(&|g| g.victory_points[p] as f64)),
+            mean_frags: Seated::from_fn(table, |p| mean(&|g| g.frags[p] as f64)),
             mean_rounds: mean(&|g| g.rounds as f64),
             games_with_effect_failures: games.iter().filter(|g| !g.effect_failures.is_empty()).count(),
             errors: games.iter().filter(|g| g.error.is_some()).count(),
             characters: {
                 let mut played: std::collections::BTreeMap<crate::model::Id, (usize, usize)> = Default::default();
                 for g in games.iter().filter(|g| g.error.is_none()) {
-                    for (p, team) in g.teams.iter().enumerate() {
+                    for (p, team) in g.teams.enumerate() {
                         for c in team {
                             let e = played.entry(c.clone()).or_default();
                             e.1 += 1;
@@ -446,10 +459,10 @@ impl Report {
 /// What one Character did in one game. Damage dealt is the Damage its Enemies
 /// suffered during its own Activations (its Attacks and effects; `000 §
 /// Damage`); Damage taken is all the Damage it suffered.
-#[derive(Debug, Clone, Default, PartialEq, Eq, serde::Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq, serde::Serialize)]
 pub struct CharacterLine {
-    /// Its player (0 or 1).
-    pub player: usize,
+    /// Its player (serialized as the seat index: 0 for player 1).
+    pub player: PlayerId,
     /// Damage its Enemies suffered during its Activations.
     pub damage_dealt: u32,
     /// Damage it suffered.
@@ -465,9 +478,10 @@ pub fn character_lines(events: &[Event]) -> std::collections::BTreeMap<crate::mo
     for e in events {
         match e {
             Event::GameStarted { teams, .. } => {
-                for (player, team) in teams.iter().enumerate() {
+                for (player, team) in teams.enumerate() {
                     for c in team {
-                        lines.insert(c.clone(), CharacterLine { player, ..Default::default() });
+                        let line = CharacterLine { player, damage_dealt: 0, damage_taken: 0, infirmary: 0 };
+                        lines.insert(c.clone(), line);
                     }
                 }
             }
@@ -546,7 +560,7 @@ impl CharacterReport {
 /// with random-legal controllers, and report every failed effect (at its script
 /// line), engine error and unfinished game as a diagnostic. Deduplicated:
 /// one diagnostic per distinct problem, with the number of games it hit.
-pub fn check_sims(loaded: &crate::load::Loaded, n: u64, jobs: usize) -> Vec<crate::diag::Diagnostic> {
+pub fn check_sims(loaded: &crate::loaded::Loaded, n: u64, jobs: usize) -> Vec<crate::diag::Diagnostic> {
     use crate::diag::{Code, Diagnostic};
     let content = std::sync::Arc::new(loaded.content.clone());
     let mut setups: Vec<String> = Vec::new();
@@ -564,29 +578,31 @@ pub fn check_sims(loaded: &crate::load::Loaded, n: u64, jobs: usize) -> Vec<crat
     let packs: String = loaded.packs.iter().map(|p| format!(" --pack {}", p.root.display())).collect();
     let mut problems: std::collections::BTreeMap<String, (Diagnostic, usize)> = Default::default();
     let mut note = |key: String, d: Diagnostic| problems.entry(key).or_insert((d, 0)).1 += 1;
-    let players = [Player::Random, Player::Random];
-    for setup in &setups {
-        let games = match batch(
-            content.clone(),
-            loaded.script_set.clone(),
-            &Teams::Setup(setup.clone()),
-            1..n + 1,
-            players,
-            jobs,
-            &|| {},
-        ) {
-            Ok(g) => g,
-            Err(e) => {
-                note(
-                    format!("batch {setup}"),
-                    Diagnostic::error(Code::SimFailed, format!("cannot play `{setup}`: {e}")).help("see the message"),
-                );
-                continue;
+    // Players that use their cards: a greedy seat against a random one, the
+    // greedy seat first for the first half of the seeds, second for the rest,
+    // so effects tied to Rolls and Tactics run as well as odd choices.
+    let half = n.div_ceil(2);
+    let mixes: [(&[Policy], std::ops::Range<u64>, &str); 2] = [
+        (&[Policy::Greedy, Policy::Random], 1..half + 1, "greedy,random"),
+        (&[Policy::Random, Policy::Greedy], half + 1..n + 1, "random,greedy"),
+    ];
+    let play = |teams: &Teams, what: &str, note: &mut dyn FnMut(String, Diagnostic)| {
+        for (players, seeds, named) in mixes.iter().filter(|(_, seeds, _)| !seeds.is_empty()) {
+            match batch(content.clone(), loaded.script_set.clone(), teams, seeds.clone(), players, jobs, &|| {}) {
+                Ok(games) => {
+                    for g in games {
+                        report_game(&g, what, named, &packs, note);
+                    }
+                }
+                Err(e) => note(
+                    format!("batch {what}"),
+                    Diagnostic::error(Code::SimFailed, format!("cannot play `{what}`: {e}")).help("see the message"),
+                ),
             }
-        };
-        for g in games {
-            report_game(&g, setup, &packs, &mut note);
         }
+    };
+    for setup in &setups {
+        play(&Teams::Setup(setup.clone()), setup, &mut note);
     }
     // Random teams for every 2-player Scenario too, so every loaded Character plays.
     let two_player = |id: &String| {
@@ -605,18 +621,7 @@ pub fn check_sims(loaded: &crate::load::Loaded, n: u64, jobs: usize) -> Vec<crat
     }
     let _ = &random;
     for scenario in content.scenarios.keys().filter(|s| two_player(s)) {
-        let teams = Teams::Random(scenario.clone());
-        match batch(content.clone(), loaded.script_set.clone(), &teams, 1..n + 1, players, jobs, &|| {}) {
-            Ok(games) => {
-                for g in games {
-                    report_game(&g, &format!("{scenario} --random-teams"), &packs, &mut note);
-                }
-            }
-            Err(e) => note(
-                format!("batch {scenario}"),
-                Diagnostic::error(Code::SimFailed, format!("cannot play `{scenario}`: {e}")).help("see the message"),
-            ),
-        }
+        play(&Teams::Random(scenario.clone()), &format!("{scenario} --random-teams"), &mut note);
     }
     problems
         .into_values()
@@ -629,9 +634,17 @@ pub fn check_sims(loaded: &crate::load::Loaded, n: u64, jobs: usize) -> Vec<crat
         .collect()
 }
 
-fn report_game(g: &GameSummary, what: &str, packs: &str, note: &mut impl FnMut(String, crate::diag::Diagnostic)) {
+/// One game of `arena check --sims`: its engine error, an unfinished game, and one
+/// diagnostic per failing script line, each with the command that plays it again.
+fn report_game(
+    g: &GameSummary,
+    what: &str,
+    players: &str,
+    packs: &str,
+    note: &mut dyn FnMut(String, crate::diag::Diagnostic),
+) {
     use crate::diag::{Code, Diagnostic, Location};
-    let repro = format!("reproduce with `arena sim {what} --seed {} --players random{packs}`", g.seed);
+    let repro = format!("reproduce with `arena sim {what} --seed {} --players {players}{packs}`", g.seed);
     if let Some(e) = &g.error {
         note(
             format!("error {what} {e}"),
@@ -679,12 +692,12 @@ fn report_game(g: &GameSummary, what: &str, packs: &str, note: &mut impl FnMut(S
 /// own `packs` keys are not used: the checked packs are. Returns the
 /// diagnostics and the texts read (to show their lines).
 pub fn check_situations(
-    loaded: &crate::load::Loaded,
+    loaded: &crate::loaded::Loaded,
 ) -> (Vec<crate::diag::Diagnostic>, Vec<(std::path::PathBuf, String)>) {
     use crate::diag::{Code, Diagnostic, line_location};
     let mut out = Vec::new();
     let mut texts = Vec::new();
-    let files = crate::load::situation_texts(loaded);
+    let files = crate::read::situation_texts(loaded);
     if files.is_empty() {
         return (out, texts);
     }

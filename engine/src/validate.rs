@@ -7,8 +7,9 @@
 
 use crate::content::{Entry, Origin};
 use crate::diag::{Code, Diagnostic, Location};
-use crate::load::{self, Loaded, Options};
+use crate::loaded::{Loaded, Options};
 use crate::model::*;
+use crate::read;
 use crate::script::runtime::{ScriptSet, ScriptSource};
 use serde_json::Value;
 use std::collections::{BTreeMap, BTreeSet};
@@ -82,7 +83,7 @@ impl Validator<'_> {
 
     fn cpath(&self, origin: &Origin, sub: &str) -> String {
         match self.loaded.docs.get(&origin.file) {
-            Some(doc) => load::content_path(doc, &format!("{}{sub}", origin.pointer)),
+            Some(doc) => read::content_path(doc, &format!("{}{sub}", origin.pointer)),
             None => sub.to_string(),
         }
     }
@@ -91,7 +92,7 @@ impl Validator<'_> {
         let mut d = Diagnostic::error(Code::DanglingReference, format!("no loaded pack defines `{kind}:{id}`"))
             .at_opt(self.loc(origin, sub))
             .path(self.cpath(origin, sub));
-        d = match load::suggest(id, &known) {
+        d = match read::suggest(id, &known) {
             Some(s) => d.help(format!("did you mean \"{s}\"?")),
             None => d.help(format!("add a `[[{kind}]]` entry with id = \"{id}\", or depend on the pack that has it")),
         };
@@ -342,7 +343,7 @@ impl Validator<'_> {
                 Diagnostic::error(Code::DanglingReference, format!("map `{}` has no zone `{zone}`", map.value.id))
                     .at_opt(self.loc(origin, sub))
                     .path(self.cpath(origin, sub));
-            d = match load::suggest(zone, &zones) {
+            d = match read::suggest(zone, &zones) {
                 Some(s) => d.help(format!("did you mean \"{s}\"?")),
                 None => d.help(format!("the zones of `{}` are: {}", map.value.id, zones.join(", "))),
             };
@@ -403,7 +404,7 @@ impl Validator<'_> {
         let mut scratch = Loaded::default();
         for pack in &self.loaded.packs {
             for path in pack.scripts.values() {
-                let Some(bytes) = load::read_bytes(path, options, &mut scratch) else { continue };
+                let Some(bytes) = crate::read::read_bytes(path, options, &mut scratch) else { continue };
                 let whole = Location { file: path.clone(), span: None, line: 1, column: 1 };
                 if crate::script::is_bytecode(&bytes) {
                     found.push(
@@ -477,7 +478,7 @@ impl Validator<'_> {
                 }
                 (None, Some(path)) => {
                     let at = format!("{sub}/script");
-                    if !load::path_stays_inside(path) {
+                    if !read::path_stays_inside(path) {
                         found.push(
                             Diagnostic::error(Code::PathEscapesPack, format!("script path `{path}` leads outside the pack"))
                                 .at_opt(self.loc(origin, &at))
@@ -487,7 +488,7 @@ impl Validator<'_> {
                         continue;
                     }
                     let pack = self.loaded.packs.iter().find(|p| p.manifest.id == origin.pack);
-                    let key = load::rel_key(std::path::Path::new(path));
+                    let key = read::rel_key(std::path::Path::new(path));
                     match pack.and_then(|p| p.scripts.get(&key)) {
                         Some(file) => {
                             referenced.insert(file.clone());
@@ -513,7 +514,7 @@ impl Validator<'_> {
                             )
                             .at_opt(self.loc(origin, &at))
                             .path(self.cpath(origin, &at));
-                            d = match load::suggest(&key, &known) {
+                            d = match read::suggest(&key, &known) {
                                 Some(s) => d.help(format!("did you mean \"{s}\"?")),
                                 None => d.help("paths are relative to the pack folder (where pack.toml is)"),
                             };
@@ -581,7 +582,7 @@ impl Validator<'_> {
                         } else {
                             format!("{} {}", src.card, src.effect)
                         });
-                        d = match load::suggest(name, &known) {
+                        d = match read::suggest(name, &known) {
                             Some(s) => d.help(format!("did you mean `game:{s}`? (docs/lua-api.md)")),
                             None => d.help("see docs/lua-api.md for the functions effects can call"),
                         };
@@ -641,7 +642,7 @@ impl Validator<'_> {
                 if !self.notes {
                     continue;
                 }
-                let file = pack.root.join(crate::load::MANIFEST);
+                let file = pack.root.join(crate::read::MANIFEST);
                 found.push(
                     Diagnostic::note(Code::ContentGap, format!("not in `{}`: {}", pack.manifest.id, g.what))
                         .at_opt(self.loaded.locate_key(&file, &format!("/gap/{i}/what")))

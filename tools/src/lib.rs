@@ -286,7 +286,7 @@ enum PlayerKind {
 /// stderr and reads the choice from stdin. At the end of input it falls back to
 /// the greedy controller, so a game always finishes.
 struct HumanController {
-    fallback: arena_engine::rules::decision::GreedyController,
+    fallback: arena_engine::players::GreedyController,
     closed: bool,
     /// Events already shown to this player.
     shown: usize,
@@ -296,7 +296,7 @@ impl arena_engine::rules::decision::Controller for HumanController {
     fn decide(
         &mut self,
         d: &arena_engine::rules::decision::Decision,
-        view: &arena_engine::rules::game::View<'_>,
+        view: &arena_engine::rules::state::View<'_>,
     ) -> usize {
         use std::io::BufRead;
         if self.closed {
@@ -309,10 +309,10 @@ impl arena_engine::rules::decision::Controller for HumanController {
         self.shown = view.events.len();
         let hand = &view.state.players[d.player].hand;
         if !hand.is_empty() {
-            eprintln!("(player {}'s hand: {})", d.player + 1, hand.join(", "));
+            eprintln!("({}'s hand: {})", d.player, hand.join(", "));
         }
         let who = d.character.as_deref().map(|c| format!(" ({c})")).unwrap_or_default();
-        eprintln!("\nplayer {}{who}: {}", d.player + 1, d.prompt);
+        eprintln!("\n{}{who}: {}", d.player, d.prompt);
         for (i, o) in d.options.iter().enumerate() {
             eprintln!("  {:>2}. {o}", i + 1);
         }
@@ -336,20 +336,23 @@ impl arena_engine::rules::decision::Controller for HumanController {
 }
 
 impl PlayerKind {
-    fn engine(self) -> arena_engine::sim::Player {
+    fn engine(self) -> arena_engine::sim::Policy {
         match self {
-            PlayerKind::Greedy => arena_engine::sim::Player::Greedy,
-            PlayerKind::Random => arena_engine::sim::Player::Random,
+            PlayerKind::Greedy => arena_engine::sim::Policy::Greedy,
+            PlayerKind::Random => arena_engine::sim::Policy::Random,
             // Batches never wait on a person: a human seat plays greedy there.
-            PlayerKind::Human => arena_engine::sim::Player::Greedy,
+            PlayerKind::Human => arena_engine::sim::Policy::Greedy,
         }
     }
 }
 
-fn seats(kinds: &[PlayerKind]) -> [arena_engine::sim::Player; 2] {
+const P1: arena_engine::rules::seats::PlayerId = arena_engine::rules::seats::PlayerId::seat(0);
+const P2: arena_engine::rules::seats::PlayerId = arena_engine::rules::seats::PlayerId::seat(1);
+
+fn seats(kinds: &[PlayerKind]) -> Vec<arena_engine::sim::Policy> {
     let a = kinds.first().copied().unwrap_or(PlayerKind::Greedy);
     let b = kinds.get(1).copied().unwrap_or(a);
-    [a.engine(), b.engine()]
+    vec![a.engine(), b.engine()]
 }
 
 #[derive(clap::Args, Debug)]
@@ -1046,7 +1049,7 @@ fn sim(args: SimArgs, ui: &Ui, stdout: &mut dyn Write, stderr: &mut dyn Write) -
         })
         .collect();
     let (a, b) = controllers.split_at_mut(1);
-    let record = arena_engine::sim::play(content, &runtime, &setup, [a[0].as_mut(), b[0].as_mut()])
+    let record = arena_engine::sim::play(content, &runtime, &setup, vec![a[0].as_mut(), b[0].as_mut()])
         .map_err(|e| anyhow::anyhow!(e))?;
     if let Some(path) = &args.replay {
         let replay = arena_engine::sim::Replay::of(&record, &setup_id, &loaded.content_hash()).with_packs(&loaded);
@@ -1073,7 +1076,7 @@ fn sim_batch(
     teams: &arena_engine::sim::Teams,
     first_seed: u64,
     games: u64,
-    players: [arena_engine::sim::Player; 2],
+    players: Vec<arena_engine::sim::Policy>,
     jobs: Option<usize>,
     format: Output,
     ui: &Ui,
@@ -1088,7 +1091,7 @@ fn sim_batch(
             loaded.script_set.clone(),
             teams,
             first_seed..first_seed + games,
-            players,
+            &players,
             jobs,
             tick,
         )
@@ -1119,16 +1122,16 @@ fn sim_batch(
             writeln!(
                 stdout,
                 "player 1 wins {}  mean VP {:.2}  mean Frags {:.2}",
-                pct(&report.win_rate[0]),
-                report.mean_victory_points[0],
-                report.mean_frags[0]
+                pct(&report.win_rate[P1]),
+                report.mean_victory_points[P1],
+                report.mean_frags[P1]
             )?;
             writeln!(
                 stdout,
                 "player 2 wins {}  mean VP {:.2}  mean Frags {:.2}",
-                pct(&report.win_rate[1]),
-                report.mean_victory_points[1],
-                report.mean_frags[1]
+                pct(&report.win_rate[P2]),
+                report.mean_victory_points[P2],
+                report.mean_frags[P2]
             )?;
             writeln!(
                 stdout,

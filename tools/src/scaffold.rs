@@ -50,7 +50,7 @@ pub struct NewArgs {
 
 /// `arena new KIND ID`: write the files, list them, and say how to check them.
 pub fn run(args: NewArgs, stdout: &mut dyn Write, stderr: &mut dyn Write) -> anyhow::Result<Exit> {
-    if !load::is_kebab(&args.id) {
+    if !arena_engine::read::is_kebab(&args.id) {
         writeln!(
             stderr,
             "error: `{}` is not a kebab-case id\nhelp: lower-case letters, digits and single hyphens, such as `la-duelista`",
@@ -58,7 +58,7 @@ pub fn run(args: NewArgs, stdout: &mut dyn Write, stderr: &mut dyn Write) -> any
         )?;
         return Ok(2);
     }
-    if let Some(c) = args.character.as_deref().filter(|c| !load::is_kebab(c)) {
+    if let Some(c) = args.character.as_deref().filter(|c| !arena_engine::read::is_kebab(c)) {
         writeln!(stderr, "error: --character `{c}` is not a kebab-case id")?;
         return Ok(2);
     }

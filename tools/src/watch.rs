@@ -7,7 +7,7 @@ use super::{Exit, PlayerKind, Ui, default_paths, seats, summary_line};
 use arena_engine::diag::{self, Diagnostic, Severity};
 use arena_engine::load;
 use arena_engine::sim::CharacterReport;
-use arena_engine::watch::{Event, SimStats, Snapshot, WaitReason, WatchOptions, Watcher};
+use arena_engine::watch::{SimStats, Snapshot, WaitReason, WatchEvent, WatchOptions, Watcher};
 use std::collections::BTreeMap;
 use std::io::Write;
 use std::path::PathBuf;
@@ -83,7 +83,7 @@ pub fn run(args: WatchArgs, ui: &Ui, stdout: &mut dyn Write, stderr: &mut dyn Wr
         let Ok(first) = watcher.events().recv() else { return Ok(2) };
         let mut group = vec![first];
         group.extend(watcher.events().try_iter());
-        let last_good = group.iter().rposition(|e| matches!(e, Event::Reloaded { .. }));
+        let last_good = group.iter().rposition(|e| matches!(e, WatchEvent::Reloaded { .. }));
         let mut done = None;
         for (i, event) in group.into_iter().enumerate() {
             // The first load, then (with --once) the first change handled.
@@ -116,13 +116,13 @@ impl Printer<'_> {
     /// Print one event; for a reload or a rejection, the exit code `--once` would give.
     fn event(
         &mut self,
-        event: &Event,
+        event: &WatchEvent,
         simulate: bool,
         stdout: &mut dyn Write,
         stderr: &mut dyn Write,
     ) -> anyhow::Result<Option<Exit>> {
         match event {
-            Event::Reloaded { generation, snapshot, changed, timing, .. } => {
+            WatchEvent::Reloaded { generation, snapshot, changed, timing, .. } => {
                 self.render(&snapshot.loaded.diagnostics, &snapshot.loaded.sources, stderr)?;
                 let line = summary_line(&snapshot.loaded, self.args.strict);
                 if changed.is_empty() {
@@ -140,7 +140,7 @@ impl Printer<'_> {
                 }
                 Ok(Some(0))
             }
-            Event::Rejected { diagnostics, sources, summary, live, changed, timing } => {
+            WatchEvent::Rejected { diagnostics, sources, summary, live, changed, timing } => {
                 self.render(diagnostics, sources, stderr)?;
                 let plural = |n: usize, one: &str| format!("{n} {one}{}", if n == 1 { "" } else { "s" });
                 let kept = match live {
@@ -157,15 +157,15 @@ impl Printer<'_> {
                 )?;
                 Ok(Some(1))
             }
-            Event::Unchanged { .. } => Ok(None),
-            Event::Waiting { paths, reason: WaitReason::OpenForWriting } => {
+            WatchEvent::Unchanged { .. } => Ok(None),
+            WatchEvent::Waiting { paths, reason: WaitReason::OpenForWriting } => {
                 writeln!(stdout, "waiting: {} still open for writing", list(paths))?;
                 Ok(None)
             }
             // A load retried because a file was still being written: the
             // reload follows.
-            Event::Waiting { reason: WaitReason::Settling, .. } => Ok(None),
-            Event::WatchError { message } => {
+            WatchEvent::Waiting { reason: WaitReason::Settling, .. } => Ok(None),
+            WatchEvent::WatchError { message } => {
                 writeln!(stderr, "watch error: {message}")?;
                 Ok(None)
             }
@@ -198,14 +198,19 @@ impl Printer<'_> {
         let jobs = self.args.jobs.unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get()));
         let seeds = self.args.seed..self.args.seed + self.args.games;
         let started = Instant::now();
-        let stats =
-            match snapshot.simulate(scenario, seeds.clone(), seats(&self.args.players), jobs, self.args.random_teams) {
-                Ok(s) => s,
-                Err(e) => {
-                    writeln!(stderr, "error: sim: {e}")?;
-                    return Ok(());
-                }
-            };
+        let stats = match snapshot.simulate(
+            scenario,
+            seeds.clone(),
+            &seats(&self.args.players),
+            jobs,
+            self.args.random_teams,
+        ) {
+            Ok(s) => s,
+            Err(e) => {
+                writeln!(stderr, "error: sim: {e}")?;
+                return Ok(());
+            }
+        };
         let r = &stats.report;
         writeln!(
             stdout,
@@ -260,10 +265,11 @@ impl Printer<'_> {
 /// `player 1 win rate 52.0% [45.1-58.8] (was 48.0% [41.2-54.9]), mean VP 3.10 [2.85-3.35] (was ...)`.
 fn side_line(now: &SimStats, was: Option<&SimStats>, side: usize) -> String {
     let rate = |s: &SimStats| {
-        let r = &s.report.win_rate[side];
+        let r = &s.report.win_rate[arena_engine::rules::seats::PlayerId::seat(side)];
         format!("{:.1}% [{:.1}-{:.1}]", r.rate * 100.0, r.low * 100.0, r.high * 100.0)
     };
     let vp = |s: &SimStats| {
+        let side = arena_engine::rules::seats::PlayerId::seat(side);
         let (lo, hi) = s.victory_points_interval[side];
         format!("{:.2} [{lo:.2}-{hi:.2}]", s.report.mean_victory_points[side])
     };

@@ -6,15 +6,15 @@ use crate::model::{Id, Symbol};
 use crate::rules::geometry::Hex;
 use serde::Serialize;
 
-/// A player seat: 0 or 1.
-pub type PlayerId = usize;
+pub use crate::rules::seats::PlayerId;
+use crate::rules::seats::Seated;
 
 /// One change of state.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
 #[serde(tag = "event", rename_all = "kebab-case")]
 pub enum Event {
     /// The game is set up.
-    GameStarted { scenario: Id, seed: u64, teams: [Vec<Id>; 2] },
+    GameStarted { scenario: Id, seed: u64, teams: Seated<Vec<Id>> },
     /// A Character is deployed at setup.
     Deployed { character: Id, space: Hex },
     /// Who holds the Underdog token, and why.
@@ -108,8 +108,13 @@ pub enum Event {
     Log { text: String },
     /// An effect failed and was undone; the game goes on (`arena check --sims` reports these).
     EffectFailed { card: Id, effect: String, message: String, file: String, line: Option<usize> },
+    /// An Activation or a game that would not end was stopped (at most
+    /// `MAX_ACTIONS_PER_ACTIVATION` Actions, `MAX_DECISIONS_PER_GAME`
+    /// Decisions): the last effect that gave Action or Movement Points is named
+    /// (`card` is `(engine)` when none did). Counted as a failed effect.
+    Stopped { card: Id, effect: String, message: String, file: String },
     /// The game is over.
-    GameEnded { winner: Option<PlayerId>, victory_points: [u32; 2], frags: [u32; 2], rounds: u8 },
+    GameEnded { winner: Option<PlayerId>, victory_points: Seated<u32>, frags: Seated<u32>, rounds: u8 },
 }
 
 fn hex(h: &Hex) -> String {
@@ -139,17 +144,13 @@ impl std::fmt::Display for Event {
         use Event::*;
         match self {
             GameStarted { scenario, seed, teams } => {
-                write!(
-                    f,
-                    "Game of {scenario}, seed {seed}: player 1 {} vs player 2 {}",
-                    teams[0].join(", "),
-                    teams[1].join(", ")
-                )
+                let sides: Vec<String> = teams.enumerate().map(|(p, t)| format!("{p} {}", t.join(", "))).collect();
+                write!(f, "Game of {scenario}, seed {seed}: {}", sides.join(" vs "))
             }
             Deployed { character, space } => write!(f, "{character} deploys at {}", hex(space)),
-            Underdog { player, reason } => write!(f, "player {} is the Underdog ({reason})", player + 1),
+            Underdog { player, reason } => write!(f, "{player} is the Underdog ({reason})"),
             RoundStarted { round } => write!(f, "== Round {round} =="),
-            RunningOrder { player, order } => write!(f, "player {} Running Order: {}", player + 1, order.join(", ")),
+            RunningOrder { player, order } => write!(f, "{player} Running Order: {}", order.join(", ")),
             Initiative { turn, first, second } => write!(f, "-- Turn {turn}: {first} activates before {second}"),
             ActivationStarted { character, action_points } => {
                 write!(f, "{character} activates with {}", count(*action_points as u32, "Action Point"))
@@ -212,7 +213,7 @@ impl std::fmt::Display for Event {
                 _ => write!(f, "{minion} is removed from the HexaDome by its Controller"),
             },
             ProjectileDeployed { player, projectile, space } => {
-                write!(f, "player {} deploys Running Projectile {projectile} face down at {}", player + 1, hex(space))
+                write!(f, "{player} deploys Running Projectile {projectile} face down at {}", hex(space))
             }
             ProjectileTriggered { projectile, marker, target } => {
                 write!(f, "{projectile} is flipped against {target}: {marker}")
@@ -223,7 +224,7 @@ impl std::fmt::Display for Event {
                 _ => write!(f, "{projectile} goes to the bottom of its deck"),
             },
             SpecialSpacePlaced { player, space } => {
-                write!(f, "player {} places a Special Space marker face down at {}", player + 1, hex(space))
+                write!(f, "{player} places a Special Space marker face down at {}", hex(space))
             }
             SpecialSpaceRevealed { space, marker } => {
                 write!(f, "the Special Space at {} is revealed: {marker}", hex(space))
@@ -231,43 +232,51 @@ impl std::fmt::Display for Event {
             SmokeDeployed { character, space } => write!(f, "{character} deploys Smoke at {}", hex(space)),
             SmokeRemoved { character, space } => write!(f, "{character}'s Smoke at {} is removed", hex(space)),
             Infirmary { character } => write!(f, "{character} goes to the Infirmary"),
-            Frag { player, total } => write!(f, "player {} takes a Frag ({total})", player + 1),
+            Frag { player, total } => write!(f, "{player} takes a Frag ({total})"),
             TacticsDrawn { player, count, hand } => {
-                write!(f, "player {} draws {} ({hand} in hand)", player + 1, self::count(*count as u32, "Tactic"))
+                write!(f, "{player} draws {} ({hand} in hand)", self::count(*count as u32, "Tactic"))
             }
             TacticPlayed { player, tactic, character } => {
-                write!(f, "player {} plays {tactic} for {character}", player + 1)
+                write!(f, "{player} plays {tactic} for {character}")
             }
             Benched { character } => write!(f, "{character} moves to the Bench with -2 Energy"),
             VictoryPoints { player, gained, total, objective } => {
-                write!(f, "player {} scores {gained} VP for {objective} ({total})", player + 1)
+                write!(f, "{player} scores {gained} VP for {objective} ({total})")
             }
             ScoringZone { zone } => write!(f, "the Scoring Zone is now {zone}"),
             Log { text } => write!(f, "  {text}"),
             EffectFailed { card, effect, message, .. } => {
                 write!(f, "{card} {effect} failed and was undone: {message}")
             }
+            Stopped { card, effect, message, .. } => {
+                write!(f, "{message}; the last points came from {card} {effect}")
+            }
             GameEnded { winner, victory_points, frags, rounds } => match winner {
                 Some(w) => write!(
                     f,
-                    "== Game over after {}: player {} wins, {} VP to {} ({} to {})",
+                    "== Game over after {}: {w} wins, {} VP to {} ({} to {})",
                     self::count(*rounds as u32, "Round"),
-                    w + 1,
                     victory_points[*w],
-                    victory_points[1 - w],
+                    others(victory_points, *w),
                     self::count(frags[*w], "Frag"),
-                    frags[1 - w]
+                    others(frags, *w)
                 ),
                 None => write!(
                     f,
                     "== Game over after {}: a draw, {} VP each, {} Frags each",
                     self::count(*rounds as u32, "Round"),
-                    victory_points[0],
-                    frags[0]
+                    victory_points.iter().next().copied().unwrap_or(0),
+                    frags.iter().next().copied().unwrap_or(0)
                 ),
             },
         }
     }
+}
+
+/// The other players' figures, in seat order: `3` with
+/// two players, `3, 1, 0` with four.
+fn others(v: &Seated<u32>, p: PlayerId) -> String {
+    v.table().opponents(p).map(|o| v[o].to_string()).collect::<Vec<_>>().join(", ")
 }
 
 /// `1 Action Point`, `2 Action Points`, `0 Tactics`.

@@ -14,4 +14,6 @@ pub mod event;
 pub mod game;
 pub mod geometry;
 pub mod roll;
+pub mod seats;
 pub mod situation;
+pub mod state;

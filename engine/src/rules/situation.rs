@@ -26,7 +26,14 @@
 //! answers = ["ken-no-sen on major-lunah (3 AP)", "miyamoto-mushashi first", "done"]
 //! ```
 
+use crate::content::Content;
 use crate::model::{Id, Symbol};
+use crate::rules::decision::{Controller, Decision};
+use crate::rules::game::{Game, GameSetup};
+use crate::rules::geometry::Hex;
+use crate::rules::seats::PlayerId;
+use crate::rules::state::{Location, SpecialSpaceMarker, Token, TokenSide, Unit, View};
+use crate::script::runtime::Runtime;
 use serde::Deserialize;
 
 /// A situation file.
@@ -292,13 +299,13 @@ impl Situation {
         content: &crate::content::Content,
         runtime: &crate::script::runtime::Runtime,
     ) -> Result<Played, String> {
-        use crate::rules::decision::{SituationController, SituationSeat};
         use crate::rules::game::Game;
+        use crate::rules::situation::{SituationController, SituationSeat};
         let shared = std::rc::Rc::new(std::cell::RefCell::new(SituationController::new(self.answers.clone())));
         let mut a = SituationSeat(shared.clone());
         let mut b = SituationSeat(shared.clone());
         let skip = self.character.iter().any(|c| c.id == self.active && c.action_points.is_some());
-        let mut game = Game::from_situation(content, runtime, self, [&mut a, &mut b])?;
+        let mut game = Game::from_situation(content, runtime, self, vec![&mut a, &mut b])?;
         match self.phase {
             Phase::Activation => game.run_activation(skip)?,
             Phase::EndOfRound => game.run_end_of_round(),
@@ -345,5 +352,305 @@ impl Situation {
             });
         }
         Ok(Played { events: shown, problems, expected: self.expect.len() })
+    }
+}
+
+impl<'a> Game<'a> {
+    /// A game at a situation's position, ready to [`run_activation`](Self::run_activation).
+    pub fn from_situation(
+        content: &'a Content,
+        runtime: &'a Runtime,
+        sit: &Situation,
+        controllers: Vec<&'a mut dyn Controller>,
+    ) -> Result<Game<'a>, String> {
+        let scenario =
+            &content.scenarios.get(&sit.scenario).ok_or_else(|| format!("no scenario `{}`", sit.scenario))?.value;
+        let map = &content.maps.get(&scenario.map).ok_or_else(|| format!("no map `{}`", scenario.map))?.value;
+        if !(1..=2).contains(&sit.underdog) {
+            return Err(format!("underdog must be 1 or 2, not {}", sit.underdog));
+        }
+        for (p, deck) in sit.decks.iter().enumerate() {
+            if let Some(t) = deck.iter().find(|t| !content.tactics.contains_key(*t)) {
+                return Err(format!("player {}'s deck: no Tactic `{t}`", p + 1));
+            }
+        }
+        let mut teams: [Vec<Id>; 2] = [vec![], vec![]];
+        for c in &sit.character {
+            if teams.iter().flatten().any(|x| *x == c.id) {
+                return Err(format!("`{}` is in the situation twice", c.id));
+            }
+            if !content.characters.contains_key(&c.id) {
+                return Err(format!("no Character `{}`", c.id));
+            }
+            if !(1..=2).contains(&c.player) {
+                return Err(format!("{}: player must be 1 or 2", c.id));
+            }
+            teams[c.player as usize - 1].push(c.id.clone());
+        }
+        let setup = GameSetup {
+            scenario: sit.scenario.clone(),
+            teams: teams.to_vec().into(),
+            decks: vec![vec![], vec![]].into(),
+            zones: GameSetup::default_zones(scenario, map)?,
+            seed: sit.seed,
+        };
+        let board_zone = |z: &str| content.maps[&scenario.map].value.zones.iter().any(|x| x.id == z);
+        let mut g = Game::new(content, runtime, &setup, controllers)?;
+        g.events.clear();
+        g.state.underdog = PlayerId::seat((sit.underdog.clamp(1, 2) - 1) as usize);
+        if let Some(z) = &sit.scoring_zone {
+            if !board_zone(z) {
+                return Err(format!("map `{}` has no zone `{z}`", scenario.map));
+            }
+            g.state.scoring_zone = z.clone();
+        }
+        g.place_situation_characters(sit)?;
+        g.place_situation_minions(sit)?;
+        g.events.clear();
+        for p in g.state.players.table().seats() {
+            let i = p.index();
+            if let Some(t) = sit.hands[i].iter().find(|t| !content.tactics.contains_key(*t)) {
+                return Err(format!("{p}'s hand: no Tactic `{t}`"));
+            }
+            g.state.players[p].hand = sit.hands[i].clone();
+            g.state.players[p].deck = sit.decks[i].clone();
+            g.state.players[p].victory_points = sit.victory_points[i];
+        }
+        g.state.round = sit.round;
+        g.state.smoke = sit.smoke.iter().map(|t| (Hex::new(t.space[0], t.space[1]), t.character.clone())).collect();
+        g.place_situation_markers(sit)?;
+        if g.unit(&sit.active).is_none() {
+            return Err(format!("the active Character `{}` is not in the situation", sit.active));
+        }
+        if g.is_minion(&sit.active) {
+            return Err(format!(
+                "`{}` is a Minion: Minions have no Activation (their Controller activates them)",
+                sit.active
+            ));
+        }
+        if sit.round == 0 || sit.round > scenario.rounds {
+            return Err(format!("round {} is not a Round of `{}` (1 to {})", sit.round, sit.scenario, scenario.rounds));
+        }
+        g.state.active = Some(sit.active.clone());
+        g.forced.faces = sit.dice.iter().cloned().collect();
+        Ok(g)
+    }
+
+    /// The situation's Characters: spaces, Damage, Action and Movement Points, States.
+    fn place_situation_characters(&mut self, sit: &Situation) -> Result<(), String> {
+        let content = self.content;
+        for c in &sit.character {
+            let loc = match c.space {
+                Some([q, r]) => {
+                    let h = Hex::new(q, r);
+                    if !self.is_free(h) {
+                        return Err(format!("{}: [{q}, {r}] {}", c.id, self.why_not_free(h)));
+                    }
+                    Location::Space(h)
+                }
+                None if c.infirmary => Location::Infirmary,
+                None => Location::Bench,
+            };
+            let hp = content.characters[&c.id].value.hit_points;
+            if c.damage >= hp {
+                return Err(format!("{}: {} Damage would put it in the Infirmary", c.id, c.damage));
+            }
+            let u = self.unit_mut(&c.id).expect("unit");
+            u.location = loc;
+            u.damage = c.damage;
+            u.action_points = c.action_points.unwrap_or(0);
+            u.movement_points = c.movement_points;
+            for (st, side) in
+                c.states.iter().map(|s| (s, TokenSide::Red)).chain(c.blue_states.iter().map(|s| (s, TokenSide::Blue)))
+            {
+                if !content.states.contains_key(st) {
+                    return Err(format!("{}: no State `{st}`", c.id));
+                }
+                let source = if st == "taunted" { c.taunted_by.clone() } else { None };
+                u.tokens.push(Token { state: st.clone(), side, source, choice: None });
+            }
+            if let Some(by) = &c.taunted_by {
+                if !c.states.iter().chain(&c.blue_states).any(|s| s == "taunted") {
+                    return Err(format!("{}: `taunted_by` needs the Taunted State in `states`", c.id));
+                }
+                if !sit.character.iter().any(|o| o.id == *by) {
+                    return Err(format!("{}: `taunted_by`: `{by}` is not in the situation", c.id));
+                }
+            }
+        }
+        Ok(())
+    }
+
+    /// The situation's Minions, deployed by their Controllers.
+    fn place_situation_minions(&mut self, sit: &Situation) -> Result<(), String> {
+        let content = self.content;
+        for m in &sit.minion {
+            let [q, r] = m.space;
+            let h = Hex::new(q, r);
+            if !self.is_free(h) {
+                return Err(format!("minion {}: [{q}, {r}] is not a Free space", m.card));
+            }
+            if !sit.character.iter().any(|c| c.id == m.controller) {
+                return Err(format!("minion {}: its Controller `{}` is not in the situation", m.card, m.controller));
+            }
+            let id = self.deploy_minion(&m.controller, &m.card, h).map_err(|e| format!("minion {}: {e}", m.card))?;
+            let hp = self.card(&id).hit_points;
+            if m.damage >= hp {
+                return Err(format!("{id}: {} Damage would remove it from the HexaDome", m.damage));
+            }
+            let u = self.unit_mut(&id).expect("minion");
+            u.damage = m.damage;
+            for (st, side) in
+                m.states.iter().map(|s| (s, TokenSide::Red)).chain(m.blue_states.iter().map(|s| (s, TokenSide::Blue)))
+            {
+                if !content.states.contains_key(st) {
+                    return Err(format!("{id}: no State `{st}`"));
+                }
+                u.tokens.push(Token { state: st.clone(), side, source: None, choice: None });
+            }
+        }
+        Ok(())
+    }
+
+    /// The situation's Special Space markers and Running Projectiles.
+    fn place_situation_markers(&mut self, sit: &Situation) -> Result<(), String> {
+        let content = self.content;
+        for m in &sit.special_spaces {
+            if !content.special_spaces.contains_key(&m.marker) {
+                return Err(format!("no Special Space marker `{}`", m.marker));
+            }
+            let space = Hex::new(m.space[0], m.space[1]);
+            if self.state.special_spaces.iter().any(|x| x.space == space) {
+                return Err(format!(
+                    "two Special Space markers on [{}, {}]: a Space cannot have two (001 § Special Spaces)",
+                    m.space[0], m.space[1]
+                ));
+            }
+            if !self.board.on_board(space)
+                || self.board.blocked.contains(&space)
+                || self.board.barriers.contains(&space)
+            {
+                return Err(format!(
+                    "Special Space marker {}: [{}, {}] is not a space of the HexaDome",
+                    m.marker, m.space[0], m.space[1]
+                ));
+            }
+            self.state.special_spaces.push(SpecialSpaceMarker {
+                space,
+                marker: m.marker.clone(),
+                revealed: m.revealed,
+            });
+        }
+        for r in &sit.running_projectiles {
+            if !content.running_projectiles.contains_key(&r.marker) {
+                return Err(format!("no Running Projectile `{}`", r.marker));
+            }
+            if !(1..=2).contains(&r.player) {
+                return Err(format!("Running Projectile {}: player must be 1 or 2", r.marker));
+            }
+            let space = Hex::new(r.space[0], r.space[1]);
+            if !self.is_free(space) {
+                return Err(format!(
+                    "Running Projectile {}: [{}, {}] {}",
+                    r.marker,
+                    r.space[0],
+                    r.space[1],
+                    self.why_not_free(space)
+                ));
+            }
+            self.state.projectiles_deployed += 1;
+            self.state.units.push(Unit {
+                id: format!("running-projectile-{}", self.state.projectiles_deployed),
+                owner: PlayerId::seat((r.player.clamp(1, 2) - 1) as usize),
+                location: Location::Space(space),
+                damage: 0,
+                tokens: vec![],
+                action_points: 0,
+                movement_points: 0,
+                movement_spent: 0,
+                next_roll: vec![],
+                minion: None,
+                projectile: Some(r.marker.clone()),
+                until_end_of_activation: vec![],
+            });
+        }
+        Ok(())
+    }
+}
+
+/// Answers a situation's Decisions from its list of answers, matched against
+/// how each option prints (`ken-no-sen on major-lunah (3 AP)`, `done`); a
+/// missing or unmatched answer stops the situation with the options listed.
+#[derive(Debug, Default)]
+pub struct SituationController {
+    answers: std::collections::VecDeque<String>,
+    /// The first Decision that could not be answered, with its options.
+    pub unanswered: Option<String>,
+    /// The Decisions asked and the answers given, as text.
+    pub transcript: Vec<String>,
+}
+
+impl SituationController {
+    /// A controller answering with `answers` in order.
+    pub fn new(answers: Vec<String>) -> Self {
+        SituationController { answers: answers.into(), unanswered: None, transcript: vec![] }
+    }
+
+    /// Answers never asked for.
+    pub fn leftover(&self) -> usize {
+        self.answers.len()
+    }
+
+    /// The answers never asked for, in order.
+    pub fn leftovers(&self) -> Vec<String> {
+        self.answers.iter().cloned().collect()
+    }
+}
+
+/// The shared answer stream of both players of a situation.
+pub type SharedSituation = std::rc::Rc<std::cell::RefCell<SituationController>>;
+
+/// One seat's handle on a [`SharedSituation`].
+pub struct SituationSeat(pub SharedSituation);
+
+impl Controller for SituationSeat {
+    fn decide(&mut self, d: &Decision, _view: &View<'_>) -> usize {
+        let mut s = self.0.borrow_mut();
+        let listed =
+            || d.options.iter().enumerate().map(|(i, o)| format!("  {}. {o}", i + 1)).collect::<Vec<_>>().join("\n");
+        // Once stopped, the game halts (usize::MAX: the engine stops asking).
+        let wind_down = usize::MAX;
+        if s.unanswered.is_some() {
+            return wind_down;
+        }
+        match s.answers.pop_front() {
+            // `#N`: the Nth option, as listed.
+            Some(a) => match a
+                .strip_prefix('#')
+                .and_then(|n| n.parse::<usize>().ok())
+                .filter(|n| (1..=d.options.len()).contains(n))
+                .map(|n| n - 1)
+                .or_else(|| d.options.iter().position(|o| o.to_string() == a))
+            {
+                Some(i) => {
+                    s.transcript.push(format!("{} -> {a}", d.prompt));
+                    i
+                }
+                None => {
+                    s.unanswered = Some(format!(
+                        "answer #{} \"{a}\" is not an option of \"{}\"; the options are:\n{}",
+                        s.transcript.len() + 1,
+                        d.prompt,
+                        listed()
+                    ));
+                    wind_down
+                }
+            },
+            None => {
+                s.unanswered =
+                    Some(format!("no answer left for \"{}\" ({}); the options are:\n{}", d.prompt, d.player, listed()));
+                wind_down
+            }
+        }
     }
 }

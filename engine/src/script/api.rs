@@ -89,6 +89,138 @@ pub enum Answer {
     Host,
 }
 
+/// Declares the API's function ids, one enum per group and [`HostFn`] over
+/// them, from one list of `Variant = "lua_name"`. The game's host matches
+/// each group exhaustively, so a function without a game implementation does
+/// not compile; a test checks that [`REGISTRY`] lists every id exactly once.
+macro_rules! host_fns {
+    ($( $(#[$doc:meta])* $group:ident($genum:ident) { $( $variant:ident = $name:literal ),* $(,)? } )*) => {
+        $(
+            $(#[$doc])*
+            #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+            pub enum $genum {
+                $( #[doc = concat!("`game:", $name, "(...)`")] $variant, )*
+            }
+
+            impl $genum {
+                /// Every function of the group, in declaration order.
+                pub const ALL: &'static [$genum] = &[$( $genum::$variant ),*];
+
+                /// The name Lua calls it by.
+                pub const fn name(self) -> &'static str {
+                    match self {
+                        $( $genum::$variant => $name, )*
+                    }
+                }
+            }
+        )*
+
+        /// Which API function: its group and the function in it.
+        #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+        pub enum HostFn {
+            $( $(#[$doc])* $group($genum), )*
+        }
+
+        impl HostFn {
+            /// The name Lua calls it by.
+            pub const fn name(self) -> &'static str {
+                match self {
+                    $( HostFn::$group(f) => f.name(), )*
+                }
+            }
+
+            /// Every function id, group by group.
+            pub fn all() -> Vec<HostFn> {
+                let mut all = Vec::new();
+                $( all.extend($genum::ALL.iter().map(|f| HostFn::$group(*f))); )*
+                all
+            }
+        }
+    };
+}
+
+host_fns! {
+    /// Content queries, answered by the runtime from the loaded packs (read-only).
+    Content(ContentFn) {
+        CharacterCard = "character_card",
+        StateCard = "state_card",
+        DieFaces = "die_faces",
+    }
+    /// Randomness and the narrative: through the host, so games stay reproducible.
+    Chance(ChanceFn) {
+        Random = "random",
+        Log = "log",
+    }
+    /// Questions about the game: who, where, what they see (`000 § Range`, `000 § Line of Sight`).
+    Query(QueryFn) {
+        ActiveCharacter = "active_character",
+        Attacker = "attacker",
+        Damage = "damage",
+        HasState = "has_state",
+        States = "states",
+        Position = "position",
+        Distance = "distance",
+        EnemiesWithin = "enemies_within",
+        AlliesWithin = "allies_within",
+        HasLineOfSight = "has_line_of_sight",
+        MovementPointsSpent = "movement_points_spent",
+        FreeSpacesWithin = "free_spaces_within",
+        FreeSpacesInZone = "free_spaces_in_zone",
+        DeployableSpaces = "deployable_spaces",
+        Minions = "minions",
+        IsMinion = "is_minion",
+        HasActivationEffect = "has_activation_effect",
+        TacticsInHand = "tactics_in_hand",
+    }
+    /// Changes to Characters: Damage, States, points, Minions, Tactics, granted Actions (`000 § Effects`).
+    Change(ChangeFn) {
+        InflictDamage = "inflict_damage",
+        Heal = "heal",
+        ImposeState = "impose_state",
+        RemoveState = "remove_state",
+        DeployMinion = "deploy_minion",
+        GainActionPoints = "gain_action_points",
+        ActivationEffect = "activation_effect",
+        GrantAction = "grant_action",
+        DrawTactics = "draw_tactics",
+        DiscardTactics = "discard_tactics",
+        NullifyTactic = "nullify_tactic",
+    }
+    /// Movement by effects: Displace, Place, Swap, Movement Points, Smoke (`000 § Displace`, `000 § Place`).
+    Move(MoveFn) {
+        Displace = "displace",
+        DisplaceTo = "displace_to",
+        Place = "place",
+        Swap = "swap",
+        SpendMovementPoints = "spend_movement_points",
+        DeploySmoke = "deploy_smoke",
+        GainMovementPoints = "gain_movement_points",
+    }
+    /// Dice outside a Roll's pools: the next Roll, a die rolled alone, reading and reducing pools, forbidding Switches (`000 § Rolls`).
+    Dice(DiceFn) {
+        AddDieToNextRoll = "add_die_to_next_roll",
+        RollDie = "roll_die",
+        PoolDice = "pool_dice",
+        ReduceRollTo = "reduce_roll_to",
+        ForbidSwitches = "forbid_switches",
+    }
+    /// Changes to the Roll being made, before or after its dice are rolled, and to its Cover (`000 § Rolls`, `000 § Cover`).
+    Roll(RollFn) {
+        AddDie = "add_die",
+        AddSymbol = "add_symbol",
+        NullifySymbol = "nullify_symbol",
+        NullifyDie = "nullify_die",
+        IgnoreCover = "ignore_cover",
+        CoverDie = "cover_die",
+    }
+    /// Choices a player makes for an effect (a Decision).
+    Choice(ChoiceFn) {
+        ChooseSpace = "choose_space",
+        ChooseTarget = "choose_target",
+        Choose = "choose",
+    }
+}
+
 /// One parameter.
 #[derive(Debug, Clone, Copy)]
 pub struct Param {
@@ -105,7 +237,9 @@ pub struct Param {
 /// One API function.
 #[derive(Debug, Clone, Copy)]
 pub struct ApiFn {
-    /// Name, as called from Lua: `game:NAME(...)`.
+    /// Which function: what the host matches on.
+    pub id: HostFn,
+    /// Name, as called from Lua: `game:NAME(...)` (the same as `id.name()`).
     pub name: &'static str,
     /// Parameters, in order (after `self`).
     pub params: &'static [Param],
@@ -132,6 +266,7 @@ const TARGET: Param = p("target", Ty::Character, "the Character it applies to");
 pub const REGISTRY: &[ApiFn] = &[
     // Content queries: answered from the loaded packs, read-only.
     ApiFn {
+        id: HostFn::Content(ContentFn::CharacterCard),
         name: "character_card",
         params: &[p("id", Ty::Character, "a Character id")],
         returns: Ty::Table,
@@ -140,6 +275,7 @@ pub const REGISTRY: &[ApiFn] = &[
         source: "000 § Characters",
     },
     ApiFn {
+        id: HostFn::Content(ContentFn::StateCard),
         name: "state_card",
         params: &[p("id", Ty::State, "a State id")],
         returns: Ty::Table,
@@ -148,6 +284,7 @@ pub const REGISTRY: &[ApiFn] = &[
         source: "000 § States",
     },
     ApiFn {
+        id: HostFn::Content(ContentFn::DieFaces),
         name: "die_faces",
         params: &[p("id", Ty::Die, "a die id")],
         returns: Ty::Table,
@@ -157,6 +294,7 @@ pub const REGISTRY: &[ApiFn] = &[
     },
     // Randomness and output: through the host, so games stay reproducible.
     ApiFn {
+        id: HostFn::Chance(ChanceFn::Random),
         name: "random",
         params: &[p("low", Ty::Integer, "smallest result"), p("high", Ty::Integer, "largest result")],
         returns: Ty::Integer,
@@ -165,6 +303,7 @@ pub const REGISTRY: &[ApiFn] = &[
         source: "",
     },
     ApiFn {
+        id: HostFn::Chance(ChanceFn::Log),
         name: "log",
         params: &[p("message", Ty::String, "text for the game's narrative")],
         returns: Ty::Nil,
@@ -174,6 +313,7 @@ pub const REGISTRY: &[ApiFn] = &[
     },
     // Game-state queries.
     ApiFn {
+        id: HostFn::Query(QueryFn::ActiveCharacter),
         name: "active_character",
         params: &[],
         returns: Ty::Character,
@@ -182,6 +322,7 @@ pub const REGISTRY: &[ApiFn] = &[
         source: "000 § Activations",
     },
     ApiFn {
+        id: HostFn::Query(QueryFn::Attacker),
         name: "attacker",
         params: &[],
         returns: Ty::Character,
@@ -190,6 +331,7 @@ pub const REGISTRY: &[ApiFn] = &[
         source: "000 § Attacks",
     },
     ApiFn {
+        id: HostFn::Query(QueryFn::Damage),
         name: "damage",
         params: &[TARGET],
         returns: Ty::Integer,
@@ -198,6 +340,7 @@ pub const REGISTRY: &[ApiFn] = &[
         source: "000 § Damage",
     },
     ApiFn {
+        id: HostFn::Query(QueryFn::HasState),
         name: "has_state",
         params: &[TARGET, p("state", Ty::State, "a State id")],
         returns: Ty::Boolean,
@@ -206,6 +349,7 @@ pub const REGISTRY: &[ApiFn] = &[
         source: "000 § States",
     },
     ApiFn {
+        id: HostFn::Query(QueryFn::States),
         name: "states",
         params: &[TARGET],
         returns: Ty::StringList,
@@ -214,6 +358,7 @@ pub const REGISTRY: &[ApiFn] = &[
         source: "000 § States",
     },
     ApiFn {
+        id: HostFn::Query(QueryFn::Position),
         name: "position",
         params: &[TARGET],
         returns: Ty::Space,
@@ -222,6 +367,7 @@ pub const REGISTRY: &[ApiFn] = &[
         source: "000 § HexaDome",
     },
     ApiFn {
+        id: HostFn::Query(QueryFn::Distance),
         name: "distance",
         params: &[p("from", Ty::Character, "a Character"), p("to", Ty::Character, "another Character")],
         returns: Ty::Integer,
@@ -230,6 +376,7 @@ pub const REGISTRY: &[ApiFn] = &[
         source: "000 § Range",
     },
     ApiFn {
+        id: HostFn::Query(QueryFn::EnemiesWithin),
         name: "enemies_within",
         params: &[
             p("of", Ty::Character, "the Character whose Enemies are listed"),
@@ -242,6 +389,7 @@ pub const REGISTRY: &[ApiFn] = &[
         source: "000 § Enemies",
     },
     ApiFn {
+        id: HostFn::Query(QueryFn::AlliesWithin),
         name: "allies_within",
         params: &[
             p("of", Ty::Character, "the Character whose Allies are listed"),
@@ -254,6 +402,7 @@ pub const REGISTRY: &[ApiFn] = &[
         source: "000 § Allies",
     },
     ApiFn {
+        id: HostFn::Query(QueryFn::HasLineOfSight),
         name: "has_line_of_sight",
         params: &[p("from", Ty::Character, "the looking Character"), p("to", Ty::Character, "the seen Character")],
         returns: Ty::Boolean,
@@ -262,6 +411,7 @@ pub const REGISTRY: &[ApiFn] = &[
         source: "000 § Line of Sight",
     },
     ApiFn {
+        id: HostFn::Query(QueryFn::MovementPointsSpent),
         name: "movement_points_spent",
         params: &[TARGET],
         returns: Ty::Integer,
@@ -271,6 +421,7 @@ pub const REGISTRY: &[ApiFn] = &[
     },
     // Verbs: change the game, in the rulebook's words.
     ApiFn {
+        id: HostFn::Change(ChangeFn::InflictDamage),
         name: "inflict_damage",
         params: &[TARGET, p("amount", Ty::Integer, "Damage, at least 1")],
         returns: Ty::Nil,
@@ -279,6 +430,7 @@ pub const REGISTRY: &[ApiFn] = &[
         source: "000 § Inflict; § Damage",
     },
     ApiFn {
+        id: HostFn::Change(ChangeFn::Heal),
         name: "heal",
         params: &[TARGET, p("amount", Ty::Integer, "Damage removed")],
         returns: Ty::Nil,
@@ -287,6 +439,7 @@ pub const REGISTRY: &[ApiFn] = &[
         source: "000 § Healing",
     },
     ApiFn {
+        id: HostFn::Change(ChangeFn::ImposeState),
         name: "impose_state",
         params: &[
             TARGET,
@@ -299,6 +452,7 @@ pub const REGISTRY: &[ApiFn] = &[
         source: "000 § States",
     },
     ApiFn {
+        id: HostFn::Change(ChangeFn::RemoveState),
         name: "remove_state",
         params: &[TARGET, p("state", Ty::State, "a State id")],
         returns: Ty::Nil,
@@ -307,6 +461,7 @@ pub const REGISTRY: &[ApiFn] = &[
         source: "000 § States",
     },
     ApiFn {
+        id: HostFn::Move(MoveFn::Displace),
         name: "displace",
         params: &[TARGET, opt("spaces", Ty::Integer, "how many Displacements (default 1)")],
         returns: Ty::Nil,
@@ -315,6 +470,7 @@ pub const REGISTRY: &[ApiFn] = &[
         source: "000 § Displacements",
     },
     ApiFn {
+        id: HostFn::Move(MoveFn::DisplaceTo),
         name: "displace_to",
         params: &[TARGET, p("space", Ty::Space, "an Adjacent Free Space")],
         returns: Ty::Nil,
@@ -323,6 +479,7 @@ pub const REGISTRY: &[ApiFn] = &[
         source: "000 § Displacements",
     },
     ApiFn {
+        id: HostFn::Move(MoveFn::Place),
         name: "place",
         params: &[TARGET, p("space", Ty::Space, "a Free Space")],
         returns: Ty::Nil,
@@ -331,6 +488,7 @@ pub const REGISTRY: &[ApiFn] = &[
         source: "000 § Placing",
     },
     ApiFn {
+        id: HostFn::Move(MoveFn::Swap),
         name: "swap",
         params: &[p("first", Ty::Character, "a Character"), p("second", Ty::Character, "another Character")],
         returns: Ty::Nil,
@@ -339,6 +497,7 @@ pub const REGISTRY: &[ApiFn] = &[
         source: "000 § Swapping",
     },
     ApiFn {
+        id: HostFn::Query(QueryFn::FreeSpacesWithin),
         name: "free_spaces_within",
         params: &[
             p("of", Ty::Character, "a Character or Minion in the HexaDome"),
@@ -351,6 +510,7 @@ pub const REGISTRY: &[ApiFn] = &[
         source: "000 § Free Spaces, § Range",
     },
     ApiFn {
+        id: HostFn::Query(QueryFn::FreeSpacesInZone),
         name: "free_spaces_in_zone",
         params: &[p("zone", Ty::String, "a zone id of the map (`zone-1`, `central`)")],
         returns: Ty::SpaceList,
@@ -359,6 +519,7 @@ pub const REGISTRY: &[ApiFn] = &[
         source: "000 § Deployment Zones; 001 § Special Spaces (Portal)",
     },
     ApiFn {
+        id: HostFn::Choice(ChoiceFn::ChooseSpace),
         name: "choose_space",
         params: &[p("spaces", Ty::SpaceList, "the valid spaces"), opt("prompt", Ty::String, "what the choice is for")],
         returns: Ty::Space,
@@ -367,6 +528,7 @@ pub const REGISTRY: &[ApiFn] = &[
         source: "000 § Effects",
     },
     ApiFn {
+        id: HostFn::Move(MoveFn::SpendMovementPoints),
         name: "spend_movement_points",
         params: &[TARGET, p("amount", Ty::Integer, "Movement Points")],
         returns: Ty::Boolean,
@@ -375,6 +537,7 @@ pub const REGISTRY: &[ApiFn] = &[
         source: "000 § Movement Points",
     },
     ApiFn {
+        id: HostFn::Change(ChangeFn::DeployMinion),
         name: "deploy_minion",
         params: &[
             p("minion", Ty::String, "the Minion card's id on the Controller's card"),
@@ -386,6 +549,7 @@ pub const REGISTRY: &[ApiFn] = &[
         source: "002 § Controller",
     },
     ApiFn {
+        id: HostFn::Query(QueryFn::DeployableSpaces),
         name: "deployable_spaces",
         params: &[
             p("controller", Ty::Character, "the Controller"),
@@ -398,6 +562,7 @@ pub const REGISTRY: &[ApiFn] = &[
         source: "002 § Controller",
     },
     ApiFn {
+        id: HostFn::Query(QueryFn::Minions),
         name: "minions",
         params: &[p("controller", Ty::Character, "a Character")],
         returns: Ty::CharacterList,
@@ -406,6 +571,7 @@ pub const REGISTRY: &[ApiFn] = &[
         source: "002 § Controller",
     },
     ApiFn {
+        id: HostFn::Query(QueryFn::IsMinion),
         name: "is_minion",
         params: &[p("id", Ty::Character, "a Character or Minion")],
         returns: Ty::Boolean,
@@ -414,6 +580,7 @@ pub const REGISTRY: &[ApiFn] = &[
         source: "002 § Minion",
     },
     ApiFn {
+        id: HostFn::Move(MoveFn::DeploySmoke),
         name: "deploy_smoke",
         params: &[p("space", Ty::Space, "the space, Free or not")],
         returns: Ty::Nil,
@@ -422,6 +589,7 @@ pub const REGISTRY: &[ApiFn] = &[
         source: "004 § Smoke",
     },
     ApiFn {
+        id: HostFn::Move(MoveFn::GainMovementPoints),
         name: "gain_movement_points",
         params: &[TARGET, p("amount", Ty::Integer, "Movement Points")],
         returns: Ty::Nil,
@@ -430,6 +598,7 @@ pub const REGISTRY: &[ApiFn] = &[
         source: "000 § Movement Points",
     },
     ApiFn {
+        id: HostFn::Dice(DiceFn::AddDieToNextRoll),
         name: "add_die_to_next_roll",
         params: &[TARGET, p("die", Ty::Die, "a die id")],
         returns: Ty::Nil,
@@ -438,6 +607,7 @@ pub const REGISTRY: &[ApiFn] = &[
         source: "000 § Tactics (Take Aim, 000 Turn 2)",
     },
     ApiFn {
+        id: HostFn::Change(ChangeFn::GainActionPoints),
         name: "gain_action_points",
         params: &[TARGET, p("amount", Ty::Integer, "Action Points")],
         returns: Ty::Nil,
@@ -446,6 +616,7 @@ pub const REGISTRY: &[ApiFn] = &[
         source: "000 § Action Points",
     },
     ApiFn {
+        id: HostFn::Roll(RollFn::AddDie),
         name: "add_die",
         params: &[p("die", Ty::Die, "a die id"), opt("count", Ty::Integer, "how many (default 1)")],
         returns: Ty::Nil,
@@ -454,6 +625,7 @@ pub const REGISTRY: &[ApiFn] = &[
         source: "000 § Dice",
     },
     ApiFn {
+        id: HostFn::Roll(RollFn::AddSymbol),
         name: "add_symbol",
         params: &[p("symbol", Ty::Symbol, "a symbol"), opt("count", Ty::Integer, "how many (default 1)")],
         returns: Ty::Nil,
@@ -462,6 +634,7 @@ pub const REGISTRY: &[ApiFn] = &[
         source: "000 § Dice; § Symbols",
     },
     ApiFn {
+        id: HostFn::Roll(RollFn::NullifySymbol),
         name: "nullify_symbol",
         params: &[p("side", Ty::Side, "whose Roll"), p("symbol", Ty::Symbol, "the symbol")],
         returns: Ty::Boolean,
@@ -470,6 +643,7 @@ pub const REGISTRY: &[ApiFn] = &[
         source: "000 § Nullifying Dice",
     },
     ApiFn {
+        id: HostFn::Roll(RollFn::NullifyDie),
         name: "nullify_die",
         params: &[
             p("side", Ty::Side, "whose Roll"),
@@ -481,6 +655,7 @@ pub const REGISTRY: &[ApiFn] = &[
         source: "000 § Nullifying Dice",
     },
     ApiFn {
+        id: HostFn::Change(ChangeFn::ActivationEffect),
         name: "activation_effect",
         params: &[TARGET, p("name", Ty::String, "the effect's name, kebab-case")],
         returns: Ty::Nil,
@@ -489,6 +664,7 @@ pub const REGISTRY: &[ApiFn] = &[
         source: "000 § Tactics",
     },
     ApiFn {
+        id: HostFn::Query(QueryFn::HasActivationEffect),
         name: "has_activation_effect",
         params: &[TARGET, p("name", Ty::String, "the effect's name")],
         returns: Ty::Boolean,
@@ -497,6 +673,7 @@ pub const REGISTRY: &[ApiFn] = &[
         source: "000 § Tactics",
     },
     ApiFn {
+        id: HostFn::Change(ChangeFn::NullifyTactic),
         name: "nullify_tactic",
         params: &[],
         returns: Ty::Nil,
@@ -505,6 +682,7 @@ pub const REGISTRY: &[ApiFn] = &[
         source: "000 § Nullifying an Effect; 001 § No!",
     },
     ApiFn {
+        id: HostFn::Dice(DiceFn::RollDie),
         name: "roll_die",
         params: &[p("die", Ty::Die, "a die id")],
         returns: Ty::StringList,
@@ -513,6 +691,7 @@ pub const REGISTRY: &[ApiFn] = &[
         source: "004 § Burning",
     },
     ApiFn {
+        id: HostFn::Dice(DiceFn::PoolDice),
         name: "pool_dice",
         params: &[p("side", Ty::Side, "whose pool")],
         returns: Ty::StringList,
@@ -521,6 +700,7 @@ pub const REGISTRY: &[ApiFn] = &[
         source: "000 § Rolls",
     },
     ApiFn {
+        id: HostFn::Dice(DiceFn::ReduceRollTo),
         name: "reduce_roll_to",
         params: &[
             p("side", Ty::Side, "whose Roll"),
@@ -532,6 +712,7 @@ pub const REGISTRY: &[ApiFn] = &[
         source: "002 § LaxMee Tactics (Atom)",
     },
     ApiFn {
+        id: HostFn::Change(ChangeFn::GrantAction),
         name: "grant_action",
         params: &[TARGET, p("max_cost", Ty::Integer, "the most Action Points the Action may cost")],
         returns: Ty::Nil,
@@ -540,6 +721,7 @@ pub const REGISTRY: &[ApiFn] = &[
         source: "002 § Hannibal (Programmed Strategy)",
     },
     ApiFn {
+        id: HostFn::Query(QueryFn::TacticsInHand),
         name: "tactics_in_hand",
         params: &[p("of", Ty::Character, "a Character: its player's hand")],
         returns: Ty::Integer,
@@ -548,6 +730,7 @@ pub const REGISTRY: &[ApiFn] = &[
         source: "000 § Tactics",
     },
     ApiFn {
+        id: HostFn::Dice(DiceFn::ForbidSwitches),
         name: "forbid_switches",
         params: &[p("side", Ty::Side, "whose side of the Roll")],
         returns: Ty::Nil,
@@ -556,6 +739,7 @@ pub const REGISTRY: &[ApiFn] = &[
         source: "000 § Switches (Access Denied)",
     },
     ApiFn {
+        id: HostFn::Roll(RollFn::IgnoreCover),
         name: "ignore_cover",
         params: &[],
         returns: Ty::Nil,
@@ -564,6 +748,7 @@ pub const REGISTRY: &[ApiFn] = &[
         source: "000 § Who Does What; § Cover",
     },
     ApiFn {
+        id: HostFn::Roll(RollFn::CoverDie),
         name: "cover_die",
         params: &[p("die", Ty::Die, "a die id")],
         returns: Ty::Nil,
@@ -572,6 +757,7 @@ pub const REGISTRY: &[ApiFn] = &[
         source: "000 § Cover; Turn 4 (Veteran Sniper)",
     },
     ApiFn {
+        id: HostFn::Change(ChangeFn::DrawTactics),
         name: "draw_tactics",
         params: &[opt("count", Ty::Integer, "how many (default 1)")],
         returns: Ty::Nil,
@@ -580,6 +766,7 @@ pub const REGISTRY: &[ApiFn] = &[
         source: "000 § Tactics",
     },
     ApiFn {
+        id: HostFn::Change(ChangeFn::DiscardTactics),
         name: "discard_tactics",
         params: &[opt("count", Ty::Integer, "how many (default 1)")],
         returns: Ty::Nil,
@@ -588,6 +775,7 @@ pub const REGISTRY: &[ApiFn] = &[
         source: "000 § Discarding",
     },
     ApiFn {
+        id: HostFn::Choice(ChoiceFn::ChooseTarget),
         name: "choose_target",
         params: &[
             p("candidates", Ty::CharacterList, "the valid Targets"),
@@ -599,6 +787,7 @@ pub const REGISTRY: &[ApiFn] = &[
         source: "000 § Targets",
     },
     ApiFn {
+        id: HostFn::Choice(ChoiceFn::Choose),
         name: "choose",
         params: &[p("options", Ty::StringList, "the options"), opt("prompt", Ty::String, "what the choice is for")],
         returns: Ty::String,
@@ -915,3 +1104,26 @@ pub const CTX_FIELDS: &[(&str, Ty, &str)] = &[
     ("effect", Ty::String, "which effect of the card (`actions[id=frostbite].effects[0]`)"),
     ("successes", Ty::Integer, "Successes in the Roll's result, when the effect follows a Roll"),
 ];
+
+#[cfg(test)]
+mod registry_tests {
+    use super::*;
+
+    /// The registry and the host's dispatch are one list: every [`HostFn`]
+    /// has exactly one registry entry, named as the id says, and only the
+    /// content queries are answered by the runtime. (A function the game
+    /// does not implement cannot compile: the host matches every group
+    /// without a fallback arm.)
+    #[test]
+    fn every_host_fn_has_exactly_one_registry_entry() {
+        let ids = HostFn::all();
+        assert_eq!(ids.len(), REGISTRY.len(), "one registry entry per HostFn");
+        for id in ids {
+            let entries: Vec<&ApiFn> = REGISTRY.iter().filter(|f| f.id == id).collect();
+            assert_eq!(entries.len(), 1, "{}: {} registry entries", id.name(), entries.len());
+            assert_eq!(entries[0].name, id.name(), "{id:?}");
+            let by_content = matches!(id, HostFn::Content(_));
+            assert_eq!(entries[0].answer == Answer::Content, by_content, "{}: who answers it", id.name());
+        }
+    }
+}

@@ -2,7 +2,7 @@
 //! with no game behind it that records every call, so an effect can be run and
 //! tested on its own (`arena script`, designers' script tests, the hostile suite).
 
-use super::api::{ApiFn, ApiValue, Ty};
+use super::api::{ApiFn, ApiValue, ChanceFn, ChoiceFn, HostFn, Ty};
 use rand::{RngExt, SeedableRng};
 use std::collections::{BTreeMap, VecDeque};
 
@@ -82,8 +82,8 @@ impl Host for RecordingHost {
         if let Some(v) = self.answers.get_mut(f.name).and_then(VecDeque::pop_front) {
             return Ok(v);
         }
-        Ok(match (f.name, f.returns) {
-            ("random", _) => {
+        Ok(match (f.id, f.returns) {
+            (HostFn::Chance(ChanceFn::Random), _) => {
                 let (ApiValue::Int(lo), ApiValue::Int(hi)) = (&args[0], &args[1]) else {
                     return Err("random needs two integers".into());
                 };
@@ -92,13 +92,13 @@ impl Host for RecordingHost {
                 }
                 ApiValue::Int(self.rng.random_range(*lo..=*hi))
             }
-            ("choose_target" | "choose", _) => match &args[0] {
+            (HostFn::Choice(ChoiceFn::ChooseTarget | ChoiceFn::Choose), _) => match &args[0] {
                 ApiValue::List(l) => l.first().map_or(ApiValue::Nil, |s| ApiValue::Str(s.clone())),
                 _ => ApiValue::Nil,
             },
             (_, Ty::Integer) => ApiValue::Int(0),
             (_, Ty::Boolean) => ApiValue::Bool(false),
-            ("choose_space", _) => match &args[0] {
+            (HostFn::Choice(ChoiceFn::ChooseSpace), _) => match &args[0] {
                 ApiValue::Spaces(l) => l.first().map_or(ApiValue::Nil, |s| ApiValue::Space(*s)),
                 _ => ApiValue::Nil,
             },

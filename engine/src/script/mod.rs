@@ -15,7 +15,6 @@
 pub mod api;
 pub mod compile;
 pub mod host;
-pub mod packtest;
 pub mod runtime;
 
 pub use compile::{CompileError, compile, is_bytecode, parse_error};

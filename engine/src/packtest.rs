@@ -22,11 +22,11 @@
 //! }
 //! ```
 
-use super::api::{self, ApiValue, Ty};
-use super::host::RecordingHost;
-use super::runtime::{Ctx, Limits, Runtime, ScriptSource};
 use crate::diag::{Code, Diagnostic, Location};
-use crate::load::Loaded;
+use crate::loaded::Loaded;
+use crate::script::api::{self, ApiValue, Ty};
+use crate::script::host::RecordingHost;
+use crate::script::runtime::{Ctx, Limits, Runtime, ScriptSource};
 use serde_json::Value;
 use std::path::Path;
 use std::sync::Arc;
@@ -86,7 +86,7 @@ pub fn run_all(loaded: &Loaded, limits: Limits) -> Outcome {
 
 /// The scripts as pack `pack` and its dependencies define them, if patches from
 /// other packs changed any; `None` when the shared set is already that.
-fn scripts_as_of(loaded: &Loaded, pack: &str) -> Option<Arc<super::runtime::ScriptSet>> {
+fn scripts_as_of(loaded: &Loaded, pack: &str) -> Option<Arc<crate::script::runtime::ScriptSet>> {
     let mut allowed = std::collections::BTreeSet::new();
     let mut stack = vec![pack.to_string()];
     while let Some(p) = stack.pop() {
@@ -130,7 +130,7 @@ fn scripts_as_of(loaded: &Loaded, pack: &str) -> Option<Arc<super::runtime::Scri
     if !changed {
         return None;
     }
-    let (set, _) = super::runtime::compile_all(sources);
+    let (set, _) = crate::script::runtime::compile_all(sources);
     Some(set)
 }
 
@@ -217,7 +217,7 @@ fn run_case(rt: &Runtime, file: &Path, text: &str, index: usize, case: &Value) -
         let hint = if known.is_empty() {
             let cards: Vec<String> = rt.scripts().sources().iter().map(|s| s.card.clone()).collect();
             let near =
-                crate::load::suggest(card, &cards).map(|c| format!(" (did you mean `{c}`?)")).unwrap_or_default();
+                crate::read::suggest(card, &cards).map(|c| format!(" (did you mean `{c}`?)")).unwrap_or_default();
             format!("no loaded card `{card}` has an effect with Lua{near}; check its kind and id")
         } else {
             format!("its effects with Lua are {}", known.join(", "))

@@ -1,0 +1,287 @@
+//! The greedy player: a heuristic that plays sensibly, toward the Scoring Zone
+//! and at the most wounded Enemy in reach (README § Using it says what its
+//! figures mean). It sees the legal options and a read-only [`View`], never
+//! the engine's internals.
+
+use crate::rules::decision::{Choice, Controller, Decision, DecisionKind};
+use crate::rules::geometry::Hex;
+use crate::rules::state::{Location, View};
+
+/// A greedy heuristic that plays sensibly: deploys and moves toward the Scoring
+/// Zone, attacks the most wounded Enemy in reach, activates every Switch it can,
+/// applies optional Effects, and ends its Activation when nothing helps.
+#[derive(Debug, Default)]
+pub struct GreedyController;
+
+impl GreedyController {
+    fn zone_centre(view: &View<'_>) -> Option<Hex> {
+        let spaces = &view.board.zones.get(&view.state.scoring_zone)?.1;
+        // The space nearest the zone's middle: the one with least total distance.
+        spaces.iter().copied().min_by_key(|h| spaces.iter().map(|o| h.distance(*o)).sum::<u32>())
+    }
+
+    fn position(view: &View<'_>, id: &str) -> Option<Hex> {
+        view.state.units.iter().find(|u| u.id == id).and_then(|u| match u.location {
+            Location::Space(h) => Some(h),
+            _ => None,
+        })
+    }
+}
+
+/// The route length to the Scoring Zone's centre from any space, around
+/// Blocked spaces, Barriers and Characters (hex distance would get stuck
+/// behind a wall): one distance field per decision, computed only if a space
+/// has to be weighed.
+struct ZoneField<'v> {
+    view: &'v View<'v>,
+    centre: Option<Hex>,
+    occupied: std::collections::BTreeSet<Hex>,
+    field: std::cell::OnceCell<std::collections::HashMap<Hex, u32>>,
+}
+
+impl<'v> ZoneField<'v> {
+    fn new(view: &'v View<'v>) -> Self {
+        let occupied = view
+            .state
+            .units
+            .iter()
+            .filter_map(|u| match u.location {
+                Location::Space(h) => Some(h),
+                _ => None,
+            })
+            .collect();
+        ZoneField { view, centre: GreedyController::zone_centre(view), occupied, field: Default::default() }
+    }
+
+    /// Steps from `h` to the zone's centre (0 without a Scoring Zone).
+    fn near(&self, h: &Hex) -> u32 {
+        self.centre.map_or(0, |c| {
+            let board = self.view.board;
+            let passable = |h: Hex| {
+                board.on_board(h)
+                    && !board.blocked.contains(&h)
+                    && !board.barriers.contains(&h)
+                    && !self.occupied.contains(&h)
+            };
+            let f = self.field.get_or_init(|| crate::rules::geometry::distance_field(c, passable, 40));
+            // An occupied space (the Character's own) is one step from its best neighbour.
+            f.get(h)
+                .copied()
+                .or_else(|| h.neighbours().iter().filter_map(|n| f.get(n)).min().map(|d| d + 1))
+                .unwrap_or(100 + h.distance(c))
+        })
+    }
+
+    /// The option whose space is nearest the zone's centre.
+    fn best_space(&self, d: &Decision) -> Option<usize> {
+        d.options
+            .iter()
+            .enumerate()
+            .filter_map(|(i, o)| match o {
+                Choice::Space { space } | Choice::MoveTo { space } => Some((self.near(space), i)),
+                _ => None,
+            })
+            .min()
+            .map(|(_, i)| i)
+    }
+}
+
+impl Controller for GreedyController {
+    fn decide(&mut self, d: &Decision, view: &View<'_>) -> usize {
+        let field = ZoneField::new(view);
+        match d.kind {
+            DecisionKind::Mulligan => d.options.iter().position(|o| *o == Choice::No).unwrap_or(0),
+            // Special Space markers on the way to the Scoring Zone, where
+            // Characters will step on them.
+            DecisionKind::Deploy | DecisionKind::BenchReturn | DecisionKind::Space | DecisionKind::SpecialSpace => {
+                field.best_space(d).unwrap_or(0)
+            }
+            DecisionKind::FirstActivation | DecisionKind::SwitchOrder => d
+                .options
+                .iter()
+                .position(|o| match o {
+                    Choice::First { character } => {
+                        view.state.units.iter().any(|u| u.id == *character && u.owner == d.player)
+                    }
+                    _ => false,
+                })
+                .unwrap_or(0),
+            DecisionKind::Action => Self::action(d, view, &field),
+            DecisionKind::CriticalBlock => d
+                .options
+                .iter()
+                .position(|o| matches!(o, Choice::Nullify { die, .. } if die == "red"))
+                .or_else(|| d.options.iter().position(|o| matches!(o, Choice::Nullify { .. })))
+                .unwrap_or(0),
+            DecisionKind::Switch => d.options.iter().position(|o| matches!(o, Choice::Activate { .. })).unwrap_or(0),
+            DecisionKind::Projectile => Self::projectile(d, view),
+            // Tactics are played where they change a Roll or answer the
+            // opponent's ("Play a Tactic before the Roll?", "Answer ...?");
+            // Actions Step Tactics are left for the Action decisions.
+            DecisionKind::Tactic => d.options.iter().position(|o| matches!(o, Choice::Play { .. })).unwrap_or(0),
+            DecisionKind::OptionalEffect => d.options.iter().position(|o| *o == Choice::Yes).unwrap_or(0),
+            DecisionKind::ScoringZone => Self::scoring_zone(d, view),
+            _ => 0,
+        }
+    }
+}
+
+impl GreedyController {
+    /// An Action: attack the Enemy with the least Hit Points left; else an
+    /// Actions Step Tactic, a useful non-Attack Action, a step toward the
+    /// Scoring Zone; else end the Activation.
+    fn action(d: &Decision, view: &View<'_>, field: &ZoneField<'_>) -> usize {
+        let me = d.character.as_deref().unwrap_or_default();
+        let here = Self::position(view, me);
+        // Attack the Enemy with the least Hit Points left.
+        let attack = d
+            .options
+            .iter()
+            .enumerate()
+            .filter_map(|(i, o)| match o {
+                Choice::Perform { action, target: Some(t), .. }
+                | Choice::MinionAction { action, target: Some(t), .. } => {
+                    let actor = match o {
+                        Choice::MinionAction { minion, .. } => minion.as_str(),
+                        _ => me,
+                    };
+                    let actions = view.actions_of(actor);
+                    let is_attack = action == "contender" || actions.iter().any(|a| a.id == *action && a.attack);
+                    let unit = view.state.units.iter().find(|u| u.id == *t)?;
+                    if !is_attack || unit.owner == d.player {
+                        return None;
+                    }
+                    // Characters before Minions: a Frag is worth more than an Obstacle.
+                    let minion = unit.minion.is_some() as u8;
+                    let hp = view.hit_points(t)?.saturating_sub(unit.damage);
+                    let dice = actions
+                        .iter()
+                        .find(|a| a.id == *action)
+                        .and_then(|a| a.roll.as_ref())
+                        .map_or(1, |r| r.dice.len());
+                    Some(((minion, hp, usize::MAX - dice), i))
+                }
+                _ => None,
+            })
+            .min()
+            .map(|(_, i)| i);
+        if let Some(i) = attack {
+            return i;
+        }
+        // Actions Step Tactics, while the hand keeps two for Rolls.
+        let hand = view.state.players[d.player].hand.len();
+        if hand > 2 {
+            if let Some(i) = d.options.iter().position(|o| matches!(o, Choice::Play { .. })) {
+                return i;
+            }
+        }
+        // An Action that is not an Attack (a heal, a State, a Minion
+        // deployed) on an Enemy, a wounded Ally, or no Target.
+        let useful = d.options.iter().position(|o| {
+            let (actor, action, target) = match o {
+                Choice::Perform { action, target, .. } if action != "move" => (me, action, target),
+                Choice::MinionAction { minion, action, target, .. } => (minion.as_str(), action, target),
+                _ => return false,
+            };
+            let Some(a) = view.actions_of(actor).iter().find(|a| a.id == *action) else { return false };
+            if a.attack || a.movement_cost > 0 {
+                return false;
+            }
+            match target {
+                None => true,
+                Some(t) => view
+                    .state
+                    .units
+                    .iter()
+                    .find(|u| u.id == *t)
+                    .is_some_and(|u| u.owner != d.player || (u.damage > 0 && u.minion.is_none() && u.id != me)),
+            }
+        });
+        // Only with Action Points to spare for a Move afterwards.
+        let ap = view.state.units.iter().find(|u| u.id == me).map_or(0, |u| u.action_points);
+        if let (Some(i), true) = (useful, ap >= 3) {
+            return i;
+        }
+        let in_zone =
+            here.is_some_and(|h| view.board.zones.get(&view.state.scoring_zone).is_some_and(|z| z.1.contains(&h)));
+        if !in_zone {
+            if let (Some(i), Some(h)) = (field.best_space(d), here) {
+                if let Choice::MoveTo { space } = &d.options[i] {
+                    if field.near(space) < field.near(&h) {
+                        return i;
+                    }
+                }
+            }
+            let has_mp = d.options.iter().any(|o| matches!(o, Choice::MoveTo { .. }));
+            if !has_mp {
+                if let Some(i) =
+                    d.options.iter().position(|o| matches!(o, Choice::Perform { action, .. } if action == "move"))
+                {
+                    return i;
+                }
+            }
+        }
+        d.options.iter().position(|o| *o == Choice::Done).unwrap_or(0)
+    }
+
+    /// A Running Projectile: toward the nearest Enemy Character, then at the
+    /// most wounded one in Range.
+    fn projectile(d: &Decision, view: &View<'_>) -> usize {
+        let enemies: Vec<(Hex, u8, &crate::model::Id)> = view
+            .state
+            .units
+            .iter()
+            .filter(|u| u.owner != d.player && u.minion.is_none() && u.projectile.is_none())
+            .filter_map(|u| match u.location {
+                Location::Space(h) => Some((h, view.hit_points(&u.id).unwrap_or(0).saturating_sub(u.damage), &u.id)),
+                _ => None,
+            })
+            .collect();
+        let nearest = |h: &Hex| enemies.iter().map(|(e, ..)| e.distance(*h)).min().unwrap_or(u32::MAX);
+        let moves = d.options.iter().enumerate().filter_map(|(i, o)| match o {
+            Choice::MoveTo { space } | Choice::Space { space } => Some((nearest(space), i)),
+            _ => None,
+        });
+        if let Some((_, i)) = moves.min() {
+            return i;
+        }
+        d.options
+            .iter()
+            .enumerate()
+            .filter_map(|(i, o)| match o {
+                Choice::Pick { id } => {
+                    enemies.iter().find(|(_, _, e)| *e == id).map(|(_, hp, _)| (*hp, i)).or(Some((u8::MAX, i)))
+                }
+                _ => None,
+            })
+            .min()
+            .map_or(0, |(_, i)| i)
+    }
+
+    /// The Scoring Zone to move to: the empty zone nearest our own Characters.
+    fn scoring_zone(d: &Decision, view: &View<'_>) -> usize {
+        // The empty zone nearest our own Characters.
+        let mine: Vec<Hex> = view
+            .state
+            .units
+            .iter()
+            .filter(|u| u.owner == d.player)
+            .filter_map(|u| match u.location {
+                Location::Space(h) => Some(h),
+                _ => None,
+            })
+            .collect();
+        d.options
+            .iter()
+            .enumerate()
+            .filter_map(|(i, o)| match o {
+                Choice::Pick { id } => {
+                    let first = *view.board.zones.get(id)?.1.first()?;
+                    Some((mine.iter().map(|m| m.distance(first)).sum::<u32>(), i))
+                }
+                _ => None,
+            })
+            .min()
+            .map_or(0, |(_, i)| i)
+    }
+}

@@ -1,0 +1,17 @@
+//! The players: clients of the rules that answer [`Decision`](crate::rules::decision::Decision)s
+//! from the legal options and a read-only [`View`](crate::rules::state::View).
+//!
+//! - [`RandomController`]: uniform over the legal options, seeded.
+//! - [`GreedyController`]: a heuristic (toward the Scoring Zone, attacks the most wounded Enemy).
+//! - [`ScriptedController`]: a list of answers, then a fallback.
+//!
+//! The rules never depend on this module; the simulator and the tool choose
+//! a player per seat.
+
+mod greedy;
+mod random;
+mod scripted;
+
+pub use greedy::GreedyController;
+pub use random::RandomController;
+pub use scripted::ScriptedController;

@@ -1,0 +1,732 @@
+//! The game as the Lua effects' host: every `game:...` call an effect makes (the registry: `script::api`).
+
+use super::*;
+use crate::script::api::{ChanceFn, ChangeFn, ChoiceFn, DiceFn, HostFn, MoveFn, QueryFn, RollFn};
+
+impl Host for Game<'_> {
+    fn call(&mut self, f: &'static ApiFn, args: &[ApiValue]) -> std::result::Result<ApiValue, String> {
+        let a = Args { f, args };
+        match f.id {
+            HostFn::Content(_) => {
+                Err(format!("{}: answered by the runtime from the content, not by the game", a.f.name))
+            }
+            HostFn::Chance(func) => self.api_chance(func, &a),
+            HostFn::Query(func) => self.api_query(func, &a),
+            HostFn::Change(func) => self.api_change(func, &a),
+            HostFn::Move(func) => self.api_move(func, &a),
+            HostFn::Dice(func) => self.api_dice(func, &a),
+            HostFn::Roll(func) => self.api_roll(func, &a),
+            HostFn::Choice(func) => self.api_choice(func, &a),
+        }
+    }
+
+    fn begin_effect(&mut self) {
+        self.snapshots.push((self.state.clone(), self.events.len(), self.roll_frame.roll.clone()));
+    }
+
+    fn end_effect(&mut self, ok: bool) {
+        if let Some((state, events, roll)) = self.snapshots.pop() {
+            if !ok || self.effect_frame.probing {
+                // Undo: the effect is never half-applied.
+                self.state = state;
+                self.events.truncate(events);
+                self.roll_frame.roll = roll;
+            }
+        }
+    }
+}
+
+/// A call's arguments, type-checked against the registry already.
+pub(super) struct Args<'x> {
+    f: &'static ApiFn,
+    args: &'x [ApiValue],
+}
+
+impl Args<'_> {
+    /// String argument `i` (0-based).
+    fn s(&self, i: usize) -> std::result::Result<&str, String> {
+        match self.args.get(i) {
+            Some(ApiValue::Str(s)) => Ok(s.as_str()),
+            _ => Err(format!("{}: argument {} is missing", self.f.name, i + 1)),
+        }
+    }
+
+    /// Integer argument `i`, or `default` when left out.
+    fn n(&self, i: usize, default: i64) -> i64 {
+        match self.args.get(i) {
+            Some(ApiValue::Int(n)) => *n,
+            _ => default,
+        }
+    }
+
+    /// Character argument `i`: a unit in this game. A Barrier Target
+    /// (`barrier@q,r`) answers the questions about places.
+    fn character(&self, g: &Game<'_>, i: usize) -> std::result::Result<String, String> {
+        let id = self.s(i)?;
+        if g.unit(id).is_none() {
+            let query = matches!(
+                self.f.id,
+                HostFn::Query(
+                    QueryFn::Position | QueryFn::Distance | QueryFn::FreeSpacesWithin | QueryFn::HasLineOfSight
+                )
+            );
+            if barrier_space(id).is_some() && g.space_of(id).is_some() {
+                if query {
+                    return Ok(id.to_string());
+                }
+                return Err(format!("{}: `{id}` is an Obstacle, not a Character", self.f.name));
+            }
+            return Err(format!("{}: `{id}` is not a Character in this game", self.f.name));
+        }
+        Ok(id.to_string())
+    }
+}
+
+impl<'a> Game<'a> {
+    /// `Chance` functions: randomness and the narrative: through the host, so games stay reproducible.
+    fn api_chance(&mut self, func: ChanceFn, a: &Args<'_>) -> std::result::Result<ApiValue, String> {
+        Ok(match func {
+            ChanceFn::Random => {
+                let (lo, hi) = (a.n(0, 1), a.n(1, 1));
+                if lo > hi {
+                    return Err(format!("random: empty range [{lo}, {hi}]"));
+                }
+                ApiValue::Int(self.state.rng.random_range(lo..=hi))
+            }
+            ChanceFn::Log => {
+                self.emit(Event::Log { text: a.s(0)?.to_string() });
+                ApiValue::Nil
+            }
+        })
+    }
+
+    /// `Query` functions: questions about the game: who, where, what they see (`000 § Range`, `000 § Line of Sight`).
+    fn api_query(&mut self, func: QueryFn, a: &Args<'_>) -> std::result::Result<ApiValue, String> {
+        Ok(match func {
+            QueryFn::ActiveCharacter => self.state.active.clone().map_or(ApiValue::Nil, ApiValue::Str),
+            QueryFn::Attacker => self.roll_frame.attacker.clone().map_or(ApiValue::Nil, ApiValue::Str),
+            QueryFn::Damage => ApiValue::Int(self.unit(&a.character(self, 0)?).map_or(0, |u| u.damage as i64)),
+            QueryFn::HasState => ApiValue::Bool(self.has_state(&a.character(self, 0)?, a.s(1)?)),
+            QueryFn::Position => match self.space_of(&a.character(self, 0)?) {
+                Some(h) => ApiValue::Space([h.q as i64, h.r as i64]),
+                None => ApiValue::Nil,
+            },
+            QueryFn::Distance => {
+                ApiValue::Int(self.distance(&a.character(self, 0)?, &a.character(self, 1)?).min(1000) as i64)
+            }
+            QueryFn::EnemiesWithin | QueryFn::AlliesWithin => {
+                let of = a.character(self, 0)?;
+                let (lo, hi) = (a.n(1, 0).max(0) as u32, a.n(2, 0).max(0) as u32);
+                let owner = self.unit(&of).map(|u| u.owner);
+                let enemies = func == QueryFn::EnemiesWithin;
+                let list = self
+                    .state
+                    .units
+                    .iter()
+                    .filter(|u| u.id != of && u.projectile.is_none() && (Some(u.owner) != owner) == enemies)
+                    .filter(|u| {
+                        let d = self.distance(&of, &u.id);
+                        d >= lo && d <= hi
+                    })
+                    .map(|u| u.id.clone())
+                    .collect();
+                ApiValue::List(list)
+            }
+            QueryFn::HasLineOfSight => {
+                ApiValue::Bool(self.sight(&a.character(self, 0)?, &a.character(self, 1)?).has_line_of_sight())
+            }
+            QueryFn::MovementPointsSpent => {
+                ApiValue::Int(self.unit(&a.character(self, 0)?).map_or(0, |u| u.movement_spent as i64))
+            }
+            QueryFn::HasActivationEffect => ApiValue::Bool(self.has_activation_effect(&a.character(self, 0)?, a.s(1)?)),
+            QueryFn::States => {
+                let t = a.character(self, 0)?;
+                let mut list: Vec<Id> =
+                    self.unit(&t).map(|u| u.tokens.iter().map(|k| k.state.clone()).collect()).unwrap_or_default();
+                list.dedup();
+                ApiValue::List(list)
+            }
+            QueryFn::TacticsInHand => {
+                let t = a.character(self, 0)?;
+                let p = self.unit(&t).map_or(PlayerId::seat(0), |u| u.owner);
+                ApiValue::Int(self.state.players[p].hand.len() as i64)
+            }
+            QueryFn::FreeSpacesInZone => {
+                let zone = a.s(0)?;
+                if !self.board.zones.contains_key(zone) {
+                    let known: Vec<&str> = self.board.zones.keys().map(String::as_str).collect();
+                    return Err(format!(
+                        "free_spaces_in_zone: the map has no zone `{zone}` (its zones: {})",
+                        known.join(", ")
+                    ));
+                }
+                let spaces = self
+                    .zone_spaces(zone)
+                    .into_iter()
+                    .filter(|h| self.is_free(*h))
+                    .map(|h| [h.q as i64, h.r as i64])
+                    .collect();
+                ApiValue::Spaces(spaces)
+            }
+            QueryFn::FreeSpacesWithin | QueryFn::DeployableSpaces => {
+                let of = a.character(self, 0)?;
+                let (lo, hi) = (a.n(1, 0).clamp(0, 64) as u32, a.n(2, 0).clamp(0, 64) as u32);
+                let Some(h) = self.space_of(&of) else { return Ok(ApiValue::Spaces(vec![])) };
+                let owner = self.unit(&of).map(|u| u.owner);
+                let allied_minions: Vec<Hex> = self
+                    .state
+                    .units
+                    .iter()
+                    .filter(|u| Some(u.owner) == owner && u.minion.is_some())
+                    .filter_map(|u| match u.location {
+                        Location::Space(x) => Some(x),
+                        _ => None,
+                    })
+                    .collect();
+                let deploying = func == QueryFn::DeployableSpaces;
+                let r = self.board.radius as i32;
+                let mut spaces: Vec<(u32, Hex)> = (-r..=r)
+                    .flat_map(|q| (-r..=r).map(move |rr| Hex::new(q, rr)))
+                    .filter(|x| self.is_free(*x))
+                    .filter(|x| !deploying || !allied_minions.iter().any(|m| m.is_adjacent(*x)))
+                    .map(|x| (h.distance(x), x))
+                    .filter(|(d, _)| *d >= lo && *d <= hi)
+                    .collect();
+                spaces.sort();
+                ApiValue::Spaces(spaces.into_iter().map(|(_, x)| [x.q as i64, x.r as i64]).collect())
+            }
+            QueryFn::Minions => ApiValue::List(self.minions_of(&a.character(self, 0)?)),
+            QueryFn::IsMinion => ApiValue::Bool(self.is_minion(&a.character(self, 0)?)),
+        })
+    }
+
+    /// `Change` functions: changes to Characters: Damage, States, points, Minions, Tactics, granted Actions (`000 § Effects`).
+    fn api_change(&mut self, func: ChangeFn, a: &Args<'_>) -> std::result::Result<ApiValue, String> {
+        Ok(match func {
+            ChangeFn::InflictDamage => {
+                let t = a.character(self, 0)?;
+                let amount = a.n(1, 0);
+                if amount < 1 {
+                    return Err(format!("inflict_damage: {amount} Damage; the amount is at least 1"));
+                }
+                self.inflict(&t, amount.min(255) as u8, None);
+                ApiValue::Nil
+            }
+            ChangeFn::Heal => {
+                let t = a.character(self, 0)?;
+                let amount = a.n(1, 0).clamp(0, 255) as u8;
+                if let Some(u) = self.unit_mut(&t) {
+                    let healed = amount.min(u.damage);
+                    u.damage -= healed;
+                    let total = u.damage;
+                    // Nothing to heal, nothing happens (and nothing to tell).
+                    if healed > 0 {
+                        self.emit(Event::Healed { character: t, amount: healed, total });
+                    }
+                }
+                ApiValue::Nil
+            }
+            ChangeFn::ImposeState => {
+                let t = a.character(self, 0)?;
+                let source = match a.args.get(2) {
+                    Some(ApiValue::Str(x)) => Some(x.clone()),
+                    _ => self.state.active.clone(),
+                };
+                self.impose(&t, a.s(1)?, source.as_deref())?;
+                ApiValue::Nil
+            }
+            ChangeFn::RemoveState => {
+                let t = a.character(self, 0)?;
+                ApiValue::Bool(self.remove_token(&t, a.s(1)?))
+            }
+            ChangeFn::GainActionPoints => {
+                let t = a.character(self, 0)?;
+                let amount = a.n(1, 0).clamp(0, 50) as u8;
+                // Only the active Character has Action Points to gain (`000 § Action Points`).
+                if self.state.active.as_deref() == Some(t.as_str()) {
+                    if amount > 0 {
+                        self.effect_frame.granted_points = self.effect_frame.running.last().copied();
+                    }
+                    let u = self.unit_mut(&t).expect("unit");
+                    u.action_points = u.action_points.saturating_add(amount);
+                    let total = u.action_points;
+                    self.emit(Event::ActionPoints { character: t, gained: amount, total });
+                }
+                ApiValue::Nil
+            }
+            ChangeFn::DrawTactics | ChangeFn::DiscardTactics => {
+                let p = self.effect_player();
+                let count = a.n(0, 1).clamp(0, 10) as u8;
+                if func == ChangeFn::DrawTactics {
+                    self.draw(p, count);
+                } else {
+                    for _ in 0..count {
+                        let mut options: Vec<Choice> = Vec::new();
+                        for t in &self.state.players[p].hand {
+                            let pick = Choice::Pick { id: t.clone() };
+                            if !options.contains(&pick) {
+                                options.push(pick);
+                            }
+                        }
+                        if options.is_empty() {
+                            break;
+                        }
+                        if let Choice::Pick { id } =
+                            self.decide(p, DecisionKind::Choose, None, "Discard which Tactic?", options)
+                        {
+                            let hand = &mut self.state.players[p].hand;
+                            if let Some(i) = hand.iter().position(|t| *t == id) {
+                                let t = hand.remove(i);
+                                self.state.players[p].discard.push(t.clone());
+                                self.emit(Event::Log { text: format!("{p} Discards {t}") });
+                            }
+                        }
+                    }
+                }
+                ApiValue::Nil
+            }
+            ChangeFn::ActivationEffect => {
+                let t = a.character(self, 0)?;
+                let name = a.s(1)?.to_string();
+                let u = self.unit_mut(&t).expect("unit");
+                if !u.until_end_of_activation.contains(&name) {
+                    u.until_end_of_activation.push(name);
+                }
+                ApiValue::Nil
+            }
+            ChangeFn::NullifyTactic => match self.effect_frame.answering.last_mut() {
+                Some((_, nullified)) => {
+                    *nullified = true;
+                    ApiValue::Nil
+                }
+                None => {
+                    return Err("nullify_tactic: no Tactic is being answered (the timing is `tactic-played`)".into());
+                }
+            },
+            ChangeFn::GrantAction => {
+                let t = a.character(self, 0)?;
+                let max = a.n(1, 0).clamp(0, 20) as u8;
+                let player = self.effect_player();
+                self.effect_frame.pending_grant = Some((t, max, player));
+                ApiValue::Nil
+            }
+            ChangeFn::DeployMinion => {
+                let card = a.s(0)?.to_string();
+                let Some(ApiValue::Space([q, r])) = a.args.get(1) else {
+                    return Err("deploy_minion: a space {q, r} is needed".into());
+                };
+                let controller =
+                    self.effect_frame.effect_source.clone().ok_or("deploy_minion: no Character's effect is running")?;
+                let aside = self.state.units.iter().any(|u| {
+                    u.location == Location::Aside
+                        && u.minion.as_ref().is_some_and(|m| m.controller == controller && m.card == card)
+                });
+                let known = self
+                    .content
+                    .characters
+                    .get(&controller)
+                    .is_some_and(|c| c.value.minions.iter().any(|m| m.id == card));
+                if known && !aside {
+                    // "The Controller cannot have more Minions deployed than are listed on their Card."
+                    self.emit(Event::Log { text: format!("{controller} has no {card} left to deploy") });
+                    return Ok(ApiValue::Nil);
+                }
+                let id = self
+                    .deploy_minion(&controller, &card, Hex::new(*q as i32, *r as i32))
+                    .map_err(|e| format!("deploy_minion: {e}"))?;
+                ApiValue::Str(id)
+            }
+        })
+    }
+
+    /// `Move` functions: movement by effects: Displace, Place, Swap, Movement Points, Smoke (`000 § Displace`, `000 § Place`).
+    fn api_move(&mut self, func: MoveFn, a: &Args<'_>) -> std::result::Result<ApiValue, String> {
+        Ok(match func {
+            MoveFn::Displace => {
+                let t = a.character(self, 0)?;
+                if self.prevented(&t, model::Prevention::MovedByEnemyEffects) {
+                    return Ok(ApiValue::Nil);
+                }
+                for _ in 0..a.n(1, 1).clamp(0, 10) {
+                    let Some(from) = self.space_of(&t) else { break };
+                    let options: Vec<Choice> = from
+                        .neighbours()
+                        .into_iter()
+                        .filter(|h| self.is_free(*h))
+                        .map(|h| Choice::Space { space: h })
+                        .collect();
+                    if options.is_empty() {
+                        break;
+                    }
+                    let decider = self.effect_player();
+                    if let Choice::Space { space } =
+                        self.decide(decider, DecisionKind::Displace, Some(&t), "Displace to?", options)
+                    {
+                        self.unit_mut(&t).expect("unit").location = Location::Space(space);
+                        self.emit(Event::Displaced { character: t.clone(), from, to: space });
+                        self.entered(&t, space);
+                    }
+                }
+                ApiValue::Nil
+            }
+            MoveFn::Place => {
+                let t = a.character(self, 0)?;
+                if self.prevented(&t, model::Prevention::MovedByEnemyEffects) {
+                    return Ok(ApiValue::Nil);
+                }
+                // Only what is in the HexaDome is Placed by an Effect (a Running
+                // Projectile gone to its deck, a Character in the Infirmary: R20).
+                if self.space_of(&t).is_none() {
+                    return Ok(ApiValue::Nil);
+                }
+                let to = space_arg(a.args, 1, a.f.name)?;
+                let (q, r) = (to.q, to.r);
+                if !self.is_free(to) {
+                    return Err(format!("place: [{q}, {r}] is not a Free space"));
+                }
+                let from = self.space_of(&t);
+                self.unit_mut(&t).expect("unit").location = Location::Space(to);
+                self.emit(Event::Placed { character: t.clone(), from, to });
+                self.entered(&t, to);
+                ApiValue::Nil
+            }
+            MoveFn::Swap => {
+                let (a, b) = (a.character(self, 0)?, a.character(self, 1)?);
+                // Neither moves if either cannot (a Swap moves both: `000 § Swap`).
+                let moved_by_enemy = model::Prevention::MovedByEnemyEffects;
+                if self.prevented(&a, moved_by_enemy) | self.prevented(&b, moved_by_enemy) {
+                    return Ok(ApiValue::Nil);
+                }
+                let (la, lb) = (self.unit(&a).expect("unit").location, self.unit(&b).expect("unit").location);
+                if let (Location::Space(ha), Location::Space(hb)) = (la, lb) {
+                    self.unit_mut(&a).expect("unit").location = Location::Space(hb);
+                    self.unit_mut(&b).expect("unit").location = Location::Space(ha);
+                    self.emit(Event::Placed { character: a.clone(), from: Some(ha), to: hb });
+                    self.emit(Event::Placed { character: b.clone(), from: Some(hb), to: ha });
+                    self.entered(&a, hb);
+                    self.entered(&b, ha);
+                }
+                ApiValue::Nil
+            }
+            MoveFn::DeploySmoke => {
+                let Some(ApiValue::Space([q, r])) = a.args.first() else {
+                    return Err("deploy_smoke: a space {q, r} is needed".into());
+                };
+                let space = Hex::new(*q as i32, *r as i32);
+                let who = self.state.active.clone().ok_or("deploy_smoke: no active Character")?;
+                let max = self.card(&who).smoke_tokens as usize;
+                let deployed = self.state.smoke.iter().filter(|(_, c)| *c == who).count();
+                if deployed >= max {
+                    return Err(format!(
+                        "deploy_smoke: {who} has {deployed} of its {max} Smoke tokens in the HexaDome already"
+                    ));
+                }
+                if !self.board.on_board(space) || self.in_smoke(space) {
+                    return Err(format!("deploy_smoke: [{q}, {r}] is off the board or already has Smoke"));
+                }
+                self.state.smoke.push((space, who.clone()));
+                self.emit(Event::SmokeDeployed { character: who, space });
+                ApiValue::Nil
+            }
+            MoveFn::GainMovementPoints => {
+                let t = a.character(self, 0)?;
+                let amount = a.n(1, 0).clamp(0, 50) as u8;
+                if self.state.active.as_deref() == Some(t.as_str()) {
+                    if amount > 0 {
+                        self.effect_frame.granted_points = self.effect_frame.running.last().copied();
+                    }
+                    let u = self.unit_mut(&t).expect("unit");
+                    u.movement_points = u.movement_points.saturating_add(amount);
+                    let total = u.movement_points;
+                    self.emit(Event::MovementPoints { character: t, gained: amount, total });
+                }
+                ApiValue::Nil
+            }
+            MoveFn::DisplaceTo => {
+                let t = a.character(self, 0)?;
+                if self.prevented(&t, model::Prevention::MovedByEnemyEffects) {
+                    return Ok(ApiValue::Nil);
+                }
+                let to = space_arg(a.args, 1, a.f.name)?;
+                let (q, r) = (to.q, to.r);
+                let Some(from) = self.space_of(&t) else { return Ok(ApiValue::Nil) };
+                if !from.is_adjacent(to) || !self.is_free(to) {
+                    return Err(format!("displace_to: [{q}, {r}] is not a Free space Adjacent to `{t}`"));
+                }
+                self.unit_mut(&t).expect("unit").location = Location::Space(to);
+                self.emit(Event::Displaced { character: t.clone(), from, to });
+                self.entered(&t, to);
+                ApiValue::Nil
+            }
+            MoveFn::SpendMovementPoints => {
+                let t = a.character(self, 0)?;
+                let amount = a.n(1, 0).clamp(0, 255) as u8;
+                let active = self.state.active.as_deref() == Some(t.as_str());
+                let u = self.unit_mut(&t).expect("unit");
+                if !active || u.movement_points < amount {
+                    return Ok(ApiValue::Bool(false));
+                }
+                u.movement_points -= amount;
+                u.movement_spent = u.movement_spent.saturating_add(amount);
+                let left = u.movement_points;
+                self.emit(Event::Log {
+                    text: format!(
+                        "{t} spends {} ({left} left)",
+                        crate::rules::event::count(amount as u32, "Movement Point")
+                    ),
+                });
+                ApiValue::Bool(true)
+            }
+        })
+    }
+
+    /// `Dice` functions: dice outside a Roll's pools: the next Roll, a die rolled alone, reading and reducing pools, forbidding Switches (`000 § Rolls`).
+    fn api_dice(&mut self, func: DiceFn, a: &Args<'_>) -> std::result::Result<ApiValue, String> {
+        Ok(match func {
+            DiceFn::AddDieToNextRoll => {
+                let t = a.character(self, 0)?;
+                let die = a.s(1)?.to_string();
+                if !self.content.dice.contains_key(&die) {
+                    return Err(format!("add_die_to_next_roll: no die `{die}`"));
+                }
+                // Only the active Character has a next Roll "in this Activation".
+                if self.state.active.as_deref() == Some(t.as_str()) {
+                    self.unit_mut(&t).expect("unit").next_roll.push(die);
+                }
+                ApiValue::Nil
+            }
+            DiceFn::RollDie => {
+                let die = a.s(0)?.to_string();
+                if !self.content.dice.contains_key(&die) {
+                    return Err(format!("roll_die: no die `{die}`"));
+                }
+                let who = self.effect_frame.effect_source.clone().unwrap_or_default();
+                let faces = self.roll_dice(&Pool { dice: vec![die], symbols: vec![] });
+                let face: Vec<String> =
+                    faces.first().map_or(vec![], |(_, f)| f.iter().map(|x| symbol_name(*x).to_string()).collect());
+                self.emit(Event::Rolled { character: who, faces, added: vec![] });
+                ApiValue::List(face)
+            }
+            DiceFn::PoolDice => {
+                let own = self.roll_frame.tactic_side.unwrap_or(Side::Active);
+                let side = if a.s(0)? == "own" { own } else { own.other() };
+                let Some(pools) = &self.roll_frame.pending_pools else {
+                    return Err("pool_dice: no Roll is about to be made".into());
+                };
+                ApiValue::List(pools[side as usize].dice.clone())
+            }
+            DiceFn::ReduceRollTo => {
+                let own = self.roll_frame.tactic_side.unwrap_or(Side::Active);
+                let side = if a.s(0)? == "own" { own } else { own.other() };
+                let index = a.n(1, 0);
+                let Some(pools) = self.roll_frame.pending_pools.as_mut() else {
+                    return Err("reduce_roll_to: no Roll is about to be made".into());
+                };
+                let pool = &mut pools[side as usize];
+                if index < 1 || index as usize > pool.dice.len() {
+                    return Err(format!("reduce_roll_to: the Roll has no die #{index}"));
+                }
+                let die = pool.dice[index as usize - 1].clone();
+                pool.dice = vec![die.clone()];
+                pool.symbols.clear();
+                self.roll_frame.pool_locked[side as usize] = true;
+                self.emit(Event::Log { text: format!("the Roll is reduced to one {die} die") });
+                ApiValue::Nil
+            }
+            DiceFn::ForbidSwitches => {
+                let own = if self.roll_frame.pending_pools.is_some() {
+                    self.roll_frame.tactic_side.unwrap_or(Side::Active)
+                } else if let Some(rc) = &self.roll_frame.roll {
+                    rc.side
+                } else {
+                    return Err("forbid_switches: there is no Roll to change now".into());
+                };
+                let side = if a.s(0)? == "own" { own } else { own.other() };
+                self.roll_frame.switches_forbidden[side as usize] = true;
+                ApiValue::Nil
+            }
+        })
+    }
+
+    /// `Roll` functions: changes to the Roll being made, before or after its dice are rolled, and to its Cover (`000 § Rolls`, `000 § Cover`).
+    fn api_roll(&mut self, func: RollFn, a: &Args<'_>) -> std::result::Result<ApiValue, String> {
+        Ok(match func {
+            RollFn::AddSymbol if self.roll_frame.pending_pools.is_some() => {
+                let sym = symbol(a.s(0)?)?;
+                let side = self.roll_frame.tactic_side.unwrap_or(Side::Active);
+                let pools = self.roll_frame.pending_pools.as_mut().expect("pools");
+                let pool = &mut pools[if side == Side::Active { 0 } else { 1 }];
+                pool.symbols.extend(std::iter::repeat_n(sym, a.n(1, 1).clamp(0, 6) as usize));
+                ApiValue::Nil
+            }
+            RollFn::AddDie if self.roll_frame.pending_pools.is_some() => {
+                let die = a.s(0)?.to_string();
+                let limit =
+                    self.content.dice.get(&die).ok_or_else(|| format!("add_die: no die `{die}`"))?.value.max_per_roll
+                        as usize;
+                let side = self.roll_frame.tactic_side.unwrap_or(Side::Active);
+                if self.roll_frame.pool_locked[side as usize] {
+                    self.emit(Event::Log { text: format!("no die can be added to this Roll (the {die} die is not)") });
+                    return Ok(ApiValue::Nil);
+                }
+                let pools = self.roll_frame.pending_pools.as_mut().expect("pools");
+                let pool = &mut pools[if side == Side::Active { 0 } else { 1 }];
+                let mut refused = 0;
+                for _ in 0..a.n(1, 1).clamp(0, 6) {
+                    // The per-Roll limits hold (`000 § Dice`); dice over them are not added.
+                    if pool.dice.iter().filter(|d| **d == die).count() < limit {
+                        pool.dice.push(die.clone());
+                    } else {
+                        refused += 1;
+                    }
+                }
+                if refused > 0 {
+                    self.emit(Event::Log {
+                        text: format!("{refused} {die} die not added: a Roll holds at most {limit} (000 § Dice)"),
+                    });
+                }
+                ApiValue::Nil
+            }
+            RollFn::NullifyDie if self.roll_frame.pending_pools.is_some() => {
+                // Before the Roll: the die leaves the pool (`000 § Nullifying Dice`).
+                let own = self.roll_frame.tactic_side.unwrap_or(Side::Active);
+                let side = if a.s(0)? == "own" { own } else { own.other() };
+                let index = a.n(1, 0);
+                let pools = self.roll_frame.pending_pools.as_mut().expect("pools");
+                let pool = &mut pools[if side == Side::Active { 0 } else { 1 }];
+                if index >= 1 && (index as usize) <= pool.dice.len() {
+                    pool.dice.remove(index as usize - 1);
+                    ApiValue::Bool(true)
+                } else {
+                    ApiValue::Bool(false)
+                }
+            }
+            RollFn::AddDie | RollFn::AddSymbol | RollFn::NullifySymbol | RollFn::NullifyDie => {
+                let Some(rc) = &mut self.roll_frame.roll else {
+                    return Err(format!("{}: there is no Roll to change now", a.f.name));
+                };
+                let own = rc.side;
+                match a.f.name {
+                    "add_symbol" => {
+                        let sym = symbol(a.s(0)?)?;
+                        rc.roll.side_mut(own).tally.add(sym, a.n(1, 1).clamp(0, 10) as u32);
+                        ApiValue::Nil
+                    }
+                    "nullify_symbol" | "nullify_die" => {
+                        let mine = a.s(0)? == "own";
+                        let side = if mine { own } else { own.other() };
+                        let whose = rc.rollers[usize::from(!mine)].clone();
+                        let (done, what) = if func == RollFn::NullifySymbol {
+                            let sym = symbol(a.s(1)?)?;
+                            (
+                                rc.roll.side_mut(side).tally.nullify(sym),
+                                format!("a {}", crate::rules::event::symbol_name(sym)),
+                            )
+                        } else {
+                            let index = a.n(1, 0);
+                            let done = index >= 1 && rc.roll.nullify_die(side, (index - 1) as usize);
+                            (done, format!("die #{index}"))
+                        };
+                        if done {
+                            self.emit(Event::Log { text: format!("{what} of {whose}'s Roll is Nullified") });
+                        }
+                        ApiValue::Bool(done)
+                    }
+                    _ => return Err(format!("{}: not available once the dice are rolled", a.f.name)),
+                }
+            }
+            RollFn::IgnoreCover | RollFn::CoverDie => {
+                let Some(check) = &mut self.roll_frame.cover_check else {
+                    return Err(format!("{}: only while Cover is checked (the `cover` window)", a.f.name));
+                };
+                if func == RollFn::IgnoreCover {
+                    check.target = false;
+                } else {
+                    let die = a.s(0)?.to_string();
+                    if !self.content.dice.contains_key(&die) {
+                        return Err(format!("cover_die: no die `{die}`"));
+                    }
+                    let check = self.roll_frame.cover_check.as_mut().expect("cover check");
+                    if check.attacker.is_some() {
+                        check.attacker = Some(die);
+                    }
+                }
+                ApiValue::Nil
+            }
+        })
+    }
+
+    /// `Choice` functions: choices a player makes for an effect (a Decision).
+    fn api_choice(&mut self, func: ChoiceFn, a: &Args<'_>) -> std::result::Result<ApiValue, String> {
+        Ok(match func {
+            ChoiceFn::ChooseSpace => {
+                let Some(ApiValue::Spaces(options)) = a.args.first() else { return Ok(ApiValue::Nil) };
+                if options.is_empty() {
+                    return Ok(ApiValue::Nil);
+                }
+                let prompt = match a.args.get(1) {
+                    Some(ApiValue::Str(p)) => p.clone(),
+                    _ => "Which space?".into(),
+                };
+                let decider = self.effect_player();
+                let opts =
+                    options.iter().map(|[q, r]| Choice::Space { space: Hex::new(*q as i32, *r as i32) }).collect();
+                match self.decide(decider, DecisionKind::Space, self.state.active.clone().as_deref(), &prompt, opts) {
+                    Choice::Space { space } => ApiValue::Space([space.q as i64, space.r as i64]),
+                    _ => ApiValue::Nil,
+                }
+            }
+            ChoiceFn::ChooseTarget | ChoiceFn::Choose => {
+                let Some(ApiValue::List(options)) = a.args.first() else { return Ok(ApiValue::Nil) };
+                if options.is_empty() {
+                    return Ok(ApiValue::Nil);
+                }
+                let prompt = match a.args.get(1) {
+                    Some(ApiValue::Str(p)) => p.clone(),
+                    _ => "Choose".into(),
+                };
+                let decider = self.effect_player();
+                let (kind, opts) = if func == ChoiceFn::ChooseTarget {
+                    (DecisionKind::Target, options.iter().map(|o| Choice::Pick { id: o.clone() }).collect())
+                } else {
+                    (DecisionKind::Choose, options.iter().map(|o| Choice::Text { text: o.clone() }).collect())
+                };
+                match self.decide(decider, kind, self.state.active.clone().as_deref(), &prompt, opts) {
+                    Choice::Pick { id } => ApiValue::Str(id),
+                    Choice::Text { text } => ApiValue::Str(text),
+                    _ => ApiValue::Nil,
+                }
+            }
+        })
+    }
+}
+
+/// The space argument `i` of an API call.
+pub(super) fn space_arg(args: &[ApiValue], i: usize, name: &str) -> std::result::Result<Hex, String> {
+    match args.get(i) {
+        Some(ApiValue::Space([q, r])) => Ok(Hex::new(*q as i32, *r as i32)),
+        _ => Err(format!("{name}: a space {{q, r}} is needed")),
+    }
+}
+
+/// A symbol as the Lua API spells it.
+pub(super) fn symbol_name(s: Symbol) -> &'static str {
+    match s {
+        Symbol::Success => "success",
+        Symbol::Block => "block",
+        Symbol::Special => "special",
+        Symbol::CriticalSuccess => "critical_success",
+        Symbol::CriticalBlock => "critical_block",
+    }
+}
+
+pub(super) fn symbol(s: &str) -> std::result::Result<Symbol, String> {
+    Ok(match s {
+        "success" => Symbol::Success,
+        "block" => Symbol::Block,
+        "special" => Symbol::Special,
+        "critical_success" => Symbol::CriticalSuccess,
+        "critical_block" => Symbol::CriticalBlock,
+        other => return Err(format!("`{other}` is not a symbol")),
+    })
+}

@@ -1,0 +1,655 @@
+//! A 2-player Aristeia! game: state, setup, and the Round loop (`000 § Rounds`).
+//!
+//! [`Game::play`] runs a whole game: every choice is a [`Decision`] answered by
+//! the players' [`Controller`]s, every change of state an [`Event`], every die
+//! drawn from the game's seeded RNG. Card effects are the content's Lua, run by
+//! a [`Runtime`] with the game as their [`Host`]; an effect that fails is undone
+//! (the state is restored) and recorded as [`Event::EffectFailed`].
+//!
+//! Minions (`002 § Minion`) are units too ([`MinionOf`]); timing windows open
+//! at their steps for Tactics and Automatic Skills ([`model::Window`]).
+//!
+//! The rules are split by the rulebook's chapters, one child module each:
+//! `setup`, `rounds` (Planning, Turns, Activations, Bench, Recovery),
+//! `actions`, `movement` (and Disengage), `rolls` (pools, dice, Face to Face,
+//! Switches, Cover), `tactics`, `windows` (restrictions, Automatic Skills),
+//! `effects` (running Lua, probes, what effects set off), `damage`
+//! (Infirmary, Frags), `states`, `minions`, `special_spaces`, `projectiles`,
+//! `scoring`, and `host` (the Lua API's calls). `units` and `sight` answer
+//! the questions every chapter asks (whose unit, where, Line of Sight,
+//! Range). The state itself is plain data in [`crate::rules::state`].
+
+mod actions;
+mod damage;
+mod effects;
+mod host;
+mod minions;
+mod movement;
+mod projectiles;
+mod rolls;
+mod rounds;
+mod scoring;
+mod setup;
+mod sight;
+mod special_spaces;
+mod states;
+mod tactics;
+mod units;
+mod windows;
+
+use crate::content::Content;
+use crate::model::{self, Action, Id, Pool, Symbol};
+use crate::rules::decision::{Choice, Controller, Decision, DecisionKind};
+use crate::rules::event::{Event, PlayerId};
+use crate::rules::geometry::{self, Hex, Sight};
+use crate::rules::roll::{FaceToFace, Side, SideRoll};
+use crate::rules::seats::{Seated, Table};
+use crate::rules::state::*;
+use crate::script::api::{ApiFn, ApiValue};
+use crate::script::host::Host;
+use crate::script::runtime::{Ctx, Runtime, ScriptId};
+use rand::{RngExt, SeedableRng};
+use std::collections::BTreeSet;
+
+/// A Character's card, or the Character-shaped card the engine builds for a
+/// Minion (its Hit Points, attribute pools, Switches and Actions; no Energy,
+/// Speed or Initiative: a Minion has no Activation of its own).
+#[derive(Debug, Clone)]
+pub(in crate::rules) enum Card<'a> {
+    Character(&'a model::Character),
+    Minion(std::rc::Rc<model::Character>),
+}
+
+impl std::ops::Deref for Card<'_> {
+    type Target = model::Character;
+    fn deref(&self) -> &model::Character {
+        match self {
+            Card::Character(c) => c,
+            Card::Minion(m) => m,
+        }
+    }
+}
+
+/// The Character-shaped card of a Minion.
+fn minion_card(controller: &model::Character, m: &model::Minion) -> model::Character {
+    model::Character {
+        id: m.id.clone(),
+        name: m.name.clone(),
+        card: None,
+        initiative: 0,
+        speed: 0,
+        energy: 0,
+        hit_points: m.hit_points,
+        defense: m.defense.clone().unwrap_or_default(),
+        brawn: m.brawn.clone().unwrap_or_default(),
+        agility: m.agility.clone().unwrap_or_default(),
+        switches: m.switches.clone(),
+        actions: m.actions.clone(),
+        automatic_skills: vec![],
+        smoke_tokens: 0,
+        minions: vec![],
+        meta: controller.meta.clone(),
+    }
+}
+
+/// How a game is set up.
+#[derive(Debug, Clone)]
+pub struct GameSetup {
+    /// Scenario id.
+    pub scenario: Id,
+    /// Each player's Characters.
+    pub teams: Seated<Vec<Id>>,
+    /// Each player's Tactics deck (ids, repeated for copies).
+    pub decks: Seated<Vec<Id>>,
+    /// Each player's Deployment Zone id.
+    pub zones: Seated<Id>,
+    /// The RNG seed.
+    pub seed: u64,
+}
+
+impl GameSetup {
+    /// The setup of a content `setup` entry.
+    pub fn from_content(content: &Content, id: &str, seed: u64) -> Result<GameSetup> {
+        let s = &content.setups.get(id).ok_or_else(|| format!("no setup `{id}`"))?.value;
+        if s.teams.len() != 2 {
+            return Err(format!("setup `{id}` has {} teams; 2 are needed", s.teams.len()));
+        }
+        let zone = |i: usize| s.teams[i].deployment_zone.clone().unwrap_or_else(|| ["zone-1", "zone-4"][i].to_string());
+        Ok(GameSetup {
+            scenario: s.scenario.clone(),
+            teams: s.teams.iter().map(|t| t.characters.clone()).collect::<Vec<_>>().into(),
+            decks: s.teams.iter().map(|t| t.tactics.clone()).collect::<Vec<_>>().into(),
+            zones: (0..s.teams.len()).map(zone).collect::<Vec<_>>().into(),
+            seed,
+        })
+    }
+}
+
+impl GameSetup {
+    /// Random teams of the scenario's size from every loaded Character of the
+    /// scenario's game, drawn with `seed` (distinct Characters, `000 § GameSetup`,
+    /// Step 2), each deck the Standard Tactics plus two of each chosen
+    /// Character's Tactics (`000 § Tactics`). Zones: the scenario's, else the
+    /// map's first Deployment Zone and its opposite.
+    pub fn random(content: &Content, scenario: &str, seed: u64) -> Result<GameSetup> {
+        let sc = &content.scenarios.get(scenario).ok_or_else(|| format!("no scenario `{scenario}`"))?.value;
+        let map = &content.maps.get(&sc.map).ok_or_else(|| format!("no map `{}`", sc.map))?.value;
+        let per_team = sc.characters_per_team.max(1) as usize;
+        let mut pool: Vec<Id> = content.characters.keys().cloned().collect();
+        if pool.len() < 2 * per_team {
+            return Err(format!("{} Characters are loaded; `{scenario}` needs {}", pool.len(), 2 * per_team));
+        }
+        let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(seed ^ 0x5eed_7ea5);
+        shuffle(&mut pool, &mut rng);
+        let teams: Seated<Vec<Id>> = vec![pool[..per_team].to_vec(), pool[per_team..2 * per_team].to_vec()].into();
+        // `000 § Setup`, Step 4: "choose two of each of your Character's Tactics
+        // and shuffle them with the ten Standard Tactics": the Standard
+        // Tactics with their copies, and two of each Character's Tactics
+        // drawn with the seed (all of them when it has two or fewer).
+        let mut standard: Vec<Id> = Vec::new();
+        for t in content.tactics.values().filter(|t| t.value.standard) {
+            standard.extend(std::iter::repeat_n(t.value.id.clone(), t.value.copies.max(1) as usize));
+        }
+        let mut deck = |team: &[Id]| {
+            let mut d = standard.clone();
+            for c in team {
+                let mut own: Vec<Id> = content
+                    .tactics
+                    .values()
+                    .filter(|t| t.value.character.as_deref() == Some(c.as_str()))
+                    .map(|t| t.value.id.clone())
+                    .collect();
+                shuffle(&mut own, &mut rng);
+                d.extend(own.into_iter().take(2));
+            }
+            d
+        };
+        let zones = GameSetup::default_zones(sc, map)?;
+        let decks: Seated<Vec<Id>> = teams.iter().map(|t| deck(t)).collect::<Vec<_>>().into();
+        Ok(GameSetup { scenario: scenario.to_string(), decks, teams, zones, seed })
+    }
+
+    /// Each player's Deployment Zone: the Scenario's, else the map's first
+    /// Deployment Zone and its opposite (or its last).
+    pub(in crate::rules) fn default_zones(sc: &model::Scenario, map: &model::Map) -> Result<Seated<Id>> {
+        if sc.deployment_zones.len() >= 2 {
+            return Ok(vec![sc.deployment_zones[0].clone(), sc.deployment_zones[1].clone()].into());
+        }
+        let first = map
+            .zones
+            .iter()
+            .find(|z| z.kind == model::ZoneKind::Deployment)
+            .ok_or_else(|| format!("map `{}` has no Deployment Zone", map.id))?;
+        let second = first.opposite.clone().unwrap_or_else(|| {
+            map.zones.iter().rfind(|z| z.kind == model::ZoneKind::Deployment).map(|z| z.id.clone()).unwrap_or_default()
+        });
+        Ok(vec![first.id.clone(), second].into())
+    }
+}
+
+/// The space of a Barrier named `barrier@q,r` ([`model::Action::obstacle_targets`]).
+fn barrier_space(id: &str) -> Option<Hex> {
+    let (q, r) = id.strip_prefix("barrier@")?.split_once(',')?;
+    Some(Hex::new(q.trim().parse().ok()?, r.trim().parse().ok()?))
+}
+
+/// The Contender Attack every Character has (`000 § Contender`). Its card text
+/// is not printed in the rulebooks: this stands in for it (docs/rulings.md R6).
+pub fn contender() -> Action {
+    Action {
+        id: "contender".into(),
+        name: "Contender".into(),
+        attack: true,
+        cost: 2,
+        movement_points: 0,
+        movement_cost: 0,
+        obstacle_targets: false,
+        range: Some(model::Range { min: 1, max: 1, line_of_sight: true }),
+        roll: Some(Pool { dice: vec!["orange".into()], symbols: vec![] }),
+        switches: vec![],
+        effects: vec![],
+        condition: None,
+    }
+}
+
+/// A running game.
+pub struct Game<'a> {
+    pub(in crate::rules) content: &'a Content,
+    pub(in crate::rules) board: Board,
+    /// The state.
+    pub state: GameState,
+    /// Every event so far.
+    pub events: Vec<Event>,
+    /// Every answer given, in order (the replay).
+    pub answers: Vec<usize>,
+    runtime: &'a Runtime,
+    controllers: Seated<&'a mut dyn Controller>,
+    /// The state before each running effect, to undo it if it fails: (state,
+    /// events so far, the Roll it could change).
+    snapshots: Vec<(GameState, usize, Option<RollCtx>)>,
+    effect_failures: usize,
+    scored_this_round: Seated<u8>,
+    /// The dice a situation forces.
+    pub(in crate::rules) forced: ForcedDice,
+    /// How many events there were when a controller gave up, if one did.
+    halted: Option<usize>,
+    /// The Character-shaped cards of the Controllers' Minions ([`MinionOf`]).
+    minion_cards: Vec<std::rc::Rc<model::Character>>,
+    /// The profile of every Running Projectile: "a Defense of one blue die and
+    /// Hit Points 1" (`001 § Running Projectiles`).
+    projectile_card: std::rc::Rc<model::Character>,
+    /// The Roll being prepared or rolled.
+    roll_frame: RollFrame,
+    /// The effects running, and what they set off.
+    effect_frame: EffectFrame,
+}
+
+/// What a Roll in progress carries between its steps (`000 § Rolls`): the
+/// pools while its Tactics window is open, the dice it rolled for effects to
+/// change, and what effects forbade or fixed. Cleared when the Roll ends.
+#[derive(Default)]
+struct RollFrame {
+    /// The Roll an effect can change (`game:add_symbol`, `game:nullify_symbol`).
+    roll: Option<RollCtx>,
+    /// The pools of a Roll whose Tactics window is open: [active side, other side].
+    pending_pools: Option<[Pool; 2]>,
+    /// Which side of the Roll the Tactic being played belongs to.
+    tactic_side: Option<Side>,
+    /// The Cover of an Attack while its `cover` window is open.
+    cover_check: Option<CoverCheck>,
+    /// Sides of the coming or current Roll that cannot activate Switches
+    /// ([active, opponent]; Access Denied); cleared when the Roll ends.
+    switches_forbidden: [bool; 2],
+    /// Sides of the coming Roll whose dice are fixed ([active, opponent]; Atom:
+    /// "Your opponent cannot add any more dice to their Roll"); cleared when the Roll ends.
+    pool_locked: [bool; 2],
+    /// The Character making the Attack whose Roll is being prepared or
+    /// rolled (`game:attacker()`; not always the active one: Programmed Strategy).
+    attacker: Option<Id>,
+}
+
+/// What running effects carry: whose effect it is, whether it only probes,
+/// the Tactics being answered, and what they set off that resolves after them.
+#[derive(Default)]
+struct EffectFrame {
+    /// Whose Effect is running (its ctx.self), for restrictions on enemy Effects.
+    effect_source: Option<Id>,
+    /// While an Action's `condition` is asked: whatever its Lua does is undone.
+    probing: bool,
+    /// A condition asked a question (conditions may only look).
+    probe_asked: bool,
+    /// The Tactics being answered (a "No!" Nullifies the innermost), and
+    /// whether each was Nullified (`game:nullify_tactic`).
+    answering: Vec<(Id, bool)>,
+    /// An Action granted by an effect (`game:grant_action`: Programmed
+    /// Strategy), performed once the effect has run: (who, most Action Points
+    /// it may cost, whose choice).
+    pending_grant: Option<(Id, u8, PlayerId)>,
+    /// Special Space markers whose Effect is resolving: the Character they
+    /// move does not set them off again (rulings R18).
+    markers_resolving: Vec<Hex>,
+    /// Effects set off by effects, nested now (a runaway chain is stopped).
+    chain_depth: u32,
+    /// What an effect set off that runs other effects (the Tactics of Damage
+    /// received and the Infirmary, a Special Space entered), resolved as soon
+    /// as the effect has run: effects do not run inside effects.
+    after_effect: std::collections::VecDeque<AfterEffect>,
+    /// The scripts running now, innermost last.
+    running: Vec<ScriptId>,
+    /// The last effect that gave Action or Movement Points in this
+    /// Activation: the one to name when an Activation runs away.
+    granted_points: Option<ScriptId>,
+}
+
+/// Most Actions Step choices in one Activation: far beyond any printed card
+/// (a Character has at most 7 Action Points), so only an effect that keeps
+/// giving points reaches it; the Activation is then ended with a failed
+/// effect naming that effect (`arena check --sims` reports it).
+pub const MAX_ACTIONS_PER_ACTIVATION: usize = 200;
+
+/// Most Decisions in one game: a whole game of Assault takes a few hundred;
+/// past this the game is stopped with a failed effect, so every game ends.
+pub const MAX_DECISIONS_PER_GAME: usize = 100_000;
+
+/// The faces a situation forces the next dice to show (`arena run`).
+#[derive(Default)]
+pub(in crate::rules) struct ForcedDice {
+    /// Faces the next dice must show, in order.
+    pub(in crate::rules) faces: std::collections::VecDeque<Vec<Symbol>>,
+    /// A forced face that its die does not have.
+    fault: Option<String>,
+    /// How many forced faces were rolled.
+    used: usize,
+}
+
+/// Something an effect set off, resolved once it has run.
+#[derive(Debug, Clone)]
+enum AfterEffect {
+    /// Damage was inflicted: its Tactics windows, then the Infirmary if due.
+    Damage(Id),
+    /// A Character entered a space (Special Spaces).
+    Entered(Id, Hex),
+}
+
+/// What a Roll is, for the Tactics that may be played before it.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum RollKind {
+    /// A Simple Roll: only the active Character rolls.
+    Simple,
+    /// An Attack's Face to Face Roll.
+    Attack,
+    /// A Disengage Face to Face Roll.
+    Disengage,
+}
+
+/// Cover in an Attack as the Attacker's `cover` skills leave it (`000 § Cover`).
+#[derive(Debug, Clone)]
+struct CoverCheck {
+    /// The die the Attacker adds for its own Cover, if it has Cover (Black, or
+    /// what `game:cover_die` names).
+    attacker: Option<Id>,
+    /// Whether the Target adds a Black die for its Cover.
+    target: bool,
+}
+
+/// The Roll an effect can change (`game:add_symbol`, `game:nullify_symbol`).
+#[derive(Debug, Clone)]
+struct RollCtx {
+    roll: FaceToFace,
+    /// Which side the running effect belongs to.
+    side: Side,
+    /// Who rolled each side: [the running effect's side, the other side] (for
+    /// the narrative; empty for a Simple Roll's missing side).
+    rollers: [Id; 2],
+}
+
+type Result<T> = std::result::Result<T, String>;
+
+impl<'a> Game<'a> {
+    /// A game set up as `setup` says, ready to [`play`](Self::play).
+    pub fn new(
+        content: &'a Content,
+        runtime: &'a Runtime,
+        setup: &GameSetup,
+        controllers: Vec<&'a mut dyn Controller>,
+    ) -> Result<Game<'a>> {
+        let scenario =
+            &content.scenarios.get(&setup.scenario).ok_or_else(|| format!("no scenario `{}`", setup.scenario))?.value;
+        let map = &content.maps.get(&scenario.map).ok_or_else(|| format!("no map `{}`", scenario.map))?.value;
+        if !(scenario.players.min..=scenario.players.max).contains(&2) {
+            return Err(format!(
+                "scenario `{}` is for {}-{} players; the engine plays 2-player games",
+                setup.scenario, scenario.players.min, scenario.players.max
+            ));
+        }
+        let board = Board::of(map);
+        for (p, team) in setup.teams.enumerate() {
+            for c in team {
+                if !content.characters.contains_key(c) {
+                    return Err(format!("{p}: no Character `{c}`"));
+                }
+            }
+            if !board.zones.contains_key(&setup.zones[p]) {
+                return Err(format!("{p}: map `{}` has no zone `{}`", scenario.map, setup.zones[p]));
+            }
+        }
+        let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(setup.seed);
+        let mut players = Seated::from_fn(setup.teams.table(), |p| Player {
+            team: setup.teams[p].clone(),
+            hand: vec![],
+            deck: setup.decks[p].clone(),
+            discard: vec![],
+            victory_points: 0,
+            frags: 0,
+            running_order: vec![],
+            zone: setup.zones[p].clone(),
+        });
+        for p in players.iter_mut() {
+            shuffle(&mut p.deck, &mut rng);
+        }
+        let blank = |id: &Id, p: PlayerId| Unit {
+            id: id.clone(),
+            owner: p,
+            location: Location::Bench,
+            damage: 0,
+            tokens: vec![],
+            action_points: 0,
+            movement_points: 0,
+            movement_spent: 0,
+            next_roll: Vec::new(),
+            minion: None,
+            projectile: None,
+            until_end_of_activation: Vec::new(),
+        };
+        let mut units: Vec<Unit> =
+            setup.teams.enumerate().flat_map(|(p, team)| team.iter().map(move |id| blank(id, p))).collect();
+        // Each Controller's Minions, to the side until deployed (`002 § Controller`):
+        // `<minion>-<n>`, numbered across the game so that ids stay unique.
+        let mut minion_cards = Vec::new();
+        for (p, team) in setup.teams.enumerate() {
+            for c in team {
+                let card = &content.characters[c].value;
+                for m in &card.minions {
+                    let slot = minion_cards.len();
+                    minion_cards.push(std::rc::Rc::new(minion_card(card, m)));
+                    for _ in 0..m.count {
+                        let mut n = 1;
+                        let id = loop {
+                            let id = format!("{}-{n}", m.id);
+                            if !units.iter().any(|u| u.id == id) && !content.characters.contains_key(&id) {
+                                break id;
+                            }
+                            n += 1;
+                        };
+                        let mut u = blank(&id, p);
+                        u.location = Location::Aside;
+                        u.minion = Some(MinionOf { card: m.id.clone(), controller: c.clone(), slot });
+                        units.push(u);
+                    }
+                }
+            }
+        }
+        let scoring_zone = scenario.scoring_zones.first().cloned().unwrap_or_else(|| "central".into());
+        let state = GameState {
+            scenario: setup.scenario.clone(),
+            players,
+            units,
+            round: 0,
+            underdog: PlayerId::seat(0),
+            scoring_zone,
+            active: None,
+            over: false,
+            smoke: vec![],
+            special_spaces: vec![],
+            projectile_deck: vec![],
+            projectiles_deployed: 0,
+            rng,
+        };
+        let mut game = Game {
+            content,
+            board,
+            state,
+            events: vec![],
+            answers: vec![],
+            runtime,
+            controllers: controllers.into(),
+            snapshots: vec![],
+            effect_failures: 0,
+            scored_this_round: Seated::splat(setup.teams.table(), 0),
+            forced: ForcedDice::default(),
+            halted: None,
+            minion_cards,
+            projectile_card: std::rc::Rc::new(projectiles::projectile_card()),
+            roll_frame: RollFrame::default(),
+            effect_frame: EffectFrame::default(),
+        };
+        game.emit(Event::GameStarted {
+            scenario: setup.scenario.clone(),
+            seed: setup.seed,
+            teams: setup.teams.clone(),
+        });
+        Ok(game)
+    }
+
+    fn emit(&mut self, e: Event) {
+        self.events.push(e);
+    }
+
+    /// How many effects failed (and were undone) so far.
+    /// The seats at this game's table.
+    fn table(&self) -> Table {
+        self.state.players.table()
+    }
+
+    /// How many effects failed (and were undone) so far.
+    pub fn effect_failures(&self) -> usize {
+        self.effect_failures
+    }
+
+    /// A game or Activation that would not end is stopped: a failed effect
+    /// naming the last effect that gave Action or Movement Points (or the
+    /// engine, when none did), so `arena check --sims` reports it with the
+    /// effect's file.
+    fn runaway(&mut self, message: String) {
+        let source = self.effect_frame.granted_points.map(|id| self.runtime.scripts().sources()[id.0].clone());
+        self.effect_failures += 1;
+        let (card, effect, file) = match source {
+            Some(s) => (s.card, s.effect, s.file.display().to_string()),
+            None => ("(engine)".to_string(), String::new(), String::new()),
+        };
+        self.emit(Event::Stopped { card, effect, message, file });
+    }
+
+    /// Ask a player.
+    fn decide(
+        &mut self,
+        player: PlayerId,
+        kind: DecisionKind,
+        character: Option<&str>,
+        prompt: &str,
+        options: Vec<Choice>,
+    ) -> Choice {
+        debug_assert!(!options.is_empty());
+        if self.effect_frame.probing {
+            // A condition only looks: it may not ask the players anything.
+            self.effect_frame.probe_asked = true;
+            return options.into_iter().next().expect("an option");
+        }
+        if options.len() == 1 {
+            return options.into_iter().next().expect("one option");
+        }
+        if self.answers.len() >= MAX_DECISIONS_PER_GAME && !self.state.over {
+            self.runaway(format!("the game took more than {MAX_DECISIONS_PER_GAME} Decisions: it is stopped"));
+            self.state.over = true;
+        }
+        let decision =
+            Decision { player, kind, character: character.map(str::to_string), prompt: prompt.to_string(), options };
+        let view = View { state: &self.state, events: &self.events, content: self.content, board: &self.board };
+        let answer = self.controllers[player].decide(&decision, &view);
+        if answer == usize::MAX && self.halted.is_none() {
+            // The controller gave up (a situation without the answer): stop here.
+            self.halted = Some(self.events.len());
+            self.state.over = true;
+        }
+        let answer = if answer == usize::MAX {
+            decision.options.iter().position(|o| *o == Choice::Done).unwrap_or(0)
+        } else {
+            answer.min(decision.options.len() - 1)
+        };
+        self.answers.push(answer);
+        decision.options.into_iter().nth(answer).expect("answer in range")
+    }
+
+    /// Play the whole game.
+    pub fn play(&mut self) -> Result<()> {
+        if let Some(p) = self.state.players.iter().position(|p| p.team.is_empty()) {
+            return Err(format!("player {} has no Character", p + 1));
+        }
+        self.setup_phase()?;
+        let rounds = self.content.scenarios[&self.state.scenario].value.rounds;
+        while !self.state.over {
+            self.state.round += 1;
+            let round = self.state.round;
+            self.emit(Event::RoundStarted { round });
+            self.planning_phase();
+            // One Turn per Running Order slot: four in a 4-Character game (`000 § Rounds`).
+            let turns = self.state.players.iter().map(|p| p.running_order.len()).max().unwrap_or(0).min(255) as u8;
+            for turn in 1..=turns {
+                self.turn(turn)?;
+            }
+            if !self.state.over {
+                self.projectiles_phase();
+            }
+            self.objectives_phase(rounds);
+            if !self.state.over {
+                self.recovery_phase();
+            }
+        }
+        Ok(())
+    }
+
+    /// Play the active Character's Activation; when it was given Action Points,
+    /// from its Actions Step (the Preparation Step is skipped).
+    pub fn run_activation(&mut self, skip_preparation: bool) -> Result<()> {
+        let id = self.state.active.clone().ok_or("no active Character")?;
+        if skip_preparation {
+            let owner = self.unit(&id).map(|u| u.owner).unwrap_or(PlayerId::seat(0));
+            let ap = self.unit(&id).map(|u| u.action_points).unwrap_or(0);
+            self.emit(Event::ActivationStarted { character: id.clone(), action_points: ap });
+            self.actions_and_states(&id, owner)
+        } else {
+            self.activation(&id)
+        }
+    }
+
+    /// Play the end of the Round: Objectives Phase, then Recovery Phase unless the game ended.
+    pub fn run_end_of_round(&mut self) {
+        let rounds = self.content.scenarios[&self.state.scenario].value.rounds;
+        // The end of the Turns Phase: the Running Projectiles in play act first.
+        self.projectiles_phase();
+        self.objectives_phase(rounds);
+        if !self.state.over {
+            self.recovery_phase();
+        }
+    }
+
+    /// The events before a controller gave up, if one did (situations).
+    pub fn halted(&self) -> Option<usize> {
+        self.halted
+    }
+
+    /// Forced dice faces not rolled (situations).
+    pub fn unused_dice(&self) -> usize {
+        self.forced.faces.len()
+    }
+
+    /// A forced face its die did not have, if any (situations).
+    pub fn fault(&self) -> Option<&str> {
+        self.forced.fault.as_deref()
+    }
+}
+
+fn shuffle<T>(v: &mut [T], rng: &mut rand_chacha::ChaCha8Rng) {
+    // Fisher-Yates with the game's RNG, so decks are part of the seed.
+    for i in (1..v.len()).rev() {
+        let j = rng.random_range(0..=i);
+        v.swap(i, j);
+    }
+}
+
+/// Every ordering of a list, in lexicographic order of positions.
+fn permutations(ids: &[Id]) -> Vec<Vec<Id>> {
+    if ids.len() <= 1 {
+        return vec![ids.to_vec()];
+    }
+    let mut out = Vec::new();
+    for i in 0..ids.len() {
+        let mut rest = ids.to_vec();
+        let first = rest.remove(i);
+        for mut p in permutations(&rest) {
+            p.insert(0, first.clone());
+            out.push(p);
+        }
+    }
+    out
+}

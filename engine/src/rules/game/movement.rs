@@ -1,0 +1,87 @@
+//! Movement: moving one space, Disengage on leaving Enemies (`000 § Movement`, `000 § Disengage`).
+
+use super::*;
+
+impl<'a> Game<'a> {
+    pub(super) fn move_one(&mut self, id: &str, to: Hex) {
+        if self.space_of(id).is_none() {
+            return;
+        }
+        // Disengage (`000 § Disengage`).
+        let adjacent = self.adjacent_enemies(id);
+        // A Minion forces a Disengage Roll only if it has Brawn; every adjacent
+        // Enemy, Minions included, adds a Black die (`002 § Minion`; R11).
+        let mut contenders: Vec<Id> =
+            adjacent.iter().filter(|e| !self.is_minion(e) || !self.card(e).brawn.dice.is_empty()).cloned().collect();
+        // "Until the end of this Activation, you do not make Disengage Rolls" (Barrel through).
+        if !contenders.is_empty() && self.has_activation_effect(id, "no-disengage-rolls") {
+            self.emit(Event::Log { text: format!("{id} makes no Disengage Roll (until the end of this Activation)") });
+            contenders.clear();
+        }
+        if !contenders.is_empty() {
+            let owner = self.unit(id).map(|u| u.owner).unwrap_or(PlayerId::seat(0));
+            let opponent = self.table().opponent(owner);
+            let options = contenders.iter().map(|e| Choice::Pick { id: e.clone() }).collect();
+            let Choice::Pick { id: contender } = self.decide(
+                opponent,
+                DecisionKind::DisengageContender,
+                Some(id),
+                "Which Character contests the Disengage?",
+                options,
+            ) else {
+                unreachable!()
+            };
+            let extra_black = (adjacent.len() - 1).min(3);
+            let mut agility = self.card(id).agility.clone();
+            self.next_roll_dice(id, &mut agility);
+            let mut brawn = self.card(&contender).brawn.clone();
+            brawn.dice.extend(std::iter::repeat_n("black".to_string(), extra_black));
+            let pools = self.own_roll_skills(id, Side::Active, Some(&contender), [agility, brawn]);
+            let pools = self.own_roll_skills(&contender, Side::Opponent, Some(id), pools);
+            let [agility, brawn] = self.roll_tactics(id, Some(&contender), RollKind::Disengage, pools);
+            let roll = self.face_to_face(id, &agility, &contender, &brawn, &[], false, &[]);
+            if roll.active_successes == 0 {
+                if let Some(u) = self.unit_mut(id) {
+                    u.movement_points = 0;
+                }
+                self.emit(Event::DisengageFailed { character: id.to_string() });
+                return;
+            }
+            self.emit(Event::Log { text: format!("{id} Disengages") });
+        }
+        // Immobilized during the Roll (a Special Space it was Displaced onto):
+        // no Movement Point can be spent (`000 § Immobilized`).
+        if self.has_state(id, "immobilized") {
+            return;
+        }
+        // The Roll may have moved the Character (a Switch that Displaces it):
+        // it moves from where it is now, and "the moving Character doesn't need
+        // to declare the space where he wants to move to" (`000 § Disengage`),
+        // so a destination no longer Adjacent and Free is chosen again.
+        let Some(from) = self.space_of(id) else { return };
+        let mut to = to;
+        if !from.is_adjacent(to) || !self.is_free(to) {
+            let options: Vec<Choice> = from
+                .neighbours()
+                .into_iter()
+                .filter(|h| self.is_free(*h))
+                .map(|h| Choice::MoveTo { space: h })
+                .collect();
+            if options.is_empty() {
+                return;
+            }
+            let owner = self.unit(id).map(|u| u.owner).unwrap_or(PlayerId::seat(0));
+            let Choice::MoveTo { space } = self.decide(owner, DecisionKind::Action, Some(id), "Move where?", options)
+            else {
+                return;
+            };
+            to = space;
+        }
+        let u = self.unit_mut(id).expect("unit");
+        u.movement_points -= 1;
+        u.movement_spent += 1;
+        u.location = Location::Space(to);
+        self.emit(Event::Moved { character: id.to_string(), from, to });
+        self.entered(id, to);
+    }
+}

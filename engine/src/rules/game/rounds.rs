@@ -1,0 +1,209 @@
+//! The Round: Planning Phase, Turns, Activations, the Bench, Recovery Phase (`000 § Rounds`, `000 § Activations`, `000 § Bench`, `000 § Recovery Phase`).
+
+use super::*;
+
+impl<'a> Game<'a> {
+    pub(super) fn planning_phase(&mut self) {
+        self.open_window(model::Window::PlanningPhase, None);
+        for p in self.table().seats() {
+            let team = self.state.players[p].team.clone();
+            let options: Vec<Choice> = permutations(&team).into_iter().map(|ids| Choice::Order { ids }).collect();
+            let Choice::Order { ids } =
+                self.decide(p, DecisionKind::RunningOrder, None, "Running Order for this Round?", options)
+            else {
+                unreachable!()
+            };
+            self.state.players[p].running_order = ids.clone();
+            self.emit(Event::RunningOrder { player: p, order: ids });
+        }
+    }
+
+    pub(super) fn turn(&mut self, turn: u8) -> Result<()> {
+        if self.state.over {
+            return Ok(());
+        }
+        let i = (turn - 1) as usize;
+        let (a, b) = match (
+            self.state.players[PlayerId::seat(0)].running_order.get(i).cloned(),
+            self.state.players[PlayerId::seat(1)].running_order.get(i).cloned(),
+        ) {
+            (Some(a), Some(b)) => (a, b),
+            // Teams of different sizes: the one Character of this slot activates alone.
+            (Some(one), None) | (None, Some(one)) => return self.activation(&one),
+            (None, None) => return Ok(()),
+        };
+        let (ia, ib) = (self.initiative(&a), self.initiative(&b));
+        // Higher Initiative decides; the Underdog on a tie (`000 § Turns Phase`).
+        let decider = if ia > ib {
+            PlayerId::seat(0)
+        } else if ib > ia {
+            PlayerId::seat(1)
+        } else {
+            self.state.underdog
+        };
+        let options = vec![Choice::First { character: a.clone() }, Choice::First { character: b.clone() }];
+        let first = match self.decide(
+            decider,
+            DecisionKind::FirstActivation,
+            None,
+            "Which Character activates first?",
+            options,
+        ) {
+            Choice::First { character } => character,
+            _ => unreachable!(),
+        };
+        let second = if first == a { b } else { a };
+        self.emit(Event::Initiative { turn, first: first.clone(), second: second.clone() });
+        self.activation(&first)?;
+        self.activation(&second)?;
+        Ok(())
+    }
+
+    pub(super) fn activation(&mut self, id: &str) -> Result<()> {
+        if self.unit(id).is_none() {
+            return Ok(());
+        }
+        // Smoke goes at the start of its deployer's next Activation, or when it
+        // would have taken place (`004 § Smoke`).
+        let mine: Vec<Hex> = self.state.smoke.iter().filter(|(_, c)| c == id).map(|(h, _)| *h).collect();
+        if !mine.is_empty() {
+            self.state.smoke.retain(|(_, c)| c != id);
+            for space in mine {
+                self.emit(Event::SmokeRemoved { character: id.to_string(), space });
+            }
+        }
+        let Some(unit) = self.unit(id) else { return Ok(()) };
+        if unit.location == Location::Infirmary {
+            self.emit(Event::ActivationSkipped { character: id.to_string() });
+            return Ok(());
+        }
+        let owner = unit.owner;
+        // Preparation Step (`000 § Preparation Step`).
+        self.state.active = Some(id.to_string());
+        let energy = self.attribute(id, self.card(id).energy, |m| m.energy);
+        {
+            let u = self.unit_mut(id).expect("unit");
+            u.action_points = energy;
+            u.movement_points = 0;
+            u.movement_spent = 0;
+            u.next_roll.clear();
+        }
+        self.emit(Event::ActivationStarted { character: id.to_string(), action_points: energy });
+        self.open_window(model::Window::ActivationStart, Some(id));
+        if self.unit(id).map(|u| u.location) == Some(Location::Bench) {
+            self.return_from_bench(id, owner);
+            if self.unit(id).map(|u| u.location) == Some(Location::Bench) {
+                // No Free space to return to: it stays on the Bench, where it
+                // can do nothing ("Benched Characters are not in Range"; R21).
+                self.emit(Event::Log { text: format!("{id} finds no Free space to return to and stays on the Bench") });
+                self.states_step(id);
+                self.state.active = None;
+                return Ok(());
+            }
+        }
+        self.actions_and_states(id, owner)
+    }
+
+    pub(super) fn actions_and_states(&mut self, id: &str, owner: PlayerId) -> Result<()> {
+        // "At the beginning of the Actions Step of an Ally" (Fairy Dust).
+        self.skills_of_units(model::Window::AllyActionsStepStart, |u| u.owner == owner, Some(id));
+        // Actions Step, ended if an effect keeps it going (MAX_ACTIONS_PER_ACTIVATION).
+        self.effect_frame.granted_points = None;
+        let mut choices = 0;
+        while !self.state.over {
+            choices += 1;
+            if choices > MAX_ACTIONS_PER_ACTIVATION {
+                self.runaway(format!(
+                    "{id}'s Activation went past {MAX_ACTIONS_PER_ACTIVATION} Actions: it is ended (an effect keeps giving Action or Movement Points)"
+                ));
+                break;
+            }
+            if !self.actions_step_choice(id, owner)? {
+                break;
+            }
+            if matches!(self.unit(id).map(|u| u.location), Some(Location::Infirmary) | None) {
+                break;
+            }
+        }
+        if matches!(self.unit(id).map(|u| u.location), Some(Location::Space(_))) && !self.state.over {
+            self.open_window(model::Window::ActionsStepEnd, Some(id));
+        }
+        // States Step (`000 § States Step`).
+        if matches!(self.unit(id).map(|u| u.location), Some(Location::Space(_))) && !self.state.over {
+            self.open_window(model::Window::StatesStep, Some(id));
+        }
+        let mut unused = Vec::new();
+        if let Some(u) = self.unit_mut(id) {
+            u.action_points = 0;
+            u.movement_points = 0;
+            unused = std::mem::take(&mut u.next_roll); // "in this Activation"
+        }
+        for die in unused {
+            self.emit(Event::Log {
+                text: format!("{id} made no Roll: the {die} die promised to its next Roll is lost"),
+            });
+        }
+        for u in self.state.units.iter_mut() {
+            u.until_end_of_activation.clear();
+        }
+        self.states_step(id);
+        // "During the Controller's States Step, all blue-side up State tokens on
+        // their Minions cards are removed, and then all red-side up State tokens
+        // are flipped" (`002 § Minion`).
+        for m in self.minions_of(id) {
+            self.states_step(&m);
+        }
+        self.state.active = None;
+        Ok(())
+    }
+
+    pub(super) fn return_from_bench(&mut self, id: &str, owner: PlayerId) {
+        // A Free space in a Deployment Zone that is not the Scoring Zone (`000
+        // § Bench`), or in the player's own, as the Scenario says.
+        let own =
+            self.content.scenarios[&self.state.scenario].value.bench_return_to == model::BenchReturn::OwnDeploymentZone;
+        let own_zone = self.state.players[owner].zone.clone();
+        let zones: Vec<Id> = self
+            .board
+            .zones
+            .iter()
+            .filter(|(zid, (kind, _))| {
+                *kind == model::ZoneKind::Deployment && **zid != self.state.scoring_zone && (!own || **zid == own_zone)
+            })
+            .map(|(zid, _)| zid.clone())
+            .collect();
+        let mut spaces: Vec<Hex> =
+            zones.iter().flat_map(|z| self.zone_spaces(z)).filter(|h| self.is_free(*h)).collect();
+        spaces.sort();
+        spaces.dedup();
+        if spaces.is_empty() {
+            return;
+        }
+        let options = spaces.into_iter().map(|s| Choice::Space { space: s }).collect();
+        if let Choice::Space { space } =
+            self.decide(owner, DecisionKind::BenchReturn, Some(id), "Return from the Bench where?", options)
+        {
+            self.unit_mut(id).expect("unit").location = Location::Space(space);
+            self.emit(Event::ReturnedFromBench { character: id.to_string(), space });
+        }
+    }
+
+    pub(super) fn recovery_phase(&mut self) {
+        self.open_window(model::Window::RecoveryPhase, None);
+        // Nanotherapy: Infirmary to Bench with -2 Energy (`000 § Recovery Phase`).
+        let infirmary: Vec<Id> =
+            self.state.units.iter().filter(|u| u.location == Location::Infirmary).map(|u| u.id.clone()).collect();
+        for id in infirmary {
+            self.unit_mut(&id).expect("unit").location = Location::Bench;
+            self.emit(Event::Benched { character: id.clone() });
+            if self.content.states.contains_key("minus-2-energy") {
+                let _ = self.impose(&id, "minus-2-energy", None);
+            }
+        }
+        // Draw one, plus one for scoring this Round.
+        for p in self.table().seats() {
+            let n = 1 + u8::from(self.scored_this_round[p] > 0);
+            self.draw(p, n);
+        }
+    }
+}

@@ -1,0 +1,151 @@
+//! Where units are and what they see: spaces, Free spaces, Enemies, Line of Sight, Range and Cover (`000 § HexaDome`, `000 § Line of Sight`, `000 § Range`, `000 § Cover`).
+
+use super::*;
+
+impl<'a> Game<'a> {
+    pub(super) fn space_of(&self, id: &str) -> Option<Hex> {
+        match self.unit(id) {
+            Some(u) => match u.location {
+                Location::Space(h) => Some(h),
+                _ => None,
+            },
+            None => barrier_space(id).filter(|h| self.board.barriers.contains(h)),
+        }
+    }
+
+    pub(super) fn occupant(&self, h: Hex) -> Option<&Unit> {
+        self.state.units.iter().find(|u| u.location == Location::Space(h))
+    }
+
+    /// Free: on the board, not Blocked, no Character, no Barrier (`000 § Free Spaces`).
+    pub(in crate::rules) fn is_free(&self, h: Hex) -> bool {
+        self.board.on_board(h)
+            && !self.board.blocked.contains(&h)
+            && !self.board.barriers.contains(&h)
+            && self.occupant(h).is_none()
+    }
+
+    /// Why a space is not Free, for messages.
+    pub(in crate::rules) fn why_not_free(&self, h: Hex) -> String {
+        if !self.board.on_board(h) {
+            format!("is off the board (radius {})", self.board.radius)
+        } else if self.board.blocked.contains(&h) {
+            "is a Blocked space".into()
+        } else if self.board.barriers.contains(&h) {
+            "holds a Barrier".into()
+        } else if let Some(u) = self.occupant(h) {
+            format!("is Occupied by {}", u.id)
+        } else {
+            "is not Free".into()
+        }
+    }
+
+    pub(super) fn enemies(&self, of: &str) -> Vec<&Unit> {
+        let owner = self.unit(of).map(|u| u.owner);
+        // Running Projectiles are nobody's Enemies: Obstacles both sides may Attack.
+        self.state
+            .units
+            .iter()
+            .filter(|u| Some(u.owner) != owner && u.projectile.is_none() && matches!(u.location, Location::Space(_)))
+            .collect()
+    }
+
+    pub(super) fn adjacent_enemies(&self, id: &str) -> Vec<Id> {
+        let Some(h) = self.space_of(id) else { return vec![] };
+        self.enemies(id)
+            .into_iter()
+            .filter(|e| matches!(e.location, Location::Space(s) if s.is_adjacent(h)))
+            .map(|e| e.id.clone())
+            .collect()
+    }
+
+    /// What obstructs Line of Sight: Blocked spaces and Character-occupied spaces
+    /// (`000 § Line of Sight`; Obstacles, Minions included, do not).
+    pub(super) fn obstructs(&self, h: Hex) -> bool {
+        // Minions are Obstacles (`002 § Minion`), which "don't block Line of Sight".
+        self.board.blocked.contains(&h)
+            || self.occupant(h).is_some_and(|u| u.minion.is_none() && u.projectile.is_none())
+            || self.in_smoke(h)
+    }
+
+    pub(super) fn in_smoke(&self, h: Hex) -> bool {
+        self.state.smoke.iter().any(|(s, _)| *s == h)
+    }
+
+    /// Line of Sight between two Characters in the HexaDome, with Dazzled and
+    /// Hidden (`000 § Dazzled`, `§ Hidden`).
+    pub(super) fn sight(&self, from: &str, to: &str) -> Sight {
+        let (Some(a), Some(b)) = (self.space_of(from), self.space_of(to)) else { return Sight::Blocked };
+        if a.is_adjacent(b) || a == b {
+            return Sight::Clear;
+        }
+        // Dazzled, Hidden, and Smoke on either end: no sight beyond Range 0-1
+        // (`000 § Dazzled`, `002 § Hidden`, `004 § Smoke`).
+        if self.has_state(from, "dazzled") || self.has_state(to, "hidden") || self.in_smoke(a) || self.in_smoke(b) {
+            return Sight::Blocked;
+        }
+        geometry::line_of_sight(a, b, |h| self.obstructs(h))
+    }
+
+    /// Whether `to` is within `range` of `from` (`000 § Range`).
+    pub(super) fn in_range(&self, from: &str, to: &str, range: &model::Range) -> bool {
+        let (Some(a), Some(b)) = (self.space_of(from), self.space_of(to)) else { return false };
+        // Cheap first: no route is shorter than the hex distance.
+        if a.distance(b) > range.max as u32 {
+            return false;
+        }
+        if range.line_of_sight {
+            if a != b && !self.sight(from, to).has_line_of_sight() && !self.has_state(to, "marked") {
+                return false;
+            }
+            let d = if a == b {
+                0
+            } else {
+                match geometry::path_distance(a, b, |h| self.is_free(h), range.max as u32) {
+                    Some(d) => d,
+                    None => return false,
+                }
+            };
+            d >= range.min as u32 && d <= range.max as u32
+        } else {
+            let d = a.distance(b);
+            d >= range.min as u32 && d <= range.max as u32
+        }
+    }
+
+    pub(super) fn cover(&self, who: &str, enemy: &str) -> bool {
+        let (Some(a), Some(b)) = (self.space_of(who), self.space_of(enemy)) else { return false };
+        // "Minions cannot benefit from Cover" (`002 § Minion`).
+        if a.is_adjacent(b)
+            || self.has_state(who, "marked")
+            || self.has_state(who, "hidden")
+            || self.is_minion(who)
+            || self.is_projectile(who)
+        {
+            return false;
+        }
+        let provides =
+            |h: Hex| self.board.blocked.contains(&h) || self.board.barriers.contains(&h) || self.occupant(h).is_some();
+        geometry::cover(a, b, provides, |h| self.obstructs(h))
+    }
+
+    pub(super) fn zone_spaces(&self, zone: &str) -> Vec<Hex> {
+        self.board.zones.get(zone).map(|z| z.1.clone()).unwrap_or_default()
+    }
+
+    pub(super) fn zone_and_adjacent_free(&self, zone: &str) -> Vec<Hex> {
+        let mut set: BTreeSet<Hex> = BTreeSet::new();
+        for h in self.zone_spaces(zone) {
+            set.insert(h);
+            set.extend(h.neighbours());
+        }
+        set.into_iter().filter(|h| self.is_free(*h)).collect()
+    }
+
+    pub(super) fn distance(&self, a: &str, b: &str) -> u32 {
+        match (self.space_of(a), self.space_of(b)) {
+            (Some(x), Some(y)) => x.distance(y),
+            _ => u32::MAX,
+        }
+    }
+}

@@ -1,0 +1,110 @@
+//! Special Space markers: placed at setup, set off when a Character enters their space (`001 § Special Spaces`).
+
+use super::*;
+
+impl<'a> Game<'a> {
+    /// Special Spaces (`001 § Scenarios with Special Spaces`): the markers
+    /// (Wildcards left out) are shuffled face down; the players take turns,
+    /// from the Underdog, drawing one and placing it on a Free space outside
+    /// every Deployment Zone and not Adjacent to another marker.
+    pub(super) fn place_special_spaces(&mut self) {
+        let count = self.content.scenarios[&self.state.scenario].value.special_spaces as usize;
+        if count == 0 {
+            return;
+        }
+        let mut stack: Vec<Id> = Vec::new();
+        for e in self.content.special_spaces.values() {
+            if !e.value.wildcard {
+                stack.extend(std::iter::repeat_n(e.value.id.clone(), e.value.count as usize));
+            }
+        }
+        shuffle(&mut stack, &mut self.state.rng);
+        let deployment: BTreeSet<Hex> = self
+            .board
+            .zones
+            .values()
+            .filter(|(kind, _)| *kind == model::ZoneKind::Deployment)
+            .flat_map(|(_, spaces)| spaces.iter().copied())
+            .collect();
+        let mut p = self.state.underdog;
+        for _ in 0..count {
+            let Some(marker) = stack.pop() else { break };
+            let r = self.board.radius as i32;
+            let options: Vec<Choice> = (-r..=r)
+                .flat_map(|q| (-r..=r).map(move |rr| Hex::new(q, rr)))
+                .filter(|h| self.is_free(*h) && !deployment.contains(h))
+                .filter(|h| !self.state.special_spaces.iter().any(|m| m.space == *h || m.space.is_adjacent(*h)))
+                .map(|space| Choice::Space { space })
+                .collect();
+            if options.is_empty() {
+                break;
+            }
+            let prompt = format!("Place the Special Space marker you drew ({marker}) where?");
+            if let Choice::Space { space } = self.decide(p, DecisionKind::SpecialSpace, None, &prompt, options) {
+                self.state.special_spaces.push(SpecialSpaceMarker { space, marker, revealed: false });
+                self.emit(Event::SpecialSpacePlaced { player: p, space });
+            }
+            p = self.table().next_clockwise(p);
+        }
+    }
+
+    /// A Character "advances, is Placed, or Displaced into a Space with a
+    /// Special Space marker": the marker is flipped if face down, and its
+    /// Effects apply, at once if red, if its player wants if green (`001 §
+    /// Special Spaces`). Minions are not Characters.
+    pub(super) fn entered(&mut self, id: &str, space: Hex) {
+        if self.is_minion(id) || self.is_projectile(id) {
+            return;
+        }
+        let contact = self
+            .state
+            .units
+            .iter()
+            .any(|u| u.projectile.is_some() && matches!(u.location, Location::Space(h) if h.is_adjacent(space)));
+        if !contact && !self.state.special_spaces.iter().any(|m| m.space == space) {
+            return;
+        }
+        if self.in_effect() {
+            self.effect_frame.after_effect.push_back(AfterEffect::Entered(id.to_string(), space));
+            return;
+        }
+        // A Running Projectile in Contact is flipped against the Character
+        // (`001 § Running Projectiles`), the first found if several.
+        let touching: Vec<Id> = self
+            .state
+            .units
+            .iter()
+            .filter(|u| u.projectile.is_some() && matches!(u.location, Location::Space(h) if h.is_adjacent(space)))
+            .map(|u| u.id.clone())
+            .collect();
+        for p in touching {
+            // Each Running Projectile in Contact is flipped (R20), while the
+            // Character is still there.
+            if self.space_of(id) != Some(space) {
+                return;
+            }
+            self.trigger_projectile(&p, id);
+        }
+        if self.space_of(id) != Some(space) {
+            return;
+        }
+        let Some(i) = self.state.special_spaces.iter().position(|m| m.space == space) else { return };
+        let marker = self.state.special_spaces[i].marker.clone();
+        if !self.state.special_spaces[i].revealed {
+            self.state.special_spaces[i].revealed = true;
+            self.emit(Event::SpecialSpaceRevealed { space, marker: marker.clone() });
+        }
+        let Some(card) = self.content.special_spaces.get(&marker).map(|e| e.value.clone()) else { return };
+        if self.effect_frame.markers_resolving.contains(&space) {
+            // Its own Effect brought the Character back onto it: no second go (R18).
+            return;
+        }
+        if card.optional && !self.optional(id, &format!("Apply the Special Space: {}", card.effect.text.trim())) {
+            self.emit(Event::Log { text: format!("{id} does not apply the Special Space") });
+            return;
+        }
+        self.effect_frame.markers_resolving.push(space);
+        self.run_effect(&format!("special_space:{marker}"), "effect", id, None, None, &card.effect.text);
+        self.effect_frame.markers_resolving.retain(|m| *m != space);
+    }
+}

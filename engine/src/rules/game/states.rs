@@ -1,0 +1,118 @@
+//! States: imposing, Silenced's choice, removing tokens, the States Step (`000 § States`).
+
+use super::*;
+
+impl<'a> Game<'a> {
+    pub(super) fn impose(&mut self, id: &str, state: &str, source: Option<&str>) -> Result<()> {
+        let st = &self.content.states.get(state).ok_or_else(|| format!("no State `{state}`"))?.value;
+        let stacking = st.stacking;
+        let red_damage = st.red_side.damage;
+        let u = self.unit_mut(id).ok_or_else(|| format!("no Character `{id}` in the game"))?;
+        if !matches!(u.location, Location::Space(_) | Location::Bench) {
+            return Ok(());
+        }
+        if u.projectile.is_some() {
+            // "Running Projectiles cannot receive nor be affected by States."
+            self.emit(Event::Log { text: format!("{id} cannot receive States") });
+            return Ok(());
+        }
+        if !stacking {
+            // Re-imposed: the old token goes, a new one is placed red side up (`000 § States`).
+            u.tokens.retain(|t| t.state != state);
+        }
+        u.tokens.push(Token {
+            state: state.to_string(),
+            side: TokenSide::Red,
+            source: source.map(str::to_string),
+            choice: None,
+        });
+        self.emit(Event::StateImposed { character: id.to_string(), state: state.to_string() });
+        if state == "silenced" {
+            self.choose_silenced(id, source);
+        }
+        if red_damage > 0 {
+            self.inflict(id, red_damage, None);
+        }
+        Ok(())
+    }
+
+    /// Silenced: the imposing player chooses one Action (not Move, not an
+    /// Attack) or Automatic Skill of the Target, which it cannot perform or apply
+    /// while Silenced (`002 § Silenced`).
+    pub(super) fn choose_silenced(&mut self, id: &str, source: Option<&str>) {
+        let card = self.card(id);
+        let options: Vec<Choice> = card
+            .actions
+            .iter()
+            .filter(|a| !a.attack)
+            .map(|a| Choice::Pick { id: a.id.clone() })
+            .chain(card.automatic_skills.iter().map(|s| Choice::Pick { id: s.id.clone() }))
+            .collect();
+        if options.is_empty() {
+            return;
+        }
+        let imposer =
+            source.and_then(|s| self.unit(s)).or_else(|| self.state.active.as_deref().and_then(|a| self.unit(a)));
+        let player = imposer.map_or(PlayerId::seat(0), |u| u.owner);
+        if let Choice::Pick { id: chosen } =
+            self.decide(player, DecisionKind::Choose, Some(id), "Silence which Action or Automatic Skill?", options)
+        {
+            if let Some(t) = self.unit_mut(id).and_then(|u| u.tokens.iter_mut().rev().find(|t| t.state == "silenced")) {
+                t.choice = Some(chosen.clone());
+            }
+            self.emit(Event::Log { text: format!("{id}'s {chosen} is Silenced") });
+        }
+    }
+
+    /// Whether an Action or Automatic Skill of a Character is Silenced.
+    pub(super) fn silenced(&self, id: &str, what: &str) -> bool {
+        self.unit(id)
+            .is_some_and(|u| u.tokens.iter().any(|t| t.state == "silenced" && t.choice.as_deref() == Some(what)))
+    }
+
+    pub(super) fn remove_token(&mut self, id: &str, state: &str) -> bool {
+        let Some(u) = self.unit_mut(id) else { return false };
+        let Some(i) = u.tokens.iter().position(|t| t.state == state) else { return false };
+        u.tokens.remove(i);
+        let left = u.tokens.iter().filter(|t| t.state == state).count().min(255) as u8;
+        self.emit(Event::StateRemoved { character: id.to_string(), state: state.to_string(), left });
+        true
+    }
+
+    /// States Step: remove blue tokens, flip red ones; a revealed blue side acts
+    /// (`000 § States Step`; Poisoned `002 § Poisoned`; Burning `004 § Burning`).
+    pub(super) fn states_step(&mut self, id: &str) {
+        let Some(u) = self.unit(id) else { return };
+        let blue: Vec<Id> = u.tokens.iter().filter(|t| t.side == TokenSide::Blue).map(|t| t.state.clone()).collect();
+        for s in blue {
+            self.remove_token(id, &s);
+        }
+        let red: Vec<Id> =
+            self.unit(id).map(|u| u.tokens.iter().map(|t| t.state.clone()).collect()).unwrap_or_default();
+        for s in red {
+            if let Some(u) = self.unit_mut(id) {
+                if let Some(t) = u.tokens.iter_mut().find(|t| t.state == s && t.side == TokenSide::Red) {
+                    t.side = TokenSide::Blue;
+                }
+            }
+            self.emit(Event::StateFlipped { character: id.to_string(), state: s.clone() });
+            let side = self.content.states.get(&s).map(|st| st.value.blue_side.clone()).unwrap_or_default();
+            if side.damage > 0 {
+                self.inflict(id, side.damage, None);
+            }
+            if side.remove {
+                self.remove_token(id, &s);
+            }
+            // What the revealed blue side does, in Lua (Burning's die: `004 § Burning`).
+            if side.effect.as_ref().is_some_and(|e| e.lua.is_some() || e.script.is_some())
+                && matches!(self.unit(id).map(|u| u.location), Some(Location::Space(_)))
+            {
+                let text = side.effect.as_ref().map(|e| e.text.clone()).unwrap_or_default();
+                self.run_effect(&format!("state:{s}"), "blue_side.effect", id, None, None, &text);
+            }
+            if self.unit(id).is_some_and(|u| u.location == Location::Infirmary) {
+                return;
+            }
+        }
+    }
+}

@@ -1,0 +1,275 @@
+//! Tactics: drawing, which may be played in a window, playing one and its answers (`000 § Tactics`).
+
+use super::*;
+
+impl<'a> Game<'a> {
+    pub(super) fn draw(&mut self, p: PlayerId, n: u8) {
+        let mut drawn = 0;
+        for _ in 0..n {
+            if self.state.players[p].deck.is_empty() {
+                // Reshuffle the discard pile (the rulebook is silent; docs/rulings.md R7).
+                let mut d = std::mem::take(&mut self.state.players[p].discard);
+                if !d.is_empty() {
+                    self.emit(Event::Log {
+                        text: format!(
+                            "{p}'s deck is empty: the {} discarded Tactics are shuffled into a new one",
+                            d.len()
+                        ),
+                    });
+                }
+                shuffle(&mut d, &mut self.state.rng);
+                self.state.players[p].deck = d;
+            }
+            match self.state.players[p].deck.pop() {
+                Some(t) => {
+                    self.state.players[p].hand.push(t);
+                    drawn += 1;
+                }
+                None => break,
+            }
+        }
+        let hand = self.state.players[p].hand.len();
+        self.emit(Event::TacticsDrawn { player: p, count: drawn, hand });
+    }
+
+    /// Tactics in `p`'s hand that can be played in `window` now: their timing
+    /// matches, the engine can run them (they have Lua), and a Character's
+    /// Actions Step Tactic is played in that Character's Activation
+    /// (`000 § Tactics`: "as long as their conditions are met").
+    pub(super) fn playable(&self, p: PlayerId, window: model::Window, active: Option<&str>) -> Vec<Id> {
+        let mut out: Vec<Id> = Vec::new();
+        for t in &self.state.players[p].hand {
+            if out.contains(t) {
+                continue;
+            }
+            let Some(card) = self.content.tactics.get(t) else { continue };
+            let c = &card.value;
+            let scripted = c.effect.lua.is_some() || c.effect.script.is_some();
+            if c.timing != window || !scripted {
+                continue;
+            }
+            let activation_window = matches!(
+                window,
+                model::Window::ActionsStep
+                    | model::Window::ActivationStart
+                    | model::Window::ActionsStepEnd
+                    | model::Window::StatesStep
+            );
+            if activation_window && !c.any_character && c.character.is_some() && c.character.as_deref() != active {
+                continue;
+            }
+            out.push(t.clone());
+        }
+        out
+    }
+
+    /// Tactics of `p` playable in a window about one Character: a Character's
+    /// own Tactic only for that Character (Epic Regeneration for Señor Massacre).
+    pub(super) fn playable_for(&self, p: PlayerId, window: model::Window, character: &str) -> Vec<Id> {
+        self.playable(p, window, None)
+            .into_iter()
+            .filter(|t| {
+                self.content.tactics.get(t).is_none_or(|c| c.value.character.as_deref().is_none_or(|o| o == character))
+            })
+            .collect()
+    }
+
+    /// Play a Tactic: discard it, let the opponent answer with a Tactic that
+    /// Nullifies it ("No!", `tactic-played` timing), then run its effect.
+    pub(super) fn play_tactic(&mut self, p: PlayerId, tactic: &str, character: &str, target: Option<&str>) {
+        let hand = &mut self.state.players[p].hand;
+        let Some(i) = hand.iter().position(|t| t == tactic) else { return };
+        let t = hand.remove(i);
+        self.state.players[p].discard.push(t.clone());
+        self.emit(Event::TacticPlayed { player: p, tactic: t.clone(), character: character.to_string() });
+        let opponent = self.table().opponent(p);
+        let answers = self.playable(opponent, model::Window::TacticPlayed, None);
+        if !answers.is_empty() {
+            let options =
+                std::iter::once(Choice::Done).chain(answers.into_iter().map(|a| Choice::Play { tactic: a })).collect();
+            if let Choice::Play { tactic: no } =
+                self.decide(opponent, DecisionKind::Tactic, None, &format!("Answer {t}?"), options)
+            {
+                // The answer is played like any Tactic (and may be answered in
+                // turn); its Lua Nullifies `t` with `game:nullify_tactic`.
+                self.effect_frame.answering.push((t.clone(), false));
+                // Played for one of the answering player's own Characters.
+                let mine = {
+                    let team = &self.state.players[opponent].team;
+                    team.iter().find(|c| self.space_of(c).is_some()).or(team.first()).cloned().unwrap_or_default()
+                };
+                self.play_tactic(opponent, &no, &mine, Some(character));
+                let (_, nullified) = self.effect_frame.answering.pop().unwrap_or_default();
+                if nullified {
+                    self.emit(Event::Log { text: format!("{t} is Nullified by {no}") });
+                    return;
+                }
+            }
+        }
+        let text = self.content.tactics.get(&t).map(|c| c.value.effect.text.clone()).unwrap_or_default();
+        self.run_effect(&format!("tactic:{t}"), "effect", character, target, None, &text);
+    }
+
+    /// The Tactics step of a Roll (`000 § Simple Rolls`, `§ Face to Face Roll`,
+    /// step 1): "both players may play Tactics to modify the Roll". A player
+    /// about to roll may play `before-roll` Tactics (and `before-attack-roll`
+    /// ones when the Roll is an Attack's); a player whose opponent is about to
+    /// roll may play `before-opponent-roll` Tactics. In a Face to Face Roll both
+    /// players roll, so both windows are open to each. If both players want to
+    /// play, the Underdog chooses who plays first (`000 § When Do Things Happen`).
+    pub(super) fn roll_tactics(
+        &mut self,
+        roller: &str,
+        other: Option<&str>,
+        roll: RollKind,
+        pools: [Pool; 2],
+    ) -> [Pool; 2] {
+        let Some(roller_owner) = self.unit(roller).map(|u| u.owner) else { return pools };
+        let other_owner = self.table().opponent(roller_owner);
+        let face_to_face = roll != RollKind::Simple;
+        let windows = |p: PlayerId| -> Vec<model::Window> {
+            let mut w = Vec::new();
+            if p == roller_owner || face_to_face {
+                w.push(model::Window::BeforeRoll);
+            }
+            if p == roller_owner && roll == RollKind::Attack {
+                w.push(model::Window::BeforeAttackRoll);
+            }
+            if p == other_owner || face_to_face {
+                w.push(model::Window::BeforeOpponentRoll);
+            }
+            w
+        };
+        let playable = |g: &Self, p: PlayerId| -> Vec<Id> {
+            let mut out = Vec::new();
+            for w in windows(p) {
+                for t in g.playable(p, w, None) {
+                    if !out.contains(&t) {
+                        out.push(t);
+                    }
+                }
+            }
+            out
+        };
+        let mine = playable(self, roller_owner);
+        let theirs = playable(self, other_owner);
+        if mine.is_empty() && theirs.is_empty() {
+            return pools;
+        }
+        // The other player's Character for their Tactics (ctx.self): the other
+        // side of the Roll if it is theirs, else (a Simple Roll on an Ally) one
+        // of their Characters in the HexaDome.
+        let theirs_self: Id = other
+            .filter(|o| self.unit(o).is_some_and(|u| u.owner == other_owner))
+            .map(str::to_string)
+            .or_else(|| {
+                let team = &self.state.players[other_owner].team;
+                team.iter().find(|c| self.space_of(c).is_some()).or(team.first()).cloned()
+            })
+            .unwrap_or_default();
+        self.roll_frame.pending_pools = Some(pools);
+        let mut order = [roller_owner, other_owner];
+        if !mine.is_empty() && !theirs.is_empty() {
+            let underdog = self.state.underdog;
+            let options: Vec<Choice> = order.iter().map(|p| Choice::Text { text: format!("{p} first") }).collect();
+            if self.decide(underdog, DecisionKind::Tactic, None, "Who plays Tactics first?", options.clone())
+                != options[0]
+            {
+                order = [other_owner, roller_owner];
+            }
+        }
+        for p in order {
+            let side = if p == roller_owner { Side::Active } else { Side::Opponent };
+            let (me, them) = if p == roller_owner { (roller, other) } else { (theirs_self.as_str(), Some(roller)) };
+            for _ in 0..8 {
+                let mut playable = playable(self, p);
+                playable.retain(|t| self.tactic_condition(t, me));
+                if playable.is_empty() {
+                    break;
+                }
+                let options = std::iter::once(Choice::Done)
+                    .chain(playable.into_iter().map(|t| Choice::Play { tactic: t }))
+                    .collect();
+                let Choice::Play { tactic } =
+                    self.decide(p, DecisionKind::Tactic, Some(me), "Play a Tactic before the Roll?", options)
+                else {
+                    break;
+                };
+                self.roll_frame.tactic_side = Some(side);
+                self.play_tactic(p, &tactic, me, them);
+                self.roll_frame.tactic_side = None;
+            }
+        }
+        self.roll_frame.pending_pools.take().unwrap_or_default()
+    }
+
+    /// The `after-roll` window: "After making a Roll", before the Critical
+    /// Block step, a rolling player may play Tactics that change their own
+    /// rolled Roll (Fortune favors the Badass). In a Face to Face Roll both
+    /// players rolled; if both want to play, the Underdog chooses who plays
+    /// first (`000 § When Do Things Happen`).
+    pub(super) fn after_roll_tactics(
+        &mut self,
+        ftf: &mut FaceToFace,
+        active: &str,
+        other: Option<&str>,
+        both_rolled: bool,
+    ) {
+        let owner = |g: &Self, id: &str| g.unit(id).map(|u| u.owner);
+        let Some(a) = owner(self, active) else { return };
+        let mut sides = vec![(a, Side::Active, active.to_string(), other.map(str::to_string))];
+        if let (true, Some(o)) = (both_rolled, other) {
+            sides.push((self.table().opponent(a), Side::Opponent, o.to_string(), Some(active.to_string())));
+        }
+        // The rollers' own `after-roll` Automatic Skills first, on their side.
+        for (_, side, who, them) in sides.clone() {
+            let has = self.card(&who).automatic_skills.iter().any(|k| k.timing == Some(model::Window::AfterRoll));
+            if has {
+                self.roll_frame.roll =
+                    Some(RollCtx { roll: ftf.clone(), side, rollers: [who.clone(), them.clone().unwrap_or_default()] });
+                self.automatic_skills(&who, model::Window::AfterRoll, them.as_deref(), None);
+                if let Some(rc) = self.roll_frame.roll.take() {
+                    *ftf = rc.roll;
+                }
+            }
+        }
+        sides.retain(|(p, ..)| !self.playable(*p, model::Window::AfterRoll, None).is_empty());
+        if sides.len() == 2 {
+            let options: Vec<Choice> =
+                sides.iter().map(|(p, ..)| Choice::Text { text: format!("{p} first") }).collect();
+            let first = self.decide(
+                self.state.underdog,
+                DecisionKind::Tactic,
+                None,
+                "Who plays Tactics first?",
+                options.clone(),
+            );
+            if first != options[0] {
+                sides.swap(0, 1);
+            }
+        }
+        for (p, side, who, them) in sides {
+            for _ in 0..8 {
+                let mut playable = self.playable(p, model::Window::AfterRoll, None);
+                playable.retain(|t| self.tactic_condition(t, &who));
+                if playable.is_empty() {
+                    break;
+                }
+                let options = std::iter::once(Choice::Done)
+                    .chain(playable.into_iter().map(|t| Choice::Play { tactic: t }))
+                    .collect();
+                let Choice::Play { tactic } =
+                    self.decide(p, DecisionKind::Tactic, Some(&who), "Play a Tactic after the Roll?", options)
+                else {
+                    break;
+                };
+                self.roll_frame.roll =
+                    Some(RollCtx { roll: ftf.clone(), side, rollers: [who.clone(), them.clone().unwrap_or_default()] });
+                self.play_tactic(p, &tactic, &who, them.as_deref());
+                if let Some(rc) = self.roll_frame.roll.take() {
+                    *ftf = rc.roll;
+                }
+            }
+        }
+    }
+}

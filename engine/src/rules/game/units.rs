@@ -1,0 +1,104 @@
+//! Units in play: lookups of a Character or Minion, its card, its attributes and States as modified (`000 § Characters`, `002 § Minion`).
+
+use super::*;
+
+impl<'a> Game<'a> {
+    pub(in crate::rules) fn unit(&self, id: &str) -> Option<&Unit> {
+        self.state.units.iter().find(|u| u.id == id)
+    }
+
+    pub(in crate::rules) fn unit_mut(&mut self, id: &str) -> Option<&mut Unit> {
+        self.state.units.iter_mut().find(|u| u.id == id)
+    }
+
+    /// The card of a Character or Minion in the game.
+    pub(in crate::rules) fn card(&self, id: &str) -> Card<'a> {
+        let unit = self.unit(id);
+        if unit.is_some_and(|u| u.projectile.is_some()) {
+            return Card::Minion(self.projectile_card.clone());
+        }
+        match unit.and_then(|u| u.minion.as_ref()) {
+            Some(m) => Card::Minion(self.minion_cards[m.slot].clone()),
+            None => Card::Character(&self.content.characters[id].value),
+        }
+    }
+
+    /// Whether a unit is a Running Projectile (an Obstacle, not a Character).
+    pub(super) fn is_projectile(&self, id: &str) -> bool {
+        self.unit(id).is_some_and(|u| u.projectile.is_some())
+    }
+
+    /// Whose choice an effect's question is: the player of the Character whose
+    /// effect runs (a Defender's Switch, an opponent's Tactic), else the active
+    /// player's.
+    pub(super) fn effect_player(&self) -> PlayerId {
+        self.effect_frame
+            .effect_source
+            .as_deref()
+            .or(self.state.active.as_deref())
+            .and_then(|a| self.unit(a))
+            .map_or(PlayerId::seat(0), |u| u.owner)
+    }
+
+    /// Whether a named effect "until the end of this Activation" is on a unit.
+    pub(super) fn has_activation_effect(&self, id: &str, name: &str) -> bool {
+        self.unit(id).is_some_and(|u| u.until_end_of_activation.iter().any(|n| n == name))
+    }
+
+    /// Whether a unit is a Minion (`002 § Minion`: "they are not Characters").
+    pub(in crate::rules) fn is_minion(&self, id: &str) -> bool {
+        self.unit(id).is_some_and(|u| u.minion.is_some())
+    }
+
+    /// Who pays and decides for a unit's Actions: the Character itself, or a
+    /// Minion's Controller (`002 § Controller`).
+    pub(super) fn acting_character<'s>(&'s self, id: &'s str) -> &'s str {
+        match self.unit(id).and_then(|u| u.minion.as_ref()) {
+            Some(m) => &m.controller,
+            None => id,
+        }
+    }
+
+    /// The deployed Minions of a Controller.
+    pub(super) fn minions_of(&self, controller: &str) -> Vec<Id> {
+        self.state
+            .units
+            .iter()
+            .filter(|u| {
+                u.minion.as_ref().is_some_and(|m| m.controller == controller)
+                    && matches!(u.location, Location::Space(_))
+            })
+            .map(|u| u.id.clone())
+            .collect()
+    }
+
+    /// Where an effect of a unit's card lives: a Character's on its card, a
+    /// Minion's on its Controller's card under `minions[id=...]`.
+    pub(super) fn effect_home(&self, id: &str, path: &str) -> (String, String) {
+        match self.unit(id).and_then(|u| u.minion.as_ref()) {
+            Some(m) => (format!("character:{}", m.controller), format!("minions[id={}].{path}", m.card)),
+            None => (format!("character:{id}"), path.to_string()),
+        }
+    }
+
+    pub(super) fn has_state(&self, id: &str, state: &str) -> bool {
+        self.unit(id).is_some_and(|u| u.tokens.iter().any(|t| t.state == state))
+    }
+
+    /// An attribute with the States' modifiers applied, never below 0 (`000 § Attributes`).
+    pub(super) fn attribute(&self, id: &str, base: u8, pick: fn(&model::Modifiers) -> i8) -> u8 {
+        let mut v = base as i32;
+        if let Some(u) = self.unit(id) {
+            for t in &u.tokens {
+                if let Some(m) = self.content.states.get(&t.state).and_then(|s| s.value.modifiers.as_ref()) {
+                    v += pick(m) as i32;
+                }
+            }
+        }
+        v.max(0) as u8
+    }
+
+    pub(super) fn initiative(&self, id: &str) -> u8 {
+        self.attribute(id, self.card(id).initiative, |m| m.initiative)
+    }
+}

@@ -1,0 +1,231 @@
+//! The state of an Aristeia! game: players, units (Characters, Minions, Running
+//! Projectiles) and where they are, tokens, the board's static terrain, and the
+//! read-only [`View`] that controllers see.
+//!
+//! Plain data: no rules run here (they are in [`super::game`]). Entry type:
+//! [`GameState`].
+
+use crate::content::Content;
+use crate::model::{self, Action, Id};
+use crate::rules::event::{Event, PlayerId};
+use crate::rules::geometry::Hex;
+use crate::rules::seats::Seated;
+use serde::Serialize;
+use std::collections::{BTreeMap, BTreeSet};
+
+/// Where a Character is.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+pub enum Location {
+    /// In the HexaDome.
+    Space(Hex),
+    /// In the Infirmary (`000 § Infirmary`).
+    Infirmary,
+    /// On the Bench (`000 § Bench`).
+    Bench,
+    /// A Minion "placed to the side, ready to be deployed again" (`002 § Minion`).
+    Aside,
+}
+
+/// A Special Space marker on the HexaDome (`001 § Special Spaces`): it does
+/// not occupy its space nor block Line of Sight.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct SpecialSpaceMarker {
+    /// Its space.
+    pub space: Hex,
+    /// The marker (a `special_space` id).
+    pub marker: Id,
+    /// Whether it has been flipped face up.
+    pub revealed: bool,
+}
+
+/// Which side of a State token is up.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+pub enum TokenSide {
+    /// Just imposed.
+    Red,
+    /// Flipped in a States Step.
+    Blue,
+}
+
+/// A State token on a Character.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct Token {
+    /// The State's id.
+    pub state: Id,
+    /// Its side.
+    pub side: TokenSide,
+    /// Who imposed it (Taunted needs it).
+    pub source: Option<Id>,
+    /// What the imposer chose (Silenced: the Action or Automatic Skill it silences).
+    pub choice: Option<Id>,
+}
+
+/// A Character in a game.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct Unit {
+    /// The Character's id.
+    pub id: Id,
+    /// Its player.
+    pub owner: PlayerId,
+    /// Where it is.
+    pub location: Location,
+    /// Damage tokens.
+    pub damage: u8,
+    /// State tokens.
+    pub tokens: Vec<Token>,
+    /// Action Points left in its Activation.
+    pub action_points: u8,
+    /// Movement Points left.
+    pub movement_points: u8,
+    /// Movement Points spent in the current Activation.
+    pub movement_spent: u8,
+    /// Dice promised to its next Roll in this Activation (Take Aim: "Add an
+    /// Orange die to the next Roll of the active Character in this Activation").
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub next_roll: Vec<Id>,
+    /// For a Minion: which card it is and who controls it (`002 § Minion`).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub minion: Option<MinionOf>,
+    /// For a Running Projectile: its face-down marker (`001 § Running
+    /// Projectiles`); `owner` is the player who deployed it.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub projectile: Option<Id>,
+    /// Named effects in force "until the end of this Activation"
+    /// (`game:activation_effect`; `no-disengage-rolls`: Barrel through).
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub until_end_of_activation: Vec<Id>,
+}
+
+/// What makes a [`Unit`] a Minion: "a special type of Obstacle controlled by
+/// the Character who deployed them, called a Controller" (`002 § Minion`).
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct MinionOf {
+    /// The Minion card's id on its Controller's Character card (`minions[id=...]`).
+    pub card: Id,
+    /// The Controller's Character id.
+    pub controller: Id,
+    /// Index of its Character-shaped card in the game's Minion cards.
+    #[serde(skip)]
+    pub(crate) slot: usize,
+}
+
+/// A player.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct Player {
+    /// Character ids, in team order.
+    pub team: Vec<Id>,
+    /// Tactics in hand.
+    pub hand: Vec<Id>,
+    /// The deck, top last.
+    pub deck: Vec<Id>,
+    /// The discard pile.
+    pub discard: Vec<Id>,
+    /// Victory Points.
+    pub victory_points: u32,
+    /// Frags.
+    pub frags: u32,
+    /// This Round's Running Order.
+    pub running_order: Vec<Id>,
+    /// Deployment Zone id.
+    pub zone: Id,
+}
+
+/// The whole state of a game but its event log.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct GameState {
+    /// Scenario id.
+    pub scenario: Id,
+    /// The two players.
+    pub players: Seated<Player>,
+    /// Every Character in play.
+    pub units: Vec<Unit>,
+    /// Current Round (from 1).
+    pub round: u8,
+    /// Who holds the Underdog token.
+    pub underdog: PlayerId,
+    /// The current Scoring Zone's id.
+    pub scoring_zone: Id,
+    /// The active Character, during an Activation.
+    pub active: Option<Id>,
+    /// Whether the game is over.
+    pub over: bool,
+    /// Smoke tokens in the HexaDome: (space, the Character that deployed it).
+    pub smoke: Vec<(Hex, Id)>,
+    /// Special Space markers in the HexaDome (`001 § Special Spaces`).
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub special_spaces: Vec<SpecialSpaceMarker>,
+    /// The Running Projectile markers not in the HexaDome, face down, top last.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub projectile_deck: Vec<Id>,
+    /// Running Projectiles deployed so far (for their names).
+    #[serde(skip)]
+    pub(crate) projectiles_deployed: usize,
+    #[serde(skip)]
+    pub(crate) rng: rand_chacha::ChaCha8Rng,
+}
+
+/// What controllers may look at.
+pub struct View<'a> {
+    /// The state.
+    pub state: &'a GameState,
+    /// Every event so far (a person at the terminal reads the new ones).
+    pub events: &'a [Event],
+    /// The content.
+    pub content: &'a Content,
+    /// The map's static terrain.
+    pub board: &'a Board,
+}
+
+impl View<'_> {
+    fn minion_card(&self, id: &str) -> Option<&model::Minion> {
+        let m = self.state.units.iter().find(|u| u.id == id)?.minion.as_ref()?;
+        self.content.characters.get(&m.controller)?.value.minions.iter().find(|c| c.id == m.card)
+    }
+
+    /// The Actions printed on a unit's card (a Minion's on its Controller's card).
+    pub fn actions_of(&self, id: &str) -> &[Action] {
+        match self.minion_card(id) {
+            Some(m) => &m.actions,
+            None => self.content.characters.get(id).map_or(&[], |c| &c.value.actions),
+        }
+    }
+
+    /// A unit's Hit Points.
+    pub fn hit_points(&self, id: &str) -> Option<u8> {
+        match self.minion_card(id) {
+            Some(m) => Some(m.hit_points),
+            None => self.content.characters.get(id).map(|c| c.value.hit_points),
+        }
+    }
+}
+
+/// A map's static terrain, precomputed.
+#[derive(Debug, Clone)]
+pub struct Board {
+    /// Radius of the hexagonal board.
+    pub radius: u32,
+    /// Blocked spaces.
+    pub blocked: BTreeSet<Hex>,
+    /// Barriers (Obstacles).
+    pub barriers: BTreeSet<Hex>,
+    /// Zones by id: (kind, spaces).
+    pub zones: BTreeMap<Id, (model::ZoneKind, Vec<Hex>)>,
+}
+
+impl Board {
+    /// The board of a map.
+    pub fn of(map: &model::Map) -> Board {
+        let h = |v: &[i16; 2]| Hex::new(v[0] as i32, v[1] as i32);
+        Board {
+            radius: map.radius as u32,
+            blocked: map.blocked.iter().map(h).collect(),
+            barriers: map.barriers.iter().map(h).collect(),
+            zones: map.zones.iter().map(|z| (z.id.clone(), (z.kind, z.spaces.iter().map(h).collect()))).collect(),
+        }
+    }
+
+    /// Whether a space is on the board.
+    pub fn on_board(&self, h: Hex) -> bool {
+        h.within(self.radius)
+    }
+}
