@@ -93,6 +93,9 @@ fn ordered(out: &Loaded, a: &str, b: &str) -> bool {
 
 type Loc<'a> = dyn Fn(&str) -> Option<Location> + 'a;
 
+/// Largest size of a patched entry, as JSON: 1 MiB, hundreds of times any card.
+pub const MAX_PATCHED_ENTRY: usize = 1024 * 1024;
+
 fn apply_one(
     out: &mut Loaded,
     p: &PendingPatch,
@@ -119,6 +122,24 @@ fn apply_one(
         let before = value.pointer(&pointer).cloned();
         check_expect(op, &target, before.as_ref(), &at, diags)?;
         apply_op(op, &target, &pointer, &mut value, &at, diags)?;
+        // An entry patched past any card's size (an `add`/`copy` loop doubling
+        // it) is refused before it can exhaust memory.
+        let size = serde_json::to_vec(&value).map_or(usize::MAX, |v| v.len());
+        if size > MAX_PATCHED_ENTRY {
+            diags.push(
+                Diagnostic::error(
+                    Code::PatchInvalid,
+                    format!(
+                        "this patch makes `{target}` larger than {} KiB; it is not applied",
+                        MAX_PATCHED_ENTRY / 1024
+                    ),
+                )
+                .at_opt(at("op"))
+                .path(target.clone())
+                .help("a card is a few KiB: check the `copy` and `add` operations of this patch"),
+            );
+            return None;
+        }
         if op.op != PatchVerb::Test {
             let line = at("op").map_or(1, |l| l.line);
             fields.push(FieldOrigin {
@@ -240,7 +261,9 @@ fn op_pointer(
     at: &Loc<'_>,
     diags: &mut Vec<Diagnostic>,
 ) -> Option<String> {
-    let add = matches!(op.op, PatchVerb::Add);
+    // `move` and `copy` to the end of a list (`actions[-]`) land like an `add`.
+    let add = matches!(op.op, PatchVerb::Add)
+        || matches!(op.op, PatchVerb::Move | PatchVerb::Copy) && op.path.ends_with("[-]");
     // For `add`, the last segment may be new: resolve the parent.
     let pointer = if add {
         let (parent, last) = split_last(&op.path);

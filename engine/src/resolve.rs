@@ -94,54 +94,52 @@ pub fn resolve(nodes: &[Node<'_>]) -> (Vec<usize>, Vec<Finding>) {
         }
     }
 
-    // Kahn's algorithm, always taking the smallest id among the ready packs.
-    let mut remaining: Vec<BTreeSet<usize>> = before.clone();
+    // Kahn's algorithm, always taking the smallest id among the ready packs:
+    // counts of unloaded predecessors and a heap, so thousands of packs order
+    // in O((packs + edges) log packs).
+    let mut waiting: Vec<usize> = before.iter().map(BTreeSet::len).collect();
+    let mut after: Vec<Vec<usize>> = vec![Vec::new(); nodes.len()];
+    for (i, b) in before.iter().enumerate() {
+        for &j in b {
+            after[j].push(i);
+        }
+    }
+    let key = |i: usize| std::cmp::Reverse((nodes[i].manifest.id.as_str(), i));
+    let mut ready: std::collections::BinaryHeap<_> = (0..nodes.len()).filter(|&i| waiting[i] == 0).map(key).collect();
     let mut done = vec![false; nodes.len()];
     let mut order = Vec::new();
-    loop {
-        let ready = (0..nodes.len())
-            .filter(|&i| !done[i] && remaining[i].iter().all(|&j| done[j]))
-            .min_by(|&a, &b| nodes[a].manifest.id.cmp(&nodes[b].manifest.id).then(a.cmp(&b)));
-        match ready {
-            Some(i) => {
-                done[i] = true;
-                order.push(i);
-                for r in remaining.iter_mut() {
-                    r.remove(&i);
-                }
+    while let Some(std::cmp::Reverse((_, i))) = ready.pop() {
+        done[i] = true;
+        order.push(i);
+        for &k in &after[i] {
+            waiting[k] -= 1;
+            if waiting[k] == 0 {
+                ready.push(key(k));
             }
-            None => break,
         }
     }
     if order.len() < nodes.len() {
         // Every pack left is on or behind a cycle; report each cycle once.
         let left: Vec<usize> = (0..nodes.len()).filter(|&i| !done[i]).collect();
-        let mut reported: BTreeSet<Vec<usize>> = BTreeSet::new();
-        for &start in &left {
-            if let Some(cycle) = find_cycle(start, &before, &done) {
-                let mut key = cycle.clone();
-                key.sort();
-                if reported.insert(key) {
-                    let names: Vec<&str> = cycle.iter().map(|&k| nodes[k].manifest.id.as_str()).collect();
-                    let head = cycle[0];
-                    let next = cycle.get(1).copied().unwrap_or(head);
-                    let dep = &nodes[next].manifest.id;
-                    let pointer = if nodes[head].manifest.dependencies.contains_key(dep) {
-                        format!("/dependencies/{}", crate::tomljson::escape(dep))
-                    } else {
-                        "/id".to_string()
-                    };
-                    findings.push(Finding {
-                        pack: head,
-                        pointer,
-                        diagnostic: Diagnostic::error(
-                            Code::DependencyCycle,
-                            format!("packs depend on each other in a cycle: {} -> {}", names.join(" -> "), names[0]),
-                        )
-                        .help("remove one of the dependencies (or load hints) so the packs can be ordered"),
-                    });
-                }
-            }
+        for cycle in find_cycles(&left, &before, &done) {
+            let names: Vec<&str> = cycle.iter().map(|&k| nodes[k].manifest.id.as_str()).collect();
+            let head = cycle[0];
+            let next = cycle.get(1).copied().unwrap_or(head);
+            let dep = &nodes[next].manifest.id;
+            let pointer = if nodes[head].manifest.dependencies.contains_key(dep) {
+                format!("/dependencies/{}", crate::tomljson::escape(dep))
+            } else {
+                "/id".to_string()
+            };
+            findings.push(Finding {
+                pack: head,
+                pointer,
+                diagnostic: Diagnostic::error(
+                    Code::DependencyCycle,
+                    format!("packs depend on each other in a cycle: {} -> {}", names.join(" -> "), names[0]),
+                )
+                .help("remove one of the dependencies (or load hints) so the packs can be ordered"),
+            });
         }
         // Still load the rest, by id, so their content is checked too.
         let mut rest = left;
@@ -202,31 +200,49 @@ fn check_req(
     }
 }
 
-fn find_cycle(start: usize, before: &[BTreeSet<usize>], done: &[bool]) -> Option<Vec<usize>> {
-    // Depth-first search along "must load before" edges among unfinished packs.
-    fn dfs(
-        n: usize,
-        before: &[BTreeSet<usize>],
-        done: &[bool],
-        stack: &mut Vec<usize>,
-        seen: &mut BTreeSet<usize>,
-    ) -> Option<Vec<usize>> {
-        if let Some(pos) = stack.iter().position(|&s| s == n) {
-            return Some(stack[pos..].to_vec());
+/// The cycles among the packs left unordered, each once: a depth-first search
+/// along "must load before" edges from each pack in turn (iterative, so a
+/// long chain cannot overflow the stack; each pack is searched once, so the
+/// whole search is linear). From each start, the first cycle met is reported.
+fn find_cycles(left: &[usize], before: &[BTreeSet<usize>], done: &[bool]) -> Vec<Vec<usize>> {
+    const NEW: u8 = 0;
+    const ON_PATH: u8 = 1;
+    const FINISHED: u8 = 2;
+    let mut mark = vec![NEW; before.len()];
+    let mut at = vec![usize::MAX; before.len()];
+    let mut cycles = Vec::new();
+    for &start in left {
+        if mark[start] != NEW {
+            continue;
         }
-        if !seen.insert(n) {
-            return None;
-        }
-        stack.push(n);
-        for &m in &before[n] {
-            if !done[m] {
-                if let Some(c) = dfs(m, before, done, stack, seen) {
-                    return Some(c);
+        // The path, each pack with the edges still to follow.
+        let mut path: Vec<(usize, Vec<usize>)> = Vec::new();
+        let enter = |n: usize, path: &mut Vec<(usize, Vec<usize>)>, mark: &mut Vec<u8>, at: &mut Vec<usize>| {
+            mark[n] = ON_PATH;
+            at[n] = path.len();
+            let next: Vec<usize> = before[n].iter().rev().copied().filter(|&m| !done[m]).collect();
+            path.push((n, next));
+        };
+        enter(start, &mut path, &mut mark, &mut at);
+        let mut found = None;
+        while let Some((_, next)) = path.last_mut() {
+            match next.pop() {
+                Some(m) if mark[m] == ON_PATH => {
+                    found = Some(path[at[m]..].iter().map(|(n, _)| *n).collect::<Vec<_>>());
+                    break;
+                }
+                Some(m) if mark[m] == NEW => enter(m, &mut path, &mut mark, &mut at),
+                Some(_) => {}
+                None => {
+                    let (n, _) = path.pop().expect("a pack on the path");
+                    mark[n] = FINISHED;
                 }
             }
         }
-        stack.pop();
-        None
+        for (n, _) in path {
+            mark[n] = FINISHED;
+        }
+        cycles.extend(found);
     }
-    dfs(start, before, done, &mut Vec::new(), &mut BTreeSet::new())
+    cycles
 }

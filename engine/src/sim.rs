@@ -326,6 +326,14 @@ impl Teams {
     }
 }
 
+/// Most worker threads a batch starts: more than any machine's cores gains
+/// nothing, and a typo (`--jobs 100000`) must not start a hundred thousand.
+pub const MAX_JOBS: usize = 256;
+
+fn available_cores() -> usize {
+    std::thread::available_parallelism().map_or(1, |n| n.get())
+}
+
 /// Play games with seeds `seeds` in parallel on `jobs` threads (one Lua VM per
 /// thread), calling `progress` after each game. Results are in seed order, so a
 /// batch is as deterministic as one game.
@@ -339,6 +347,12 @@ pub fn batch(
     progress: &(dyn Fn() + Sync),
 ) -> Result<Vec<GameSummary>, String> {
     use rayon::prelude::*;
+    if jobs > MAX_JOBS {
+        return Err(format!(
+            "--jobs {jobs}: at most {MAX_JOBS} worker threads (this machine has {})",
+            available_cores()
+        ));
+    }
     let pool = rayon::ThreadPoolBuilder::new().num_threads(jobs.max(1)).build().map_err(|e| e.to_string())?;
     let limits = crate::script::runtime::Limits::default();
     Ok(pool.install(|| {

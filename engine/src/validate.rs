@@ -46,6 +46,7 @@ pub fn validate(loaded: &Loaded, options: &Options) -> Report {
         provisional_count: 0,
         unsupported_count: 0,
         gap_count: 0,
+        suggested: std::cell::Cell::new(0),
     };
     v.dice_pools();
     v.references();
@@ -74,7 +75,12 @@ struct Validator<'a> {
     provisional_count: usize,
     unsupported_count: usize,
     gap_count: usize,
+    /// "Did you mean" suggestions made so far.
+    suggested: std::cell::Cell<usize>,
 }
+
+/// Most "did you mean" suggestions for dangling references in one load.
+const MAX_SUGGESTIONS: usize = 100;
 
 impl Validator<'_> {
     fn loc(&self, origin: &Origin, sub: &str) -> Option<Location> {
@@ -88,20 +94,60 @@ impl Validator<'_> {
         }
     }
 
-    fn dangling(&self, origin: &Origin, sub: &str, kind: Kind, id: &str, known: Vec<String>) -> Diagnostic {
+    /// A reference to an entry no pack defines; "did you mean" for the first
+    /// [`MAX_SUGGESTIONS`] of a load (each compares against every known id, so
+    /// thousands of dangling references stay linear).
+    fn dangling(
+        &self,
+        origin: &Origin,
+        sub: &str,
+        kind: Kind,
+        id: &str,
+        known: impl FnOnce() -> Vec<String>,
+    ) -> Diagnostic {
         let mut d = Diagnostic::error(Code::DanglingReference, format!("no loaded pack defines `{kind}:{id}`"))
             .at_opt(self.loc(origin, sub))
             .path(self.cpath(origin, sub));
-        d = match read::suggest(id, &known) {
+        let suggestion = if self.suggested.get() < MAX_SUGGESTIONS {
+            self.suggested.set(self.suggested.get() + 1);
+            read::suggest(id, &known())
+        } else {
+            None
+        };
+        // A reference into an optional dependency that is not loaded: say so
+        // (the content is missing because the pack is, not because of a typo).
+        let absent: Vec<&String> = self
+            .loaded
+            .packs
+            .iter()
+            .find(|p| p.manifest.id == origin.pack)
+            .map(|p| {
+                p.manifest
+                    .optional_dependencies
+                    .keys()
+                    .filter(|dep| !self.loaded.packs.iter().any(|l| &l.manifest.id == *dep))
+                    .collect()
+            })
+            .unwrap_or_default();
+        if !absent.is_empty() {
+            let names: Vec<String> = absent.iter().map(|d| format!("`{d}`")).collect();
+            d = d.with_note(format!(
+                "pack `{}` has the optional dependency {} that is not loaded: if `{kind}:{id}` comes from it, the reference only holds when it is",
+                origin.pack,
+                names.join(", ")
+            ));
+        }
+        d = match suggestion {
             Some(s) => d.help(format!("did you mean \"{s}\"?")),
             None => d.help(format!("add a `[[{kind}]]` entry with id = \"{id}\", or depend on the pack that has it")),
         };
         // A die is one of a handful of colours: name them all.
         if kind == Kind::Die {
-            d = d.with_note(if known.is_empty() {
+            let dice: Vec<&str> = self.loaded.content.dice.keys().map(String::as_str).collect();
+            d = d.with_note(if dice.is_empty() {
                 "no loaded pack defines any die (aristeia-core has the six colours)".to_string()
             } else {
-                format!("the loaded dice are: {}", known.join(", "))
+                format!("the loaded dice are: {}", dice.join(", "))
             });
         }
         d
@@ -229,7 +275,7 @@ impl Validator<'_> {
                 slot.0 += 1;
                 slot.1 = i;
                 if !dice.contains_key(d) && slot.0 == 1 {
-                    found.push(self.dangling(origin, &format!("{sub}/dice/{i}"), Kind::Die, d, known.clone()));
+                    found.push(self.dangling(origin, &format!("{sub}/dice/{i}"), Kind::Die, d, || known.clone()));
                 }
             }
             for (die, (n, last)) in counts {
@@ -264,7 +310,7 @@ impl Validator<'_> {
         for e in c.tactics.values() {
             if let Some(ch) = &e.value.character {
                 if !c.characters.contains_key(ch) {
-                    found.push(self.dangling(&e.origin, "/character", Kind::Character, ch, characters.clone()));
+                    found.push(self.dangling(&e.origin, "/character", Kind::Character, ch, || characters.clone()));
                 }
             }
         }
@@ -272,7 +318,7 @@ impl Validator<'_> {
             let s = &e.value;
             match c.maps.get(&s.map) {
                 None => {
-                    found.push(self.dangling(&e.origin, "/map", Kind::Map, &s.map, c.maps.keys().cloned().collect()))
+                    found.push(self.dangling(&e.origin, "/map", Kind::Map, &s.map, || c.maps.keys().cloned().collect()))
                 }
                 Some(map) => {
                     for (key, list) in [("deployment_zones", &s.deployment_zones), ("scoring_zones", &s.scoring_zones)]
@@ -288,7 +334,7 @@ impl Validator<'_> {
             let s = &e.value;
             let map = match c.scenarios.get(&s.scenario) {
                 None => {
-                    let known = c.scenarios.keys().cloned().collect();
+                    let known = || c.scenarios.keys().cloned().collect();
                     found.push(self.dangling(&e.origin, "/scenario", Kind::Scenario, &s.scenario, known));
                     None
                 }
@@ -313,19 +359,15 @@ impl Validator<'_> {
                 for (i, ch) in team.characters.iter().enumerate() {
                     if !c.characters.contains_key(ch) {
                         let sub = format!("/teams/{t}/characters/{i}");
-                        found.push(self.dangling(&e.origin, &sub, Kind::Character, ch, characters.clone()));
+                        found.push(self.dangling(&e.origin, &sub, Kind::Character, ch, || characters.clone()));
                     }
                 }
                 for (i, ta) in team.tactics.iter().enumerate() {
                     if !c.tactics.contains_key(ta) {
                         let sub = format!("/teams/{t}/tactics/{i}");
-                        found.push(self.dangling(
-                            &e.origin,
-                            &sub,
-                            Kind::Tactic,
-                            ta,
-                            c.tactics.keys().cloned().collect(),
-                        ));
+                        found.push(
+                            self.dangling(&e.origin, &sub, Kind::Tactic, ta, || c.tactics.keys().cloned().collect()),
+                        );
                     }
                 }
                 if let (Some(z), Some(map)) = (&team.deployment_zone, map) {
@@ -441,7 +483,7 @@ impl Validator<'_> {
         let mut sources = Vec::new();
         let mut referenced = BTreeSet::new();
         let mut unsupported = 0;
-        for (origin, pointer, effect) in self.all_effects() {
+        for (origin, pointer, effect, cpath) in self.all_effects() {
             let sub = pointer.strip_prefix(&origin.pointer).unwrap_or(&pointer).to_string();
             let lua = effect.get("lua").and_then(Value::as_str);
             let script = effect.get("script").and_then(Value::as_str);
@@ -455,7 +497,6 @@ impl Validator<'_> {
                 unsupported += 1;
                 continue;
             }
-            let cpath = self.cpath(origin, &sub);
             let (card, effect_path) = cpath.split_once(' ').unwrap_or((cpath.as_str(), ""));
             match (lua, script) {
                 (Some(_), Some(_)) => found.push(
@@ -655,7 +696,10 @@ impl Validator<'_> {
     }
 
     /// (origin, JSON Pointer, effect object) for every effect of every loaded entry.
-    fn all_effects(&self) -> Vec<(&Origin, String, &Value)> {
+    /// Every effect of every entry, as (origin, pointer in the file, effect,
+    /// its content path). A patched entry's effects are its effective ones,
+    /// named from the effective entry (its items may have moved or been added).
+    fn all_effects(&self) -> Vec<(&Origin, String, &Value, String)> {
         fn walk<'v>(v: &'v Value, pointer: String, out: &mut Vec<(String, &'v Value)>) {
             match v {
                 Value::Object(m) => {
@@ -697,9 +741,18 @@ impl Validator<'_> {
             else {
                 continue;
             };
+            let patched = self.loaded.effective.contains_key(&format!("{kind}:{id}"));
             let mut effects = Vec::new();
             walk(v, origin.pointer.clone(), &mut effects);
-            out.extend(effects.into_iter().map(|(p, v)| (origin, p, v)));
+            out.extend(effects.into_iter().map(|(p, e)| {
+                let sub = p.strip_prefix(&origin.pointer).unwrap_or(&p).to_string();
+                let cpath = if patched {
+                    format!("{kind}:{id} {}", read::keyed_path(v, &sub))
+                } else {
+                    self.cpath(origin, &sub)
+                };
+                (origin, p, e, cpath)
+            }));
         }
         out
     }

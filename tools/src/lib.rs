@@ -845,7 +845,7 @@ fn script(args: ScriptArgs, ui: &Ui, stdout: &mut dyn Write, stderr: &mut dyn Wr
     use arena_engine::script::api;
     use arena_engine::script::host::RecordingHost;
     use arena_engine::script::runtime::{Ctx, Limits, Runtime, ScriptSource};
-    let text = match std::fs::read(&args.file) {
+    let text = match arena_engine::read::read_limited(&args.file, arena_engine::read::MAX_TOOL_FILE) {
         Ok(b) if arena_engine::script::is_bytecode(&b) => {
             let d = Diagnostic::error(Code::ScriptBytecode, "script is precompiled bytecode")
                 .at(diag::Location { file: args.file.clone(), span: None, line: 1, column: 1 })
@@ -854,7 +854,7 @@ fn script(args: ScriptArgs, ui: &Ui, stdout: &mut dyn Write, stderr: &mut dyn Wr
             return Ok(1);
         }
         Ok(b) => String::from_utf8(b).map_err(|_| anyhow::anyhow!("{} is not UTF-8", args.file.display()))?,
-        Err(e) => anyhow::bail!("cannot read {}: {e}", args.file.display()),
+        Err(e) => anyhow::bail!(e),
     };
     let packs = if args.packs.is_empty() { content_paths() } else { args.packs.clone() };
     let options = load::Options { run_script_tests: false, ..load::Options::default() };
@@ -1243,7 +1243,8 @@ pub(crate) fn with_progress<R: Send>(len: u64, show: bool, work: impl FnOnce(&(d
 fn replay(args: ReplayArgs, ui: &Ui, stdout: &mut dyn Write, stderr: &mut dyn Write) -> anyhow::Result<Exit> {
     use arena_engine::script::runtime::{Limits, Runtime};
     use arena_engine::sim::{Replay, ReplayCheck};
-    let text = std::fs::read_to_string(&args.file).with_context(|| format!("reading {}", args.file.display()))?;
+    let text = arena_engine::read::read_text_limited(&args.file, arena_engine::read::MAX_TOOL_FILE)
+        .map_err(|e| anyhow::anyhow!(e))?;
     let replay: Replay =
         serde_json::from_str(&text).with_context(|| format!("{} is not a replay file", args.file.display()))?;
     if replay.format != 1 {
@@ -1305,7 +1306,8 @@ fn replay(args: ReplayArgs, ui: &Ui, stdout: &mut dyn Write, stderr: &mut dyn Wr
 fn run_situation(args: RunArgs, ui: &Ui, stdout: &mut dyn Write, stderr: &mut dyn Write) -> anyhow::Result<Exit> {
     use arena_engine::rules::situation::Situation;
     use arena_engine::script::runtime::{Limits, Runtime};
-    let text = std::fs::read_to_string(&args.file).with_context(|| format!("reading {}", args.file.display()))?;
+    let text = arena_engine::read::read_text_limited(&args.file, arena_engine::read::MAX_TOOL_FILE)
+        .map_err(|e| anyhow::anyhow!(e))?;
     let sit: Situation = match toml::from_str(&text) {
         Ok(s) => s,
         Err(e) => {

@@ -11,7 +11,7 @@
 mod schema_errors;
 
 use schema_errors::schema_error;
-pub use schema_errors::{content_path, suggest};
+pub use schema_errors::{content_path, keyed_path, suggest};
 
 use crate::content::Origin;
 use crate::diag::{Code, Diagnostic, Location, SourceMap};
@@ -539,4 +539,27 @@ impl Loaded {
         }
         s
     }
+}
+
+/// Most bytes of a file the tool reads whole outside a pack (a script given
+/// to `arena script`, a situation, a replay, a lockfile): 64 MiB.
+pub const MAX_TOOL_FILE: u64 = 64 * 1024 * 1024;
+
+/// Read a whole file of at most `max` bytes, reading no more than `max + 1`
+/// (so `/dev/zero` or a huge file fails at once). Errors name the file and,
+/// for a file too large, the limit.
+pub fn read_limited(path: &Path, max: u64) -> Result<Vec<u8>, String> {
+    use std::io::Read;
+    let file = std::fs::File::open(path).map_err(|e| format!("cannot read {}: {e}", path.display()))?;
+    let mut bytes = Vec::new();
+    file.take(max + 1).read_to_end(&mut bytes).map_err(|e| format!("cannot read {}: {e}", path.display()))?;
+    if bytes.len() as u64 > max {
+        return Err(format!("{} is larger than {} bytes, the most arena reads of such a file", path.display(), max));
+    }
+    Ok(bytes)
+}
+
+/// [`read_limited`], as UTF-8 text.
+pub fn read_text_limited(path: &Path, max: u64) -> Result<String, String> {
+    String::from_utf8(read_limited(path, max)?).map_err(|_| format!("{} is not UTF-8 text", path.display()))
 }

@@ -264,9 +264,23 @@ pub fn content_path(doc: &SpannedDoc, pointer: &str) -> String {
             }
         }
     }
-    let mut first = true;
-    while i < segs.len() {
-        let s = &segs[i];
+    keyed_segments(cur, &segs[i..], &mut out);
+    out
+}
+
+/// The keyed path (`actions[id=lunge].effects[0]`) of a JSON Pointer inside
+/// one entry's value (`/actions/2/effects/0`): list items by their `id` where
+/// they have one. Used for a patched entry, whose items may have moved.
+pub fn keyed_path(entry: &Value, pointer: &str) -> String {
+    let segs: Vec<String> = pointer.split('/').skip(1).map(unescape).collect();
+    let mut out = String::new();
+    keyed_segments(Some(entry), &segs, &mut out);
+    out
+}
+
+fn keyed_segments(mut cur: Option<&Value>, segs: &[String], out: &mut String) {
+    use std::fmt::Write as _;
+    for (k, s) in segs.iter().enumerate() {
         match (cur, s.parse::<usize>()) {
             (Some(Value::Array(items)), Ok(n)) => {
                 let item = items.get(n);
@@ -281,15 +295,12 @@ pub fn content_path(doc: &SpannedDoc, pointer: &str) -> String {
                 cur = item;
             }
             (c, _) => {
-                if !first {
+                if k > 0 {
                     out.push('.');
                 }
                 out.push_str(s);
                 cur = c.and_then(|v| v.get(s.as_str()));
             }
         }
-        first = false;
-        i += 1;
     }
-    out
 }

@@ -1,0 +1,69 @@
+//! Data safety (issue 12): what a pack refers to that is not there, and why.
+
+use arena_engine::diag::Code;
+use arena_engine::load;
+
+fn pack(dir: &std::path::Path, name: &str, manifest_extra: &str, content: &str) -> std::path::PathBuf {
+    let root = dir.join(name);
+    std::fs::create_dir_all(&root).unwrap();
+    std::fs::write(
+        root.join("pack.toml"),
+        format!("id = \"{name}\"\nversion = \"1.0.0\"\ngame = \"aristeia\"\ntitle = \"T\"\n{manifest_extra}"),
+    )
+    .unwrap();
+    std::fs::write(root.join("content.toml"), content).unwrap();
+    root
+}
+
+/// A reference to content of an optional dependency that is not loaded says
+/// so, instead of reading like a typo (issue 12 item 13).
+#[test]
+fn a_reference_into_an_absent_optional_dependency_says_it_is_optional_and_absent() {
+    let dir = tempfile::tempdir().unwrap();
+    let root = pack(
+        dir.path(),
+        "uses-mercenaries",
+        "[optional_dependencies]\nmercenaries = \"^1.0\"\n",
+        "[[setup]]\nid = \"with-a-mercenary\"\nname = \"S\"\nscenario = \"assault\"\n\n[[setup.teams]]\nname = \"a\"\ncharacters = [\"hired-gun\"]\n",
+    );
+    let core = arena_tests::tests_dir().join("../content/aristeia-core");
+    let loaded = load::load(&[root, core], &load::Options { run_script_tests: false, ..load::Options::default() });
+    let d = loaded
+        .diagnostics
+        .iter()
+        .find(|d| d.code == Code::DanglingReference && d.message.contains("character:hired-gun"))
+        .expect("the dangling reference is reported");
+    assert!(
+        d.notes.iter().any(|n| n.contains("optional dependency `mercenaries` that is not loaded")),
+        "{:?}",
+        d.notes
+    );
+}
+
+/// A patch that moves an Action to the end of the list and adds a Switch
+/// with Lua: every effect of the patched Character keeps its own Lua, named
+/// from the patched entry (issue 12 item 11: the names came from the
+/// original file, so the added Switch was "not scripted" and a reordered
+/// Action ran another Action's Lua).
+#[test]
+fn a_patched_entrys_effects_keep_their_own_lua() {
+    let tests = arena_tests::tests_dir();
+    let loaded = load::load(
+        &[tests.join("../content/aristeia-core"), tests.join("fixtures/packs/patch-moves-lua")],
+        &load::Options { run_script_tests: false, ..load::Options::default() },
+    );
+    assert!(!loaded.has_errors(), "{:#?}", loaded.diagnostics.iter().filter(|d| d.is_error()).collect::<Vec<_>>());
+    let card = &loaded.content.characters["8-ball"].value;
+    assert_eq!(card.actions.last().map(|a| a.id.as_str()), Some("eat-my-fa-jing"), "moved to the end with [-]");
+    let source = |path: &str| {
+        let set = &loaded.script_set;
+        let id = set.find("character:8-ball", path).unwrap_or_else(|| panic!("no script for {path}"));
+        set.sources()[id.0].source.to_string()
+    };
+    assert!(source("switches[id=second-breath].effect").contains("game:heal(ctx.self, 1)"));
+    assert!(source("actions[id=be-water-dude].effects[0]").contains("game:place(ctx.target, space)"));
+    assert!(
+        source("actions[id=eat-my-fa-jing].switches[id=displace-target].effect")
+            .contains("game:displace(ctx.target, 1)")
+    );
+}
