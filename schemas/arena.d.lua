@@ -1,5 +1,15 @@
 ---@meta arena
 -- Generated from engine/src/script/api.rs by `arena generate`; do not edit.
+--
+-- LuaLS (sumneko): add `schemas` to `Lua.workspace.library`. Effects receive
+-- `game` and `ctx` as arguments, so type them where they arrive:
+--
+--   ---@type Game, Ctx
+--   local game, ctx = ...            -- an inline effect
+--
+--   ---@param game Game
+--   ---@param ctx Ctx
+--   local function effect(game, ctx) -- a script file's function
 
 ---@alias CharacterId string A Character's id ("valkyrie")
 ---@alias StateId string A State's id ("immobilized")
@@ -8,31 +18,35 @@
 ---@alias Side "own"|"opponent"
 ---@alias Space integer[] A space {q, r} in axial coordinates
 
----The context an effect runs in (its second argument).
+---The context an effect runs in (its second argument, `ctx`).
 ---@class Ctx
 ---@field self CharacterId the Character whose card the effect is on (for Tactics, the active Character)
----@field target CharacterId the declared Target, when the Action has one
+---@field target CharacterId? the declared Target, when the Action has one
 ---@field card string the card's reference (`character:valkyrie`, `tactic:ice-wall`)
 ---@field effect string which effect of the card (`actions[id=frostbite].effects[0]`)
----@field successes integer Successes in the Roll's result, when the effect follows a Roll
+---@field successes integer? Successes in the Roll's result, when the effect follows a Roll
 
----The game, passed to every effect as its first argument. Call with `:`.
+---An effect: the function a script file returns (or one of the table of
+---them it returns), called with the game and the context.
+---@alias Effect fun(game: Game, ctx: Ctx): any
+
+---The game, passed to every effect as its first argument (`game`). Call with `:`.
 ---@class Game
 local Game = {}
 
 ---The printed card of a Character: `{id, name, initiative, speed, energy, hit_points, defense, brawn, agility}` (pools as `{dice = {...}, symbols = {...}}`), or nil if no pack defines it. (000 § Characters)
 ---@param id CharacterId a Character id
----@return table
+---@return table? # nil when no pack defines the Character
 function Game:character_card(id) end
 
 ---A State as loaded: `{id, name, stacking, modifiers = {initiative, speed, energy}}`, or nil. (000 § States)
 ---@param id StateId a State id
----@return table
+---@return table? # nil when no pack defines the State
 function Game:state_card(id) end
 
 ---The six faces of a die, each a list of symbols, or nil. (000 § Dice)
 ---@param id DieId a die id
----@return table
+---@return table? # nil when no pack defines the die
 function Game:die_faces(id) end
 
 ---A whole number from low to high inclusive, from the game's seeded RNG (also what `math.random` uses).
@@ -46,11 +60,11 @@ function Game:random(low, high) end
 function Game:log(message) end
 
 ---The active Character (whose Activation it is), or nil between Activations. (000 § Activations)
----@return CharacterId
+---@return CharacterId? # nil between Activations
 function Game:active_character() end
 
 ---The Character making the Attack whose Roll is being prepared or rolled, or nil; not always the active Character (an Ally acting through Programmed Strategy). (000 § Attacks)
----@return CharacterId
+---@return CharacterId? # nil when no Attack is being made
 function Game:attacker() end
 
 ---Damage the Character has suffered. (000 § Damage)
@@ -71,7 +85,7 @@ function Game:states(target) end
 
 ---The Character's space, or nil when it is not in the HexaDome (Bench, Infirmary). (000 § HexaDome)
 ---@param target CharacterId the Character it applies to
----@return Space
+---@return Space? # nil when the Character is not in the HexaDome (Bench, Infirmary)
 function Game:position(target) end
 
 ---The Range between two Characters in spaces (No-Line-of-Sight count). (000 § Range)
@@ -161,7 +175,7 @@ function Game:free_spaces_in_zone(zone) end
 ---The player of the Character whose effect runs chooses one space among the candidates (a Decision); nil when there are none. (000 § Effects)
 ---@param spaces Space[] the valid spaces
 ---@param prompt? string what the choice is for
----@return Space
+---@return Space? # nil when there is no candidate
 function Game:choose_space(spaces, prompt) end
 
 ---The active Character spends Movement Points it has (Freerun); false, and nothing spent, when it has fewer. (000 § Movement Points)
@@ -173,7 +187,7 @@ function Game:spend_movement_points(target, amount) end
 ---The Character whose effect runs (the Controller, ctx.self) deploys one of its Minions that is to the side; returns the Minion's id (`drone-1`), or nil when all of them are already deployed. An error when the Controller has no such Minion card, the space is not Free, or it is Adjacent to an Allied Minion. (002 § Controller)
 ---@param minion string the Minion card's id on the Controller's card
 ---@param space Space a Free Space not Adjacent to an Allied Minion
----@return CharacterId
+---@return CharacterId? # nil when no Minion can be deployed
 function Game:deploy_minion(minion, space) end
 
 ---The spaces where the Controller may deploy a Minion within that hex distance of its space: Free, and not Adjacent to any Allied Minion; nearest first. (002 § Controller)
@@ -295,12 +309,12 @@ function Game:discard_tactics(count) end
 ---The player of the Character whose effect runs chooses one Target among the candidates (a Decision); nil when there are none. (000 § Targets)
 ---@param candidates CharacterId[] the valid Targets
 ---@param prompt? string what the choice is for
----@return CharacterId
+---@return CharacterId? # nil when there is no candidate
 function Game:choose_target(candidates, prompt) end
 
 ---The player of the Character whose effect runs chooses one option (a Decision), such as which State to impose. (000 § Effects)
 ---@param options string[] the options
 ---@param prompt? string what the choice is for
----@return string
+---@return string? # nil when there is no option
 function Game:choose(options, prompt) end
 

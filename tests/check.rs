@@ -216,7 +216,8 @@ fn the_errata_diff_is_the_three_corrections() {
     let run = arena(&["diff", "--base", "../content", "--with", "../mods/errata-1.6", "--format", "json"]);
     assert_eq!(run.code, 0, "{}", run.stderr);
     let changes: Value = serde_json::from_str(&run.stdout).unwrap();
-    let mut got: Vec<String> = changes
+    assert_eq!(changes["version"], 1);
+    let mut got: Vec<String> = changes["changes"]
         .as_array()
         .unwrap()
         .iter()

@@ -651,3 +651,54 @@ fn cli_sim_compares_with_the_previous_content() {
     let line = out.lines().rev().find(|l| l.contains("player 2 win rate")).unwrap();
     assert!(line.contains("% [") && line.contains("(was ") && line.contains(", mean VP "), "{line}");
 }
+
+/// issue 13 item 4: after a change, `watch --sim` prints the changed
+/// Character's row (games, side's win rate, Damage, Infirmary) with the
+/// previous content's figures beside each.
+#[test]
+fn cli_sim_shows_the_changed_characters_row_beside_the_previous_one() {
+    let dir = core_pack();
+    copy_dir(&arena_tests::tests_dir().join("fixtures/good/worked-example/duelist"), &dir.path().join("duelist"));
+    let root = dir.path().display().to_string();
+    let args: Vec<String> = [
+        "watch",
+        "--once",
+        "--debounce",
+        "50",
+        "--color",
+        "never",
+        "--sim",
+        "assault",
+        "--random-teams",
+        "--games",
+        "4",
+        "--jobs",
+        "1",
+        &root,
+    ]
+    .map(String::from)
+    .to_vec();
+    let mut cli = Cli::start(args);
+    cli.wait_for("[1] live");
+    cli.wait_for("  draws ");
+    // Nothing has changed yet: no Character rows.
+    assert!(!cli.stdout.contains("(changed)"), "{}", cli.stdout);
+    edit(&duelist_file(dir.path()), "initiative = 6", "initiative = 9");
+    let (code, out, err) = cli.finish();
+    assert_eq!(code, 0, "{out}\n{err}");
+    let rows: Vec<&str> = out.lines().filter(|l| l.contains("(changed)")).collect();
+    assert_eq!(rows.len(), 1, "only la-duelista changed:\n{out}");
+    let row = rows[0];
+    assert!(row.starts_with("  la-duelista (changed): "), "{row}");
+    assert!(
+        row.contains(" games (was ") && row.contains("side wins ") && row.contains("% [") && row.contains("(was "),
+        "{row}"
+    );
+    assert!(
+        row.contains(", dealt ")
+            && row.contains(", taken ")
+            && row.contains(", Infirmary ")
+            && row.ends_with(" per game"),
+        "{row}"
+    );
+}

@@ -94,6 +94,92 @@ codes! {
     ContentGap = "content-gap", "Something the rulebooks name is not in the pack (its text is not printed); the pack's manifest says so.";
 }
 
+impl Code {
+    /// What to do about a diagnostic of this code, in one or two sentences: the
+    /// rule's help in SARIF and its "What to do" in docs/diagnostics.md.
+    pub fn fix(self) -> &'static str {
+        match self {
+            Code::Io => "Check that the path exists and is readable; give a pack folder or a folder of packs.",
+            Code::NotAPack => {
+                "Give the folder that holds `pack.toml` (or a folder of such folders); `arena new pack NAME` makes one."
+            }
+            Code::FileTooLarge => {
+                "Split the file, or raise the limit with `--max-file-size BYTES` if it is meant to be this large."
+            }
+            Code::NotUtf8 => "Save the file as UTF-8 (without another encoding's byte-order mark).",
+            Code::TomlSyntax => "Fix the TOML at the caret: a missing quote, bracket or `=` is the usual cause.",
+            Code::WrongType => {
+                "Write the value with the type the key takes (the schema in `schemas/` lists each key's type)."
+            }
+            Code::UnknownField => "Correct the key's spelling (the hint names the nearest known key), or remove it.",
+            Code::MissingField => "Add the key; docs/packs.md lists the required keys of each kind of entry.",
+            Code::InvalidValue => {
+                "Use one of the allowed values, or a value in the allowed range; the message names them."
+            }
+            Code::InvalidId => {
+                "Write the id in kebab-case: lower-case letters, digits and single hyphens (`major-lunah`)."
+            }
+            Code::DuplicateId => {
+                "Give one of the entries another id, or patch the existing entry instead of defining it again."
+            }
+            Code::DanglingReference => {
+                "Correct the id (the hint names the nearest one), or load the pack that defines it (add it to `dependencies`)."
+            }
+            Code::DicePoolLimit => "Lower the number of dice of that colour to the rules' limit.",
+            Code::InvalidVersion => "Write a semver version (`1.2.0`) or requirement (`^1.0`).",
+            Code::DuplicatePack => "Give one of the packs another id, or load only one of them.",
+            Code::MissingDependency => "Load the pack it depends on (pass its folder too), or remove the dependency.",
+            Code::VersionMismatch => {
+                "Load a version of the dependency that matches the requirement, or change the requirement."
+            }
+            Code::DependencyCycle => "Remove one of the dependencies so that the packs form no cycle.",
+            Code::IncompatiblePacks => "Load only one of the two packs.",
+            Code::PathEscapesPack => {
+                "Keep every path inside the pack folder: no `..`, no absolute path, no symlink out."
+            }
+            Code::ScriptNotFound => "Correct the script's path (relative to the pack root), or add the file.",
+            Code::ScriptCompile => "Fix the Lua syntax at the line shown (`arena script FILE` runs it alone).",
+            Code::ScriptBytecode => "Ship the Lua source instead of compiled bytecode.",
+            Code::ScriptError => {
+                "Fix the script at the line shown; docs/lua-api.md gives each API function's arguments."
+            }
+            Code::ScriptBudget => "Make the loop end; an effect has a fixed instruction budget.",
+            Code::ScriptMemory => "Build smaller tables; an effect has a fixed memory limit.",
+            Code::ScriptTestFailed => {
+                "Fix the effect or its test (`*.test.lua` beside it); the message gives the failed assertion."
+            }
+            Code::SituationFailed => {
+                "Fix the content or the situation's `expect`; `arena run FILE` shows what happened."
+            }
+            Code::TimingNotPlayed => "Use a timing the engine plays that kind of card at (docs/windows.md lists them).",
+            Code::EffectSource => "Keep either the inline `lua` or the `script` file, not both.",
+            Code::UnsupportedEffect => "Write the effect's Lua (`lua` or `script`) so the engine can run it.",
+            Code::PatchTargetMissing => "Correct the patched entry's reference, or depend on the pack that defines it.",
+            Code::PatchKeyNotFound => "Correct the patch path; `arena show KIND:ID --fields` lists the entry's fields.",
+            Code::PatchGuardFailed => "Read the entry's current value and update the patch (and its `expect`) to it.",
+            Code::PatchIndexPath => "Select the list item by its id (`actions[id=frostbite]`) instead of its index.",
+            Code::PatchConflict => {
+                "Order the packs: make one depend on the other (or `load_after` it), or patch different fields."
+            }
+            Code::PatchInvalid => {
+                "Change the patch so that the entry it makes is valid; the note gives the entry's error."
+            }
+            Code::PatchFailed => {
+                "Correct the operation (RFC 6902: the path must exist for `replace`, `remove`, `test`)."
+            }
+            Code::LockMismatch => {
+                "If the change is intended, run `arena lock` with the same paths and commit the lockfile."
+            }
+            Code::SimFailed => {
+                "Reproduce the game with the `arena sim` command in the message and fix the effect or content at fault."
+            }
+            Code::Provisional => "Replace the stand-in data with the rulebook's, then remove `provisional`.",
+            Code::MarkersMissing => "Load a pack that has the markers (or enough of them), or place fewer.",
+            Code::ContentGap => "Nothing to do until the text is known; the manifest's `gaps` documents it.",
+        }
+    }
+}
+
 impl std::fmt::Display for Code {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.write_str(self.as_str())
@@ -361,8 +447,99 @@ pub fn render_json(diags: &[Diagnostic], summary: &serde_json::Value) -> String 
     s
 }
 
-/// GitHub Actions workflow commands: one `::error file=..,line=..,col=..,title=..::msg` per diagnostic.
-pub fn render_github(diags: &[Diagnostic]) -> String {
+/// Where the repository is, for the formats that code scanning reads
+/// (`--format github`, `--format sarif`): their paths are relative to its root.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct RepoRoot {
+    /// The folder relative file names in diagnostics are relative to (absolute).
+    cwd: PathBuf,
+    /// The repository root (absolute, lexically normalized).
+    root: PathBuf,
+}
+
+impl RepoRoot {
+    /// `root` as the repository root; a relative `root` is taken from `cwd`.
+    pub fn new(cwd: &Path, root: &Path) -> Self {
+        let cwd = normalize(cwd);
+        RepoRoot { root: normalize(&cwd.join(root)), cwd }
+    }
+
+    /// The nearest folder from `cwd` upward that holds `.git` (a folder, or
+    /// the file of a worktree or submodule), else `cwd` itself.
+    pub fn discover(cwd: &Path) -> Self {
+        let cwd = normalize(cwd);
+        let root = cwd.ancestors().find(|d| d.join(".git").exists()).unwrap_or(&cwd).to_path_buf();
+        RepoRoot { cwd, root }
+    }
+
+    /// The repository root.
+    pub fn root(&self) -> &Path {
+        &self.root
+    }
+
+    /// `file` relative to the root, with `/` separators; `None` when it lies
+    /// outside the root.
+    pub fn relative(&self, file: &Path) -> Option<String> {
+        let abs = normalize(&self.cwd.join(file));
+        let rel = abs.strip_prefix(&self.root).ok()?;
+        let parts: Vec<String> = rel.components().map(|c| c.as_os_str().to_string_lossy().into_owned()).collect();
+        Some(parts.join("/"))
+    }
+
+    /// `file` as an absolute path (lexically normalized).
+    fn absolute(&self, file: &Path) -> PathBuf {
+        normalize(&self.cwd.join(file))
+    }
+}
+
+/// `.` and `..` removed without touching the file system (`a/./b/../c` is `a/c`).
+fn normalize(path: &Path) -> PathBuf {
+    use std::path::Component;
+    let mut out = PathBuf::new();
+    for c in path.components() {
+        match c {
+            Component::CurDir => {}
+            Component::ParentDir => {
+                if !out.pop() {
+                    out.push("..");
+                }
+            }
+            other => out.push(other.as_os_str()),
+        }
+    }
+    out
+}
+
+/// A path for a URI: each segment percent-encoded (RFC 3986: everything but
+/// the unreserved characters), segments joined with `/`.
+fn uri_path<'a>(segments: impl IntoIterator<Item = &'a str>) -> String {
+    const SEGMENT: &percent_encoding::AsciiSet =
+        &percent_encoding::NON_ALPHANUMERIC.remove(b'-').remove(b'.').remove(b'_').remove(b'~');
+    segments
+        .into_iter()
+        .map(|s| percent_encoding::utf8_percent_encode(s, SEGMENT).to_string())
+        .collect::<Vec<_>>()
+        .join("/")
+}
+
+/// The 1-based line and column (in characters) just past the end of a
+/// diagnostic's span, when its file's text is known.
+fn end_position(loc: &Location, sources: &SourceMap) -> Option<(usize, usize)> {
+    let span = loc.span.as_ref()?;
+    let text = sources.get(&loc.file)?;
+    Some(line_column(text, span.end.max(span.start)))
+}
+
+/// Where each code is explained: its section of docs/diagnostics.md.
+pub fn help_uri(code: Code) -> String {
+    format!("{}/blob/main/docs/diagnostics.md#{}", env!("CARGO_PKG_REPOSITORY"), code.as_str())
+}
+
+/// GitHub Actions workflow commands, one per diagnostic:
+/// `::error file=..,line=..,endLine=..,col=..,endColumn=..,title=..::msg`, with
+/// the file relative to the repository root (what the runner needs to put the
+/// annotation on the pull request's line).
+pub fn render_github(diags: &[Diagnostic], sources: &SourceMap, repo: &RepoRoot) -> String {
     fn escape_data(s: &str) -> String {
         s.replace('%', "%25").replace('\r', "%0D").replace('\n', "%0A")
     }
@@ -376,12 +553,23 @@ pub fn render_github(diags: &[Diagnostic]) -> String {
             Severity::Warning => "warning",
             Severity::Note => "notice",
         };
-        let mut props = vec![format!("title={}", escape_prop(d.code.as_str()))];
+        let mut props = Vec::new();
         if let Some(loc) = &d.location {
-            props.insert(0, format!("file={}", escape_prop(&loc.file.display().to_string())));
-            props.insert(1, format!("line={}", loc.line));
-            props.insert(2, format!("col={}", loc.column));
+            let file = repo.relative(&loc.file).unwrap_or_else(|| loc.file.display().to_string());
+            props.push(format!("file={}", escape_prop(&file)));
+            props.push(format!("line={}", loc.line));
+            let end = end_position(loc, sources);
+            if let Some((line, _)) = end {
+                props.push(format!("endLine={line}"));
+            }
+            props.push(format!("col={}", loc.column));
+            // GitHub takes a column range only on one line.
+            if let Some((line, column)) = end.filter(|(l, _)| *l == loc.line) {
+                let _ = line;
+                props.push(format!("endColumn={column}"));
+            }
         }
+        props.push(format!("title={}", escape_prop(d.code.as_str())));
         let mut msg = d.message.clone();
         if let Some(p) = &d.content_path {
             msg.push_str(&format!(" ({p})"));
@@ -394,15 +582,29 @@ pub fn render_github(diags: &[Diagnostic]) -> String {
     out
 }
 
-/// SARIF 2.1.0, for code-scanning services.
-pub fn render_sarif(diags: &[Diagnostic]) -> String {
+/// SARIF 2.1.0, for code-scanning services. Every code is a rule with a short
+/// and a full description, help and a help URI; each result's file is a
+/// percent-encoded URI relative to the repository root (`uriBaseId`
+/// `%SRCROOT%`), or an absolute `file://` URI for a file outside it; regions
+/// have start and end lines and columns, columns counting Unicode code points.
+pub fn render_sarif(diags: &[Diagnostic], sources: &SourceMap, repo: &RepoRoot) -> String {
     use serde_sarif::sarif;
+    let text = |t: &str| sarif::MultiformatMessageString::builder().text(t).build();
     let rules: Vec<sarif::ReportingDescriptor> = Code::ALL
         .iter()
         .map(|c| {
+            let full = format!("{} {}", c.description(), c.fix());
+            let help = sarif::MultiformatMessageString::builder()
+                .text(c.fix())
+                .markdown(format!("{}\n\n[More about `{}`]({})", c.fix(), c.as_str(), help_uri(*c)))
+                .build();
             sarif::ReportingDescriptor::builder()
                 .id(c.as_str())
-                .short_description(sarif::MultiformatMessageString::builder().text(c.description()).build())
+                .name(c.as_str())
+                .short_description(text(c.description()))
+                .full_description(text(&full))
+                .help(help)
+                .help_uri(help_uri(*c))
                 .build()
         })
         .collect();
@@ -415,6 +617,9 @@ pub fn render_sarif(diags: &[Diagnostic]) -> String {
                 Severity::Note => sarif::ResultLevel::Note,
             };
             let mut text = d.message.clone();
+            if let Some(p) = &d.content_path {
+                text.push_str(&format!(" ({p})"));
+            }
             if let Some(h) = &d.help {
                 text.push_str(&format!(" Help: {h}"));
             }
@@ -423,21 +628,59 @@ pub fn render_sarif(diags: &[Diagnostic]) -> String {
                 .location
                 .iter()
                 .map(|loc| {
-                    let uri = loc.file.to_string_lossy().replace('\\', "/");
-                    let region =
-                        sarif::Region::builder().start_line(loc.line as i64).start_column(loc.column as i64).build();
-                    let physical = sarif::PhysicalLocation::builder()
-                        .artifact_location(sarif::ArtifactLocation::builder().uri(uri).build())
-                        .region(region)
-                        .build();
+                    let artifact = match repo.relative(&loc.file) {
+                        Some(rel) => sarif::ArtifactLocation::builder()
+                            .uri(uri_path(rel.split('/')))
+                            .uri_base_id("%SRCROOT%")
+                            .build(),
+                        None => {
+                            let abs = repo.absolute(&loc.file);
+                            let segments: Vec<String> = abs
+                                .components()
+                                .filter(|c| matches!(c, std::path::Component::Normal(_)))
+                                .map(|c| c.as_os_str().to_string_lossy().into_owned())
+                                .collect();
+                            let uri = format!("file:///{}", uri_path(segments.iter().map(String::as_str)));
+                            sarif::ArtifactLocation::builder().uri(uri).build()
+                        }
+                    };
+                    let region = match end_position(loc, sources) {
+                        Some((end_line, end_column)) => sarif::Region::builder()
+                            .start_line(loc.line as i64)
+                            .start_column(loc.column as i64)
+                            .end_line(end_line as i64)
+                            .end_column(end_column as i64)
+                            .build(),
+                        None => {
+                            sarif::Region::builder().start_line(loc.line as i64).start_column(loc.column as i64).build()
+                        }
+                    };
+                    let physical =
+                        sarif::PhysicalLocation::builder().artifact_location(artifact).region(region).build();
                     sarif::Location::builder().physical_location(physical).build()
                 })
                 .collect();
-            sarif::Result::builder().rule_id(d.code.as_str()).level(level).message(message).locations(locations).build()
+            let index = Code::ALL.iter().position(|c| *c == d.code).unwrap_or(0) as i64;
+            sarif::Result::builder()
+                .rule_id(d.code.as_str())
+                .rule_index(index)
+                .level(level)
+                .message(message)
+                .locations(locations)
+                .build()
         })
         .collect();
-    let driver = sarif::ToolComponent::builder().name("arena").version(env!("CARGO_PKG_VERSION")).rules(rules).build();
-    let run = sarif::Run::builder().tool(sarif::Tool::builder().driver(driver).build()).results(results).build();
+    let driver = sarif::ToolComponent::builder()
+        .name("arena")
+        .version(env!("CARGO_PKG_VERSION"))
+        .information_uri(env!("CARGO_PKG_REPOSITORY"))
+        .rules(rules)
+        .build();
+    let run = sarif::Run::builder()
+        .tool(sarif::Tool::builder().driver(driver).build())
+        .column_kind(serde_json::json!("unicodeCodePoints"))
+        .results(results)
+        .build();
     let doc =
         sarif::Sarif::builder().version(serde_json::json!("2.1.0")).schema(sarif::SCHEMA_URL).runs(vec![run]).build();
     let mut s = serde_json::to_string_pretty(&doc).unwrap_or_else(|_| "{}".into());

@@ -53,7 +53,11 @@ fn diagnostics_reference() -> String {
     s.push_str("## Codes\n\n<!-- Generated from engine/src/diag.rs by `arena generate`; do not edit below. -->\n\n");
     s.push_str("| code | meaning |\n|---|---|\n");
     for c in crate::diag::Code::ALL {
-        s.push_str(&format!("| `{}` | {} |\n", c.as_str(), c.description()));
+        s.push_str(&format!("| [`{0}`](#{0}) | {1} |\n", c.as_str(), c.description()));
+    }
+    // One section per code, the page SARIF's `helpUri` of each rule points at.
+    for c in crate::diag::Code::ALL {
+        s.push_str(&format!("\n### {}\n\n{}\n\nWhat to do: {}\n", c.as_str(), c.description(), c.fix()));
     }
     s
 }

@@ -251,6 +251,9 @@ pub struct GameSummary {
     pub error: Option<String>,
     /// The Characters of each team.
     pub teams: Seated<Vec<crate::model::Id>>,
+    /// What each Character did in the game (see [`CharacterLine`]).
+    #[serde(skip_serializing_if = "std::collections::BTreeMap::is_empty")]
+    pub characters: std::collections::BTreeMap<crate::model::Id, CharacterLine>,
 }
 
 impl GameSummary {
@@ -265,6 +268,7 @@ impl GameSummary {
                 effect_failures: vec![],
                 error: Some(e),
                 teams: Default::default(),
+                characters: Default::default(),
             },
             Ok(r) => {
                 let (mut vp, mut frags, mut rounds) =
@@ -295,6 +299,7 @@ impl GameSummary {
                     effect_failures: failures,
                     error: None,
                     teams: Default::default(),
+                    characters: character_lines(&r.events),
                 }
             }
         }
@@ -425,6 +430,8 @@ pub struct Report {
     pub errors: usize,
     /// Win rate of each Character: games its team won over games it played.
     pub characters: std::collections::BTreeMap<crate::model::Id, Rate>,
+    /// The balance readout of each Character (see [`CharacterReport`]).
+    pub per_character: std::collections::BTreeMap<crate::model::Id, CharacterReport>,
 }
 
 impl Report {
@@ -458,7 +465,107 @@ impl Report {
                 }
                 played.into_iter().map(|(c, (w, n))| (c, Rate::of(w, n))).collect()
             },
+            per_character: CharacterReport::of(games),
         }
+    }
+}
+
+/// What one Character did in one game. Damage dealt is the Damage its Enemies
+/// suffered during its own Activations (its Attacks and effects; `000 §
+/// Damage`); Damage taken is all the Damage it suffered.
+#[derive(Debug, Clone, PartialEq, Eq, serde::Serialize)]
+pub struct CharacterLine {
+    /// Its player (serialized as the seat index: 0 for player 1).
+    pub player: PlayerId,
+    /// Damage its Enemies suffered during its Activations.
+    pub damage_dealt: u32,
+    /// Damage it suffered.
+    pub damage_taken: u32,
+    /// Times it was sent to the Infirmary (`000 § Infirmary`).
+    pub infirmary: u32,
+}
+
+/// Each team Character's [`CharacterLine`], from a game's events.
+pub fn character_lines(events: &[Event]) -> std::collections::BTreeMap<crate::model::Id, CharacterLine> {
+    let mut lines: std::collections::BTreeMap<crate::model::Id, CharacterLine> = Default::default();
+    let mut active: Option<crate::model::Id> = None;
+    for e in events {
+        match e {
+            Event::GameStarted { teams, .. } => {
+                for (player, team) in teams.enumerate() {
+                    for c in team {
+                        let line = CharacterLine { player, damage_dealt: 0, damage_taken: 0, infirmary: 0 };
+                        lines.insert(c.clone(), line);
+                    }
+                }
+            }
+            Event::ActivationStarted { character, .. } => active = Some(character.clone()),
+            Event::Damage { character, amount, .. } => {
+                let victim = lines.get(character).map(|l| l.player);
+                if let Some(l) = lines.get_mut(character) {
+                    l.damage_taken += u32::from(*amount);
+                }
+                if let Some(l) = active.as_ref().and_then(|a| lines.get_mut(a)) {
+                    if victim.is_some_and(|v| v != l.player) {
+                        l.damage_dealt += u32::from(*amount);
+                    }
+                }
+            }
+            Event::Infirmary { character } => {
+                if let Some(l) = lines.get_mut(character) {
+                    l.infirmary += 1;
+                }
+            }
+            _ => {}
+        }
+    }
+    lines
+}
+
+/// A Character's balance readout over a batch: games played, its side's win
+/// rate, and per-game means of Damage dealt and taken and of times sent to the
+/// Infirmary.
+#[derive(Debug, Clone, serde::Serialize)]
+pub struct CharacterReport {
+    /// Games it played (games an engine error stopped are left out).
+    pub games: usize,
+    /// Games its side won over games it played, with the 95% interval.
+    pub win_rate: Rate,
+    /// Mean Damage its Enemies suffered during its Activations, per game.
+    pub mean_damage_dealt: f64,
+    /// Mean Damage it suffered, per game.
+    pub mean_damage_taken: f64,
+    /// Mean times it was sent to the Infirmary, per game.
+    pub mean_infirmary: f64,
+}
+
+impl CharacterReport {
+    /// Every Character's readout over `games`.
+    pub fn of(games: &[GameSummary]) -> std::collections::BTreeMap<crate::model::Id, CharacterReport> {
+        let mut sums: std::collections::BTreeMap<crate::model::Id, (usize, usize, u64, u64, u64)> = Default::default();
+        for g in games.iter().filter(|g| g.error.is_none()) {
+            for (c, l) in &g.characters {
+                let e = sums.entry(c.clone()).or_default();
+                e.0 += 1;
+                e.1 += usize::from(g.winner == Some(l.player));
+                e.2 += u64::from(l.damage_dealt);
+                e.3 += u64::from(l.damage_taken);
+                e.4 += u64::from(l.infirmary);
+            }
+        }
+        sums.into_iter()
+            .map(|(c, (n, w, dealt, taken, inf))| {
+                let per = |x: u64| x as f64 / n.max(1) as f64;
+                let r = CharacterReport {
+                    games: n,
+                    win_rate: Rate::of(w, n),
+                    mean_damage_dealt: per(dealt),
+                    mean_damage_taken: per(taken),
+                    mean_infirmary: per(inf),
+                };
+                (c, r)
+            })
+            .collect()
     }
 }
 

@@ -141,6 +141,15 @@ impl Validator<'_> {
             Some(s) => d.help(format!("did you mean \"{s}\"?")),
             None => d.help(format!("add a `[[{kind}]]` entry with id = \"{id}\", or depend on the pack that has it")),
         };
+        // A die is one of a handful of colours: name them all.
+        if kind == Kind::Die {
+            let dice: Vec<&str> = self.loaded.content.dice.keys().map(String::as_str).collect();
+            d = d.with_note(if dice.is_empty() {
+                "no loaded pack defines any die (aristeia-core has the six colours)".to_string()
+            } else {
+                format!("the loaded dice are: {}", dice.join(", "))
+            });
+        }
         d
     }
 

@@ -1,6 +1,6 @@
 //! `arena show` and `arena diff`: the effective content, and where it came from.
 
-use crate::{ColorChoice, Exit, Output, content_paths, use_color};
+use crate::{Exit, JSON_VERSION, Output, Ui, content_paths};
 use arena_engine::diag;
 use arena_engine::load::{self, Loaded};
 use arena_engine::patch;
@@ -18,9 +18,6 @@ pub struct ShowArgs {
     /// `human` (the entry as TOML, then where each patched field was set) or `json`.
     #[arg(long, value_enum, default_value_t = Output::Human)]
     format: Output,
-    /// Colour in human output.
-    #[arg(long, value_enum, default_value_t = ColorChoice::Auto)]
-    color: ColorChoice,
     /// List every field with the pack, file and line that set it.
     #[arg(long)]
     fields: bool,
@@ -42,25 +39,22 @@ pub struct DiffArgs {
 
 /// The packs loaded, or the exit code for their errors (2 when a folder
 /// cannot be read, as `arena check` gives).
-fn load_clean(
-    paths: &[PathBuf],
-    color: ColorChoice,
-    stderr: &mut dyn Write,
-) -> anyhow::Result<std::result::Result<Loaded, Exit>> {
+fn load_clean(paths: &[PathBuf], ui: &Ui, stderr: &mut dyn Write) -> anyhow::Result<std::result::Result<Loaded, Exit>> {
     let loaded = load::load(paths, &load::Options { run_script_tests: false, ..Default::default() });
     let errors: Vec<_> = loaded.diagnostics.iter().filter(|d| d.is_error()).cloned().collect();
     if !errors.is_empty() {
-        write!(stderr, "{}", diag::render_human(&errors, &loaded.sources, use_color(color)))?;
+        write!(stderr, "{}", diag::render_human(&errors, &loaded.sources, ui.color()))?;
         writeln!(stderr, "the packs have errors: run `arena check` first")?;
         return Ok(Err(crate::exit_code(&loaded)));
     }
+    ui.loaded(&loaded, stderr)?;
     Ok(Ok(loaded))
 }
 
 /// `arena show`.
-pub fn show(args: ShowArgs, stdout: &mut dyn Write, stderr: &mut dyn Write) -> anyhow::Result<Exit> {
+pub fn show(args: ShowArgs, ui: &Ui, stdout: &mut dyn Write, stderr: &mut dyn Write) -> anyhow::Result<Exit> {
     let paths = if args.paths.is_empty() { content_paths() } else { args.paths.clone() };
-    let loaded = match load_clean(&paths, args.color, stderr)? {
+    let loaded = match load_clean(&paths, ui, stderr)? {
         Ok(loaded) => loaded,
         Err(code) => return Ok(code),
     };
@@ -103,6 +97,8 @@ pub fn show(args: ShowArgs, stdout: &mut dyn Write, stderr: &mut dyn Write) -> a
         .collect();
     if args.format == Output::Json {
         let v = serde_json::json!({
+            "version": JSON_VERSION,
+            "kind": "show",
             "reference": args.reference,
             "defined": defined.as_ref().map(|(p, f, l)| serde_json::json!({"pack": p, "file": f, "line": l})),
             "effective": entry,
@@ -173,21 +169,28 @@ pub fn show(args: ShowArgs, stdout: &mut dyn Write, stderr: &mut dyn Write) -> a
 }
 
 /// `arena diff`.
-pub fn diff(args: DiffArgs, stdout: &mut dyn Write, stderr: &mut dyn Write) -> anyhow::Result<Exit> {
+pub fn diff(args: DiffArgs, ui: &Ui, stdout: &mut dyn Write, stderr: &mut dyn Write) -> anyhow::Result<Exit> {
     let base_paths = if args.base.is_empty() { content_paths() } else { args.base.clone() };
     let mut other_paths = base_paths.clone();
     other_paths.extend(args.with.iter().cloned());
-    let base = match load_clean(&base_paths, ColorChoice::Auto, stderr)? {
+    let base = match load_clean(&base_paths, ui, stderr)? {
         Ok(loaded) => loaded,
         Err(code) => return Ok(code),
     };
-    let other = match load_clean(&other_paths, ColorChoice::Auto, stderr)? {
+    let other = match load_clean(&other_paths, ui, stderr)? {
         Ok(loaded) => loaded,
         Err(code) => return Ok(code),
     };
     let changes = patch::diff(&base, &other);
     if args.format == Output::Json {
-        writeln!(stdout, "{}", serde_json::to_string_pretty(&changes)?)?;
+        let v = serde_json::json!({
+            "version": JSON_VERSION,
+            "kind": "diff",
+            "base": base.packs.iter().map(|p| format!("{}@{}", p.manifest.id, p.manifest.version)).collect::<Vec<_>>(),
+            "with": other.packs.iter().map(|p| format!("{}@{}", p.manifest.id, p.manifest.version)).collect::<Vec<_>>(),
+            "changes": changes,
+        });
+        writeln!(stdout, "{}", serde_json::to_string_pretty(&v)?)?;
         return Ok(0);
     }
     let show = |v: &Option<Value>| v.as_ref().map_or("(absent)".to_string(), Value::to_string);

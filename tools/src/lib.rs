@@ -5,6 +5,7 @@
 //! Exit codes: 0 clean (warnings allowed), 1 content errors, 2 usage or IO failure.
 
 mod content_cmds;
+mod scaffold;
 
 use anyhow::Context;
 use arena_engine::diag::{self, Code, Diagnostic, Severity};
@@ -18,12 +19,64 @@ mod watch;
 /// An exit code: 0 clean, 1 content errors, 2 usage or IO failure.
 pub type Exit = u8;
 
+/// The `"version"` of the JSON that `sim`, `show` and `diff` print (docs/json.md);
+/// raised only when a field changes meaning or goes away, never for an added one.
+pub const JSON_VERSION: u32 = 1;
+
 /// Make, patch, validate and play-test content for Aristeia! and Invictus.
 #[derive(Parser, Debug)]
 #[command(name = "arena", version, about, long_about = None, propagate_version = true)]
 struct Cli {
     #[command(subcommand)]
     command: Command,
+    /// Colour: `auto` (when the output is a terminal and `NO_COLOR` is unset or
+    /// empty), `always` or `never`.
+    #[arg(long, global = true, value_enum, default_value_t = ColorChoice::Auto)]
+    color: ColorChoice,
+    /// Print less: no progress bar and no notes or status lines on stderr;
+    /// results, warnings and errors still.
+    #[arg(short, long, global = true, conflicts_with = "verbose")]
+    quiet: bool,
+    /// Print more: the packs loaded, with their versions and folders; every
+    /// game with a failed effect (not only the first five).
+    #[arg(short, long, global = true, action = clap::ArgAction::Count)]
+    verbose: u8,
+}
+
+/// The global options every command honours: colour and how much to print.
+#[derive(Debug, Clone, Copy)]
+pub(crate) struct Ui {
+    /// `--color`.
+    pub(crate) color: ColorChoice,
+    /// -1 with `--quiet`, 0 by default, one more per `-v`.
+    pub(crate) verbosity: i8,
+}
+
+impl Ui {
+    /// Whether to colour what goes to stderr.
+    pub(crate) fn color(&self) -> bool {
+        use_color(self.color)
+    }
+
+    /// `--quiet`.
+    pub(crate) fn quiet(&self) -> bool {
+        self.verbosity < 0
+    }
+
+    /// `-v` or more.
+    pub(crate) fn verbose(&self) -> bool {
+        self.verbosity > 0
+    }
+
+    /// With `-v`: the packs loaded, one line each, on stderr.
+    pub(crate) fn loaded(&self, loaded: &Loaded, stderr: &mut dyn Write) -> std::io::Result<()> {
+        if self.verbose() {
+            for p in &loaded.packs {
+                writeln!(stderr, "loaded pack {}@{} from {}", p.manifest.id, p.manifest.version, p.root.display())?;
+            }
+        }
+        Ok(())
+    }
 }
 
 #[derive(Subcommand, Debug)]
@@ -63,6 +116,16 @@ enum Command {
     /// Write the generated files (JSON Schemas, Lua API definitions and reference,
     /// diagnostics reference) from their sources in the engine.
     Generate(GenerateArgs),
+    /// Make a new pack, Character, Tactic, Scenario or map: a valid entry with
+    /// every required key and a comment on each, and for effects a Lua script
+    /// and its test, so `arena check` passes at once.
+    New(scaffold::NewArgs),
+    /// Print a shell completion script for arena (`arena completions bash >
+    /// ~/.local/share/bash-completion/completions/arena`).
+    Completions(CompletionsArgs),
+    /// Print arena's man page (roff), or write one page per command into a
+    /// folder (`arena man --out-dir man/`).
+    Man(ManArgs),
     /// Watch packs and reload them on every save; the last good content stays
     /// live while a save is broken.
     ///
@@ -86,9 +149,6 @@ struct CheckArgs {
     /// Largest file read, in bytes.
     #[arg(long, default_value_t = load::Options::default().max_file_size, value_name = "BYTES")]
     max_file_size: u64,
-    /// Colour in human output.
-    #[arg(long, value_enum, default_value_t = ColorChoice::Auto)]
-    color: ColorChoice,
     /// Also play N seeded games of every Scenario and report failed effects,
     /// engine errors and games that do not end.
     #[arg(long, value_name = "N")]
@@ -99,6 +159,25 @@ struct CheckArgs {
     /// The lockfile for --locked.
     #[arg(long, value_name = "FILE", default_value = "arena.lock")]
     lockfile: PathBuf,
+    /// The repository root: `--format github` and `sarif` give paths relative
+    /// to it. Default: the nearest folder upward holding `.git`, else the current folder.
+    #[arg(long, value_name = "DIR")]
+    repo_root: Option<PathBuf>,
+}
+
+#[derive(clap::Args, Debug)]
+struct CompletionsArgs {
+    /// The shell.
+    #[arg(value_enum)]
+    shell: clap_complete::Shell,
+}
+
+#[derive(clap::Args, Debug)]
+struct ManArgs {
+    /// Write `arena.1` and one `arena-COMMAND.1` per command into this folder
+    /// instead of printing `arena.1`.
+    #[arg(long, value_name = "DIR")]
+    out_dir: Option<PathBuf>,
 }
 
 #[derive(clap::Args, Debug)]
@@ -139,9 +218,6 @@ struct ScriptArgs {
     /// Output format (`human` or `json`).
     #[arg(long, value_enum, default_value_t = Output::Human)]
     format: Output,
-    /// Colour in human output.
-    #[arg(long, value_enum, default_value_t = ColorChoice::Auto)]
-    color: ColorChoice,
 }
 
 #[derive(clap::Args, Debug)]
@@ -324,26 +400,35 @@ where
     I: IntoIterator<Item = T>,
     T: Into<std::ffi::OsString> + Clone,
 {
-    let cli = match Cli::try_parse_from(args) {
+    let args: Vec<std::ffi::OsString> = args.into_iter().map(Into::into).collect();
+    let cli = match Cli::try_parse_from(&args) {
         Ok(cli) => cli,
         Err(e) => {
+            // clap's own messages follow `--color` too, read from the raw
+            // arguments since they did not parse.
+            let choice = color_in_args(&args);
             let code = if e.use_stderr() { 2 } else { 0 };
-            let text = if err_is_terminal() { e.render().ansi().to_string() } else { e.render().to_string() };
+            let terminal = if e.use_stderr() { err_is_terminal() } else { std::io::stdout().is_terminal() };
+            let text = if color_for(choice, terminal) { e.render().ansi().to_string() } else { e.render().to_string() };
             let _ = if e.use_stderr() { write!(err, "{text}") } else { write!(out, "{text}") };
             return code;
         }
     };
+    let ui = Ui { color: cli.color, verbosity: if cli.quiet { -1 } else { cli.verbose.min(100) as i8 } };
     let result = match cli.command {
-        Command::Check(args) => check(args, out, err),
+        Command::Check(args) => check(args, &ui, out, err),
         Command::Generate(args) => generate(args, out, err),
-        Command::Script(args) => script(args, out, err),
-        Command::Sim(args) => sim(args, out, err),
-        Command::Replay(args) => replay(args, out, err),
-        Command::Lock(args) => lock(args, out, err),
-        Command::Show(args) => content_cmds::show(args, out, err),
-        Command::Diff(args) => content_cmds::diff(args, out, err),
-        Command::Run(args) => run_situation(args, out, err),
-        Command::Watch(args) => watch::run(args, out, err),
+        Command::Script(args) => script(args, &ui, out, err),
+        Command::Sim(args) => sim(args, &ui, out, err),
+        Command::Replay(args) => replay(args, &ui, out, err),
+        Command::Lock(args) => lock(args, &ui, out, err),
+        Command::Show(args) => content_cmds::show(args, &ui, out, err),
+        Command::Diff(args) => content_cmds::diff(args, &ui, out, err),
+        Command::Run(args) => run_situation(args, &ui, out, err),
+        Command::Watch(args) => watch::run(args, &ui, out, err),
+        Command::Completions(args) => completions(args, out),
+        Command::New(args) => scaffold::run(args, out, err),
+        Command::Man(args) => man(args, out),
     };
     match result {
         Ok(code) => code,
@@ -362,12 +447,70 @@ where
     }
 }
 
+/// Whether to colour stderr: `always`, `never`, or (`auto`) when stderr is a
+/// terminal and `NO_COLOR` is unset or empty (no-color.org).
 pub(crate) fn use_color(choice: ColorChoice) -> bool {
+    color_for(choice, err_is_terminal())
+}
+
+fn color_for(choice: ColorChoice, terminal: bool) -> bool {
     match choice {
         ColorChoice::Always => true,
         ColorChoice::Never => false,
-        ColorChoice::Auto => err_is_terminal() && std::env::var_os("NO_COLOR").is_none(),
+        ColorChoice::Auto => terminal && std::env::var_os("NO_COLOR").is_none_or(|v| v.is_empty()),
     }
+}
+
+/// The last `--color X` / `--color=X` among arguments that did not parse (`auto` if none or unknown).
+fn color_in_args(args: &[std::ffi::OsString]) -> ColorChoice {
+    let mut choice = ColorChoice::Auto;
+    let mut next_is_value = false;
+    for a in args.iter().skip(1) {
+        let a = a.to_string_lossy();
+        if a == "--" {
+            break;
+        }
+        let value = if next_is_value {
+            next_is_value = false;
+            Some(a.as_ref())
+        } else if a == "--color" {
+            next_is_value = true;
+            None
+        } else {
+            a.strip_prefix("--color=")
+        };
+        if let Some(v) = value.and_then(|v| ColorChoice::from_str(v, true).ok()) {
+            choice = v;
+        }
+    }
+    choice
+}
+
+/// `arena completions SHELL`: the script clap_complete generates from the CLI's definitions.
+fn completions(args: CompletionsArgs, stdout: &mut dyn Write) -> anyhow::Result<Exit> {
+    use clap::CommandFactory;
+    use clap_complete::Generator;
+    let mut cmd = Cli::command();
+    cmd.set_bin_name("arena");
+    cmd.build();
+    // `try_generate`, not `generate`: a closed pipe is an error to return, not a panic.
+    args.shell.try_generate(&cmd, stdout).context("writing the completion script")?;
+    Ok(0)
+}
+
+/// `arena man`: the man page clap_mangen generates from the CLI's definitions.
+fn man(args: ManArgs, stdout: &mut dyn Write) -> anyhow::Result<Exit> {
+    use clap::CommandFactory;
+    let cmd = Cli::command();
+    match args.out_dir {
+        None => clap_mangen::Man::new(cmd).render(stdout).context("writing the man page")?,
+        Some(dir) => {
+            std::fs::create_dir_all(&dir).with_context(|| format!("creating {}", dir.display()))?;
+            clap_mangen::generate_to(cmd, &dir).with_context(|| format!("writing man pages into {}", dir.display()))?;
+            writeln!(stdout, "wrote man pages into {}", dir.display())?;
+        }
+    }
+    Ok(0)
 }
 
 fn err_is_terminal() -> bool {
@@ -386,10 +529,18 @@ pub(crate) fn content_paths() -> Vec<PathBuf> {
     bundled(&["content"])
 }
 
-fn bundled(dirs: &[&str]) -> Vec<PathBuf> {
+/// The arena checkout the bundled packs (and `schemas/`) are found in: the
+/// current folder when it holds `content/`, else the workspace this binary was
+/// built from, if it is still there.
+pub(crate) fn bundled_root() -> Option<PathBuf> {
     let here = PathBuf::from(".");
     let base =
         if here.join("content").is_dir() { here } else { PathBuf::from(concat!(env!("CARGO_MANIFEST_DIR"), "/..")) };
+    base.is_dir().then_some(base)
+}
+
+fn bundled(dirs: &[&str]) -> Vec<PathBuf> {
+    let Some(base) = bundled_root() else { return Vec::new() };
     dirs.iter()
         .map(|d| base.join(d))
         .filter(|p| p.is_dir() && has_pack(p))
@@ -403,7 +554,7 @@ fn has_pack(dir: &std::path::Path) -> bool {
         .unwrap_or(false)
 }
 
-fn check(args: CheckArgs, stdout: &mut dyn Write, stderr: &mut dyn Write) -> anyhow::Result<Exit> {
+fn check(args: CheckArgs, ui: &Ui, stdout: &mut dyn Write, stderr: &mut dyn Write) -> anyhow::Result<Exit> {
     let mut paths = if args.paths.is_empty() { default_paths() } else { args.paths.clone() };
     let options = load::Options { max_file_size: args.max_file_size, notes: args.strict, ..load::Options::default() };
     let mut loaded = load::load(&paths, &options);
@@ -436,7 +587,8 @@ fn check(args: CheckArgs, stdout: &mut dyn Write, stderr: &mut dyn Write) -> any
         }
         loaded = load::load(&paths, &options);
     }
-    if !borrowed.is_empty() {
+    ui.loaded(&loaded, stderr)?;
+    if !borrowed.is_empty() && !ui.quiet() {
         writeln!(stderr, "note: dependencies taken from the bundled packs: {}", borrowed.join(", "))?;
     }
     let mut simulated = None;
@@ -482,16 +634,8 @@ fn check(args: CheckArgs, stdout: &mut dyn Write, stderr: &mut dyn Write) -> any
         let expected = std::fs::read_to_string(&args.lockfile).unwrap_or_default();
         let actual = loaded.lockfile();
         if expected != actual {
-            let what = if expected.is_empty() { "is missing" } else { "is out of date" };
-            let first = expected.lines().zip(actual.lines()).position(|(a, b)| a != b).map_or(1, |i| i + 1);
-            loaded.diagnostics.push(
-                Diagnostic::error(
-                    Code::LockMismatch,
-                    format!("`{}` {what}: the packs differ from it", args.lockfile.display()),
-                )
-                .at(diag::Location { file: args.lockfile.clone(), span: None, line: first, column: 1 })
-                .help("run `arena lock` (with the same paths) and commit the lockfile, if the change is intended"),
-            );
+            let found = lock_mismatches(&loaded, &args.lockfile, &expected, &actual);
+            loaded.diagnostics.extend(found);
         }
     }
     let shown: Vec<Diagnostic> =
@@ -499,7 +643,7 @@ fn check(args: CheckArgs, stdout: &mut dyn Write, stderr: &mut dyn Write) -> any
     let summary = loaded.summary();
     match args.format {
         Format::Human => {
-            write!(stderr, "{}", diag::render_human(&shown, &loaded.sources, use_color(args.color)))?;
+            write!(stderr, "{}", diag::render_human(&shown, &loaded.sources, ui.color()))?;
             writeln!(stdout, "{}", summary_line(&loaded, args.strict))?;
             if let Some(line) = &situations {
                 writeln!(stdout, "{line}")?;
@@ -513,12 +657,124 @@ fn check(args: CheckArgs, stdout: &mut dyn Write, stderr: &mut dyn Write) -> any
             write!(stdout, "{}", diag::render_json(&shown, &value))?;
         }
         Format::Github => {
-            write!(stdout, "{}", diag::render_github(&shown))?;
+            write!(stdout, "{}", diag::render_github(&shown, &loaded.sources, &repo_root(args.repo_root.as_deref())?))?;
             writeln!(stdout, "{}", summary_line(&loaded, args.strict))?;
         }
-        Format::Sarif => write!(stdout, "{}", diag::render_sarif(&shown))?,
+        Format::Sarif => {
+            write!(stdout, "{}", diag::render_sarif(&shown, &loaded.sources, &repo_root(args.repo_root.as_deref())?))?
+        }
     }
     Ok(exit_code(&loaded))
+}
+
+/// The repository root for code-scanning output: `--repo-root`, else found from the current folder.
+fn repo_root(given: Option<&std::path::Path>) -> anyhow::Result<diag::RepoRoot> {
+    let cwd = std::env::current_dir().context("reading the current folder")?;
+    Ok(match given {
+        Some(root) => diag::RepoRoot::new(&cwd, root),
+        None => diag::RepoRoot::discover(&cwd),
+    })
+}
+
+/// One `lock-mismatch` per pack that differs from the lockfile, naming the
+/// pack, its folder and the lockfile line of its entry; one for the whole file
+/// when it is missing, unreadable or differs only in order.
+fn lock_mismatches(loaded: &Loaded, lockfile: &std::path::Path, expected: &str, actual: &str) -> Vec<Diagnostic> {
+    let help = "run `arena lock` (with the same paths) and commit the lockfile, if the change is intended";
+    let whole = |what: &str, line: usize| {
+        Diagnostic::error(Code::LockMismatch, format!("`{}` {what}", lockfile.display()))
+            .at(diag::Location { file: lockfile.to_path_buf(), span: None, line, column: 1 })
+            .help(help)
+    };
+    if expected.is_empty() {
+        return vec![whole("is missing: no packs are locked", 1)];
+    }
+    // Each locked pack: id, version, hash, and the line of its `id`.
+    let mut locked: Vec<(String, String, String, usize)> = Vec::new();
+    let mut current: Option<(String, String, String, usize)> = None;
+    for (i, line) in expected.lines().enumerate() {
+        let line = line.trim();
+        let value = |key: &str| {
+            line.strip_prefix(key)
+                .map(str::trim_start)
+                .and_then(|r| r.strip_prefix('='))
+                .map(|v| v.trim().trim_matches('"').to_string())
+        };
+        if line == "[[pack]]" {
+            locked.extend(current.take());
+            current = Some(Default::default());
+        } else if let Some(c) = current.as_mut() {
+            if let Some(v) = value("id") {
+                c.0 = v;
+                c.3 = i + 1;
+            } else if let Some(v) = value("version") {
+                c.1 = v;
+            } else if let Some(v) = value("hash") {
+                c.2 = v;
+            }
+        }
+    }
+    locked.extend(current);
+    let at = |line: usize| diag::Location { file: lockfile.to_path_buf(), span: None, line, column: 1 };
+    let mut out = Vec::new();
+    for p in &loaded.packs {
+        let id = &p.manifest.id;
+        let folder = p.root.display();
+        match locked.iter().find(|l| &l.0 == id) {
+            None => out.push(
+                Diagnostic::error(
+                    Code::LockMismatch,
+                    format!("pack `{id}` ({folder}) is loaded but not in `{}`", lockfile.display()),
+                )
+                .at(at(1))
+                .help(help),
+            ),
+            Some((_, version, _, line)) if *version != p.manifest.version => out.push(
+                Diagnostic::error(
+                    Code::LockMismatch,
+                    format!(
+                        "pack `{id}` ({folder}) is version {}; `{}` has {version}",
+                        p.manifest.version,
+                        lockfile.display()
+                    ),
+                )
+                .at(at(*line))
+                .help(help),
+            ),
+            Some((_, _, hash, line)) if *hash != loaded.pack_hash(p) => out.push(
+                Diagnostic::error(
+                    Code::LockMismatch,
+                    format!("the files of pack `{id}` ({folder}) differ from `{}`", lockfile.display()),
+                )
+                .at(at(*line))
+                .with_note(format!(
+                    "locked content hash {}, now {}",
+                    &hash[..12.min(hash.len())],
+                    &loaded.pack_hash(p)[..12]
+                ))
+                .help(help),
+            ),
+            Some(_) => {}
+        }
+    }
+    for (id, _, _, line) in &locked {
+        if !loaded.packs.iter().any(|p| &p.manifest.id == id) {
+            out.push(
+                Diagnostic::error(
+                    Code::LockMismatch,
+                    format!("pack `{id}` is in `{}` but not loaded", lockfile.display()),
+                )
+                .at(at(*line))
+                .help("load it too (pass its folder), or run `arena lock` without it"),
+            );
+        }
+    }
+    if out.is_empty() {
+        // The same packs, versions and content: the order or the text differs.
+        let first = expected.lines().zip(actual.lines()).position(|(a, b)| a != b).map_or(1, |i| i + 1);
+        out.push(whole("is out of date: the packs load in another order, or the file was edited", first));
+    }
+    out
 }
 
 pub(crate) fn exit_code(loaded: &Loaded) -> Exit {
@@ -585,7 +841,7 @@ fn generate(args: GenerateArgs, stdout: &mut dyn Write, stderr: &mut dyn Write) 
     Ok(if args.check && stale > 0 { 1 } else { 0 })
 }
 
-fn script(args: ScriptArgs, stdout: &mut dyn Write, stderr: &mut dyn Write) -> anyhow::Result<Exit> {
+fn script(args: ScriptArgs, ui: &Ui, stdout: &mut dyn Write, stderr: &mut dyn Write) -> anyhow::Result<Exit> {
     use arena_engine::script::api;
     use arena_engine::script::host::RecordingHost;
     use arena_engine::script::runtime::{Ctx, Limits, Runtime, ScriptSource};
@@ -610,7 +866,7 @@ fn script(args: ScriptArgs, stdout: &mut dyn Write, stderr: &mut dyn Write) -> a
         .cloned()
         .collect();
     if !unreadable.is_empty() {
-        write!(stderr, "{}", diag::render_human(&unreadable, &loaded.sources, use_color(args.color)))?;
+        write!(stderr, "{}", diag::render_human(&unreadable, &loaded.sources, ui.color()))?;
         return Ok(2);
     }
     let mut host = RecordingHost::new(args.seed);
@@ -676,7 +932,7 @@ fn script(args: ScriptArgs, stdout: &mut dyn Write, stderr: &mut dyn Write) -> a
                     if let Some(line) = e.line {
                         d.location = Some(diag::line_location(&args.file, &text, line));
                     }
-                    write!(stderr, "{}", diag::render_human(&[d], &sources, use_color(args.color)))?;
+                    write!(stderr, "{}", diag::render_human(&[d], &sources, ui.color()))?;
                 }
             }
         }
@@ -685,22 +941,23 @@ fn script(args: ScriptArgs, stdout: &mut dyn Write, stderr: &mut dyn Write) -> a
 }
 
 /// Load packs for playing: errors are printed and the load refused.
-fn load_for_play(packs: &[PathBuf], stderr: &mut dyn Write) -> anyhow::Result<Option<Loaded>> {
+fn load_for_play(packs: &[PathBuf], ui: &Ui, stderr: &mut dyn Write) -> anyhow::Result<Option<Loaded>> {
     let packs = if packs.is_empty() { content_paths() } else { packs.to_vec() };
     let options = load::Options { run_script_tests: false, ..load::Options::default() };
     let loaded = load::load(&packs, &options);
     if loaded.has_errors() {
         let errors: Vec<Diagnostic> = loaded.diagnostics.iter().filter(|d| d.is_error()).cloned().collect();
-        write!(stderr, "{}", diag::render_human(&errors, &loaded.sources, err_is_terminal()))?;
+        write!(stderr, "{}", diag::render_human(&errors, &loaded.sources, ui.color()))?;
         writeln!(stderr, "the packs have errors: run `arena check` first")?;
         return Ok(None);
     }
+    ui.loaded(&loaded, stderr)?;
     Ok(Some(loaded))
 }
 
-fn sim(args: SimArgs, stdout: &mut dyn Write, stderr: &mut dyn Write) -> anyhow::Result<Exit> {
+fn sim(args: SimArgs, ui: &Ui, stdout: &mut dyn Write, stderr: &mut dyn Write) -> anyhow::Result<Exit> {
     use arena_engine::script::runtime::{Limits, Runtime};
-    let Some(loaded) = load_for_play(&args.packs, stderr)? else { return Ok(1) };
+    let Some(loaded) = load_for_play(&args.packs, ui, stderr)? else { return Ok(1) };
     let content = &loaded.content;
     // A Scenario for more than two players loads and validates, but the
     // engine plays 2-player games (Prime Time's need their own rules engine).
@@ -771,7 +1028,7 @@ fn sim(args: SimArgs, stdout: &mut dyn Write, stderr: &mut dyn Write) -> anyhow:
         } else {
             arena_engine::sim::Teams::Setup(setup_id.clone())
         };
-        return sim_batch(&loaded, &teams, args.seed, n, players, args.jobs, args.format, stdout, stderr);
+        return sim_batch(&loaded, &teams, args.seed, n, players, args.jobs, args.format, ui, stdout, stderr);
     }
     // One game: the setup's teams, or teams drawn from the seed (`--random-teams`).
     let setup_id =
@@ -800,7 +1057,14 @@ fn sim(args: SimArgs, stdout: &mut dyn Write, stderr: &mut dyn Write) -> anyhow:
             .with_context(|| format!("writing {}", path.display()))?;
     }
     match args.format {
-        Output::Json => writeln!(stdout, "{}", serde_json::to_string_pretty(&record)?)?,
+        Output::Json => {
+            let mut v = serde_json::json!({ "version": JSON_VERSION, "kind": "sim-game" });
+            if let (Some(head), serde_json::Value::Object(fields)) = (v.as_object_mut(), serde_json::to_value(&record)?)
+            {
+                head.extend(fields);
+            }
+            writeln!(stdout, "{}", serde_json::to_string_pretty(&v)?)?
+        }
         _ => write!(stdout, "{}", record.narrative())?,
     }
     Ok(if record.effect_failures > 0 { 1 } else { 0 })
@@ -815,30 +1079,24 @@ fn sim_batch(
     players: Vec<arena_engine::sim::Policy>,
     jobs: Option<usize>,
     format: Output,
+    ui: &Ui,
     stdout: &mut dyn Write,
     stderr: &mut dyn Write,
 ) -> anyhow::Result<Exit> {
     let jobs = jobs.unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get()));
-    let bar = indicatif::ProgressBar::new(games);
-    if !err_is_terminal() {
-        bar.set_draw_target(indicatif::ProgressDrawTarget::hidden());
-    }
-    bar.set_style(
-        indicatif::ProgressStyle::with_template("{bar:40} {pos}/{len} games, {per_sec}, eta {eta}")
-            .unwrap_or_else(|_| indicatif::ProgressStyle::default_bar()),
-    );
     let started = std::time::Instant::now();
-    let results = arena_engine::sim::batch(
-        std::sync::Arc::new(loaded.content.clone()),
-        loaded.script_set.clone(),
-        teams,
-        first_seed..first_seed + games,
-        &players,
-        jobs,
-        &|| bar.inc(1),
-    )
+    let results = with_progress(games, !ui.quiet(), |tick| {
+        arena_engine::sim::batch(
+            std::sync::Arc::new(loaded.content.clone()),
+            loaded.script_set.clone(),
+            teams,
+            first_seed..first_seed + games,
+            &players,
+            jobs,
+            tick,
+        )
+    })
     .map_err(|e| anyhow::anyhow!(e))?;
-    bar.finish_and_clear();
     let elapsed = started.elapsed();
     let report = arena_engine::sim::Report::of(&results);
     let setup = match teams {
@@ -847,7 +1105,7 @@ fn sim_batch(
     };
     match format {
         Output::Json => {
-            let v = serde_json::json!({ "setup": setup, "seeds": [first_seed, first_seed + games - 1], "report": report, "games": results });
+            let v = serde_json::json!({ "version": JSON_VERSION, "kind": "sim-batch", "setup": setup, "seeds": [first_seed, first_seed + games - 1], "report": report, "games": results });
             writeln!(stdout, "{}", serde_json::to_string_pretty(&v)?)?;
         }
         _ => {
@@ -880,7 +1138,12 @@ fn sim_batch(
                 "draws {}  mean Rounds {:.2}  games with failed effects {}  engine errors {}",
                 report.draws, report.mean_rounds, report.games_with_effect_failures, report.errors
             )?;
-            for g in results.iter().filter(|g| g.error.is_some() || !g.effect_failures.is_empty()).take(5) {
+            write!(stdout, "{}", character_table(loaded, &report))?;
+            for g in results
+                .iter()
+                .filter(|g| g.error.is_some() || !g.effect_failures.is_empty())
+                .take(if ui.verbose() { usize::MAX } else { 5 })
+            {
                 let what = g.error.clone().unwrap_or_else(|| g.effect_failures.join("; "));
                 writeln!(stderr, "seed {}: {what}", g.seed)?;
             }
@@ -889,7 +1152,95 @@ fn sim_batch(
     Ok(if report.errors + report.games_with_effect_failures > 0 { 1 } else { 0 })
 }
 
-fn replay(args: ReplayArgs, stdout: &mut dyn Write, stderr: &mut dyn Write) -> anyhow::Result<Exit> {
+/// The balance readout per Character of `sim --games`: games, win rate with
+/// its 95% interval, and per-game means of Damage dealt and taken and of times
+/// sent to the Infirmary. The Characters of the packs under test (the loaded
+/// packs that are not bundled base games) come first, marked `*`.
+fn character_table(loaded: &Loaded, report: &arena_engine::sim::Report) -> String {
+    use std::fmt::Write as _;
+    let bundled: std::collections::BTreeSet<PathBuf> =
+        load::discover(&content_paths()).0.iter().filter_map(|r| r.canonicalize().ok()).collect();
+    let under_test: Vec<&str> = loaded
+        .packs
+        .iter()
+        .filter(|p| p.root.canonicalize().map_or(true, |r| !bundled.contains(&r)))
+        .map(|p| p.manifest.id.as_str())
+        .collect();
+    let tested =
+        |c: &str| loaded.content.characters.get(c).is_some_and(|e| under_test.contains(&e.origin.pack.as_str()));
+    let mut rows: Vec<(&String, &arena_engine::sim::CharacterReport)> = report.per_character.iter().collect();
+    rows.sort_by_key(|(c, _)| (!tested(c), c.as_str()));
+    let mut out = String::new();
+    if rows.is_empty() {
+        return out;
+    }
+    let width = rows.iter().map(|(c, _)| c.len()).max().unwrap_or(0).max("Character".len());
+    let _ = writeln!(
+        out,
+        "\n  {:<width$} {:>5}  {:<20} {:>6} {:>6} {:>9}",
+        "Character", "games", "side wins [95%]", "dealt", "taken", "Infirmary"
+    );
+    for (c, r) in rows {
+        let mark = if tested(c) { "* " } else { "  " };
+        let wins =
+            format!("{:5.1}% [{:.1}-{:.1}]", r.win_rate.rate * 100.0, r.win_rate.low * 100.0, r.win_rate.high * 100.0);
+        let _ = writeln!(
+            out,
+            "{mark}{c:<width$} {:>5}  {wins:<20} {:>6.2} {:>6.2} {:>9.2}",
+            r.games, r.mean_damage_dealt, r.mean_damage_taken, r.mean_infirmary,
+        );
+    }
+    let _ = writeln!(
+        out,
+        "(means per game: Damage its Enemies suffered in its Activations, Damage it suffered, times sent to the Infirmary{})",
+        if under_test.is_empty() {
+            String::new()
+        } else {
+            format!("; * from the packs under test: {}", under_test.join(", "))
+        }
+    );
+    out
+}
+
+/// Run `work` with a progress bar of `len` steps on stderr (drawn only when
+/// `show` and stderr is a terminal); `work` calls its argument once per finished step, from
+/// any thread.
+///
+/// The bar never blocks the work: workers only send a message, and the bar is
+/// drawn on the calling thread, the one that runs [`run`]. A caller that holds
+/// the process's stderr lock for the whole run (`main` may) does not stall the
+/// workers, since the lock is re-entrant on its own thread.
+pub(crate) fn with_progress<R: Send>(len: u64, show: bool, work: impl FnOnce(&(dyn Fn() + Sync)) -> R + Send) -> R {
+    let bar = indicatif::ProgressBar::new(len);
+    if !show || !err_is_terminal() {
+        bar.set_draw_target(indicatif::ProgressDrawTarget::hidden());
+    }
+    bar.set_style(
+        indicatif::ProgressStyle::with_template("{bar:40} {pos}/{len} games, {per_sec}, eta {eta}")
+            .unwrap_or_else(|_| indicatif::ProgressStyle::default_bar()),
+    );
+    let (tx, rx) = std::sync::mpsc::channel::<()>();
+    let result = std::thread::scope(|scope| {
+        let worker = scope.spawn(move || {
+            let tick = move || {
+                let _ = tx.send(());
+            };
+            work(&tick)
+        });
+        // Ends when the worker is done and its sender dropped.
+        for () in rx {
+            bar.inc(1);
+        }
+        worker.join()
+    });
+    bar.finish_and_clear();
+    match result {
+        Ok(r) => r,
+        Err(panic) => std::panic::resume_unwind(panic),
+    }
+}
+
+fn replay(args: ReplayArgs, ui: &Ui, stdout: &mut dyn Write, stderr: &mut dyn Write) -> anyhow::Result<Exit> {
     use arena_engine::script::runtime::{Limits, Runtime};
     use arena_engine::sim::{Replay, ReplayCheck};
     let text = arena_engine::read::read_text_limited(&args.file, arena_engine::read::MAX_TOOL_FILE)
@@ -905,9 +1256,9 @@ fn replay(args: ReplayArgs, stdout: &mut dyn Write, stderr: &mut dyn Write) -> a
         )?;
         return Ok(1);
     }
-    let Some(loaded) = load_for_play(&args.packs, stderr)? else { return Ok(1) };
+    let Some(loaded) = load_for_play(&args.packs, ui, stderr)? else { return Ok(1) };
     let hash = loaded.content_hash();
-    if hash != replay.content_hash {
+    if hash != replay.content_hash && !ui.quiet() {
         writeln!(
             stderr,
             "note: the content has changed since the replay was recorded ({} now, {} then)",
@@ -952,7 +1303,7 @@ fn replay(args: ReplayArgs, stdout: &mut dyn Write, stderr: &mut dyn Write) -> a
     }
 }
 
-fn run_situation(args: RunArgs, stdout: &mut dyn Write, stderr: &mut dyn Write) -> anyhow::Result<Exit> {
+fn run_situation(args: RunArgs, ui: &Ui, stdout: &mut dyn Write, stderr: &mut dyn Write) -> anyhow::Result<Exit> {
     use arena_engine::rules::situation::Situation;
     use arena_engine::script::runtime::{Limits, Runtime};
     let text = arena_engine::read::read_text_limited(&args.file, arena_engine::read::MAX_TOOL_FILE)
@@ -971,7 +1322,7 @@ fn run_situation(args: RunArgs, stdout: &mut dyn Write, stderr: &mut dyn Write) 
     } else {
         args.packs.clone()
     };
-    let Some(loaded) = load_for_play(&packs, stderr)? else { return Ok(1) };
+    let Some(loaded) = load_for_play(&packs, ui, stderr)? else { return Ok(1) };
     let runtime =
         Runtime::new(std::sync::Arc::new(loaded.content.clone()), loaded.script_set.clone(), Limits::default())
             .map_err(|e| anyhow::anyhow!("cannot start the Lua VM: {e}"))?;
@@ -993,18 +1344,18 @@ fn run_situation(args: RunArgs, stdout: &mut dyn Write, stderr: &mut dyn Write) 
     for p in &played.problems {
         writeln!(stderr, "error: {}: {}", args.file.display(), p.message)?;
     }
-    if !played.problems.iter().any(|p| p.message.starts_with("expected ")) && played.expected > 0 {
+    if !ui.quiet() && !played.problems.iter().any(|p| p.message.starts_with("expected ")) && played.expected > 0 {
         writeln!(stderr, "all {} expected events happened", played.expected)?;
     }
     Ok(if played.problems.is_empty() { 0 } else { 1 })
 }
 
-fn lock(args: LockArgs, stdout: &mut dyn Write, stderr: &mut dyn Write) -> anyhow::Result<Exit> {
+fn lock(args: LockArgs, ui: &Ui, stdout: &mut dyn Write, stderr: &mut dyn Write) -> anyhow::Result<Exit> {
     let paths = if args.paths.is_empty() { default_paths() } else { args.paths.clone() };
     let loaded = load::load(&paths, &load::Options { run_script_tests: false, ..load::Options::default() });
     if loaded.has_errors() {
         let errors: Vec<Diagnostic> = loaded.diagnostics.iter().filter(|d| d.is_error()).cloned().collect();
-        write!(stderr, "{}", diag::render_human(&errors, &loaded.sources, err_is_terminal()))?;
+        write!(stderr, "{}", diag::render_human(&errors, &loaded.sources, ui.color()))?;
         writeln!(stderr, "the packs have errors: nothing written")?;
         return Ok(1);
     }

@@ -3,10 +3,12 @@
 //! after each good reload can play a short seeded batch and compare it with the
 //! previous content.
 
-use super::{ColorChoice, Exit, PlayerKind, default_paths, seats, summary_line, use_color};
+use super::{Exit, PlayerKind, Ui, default_paths, seats, summary_line};
 use arena_engine::diag::{self, Diagnostic, Severity};
 use arena_engine::load;
+use arena_engine::sim::CharacterReport;
 use arena_engine::watch::{SimStats, Snapshot, WaitReason, WatchEvent, WatchOptions, Watcher};
+use std::collections::BTreeMap;
 use std::io::Write;
 use std::path::PathBuf;
 use std::sync::Arc;
@@ -45,9 +47,6 @@ pub struct WatchArgs {
     /// Largest file read, in bytes.
     #[arg(long, default_value_t = load::Options::default().max_file_size, value_name = "BYTES")]
     max_file_size: u64,
-    /// Colour in human output.
-    #[arg(long, value_enum, default_value_t = ColorChoice::Auto)]
-    color: ColorChoice,
     /// Stop after the first change has been handled: exit 0 if it went live, 1
     /// if it was rejected (for scripts and tests; otherwise run until Ctrl-C).
     #[arg(long)]
@@ -55,7 +54,7 @@ pub struct WatchArgs {
 }
 
 /// Watch until the event channel closes (or, with --once, until one change is handled).
-pub fn run(args: WatchArgs, stdout: &mut dyn Write, stderr: &mut dyn Write) -> anyhow::Result<Exit> {
+pub fn run(args: WatchArgs, ui: &Ui, stdout: &mut dyn Write, stderr: &mut dyn Write) -> anyhow::Result<Exit> {
     let paths = if args.paths.is_empty() { default_paths() } else { args.paths.clone() };
     if paths.is_empty() {
         writeln!(stderr, "error: no packs to watch: give a pack folder or a folder of packs")?;
@@ -76,7 +75,7 @@ pub fn run(args: WatchArgs, stdout: &mut dyn Write, stderr: &mut dyn Write) -> a
         if args.once { "; stopping after one change" } else { "; Ctrl-C to stop" }
     )?;
     stdout.flush()?;
-    let mut printer = Printer { args: &args, color: use_color(args.color), previous: None };
+    let mut printer = Printer { args: &args, color: ui.color(), previous: None, previous_characters: BTreeMap::new() };
     let mut loaded_once = false;
     loop {
         // Everything already waiting is handled as one group: a simulation is
@@ -108,6 +107,9 @@ struct Printer<'a> {
     color: bool,
     /// The last simulation played, to compare with.
     previous: Option<(u64, SimStats)>,
+    /// Each Character of the content of that simulation, with its Tactics, as
+    /// JSON: what tells which Characters a change touched.
+    previous_characters: BTreeMap<String, String>,
 }
 
 impl Printer<'_> {
@@ -238,6 +240,23 @@ impl Printer<'_> {
             ));
         }
         writeln!(stdout, "  {extra}")?;
+        // The Characters the change touched (their card or their Tactics), each
+        // with the figures of the content before it beside its own.
+        let characters = character_prints(&snapshot.loaded);
+        if let Some(w) = was {
+            for (id, print) in &characters {
+                if self.previous_characters.get(id) == Some(print) {
+                    continue;
+                }
+                let line = match (r.per_character.get(id), w.report.per_character.get(id)) {
+                    (Some(now), before) => character_line(now, before),
+                    (None, _) => "did not play in this batch (--random-teams draws every loaded Character)".to_string(),
+                };
+                let what = if self.previous_characters.contains_key(id) { "changed" } else { "new" };
+                writeln!(stdout, "  {id} ({what}): {line}")?;
+            }
+        }
+        self.previous_characters = characters;
         self.previous = Some((snapshot.generation, stats));
         Ok(())
     }
@@ -257,6 +276,47 @@ fn side_line(now: &SimStats, was: Option<&SimStats>, side: usize) -> String {
     let was_rate = was.map(|w| format!(" (was {})", rate(w))).unwrap_or_default();
     let was_vp = was.map(|w| format!(" (was {})", vp(w))).unwrap_or_default();
     format!("player {} win rate {}{was_rate}, mean VP {}{was_vp}", side + 1, rate(now), vp(now))
+}
+
+/// Every Character of the content with its Tactics, as JSON, by id.
+fn character_prints(loaded: &load::Loaded) -> BTreeMap<String, String> {
+    let content = &loaded.content;
+    content
+        .characters
+        .iter()
+        .map(|(id, e)| {
+            let mut print = serde_json::to_string(&e.value).unwrap_or_default();
+            for t in content.tactics.values().filter(|t| t.value.character.as_deref() == Some(id.as_str())) {
+                print.push_str(&serde_json::to_string(&t.value).unwrap_or_default());
+            }
+            (id.clone(), print)
+        })
+        .collect()
+}
+
+/// `12 games, side wins 58.3% [32.0-80.7] (was 41.7% [...]), dealt 2.50 (was 1.75), taken ..., Infirmary ...`.
+fn character_line(now: &CharacterReport, was: Option<&CharacterReport>) -> String {
+    let rate = |r: &CharacterReport| {
+        format!("{:.1}% [{:.1}-{:.1}]", r.win_rate.rate * 100.0, r.win_rate.low * 100.0, r.win_rate.high * 100.0)
+    };
+    let beside = |f: &dyn Fn(&CharacterReport) -> String| was.map(|w| format!(" (was {})", f(w))).unwrap_or_default();
+    let games = |r: &CharacterReport| r.games.to_string();
+    let dealt = |r: &CharacterReport| format!("{:.2}", r.mean_damage_dealt);
+    let taken = |r: &CharacterReport| format!("{:.2}", r.mean_damage_taken);
+    let infirmary = |r: &CharacterReport| format!("{:.2}", r.mean_infirmary);
+    format!(
+        "{} games{}, side wins {}{}, dealt {}{}, taken {}{}, Infirmary {}{} per game",
+        games(now),
+        beside(&games),
+        rate(now),
+        beside(&rate),
+        dealt(now),
+        beside(&dealt),
+        taken(now),
+        beside(&taken),
+        infirmary(now),
+        beside(&infirmary),
+    )
 }
 
 fn ms(d: Duration) -> String {

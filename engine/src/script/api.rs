@@ -892,19 +892,69 @@ pub fn generated_files() -> Vec<(&'static str, String)> {
 
 const HEADER: &str = "Generated from engine/src/script/api.rs by `arena generate`; do not edit.";
 
+/// The API functions that can return nil, and when. Every other function with
+/// a return type always returns a value of it; the definition files mark only
+/// these returns optional.
+pub const MAY_RETURN_NIL: &[(&str, &str)] = &[
+    ("character_card", "when no pack defines the Character"),
+    ("state_card", "when no pack defines the State"),
+    ("die_faces", "when no pack defines the die"),
+    ("active_character", "between Activations"),
+    ("attacker", "when no Attack is being made"),
+    ("position", "when the Character is not in the HexaDome (Bench, Infirmary)"),
+    ("choose_space", "when there is no candidate"),
+    ("deploy_minion", "when no Minion can be deployed"),
+    ("choose_target", "when there is no candidate"),
+    ("choose", "when there is no option"),
+];
+
+/// Whether `f` can return nil (see [`MAY_RETURN_NIL`]).
+pub fn may_return_nil(f: &ApiFn) -> bool {
+    MAY_RETURN_NIL.iter().any(|(n, _)| *n == f.name)
+}
+
+/// The fields of `ctx` that can be nil: the others are always set when the
+/// game runs an effect (a script test may leave any out).
+pub const CTX_MAY_BE_NIL: &[&str] = &["target", "successes"];
+
+/// The `nil ...` of a function that can return nil.
+fn nil_when(f: &ApiFn) -> Option<&'static str> {
+    MAY_RETURN_NIL.iter().find(|(n, _)| *n == f.name).map(|(_, w)| *w)
+}
+
 fn lua_ls_definitions() -> String {
-    let mut s = format!("---@meta arena\n-- {HEADER}\n\n");
+    let mut s = format!("---@meta arena\n-- {HEADER}\n");
+    s.push_str(concat!(
+        "--\n",
+        "-- LuaLS (sumneko): add `schemas` to `Lua.workspace.library`. Effects receive\n",
+        "-- `game` and `ctx` as arguments, so type them where they arrive:\n",
+        "--\n",
+        "--   ---@type Game, Ctx\n",
+        "--   local game, ctx = ...            -- an inline effect\n",
+        "--\n",
+        "--   ---@param game Game\n",
+        "--   ---@param ctx Ctx\n",
+        "--   local function effect(game, ctx) -- a script file's function\n\n",
+    ));
     s.push_str("---@alias CharacterId string A Character's id (\"valkyrie\")\n");
     s.push_str("---@alias StateId string A State's id (\"immobilized\")\n");
     s.push_str("---@alias DieId string A die's id (\"red\")\n");
     s.push_str("---@alias Symbol \"success\"|\"block\"|\"special\"|\"critical_success\"|\"critical_block\"\n");
     s.push_str("---@alias Side \"own\"|\"opponent\"\n");
     s.push_str("---@alias Space integer[] A space {q, r} in axial coordinates\n\n");
-    s.push_str("---The context an effect runs in (its second argument).\n---@class Ctx\n");
+    s.push_str("---The context an effect runs in (its second argument, `ctx`).\n---@class Ctx\n");
     for (name, ty, doc) in CTX_FIELDS {
-        s.push_str(&format!("---@field {name} {} {doc}\n", ty.lua_name()));
+        let q = if CTX_MAY_BE_NIL.contains(name) { "?" } else { "" };
+        s.push_str(&format!("---@field {name} {}{q} {doc}\n", ty.lua_name()));
     }
-    s.push_str("\n---The game, passed to every effect as its first argument. Call with `:`.\n---@class Game\nlocal Game = {}\n\n");
+    s.push_str(concat!(
+        "\n---An effect: the function a script file returns (or one of the table of\n",
+        "---them it returns), called with the game and the context.\n",
+        "---@alias Effect fun(game: Game, ctx: Ctx): any\n",
+    ));
+    s.push_str(
+        "\n---The game, passed to every effect as its first argument (`game`). Call with `:`.\n---@class Game\nlocal Game = {}\n\n",
+    );
     for f in REGISTRY {
         s.push_str(&format!("---{}", f.doc));
         if !f.source.is_empty() {
@@ -916,7 +966,10 @@ fn lua_ls_definitions() -> String {
             s.push_str(&format!("---@param {}{q} {} {}\n", p.name, p.ty.lua_name(), p.doc));
         }
         if f.returns != Ty::Nil {
-            s.push_str(&format!("---@return {}\n", f.returns.lua_name()));
+            match nil_when(f) {
+                Some(when) => s.push_str(&format!("---@return {}? # nil {when}\n", f.returns.lua_name())),
+                None => s.push_str(&format!("---@return {}\n", f.returns.lua_name())),
+            }
         }
         let names: Vec<&str> = f.params.iter().map(|p| p.name).collect();
         s.push_str(&format!("function Game:{}({}) end\n\n", f.name, names.join(", ")));
@@ -925,33 +978,55 @@ fn lua_ls_definitions() -> String {
 }
 
 fn luau_definitions() -> String {
-    let mut s = format!("-- {HEADER}\n\n");
+    let mut s = format!("-- {HEADER}\n");
+    s.push_str(concat!(
+        "--\n",
+        "-- luau-lsp: list this file in `luau-lsp.types.definitionFiles`; it declares\n",
+        "-- only types. Effects receive `game` and `ctx` as arguments, so type them\n",
+        "-- where they arrive:\n",
+        "--\n",
+        "--   local game: Game, ctx: Ctx = ...            -- an inline effect\n",
+        "--   return function(game: Game, ctx: Ctx) end   -- a script file\n\n",
+    ));
     s.push_str("export type CharacterId = string\nexport type StateId = string\nexport type DieId = string\n");
     s.push_str(
         "export type Symbol = \"success\" | \"block\" | \"special\" | \"critical_success\" | \"critical_block\"\n",
     );
     s.push_str("export type Side = \"own\" | \"opponent\"\nexport type Space = {number}\n\n");
-    s.push_str("export type Ctx = {\n");
+    s.push_str("-- The context an effect runs in (its second argument, `ctx`).\nexport type Ctx = {\n");
     for (name, ty, doc) in CTX_FIELDS {
-        s.push_str(&format!("\t{name}: {}?, -- {doc}\n", ty.luau_name()));
+        let q = if CTX_MAY_BE_NIL.contains(name) { "?" } else { "" };
+        s.push_str(&format!("\t{name}: {}{q}, -- {doc}\n", ty.luau_name()));
     }
-    s.push_str("}\n\nexport type Game = {\n");
+    s.push_str(
+        "}\n\n-- The game, passed to every effect as its first argument (`game`). Call with `:`.\nexport type Game = {\n",
+    );
     for f in REGISTRY {
         let params: Vec<String> = f
             .params
             .iter()
             .map(|p| format!("{}: {}{}", p.name, p.ty.luau_name(), if p.optional { "?" } else { "" }))
             .collect();
-        let ret = if f.returns == Ty::Nil { "()".to_string() } else { format!("{}?", f.returns.luau_name()) };
+        let ret = match (f.returns, nil_when(f)) {
+            (Ty::Nil, _) => "()".to_string(),
+            (ty, Some(_)) => format!("{}?", ty.luau_name()),
+            (ty, None) => ty.luau_name().to_string(),
+        };
+        // Said once: many docs already say when they give nil.
+        let when = nil_when(f).filter(|_| !f.doc.contains("nil")).map(|w| format!(" Nil {w}.")).unwrap_or_default();
         s.push_str(&format!(
-            "\t-- {}\n\t{}: (self: Game{}{}) -> {ret},\n",
+            "\t-- {}{when}\n\t{}: (self: Game{}{}) -> {ret},\n",
             f.doc,
             f.name,
             if params.is_empty() { "" } else { ", " },
             params.join(", ")
         ));
     }
-    s.push_str("}\n\nreturn nil\n");
+    s.push_str(concat!(
+        "}\n\n-- An effect: the function a script file returns (or one of the table of them\n",
+        "-- it returns), called with the game and the context.\n",
+        "export type Effect = (game: Game, ctx: Ctx) -> any\n",
+    ));
     s
 }
 
@@ -968,8 +1043,16 @@ fn markdown() -> String {
          budget. See docs/effects.md.\n\n## `ctx`\n\n| field | type | meaning |\n|---|---|---|\n",
     );
     for (name, ty, doc) in CTX_FIELDS {
-        s.push_str(&format!("| `{name}` | `{}` | {doc} |\n", ty.lua_name()));
+        let q = if CTX_MAY_BE_NIL.contains(name) { "?" } else { "" };
+        s.push_str(&format!("| `{name}` | `{}{q}` | {doc} |\n", ty.lua_name()));
     }
+    s.push_str(concat!(
+        "\n`?`: may be nil. In the game, `self`, `card` and `effect` are always set.\n\n",
+        "Editors type `game` and `ctx` from `schemas/arena.d.lua` (LuaLS) and\n",
+        "`schemas/arena.d.luau` (luau-lsp) with an annotation where they arrive: see\n",
+        "docs/effects.md § Editor support. A return type with `?` may be nil; the\n",
+        "others never are.\n",
+    ));
     s.push_str("\n## `game`\n\n");
     let mut by_answer: BTreeMap<&str, Vec<&ApiFn>> = BTreeMap::new();
     for f in REGISTRY {
@@ -987,8 +1070,9 @@ fn markdown() -> String {
                 .iter()
                 .map(|p| format!("{}{}: {}", p.name, if p.optional { "?" } else { "" }, p.ty.lua_name()))
                 .collect();
+            let q = if nil_when(f).is_some() { "?" } else { "" };
             s.push_str(&format!(
-                "#### `game:{}({})` → `{}`\n\n{}",
+                "#### `game:{}({})` → `{}{q}`\n\n{}",
                 f.name,
                 sig.join(", "),
                 f.returns.lua_name(),
@@ -996,6 +1080,9 @@ fn markdown() -> String {
             ));
             if !f.source.is_empty() {
                 s.push_str(&format!(" *{}*", f.source));
+            }
+            if let Some(when) = nil_when(f).filter(|_| !f.doc.contains("nil")) {
+                s.push_str(&format!(" Returns nil {when}."));
             }
             s.push_str("\n\n");
             for p in f.params {

@@ -129,6 +129,29 @@ pub fn compile_all(sources: Vec<ScriptSource>) -> (Arc<ScriptSet>, Vec<ScriptErr
     (Arc::new(set), errors)
 }
 
+/// A message with the lines it names (Luau's `at line N`, counted in the
+/// chunk) counted in the file instead: for inline Lua, lines of the TOML file.
+fn file_lines(message: &str, first_line: usize) -> String {
+    const AT: &str = "at line ";
+    if first_line <= 1 {
+        return message.to_string();
+    }
+    let mut out = String::with_capacity(message.len());
+    let mut rest = message;
+    while let Some(i) = rest.find(AT) {
+        let (head, tail) = rest.split_at(i + AT.len());
+        out.push_str(head);
+        let digits = tail.bytes().take_while(u8::is_ascii_digit).count();
+        match tail[..digits].parse::<usize>() {
+            Ok(n) if n >= 1 => out.push_str(&(n + first_line - 1).to_string()),
+            _ => out.push_str(&tail[..digits]),
+        }
+        rest = &tail[digits..];
+    }
+    out.push_str(rest);
+    out
+}
+
 /// What went wrong in a script.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Serialize)]
 #[serde(rename_all = "kebab-case")]
@@ -166,7 +189,7 @@ impl ScriptError {
     fn new(kind: ScriptErrorKind, message: &str, s: &ScriptSource, chunk_line: Option<usize>) -> Self {
         ScriptError {
             kind,
-            message: message.trim().to_string(),
+            message: file_lines(message.trim(), s.first_line),
             pack: s.pack.clone(),
             card: s.card.clone(),
             effect: s.effect.clone(),

@@ -1,0 +1,174 @@
+//! The conventions of a Rust command-line tool (issue 13, item 7): shell
+//! completions and man pages generated from the clap definitions, a global
+//! `--color` that clap's own errors follow too, `-q`/`-v`, and versioned JSON
+//! from `sim`, `show` and `diff`.
+
+use arena_tests::{arena, tests_dir};
+use serde_json::Value;
+use std::process::Command;
+
+/// What bash offers after the words `line` (the last one being completed),
+/// using the script `arena completions bash` printed.
+fn bash_completes(script: &std::path::Path, words: &[&str]) -> Vec<String> {
+    let quoted: Vec<String> = words.iter().map(|w| format!("'{w}'")).collect();
+    let cword = words.len() - 1;
+    let cur = words[cword];
+    let prev = words[cword - 1];
+    let program = format!(
+        "source '{}'; COMP_WORDS=({}); COMP_CWORD={cword}; _arena arena '{cur}' '{prev}'; printf '%s\\n' \"${{COMPREPLY[@]}}\"",
+        script.display(),
+        quoted.join(" ")
+    );
+    let out = Command::new("bash").arg("--norc").arg("-c").arg(program).output().expect("run bash");
+    assert!(out.status.success(), "bash failed: {}", String::from_utf8_lossy(&out.stderr));
+    String::from_utf8(out.stdout).unwrap().lines().map(str::to_string).collect()
+}
+
+#[test]
+fn bash_completes_commands_flags_and_values_from_the_clap_definitions() {
+    let run = arena(&["completions", "bash"]);
+    assert_eq!(run.code, 0, "{}", run.stderr);
+    let dir = tempfile::tempdir().unwrap();
+    let script = dir.path().join("arena.bash");
+    std::fs::write(&script, &run.stdout).unwrap();
+    assert_eq!(bash_completes(&script, &["arena", "si"]), ["sim"]);
+    assert_eq!(bash_completes(&script, &["arena", "sim", "--random-t"]), ["--random-teams"]);
+    assert_eq!(bash_completes(&script, &["arena", "check", "--color", ""]), ["auto", "always", "never"]);
+    assert_eq!(bash_completes(&script, &["arena", "completions", "fi"]), ["fish"]);
+    let mut commands = bash_completes(&script, &["arena", ""]);
+    commands.sort();
+    for c in
+        ["check", "completions", "diff", "generate", "lock", "man", "replay", "run", "script", "show", "sim", "watch"]
+    {
+        assert!(commands.iter().any(|x| x == c), "`{c}` not offered: {commands:?}");
+    }
+}
+
+#[test]
+fn completions_for_every_shell_name_the_commands() {
+    for (shell, marker) in [
+        ("zsh", "#compdef arena"),
+        ("fish", "complete -c arena"),
+        ("elvish", "edit:completion:arg-completer[arena]"),
+        ("powershell", "Register-ArgumentCompleter"),
+    ] {
+        let run = arena(&["completions", shell]);
+        assert_eq!(run.code, 0, "{shell}: {}", run.stderr);
+        assert!(run.stdout.contains(marker), "{shell}: no `{marker}` in\n{}", run.stdout);
+        assert!(run.stdout.contains("random-teams"), "{shell}: sim's flags missing");
+    }
+    let bad = arena(&["completions", "tcsh"]);
+    assert_eq!(bad.code, 2);
+    assert!(bad.stderr.contains("possible values"), "{}", bad.stderr);
+}
+
+/// groff (groff-base, on every machine with man-db) reads the page with every
+/// warning on: no warning, and the sections and commands are there.
+fn groff_reads(page: &str) -> String {
+    use std::io::Write;
+    let mut child = Command::new("groff")
+        .args(["-man", "-Tutf8", "-ww"])
+        .stdin(std::process::Stdio::piped())
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .expect("run groff");
+    child.stdin.take().unwrap().write_all(page.as_bytes()).unwrap();
+    let out = child.wait_with_output().unwrap();
+    assert!(out.status.success(), "groff failed");
+    assert_eq!(String::from_utf8_lossy(&out.stderr), "", "groff warnings");
+    // Bold and underline are overstrikes in -Tutf8: drop them.
+    let text = String::from_utf8_lossy(&out.stdout).to_string();
+    let mut plain = String::new();
+    for c in text.chars() {
+        if c == '\u{8}' {
+            plain.pop();
+        } else {
+            plain.push(c);
+        }
+    }
+    plain
+}
+
+#[test]
+fn the_man_page_is_valid_roff_with_every_command_and_the_global_options() {
+    let run = arena(&["man"]);
+    assert_eq!(run.code, 0, "{}", run.stderr);
+    assert!(run.stdout.starts_with(".ie") || run.stdout.contains(".TH arena 1"), "{}", run.stdout);
+    let text = groff_reads(&run.stdout);
+    for heading in ["NAME", "SYNOPSIS", "OPTIONS", "SUBCOMMANDS"] {
+        assert!(text.contains(heading), "no {heading} in\n{text}");
+    }
+    for c in ["arena-check(1)", "arena-sim(1)", "arena-completions(1)", "arena-man(1)"] {
+        assert!(text.contains(c), "{c} not listed in\n{text}");
+    }
+    assert!(text.contains("--color") && text.contains("--quiet") && text.contains("--verbose"), "{text}");
+
+    let dir = tempfile::tempdir().unwrap();
+    let out_dir = dir.path().join("man");
+    let run = arena(&["man", "--out-dir", out_dir.to_str().unwrap()]);
+    assert_eq!(run.code, 0, "{}", run.stderr);
+    let sim = std::fs::read_to_string(out_dir.join("arena-sim.1")).expect("arena-sim.1 written");
+    let sim = groff_reads(&sim);
+    assert!(sim.contains("--random-teams"), "{sim}");
+    assert!(out_dir.join("arena.1").is_file() && out_dir.join("arena-check.1").is_file());
+}
+
+#[test]
+fn color_always_and_never_apply_to_clap_errors_and_to_diagnostics() {
+    let typo = arena(&["--color", "always", "chekc"]);
+    assert_eq!(typo.code, 2);
+    assert!(typo.stderr.contains("\u{1b}["), "no colour in: {:?}", typo.stderr);
+    assert!(typo.stderr.contains("check"), "{}", typo.stderr);
+    // The flag may follow the subcommand too (it is global), in either spelling.
+    let typo = arena(&["check", "--nope", "--color=always"]);
+    assert_eq!(typo.code, 2);
+    assert!(typo.stderr.contains("\u{1b}["), "no colour in: {:?}", typo.stderr);
+    let plain = arena(&["--color", "never", "chekc"]);
+    assert!(!plain.stderr.contains('\u{1b}'), "{:?}", plain.stderr);
+
+    std::env::set_current_dir(tests_dir()).unwrap();
+    let bad = "fixtures/bad/unknown-field/p";
+    let colored = arena(&["check", bad, "--color", "always"]);
+    assert_eq!(colored.code, 1, "{}", colored.stderr);
+    assert!(colored.stderr.contains("\u{1b}["), "{:?}", colored.stderr);
+    let plain = arena(&["--color", "never", "check", bad]);
+    assert_eq!(plain.code, 1, "{}", plain.stderr);
+    assert!(plain.stderr.contains("unknown-field") && !plain.stderr.contains('\u{1b}'), "{:?}", plain.stderr);
+}
+
+#[test]
+fn quiet_and_verbose() {
+    std::env::set_current_dir(tests_dir()).unwrap();
+    let verbose = arena(&["-v", "show", "character:hannibal", "../content"]);
+    assert_eq!(verbose.code, 0, "{}", verbose.stderr);
+    assert!(verbose.stderr.contains("loaded pack aristeia-core@"), "{}", verbose.stderr);
+    let plain = arena(&["show", "character:hannibal", "../content"]);
+    assert!(!plain.stderr.contains("loaded pack"), "{}", plain.stderr);
+    let both = arena(&["-q", "-v", "check"]);
+    assert_eq!(both.code, 2);
+    assert!(both.stderr.contains("cannot be used with"), "{}", both.stderr);
+}
+
+#[test]
+fn sim_show_and_diff_json_carry_a_version_and_a_kind() {
+    std::env::set_current_dir(tests_dir()).unwrap();
+    let cases: [(&[&str], &str); 4] = [
+        (&["sim", "first-game", "--pack", "../content", "--format", "json"], "sim-game"),
+        (
+            &["sim", "first-game", "--pack", "../content", "--games", "2", "--jobs", "1", "--format", "json"],
+            "sim-batch",
+        ),
+        (&["show", "character:hannibal", "../content", "--format", "json"], "show"),
+        (&["diff", "--base", "../content", "--with", "../mods/errata-1.6", "--format", "json"], "diff"),
+    ];
+    for (args, kind) in cases {
+        let run = arena(args);
+        assert!(run.code <= 1, "{args:?}: {}", run.stderr);
+        let v: Value = serde_json::from_str(&run.stdout).unwrap_or_else(|e| panic!("{args:?}: {e}"));
+        assert_eq!(v["version"], 1, "{args:?}");
+        assert_eq!(v["kind"], kind, "{args:?}");
+        // The version comes first, so a reader can stop early on one it does not know.
+        assert_eq!(v.as_object().unwrap().keys().next().map(String::as_str), Some("version"), "{args:?}");
+    }
+}

@@ -1,0 +1,134 @@
+//! `arena new` (issue 13, item 10): each kind of scaffold is a valid entry
+//! with every required key, each key commented, and for effects a Lua script
+//! with its test; `arena check` passes on the result at once.
+
+use arena_tests::arena;
+use serde_json::Value;
+use std::path::Path;
+
+/// `arena check PACK --format json`: its summary, after asserting a clean exit
+/// with no diagnostic at all.
+fn check_clean(pack: &Path) -> Value {
+    let run = arena(&["check", pack.to_str().unwrap(), "--format", "json"]);
+    let doc: Value = serde_json::from_str(&run.stdout).unwrap();
+    assert_eq!(run.code, 0, "{}\n{}", run.stderr, run.stdout);
+    assert_eq!(doc["diagnostics"].as_array().unwrap().len(), 0, "{}", run.stdout);
+    doc["summary"].clone()
+}
+
+/// The required keys of a kind of entry, from the generated content schema.
+fn required_keys(definition: &str) -> Vec<String> {
+    let schema: Value = serde_json::from_str(
+        &std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/../schemas/content.schema.json")).unwrap(),
+    )
+    .unwrap();
+    schema["definitions"][definition]["required"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|k| k.as_str().unwrap().into())
+        .collect()
+}
+
+/// Every key of the file's first `[[header]]` table is set, and each has a
+/// comment line right above it.
+fn assert_commented_keys(text: &str, header: &str, keys: &[String]) {
+    let start = text.find(&format!("[[{header}]]\n")).unwrap_or_else(|| panic!("no [[{header}]] in\n{text}"));
+    let lines: Vec<&str> = text[start..].lines().collect();
+    let table: Vec<&str> = lines.iter().skip(1).take_while(|l| !l.starts_with("[[")).copied().collect();
+    for key in keys {
+        let at = table
+            .iter()
+            .position(|l| l.starts_with(&format!("{key} =")))
+            .unwrap_or_else(|| panic!("required key `{key}` of [[{header}]] not set in\n{text}"));
+        assert!(at > 0 && table[at - 1].starts_with('#'), "`{key}` of [[{header}]] has no comment above it:\n{text}");
+    }
+    for (i, l) in table.iter().enumerate() {
+        if l.contains(" = ") && !l.starts_with('#') {
+            assert!(i > 0 && table[i - 1].starts_with('#'), "`{l}` has no comment above it:\n{text}");
+        }
+    }
+}
+
+#[test]
+fn every_scaffold_passes_check_at_once() {
+    let dir = tempfile::tempdir().unwrap();
+    let pack = dir.path().join("my-mod");
+    let p = pack.to_str().unwrap();
+
+    let run = arena(&["new", "pack", "my-mod", "--pack", p]);
+    assert_eq!(run.code, 0, "{}", run.stderr);
+    let manifest = std::fs::read_to_string(pack.join("pack.toml")).unwrap();
+    for key in ["id", "version", "game", "title"] {
+        assert!(manifest.contains(&format!("\n{key} = ")), "`{key}` missing:\n{manifest}");
+    }
+    let before = check_clean(&pack);
+    assert!(before["packs"].as_array().unwrap().iter().any(|p| p == "my-mod@0.1.0"), "{before}");
+
+    let run = arena(&["new", "character", "la-bruja", "--pack", p]);
+    assert_eq!(run.code, 0, "{}", run.stderr);
+    for f in ["characters/la-bruja.toml", "scripts/la-bruja.lua", "tests/la-bruja.test.lua"] {
+        assert!(run.stdout.contains(f), "{f} not listed:\n{}", run.stdout);
+        assert!(pack.join(f).is_file(), "{f} not written");
+    }
+    let text = std::fs::read_to_string(pack.join("characters/la-bruja.toml")).unwrap();
+    assert_commented_keys(&text, "character", &required_keys("Character"));
+    assert_commented_keys(&text, "character.switches", &required_keys("Switch"));
+    assert!(text.contains("name = \"La Bruja\""), "{text}");
+    let after = check_clean(&pack);
+    assert_eq!(after["entries"]["character"].as_u64().unwrap(), before["entries"]["character"].as_u64().unwrap() + 1);
+    // Its test ran (and passed): one more script test than before.
+    assert_eq!(after["script_tests"].as_u64().unwrap(), before["script_tests"].as_u64().unwrap_or(0) + 1, "{after}");
+
+    let run = arena(&["new", "tactic", "hex", "--pack", p, "--character", "la-bruja", "--name", "Hex!"]);
+    assert_eq!(run.code, 0, "{}", run.stderr);
+    let text = std::fs::read_to_string(pack.join("tactics/hex.toml")).unwrap();
+    assert_commented_keys(&text, "tactic", &required_keys("Tactic"));
+    assert!(text.contains("name = \"Hex!\"") && text.contains("character = \"la-bruja\""), "{text}");
+    let run = arena(&["new", "tactic", "rally", "--pack", p]);
+    assert_eq!(run.code, 0, "{}", run.stderr);
+    let tactics = check_clean(&pack);
+    assert_eq!(tactics["script_tests"].as_u64().unwrap(), after["script_tests"].as_u64().unwrap() + 2, "{tactics}");
+
+    let run = arena(&["new", "map", "the-ring", "--pack", p]);
+    assert_eq!(run.code, 0, "{}", run.stderr);
+    let text = std::fs::read_to_string(pack.join("maps/the-ring.toml")).unwrap();
+    assert_commented_keys(&text, "map", &required_keys("Map"));
+    assert_commented_keys(&text, "map.zones", &required_keys("Zone"));
+    check_clean(&pack);
+
+    let run = arena(&["new", "scenario", "the-pit", "--pack", p]);
+    assert_eq!(run.code, 0, "{}", run.stderr);
+    let text = std::fs::read_to_string(pack.join("scenarios/the-pit.toml")).unwrap();
+    assert_commented_keys(&text, "scenario", &required_keys("Scenario"));
+    let last = check_clean(&pack);
+    assert_eq!(last["entries"]["scenario"].as_u64().unwrap(), before["entries"]["scenario"].as_u64().unwrap() + 1);
+
+    // The new Scenario plays: a game with random teams ends.
+    let run = arena(&["sim", "the-pit", "--pack", p, "--pack", "../content/aristeia-core", "--random-teams"]);
+    assert_eq!(run.code, 0, "{}", run.stderr);
+    assert!(run.stdout.contains("the-pit"), "{}", run.stdout);
+}
+
+#[test]
+fn new_refuses_bad_ids_missing_packs_and_overwrites() {
+    let dir = tempfile::tempdir().unwrap();
+    let pack = dir.path().join("p");
+    let p = pack.to_str().unwrap();
+    let bad = arena(&["new", "character", "La Bruja", "--pack", p]);
+    assert_eq!(bad.code, 2);
+    assert!(bad.stderr.contains("not a kebab-case id"), "{}", bad.stderr);
+    let nopack = arena(&["new", "character", "la-bruja", "--pack", p]);
+    assert_eq!(nopack.code, 2);
+    assert!(nopack.stderr.contains("holds no pack.toml"), "{}", nopack.stderr);
+    assert!(!pack.exists(), "nothing is written on an error");
+    assert_eq!(arena(&["new", "pack", "p", "--pack", p]).code, 0);
+    assert_eq!(arena(&["new", "map", "m", "--pack", p]).code, 0);
+    std::fs::write(pack.join("maps/m.toml"), "# mine\n").unwrap();
+    let again = arena(&["new", "map", "m", "--pack", p]);
+    assert_eq!(again.code, 2);
+    assert!(again.stderr.contains("exists (--force overwrites it)"), "{}", again.stderr);
+    assert_eq!(std::fs::read_to_string(pack.join("maps/m.toml")).unwrap(), "# mine\n");
+    assert_eq!(arena(&["new", "map", "m", "--pack", p, "--force"]).code, 0);
+    assert!(std::fs::read_to_string(pack.join("maps/m.toml")).unwrap().contains("[[map]]"));
+}

@@ -1,0 +1,453 @@
+//! `arena new`: scaffolding for designers. Each kind writes a valid entry with
+//! every required key, a comment on each key saying what it means, and, for
+//! entries with effects, a Lua script and its `*.test.lua`, so that
+//! `arena check` passes on the result at once.
+
+use crate::Exit;
+use anyhow::Context;
+use arena_engine::load;
+use std::io::Write;
+use std::path::{Path, PathBuf};
+
+/// What `arena new` makes.
+#[derive(clap::ValueEnum, Clone, Copy, Debug, PartialEq, Eq)]
+pub enum NewKind {
+    /// A pack folder with its `pack.toml` (depending on aristeia-core).
+    Pack,
+    /// A Character with a Switch whose effect is a Lua script, and its test.
+    Character,
+    /// A Tactic whose effect is a Lua script, and its test.
+    Tactic,
+    /// A Scenario, on a new map of its own.
+    Scenario,
+    /// A HexaDome map with two Deployment Zones and a central Scoring Zone.
+    Map,
+}
+
+/// Arguments of `arena new`.
+#[derive(clap::Args, Debug)]
+pub struct NewArgs {
+    /// What to make.
+    #[arg(value_enum)]
+    kind: NewKind,
+    /// Its id, in kebab-case (`la-duelista`).
+    id: String,
+    /// The pack folder to write into; for `new pack`, the folder to create.
+    /// Default: the current folder (`new pack`: a folder named ID in it).
+    #[arg(long, value_name = "DIR")]
+    pack: Option<PathBuf>,
+    /// The printed name. Default: the id in title case (`La Duelista`).
+    #[arg(long)]
+    name: Option<String>,
+    /// For `new tactic`: the Character whose Tactic it is (default: none, a
+    /// Tactic any team may hold).
+    #[arg(long, value_name = "CHARACTER")]
+    character: Option<String>,
+    /// Overwrite files that exist.
+    #[arg(long)]
+    force: bool,
+}
+
+/// `arena new KIND ID`: write the files, list them, and say how to check them.
+pub fn run(args: NewArgs, stdout: &mut dyn Write, stderr: &mut dyn Write) -> anyhow::Result<Exit> {
+    if !arena_engine::read::is_kebab(&args.id) {
+        writeln!(
+            stderr,
+            "error: `{}` is not a kebab-case id\nhelp: lower-case letters, digits and single hyphens, such as `la-duelista`",
+            args.id
+        )?;
+        return Ok(2);
+    }
+    if let Some(c) = args.character.as_deref().filter(|c| !arena_engine::read::is_kebab(c)) {
+        writeln!(stderr, "error: --character `{c}` is not a kebab-case id")?;
+        return Ok(2);
+    }
+    let name = args.name.clone().unwrap_or_else(|| title_case(&args.id));
+    let root = match args.kind {
+        NewKind::Pack => args.pack.clone().unwrap_or_else(|| PathBuf::from(&args.id)),
+        _ => args.pack.clone().unwrap_or_else(|| PathBuf::from(".")),
+    };
+    if args.kind != NewKind::Pack && !root.join(load::MANIFEST).is_file() {
+        writeln!(
+            stderr,
+            "error: {} holds no {}: give the pack folder with --pack DIR\nhelp: `arena new pack ID` makes one",
+            root.display(),
+            load::MANIFEST
+        )?;
+        return Ok(2);
+    }
+    let id = args.id.as_str();
+    let files: Vec<(PathBuf, String)> = match args.kind {
+        NewKind::Pack => vec![(root.join(load::MANIFEST), pack(id, &name, &root))],
+        NewKind::Character => vec![
+            (root.join(format!("characters/{id}.toml")), character(id, &name, &root)),
+            (root.join(format!("scripts/{id}.lua")), character_script(id, &name)),
+            (root.join(format!("tests/{id}.test.lua")), character_test(id, &name)),
+        ],
+        NewKind::Tactic => vec![
+            (root.join(format!("tactics/{id}.toml")), tactic(id, &name, args.character.as_deref(), &root)),
+            (root.join(format!("scripts/{id}.lua")), tactic_script(id, &name)),
+            (root.join(format!("tests/{id}.test.lua")), tactic_test(id, &name, args.character.as_deref())),
+        ],
+        NewKind::Scenario => vec![(root.join(format!("scenarios/{id}.toml")), scenario(id, &name, &root))],
+        NewKind::Map => vec![(root.join(format!("maps/{id}.toml")), map_file(id, &name, &root))],
+    };
+    let existing: Vec<&PathBuf> = files.iter().map(|(p, _)| p).filter(|p| p.exists()).collect();
+    if !args.force && !existing.is_empty() {
+        for p in existing {
+            writeln!(stderr, "error: {} exists (--force overwrites it)", p.display())?;
+        }
+        return Ok(2);
+    }
+    for (path, text) in &files {
+        if let Some(dir) = path.parent() {
+            std::fs::create_dir_all(dir).with_context(|| format!("creating {}", dir.display()))?;
+        }
+        std::fs::write(path, text).with_context(|| format!("writing {}", path.display()))?;
+        writeln!(stdout, "created {}", path.display())?;
+    }
+    writeln!(stdout, "next: edit the files, then `arena check {}`", root.display())?;
+    Ok(0)
+}
+
+/// `la-duelista` -> `La Duelista`.
+fn title_case(id: &str) -> String {
+    id.split('-')
+        .filter(|w| !w.is_empty())
+        .map(|w| {
+            let mut c = w.chars();
+            c.next().map(|f| f.to_uppercase().chain(c).collect::<String>()).unwrap_or_default()
+        })
+        .collect::<Vec<_>>()
+        .join(" ")
+}
+
+/// A TOML basic string.
+fn quoted(s: &str) -> String {
+    toml::Value::String(s.to_string()).to_string()
+}
+
+/// The `#:schema` line that lets editors (Taplo, Even Better TOML) check and
+/// complete the file, when this arena's `schemas/` folder can be found: a path
+/// relative to the file's folder.
+fn schema_line(file_dir: &Path, schema: &str) -> String {
+    let Some(schemas) = crate::bundled_root().map(|r| r.join("schemas")).filter(|s| s.join(schema).is_file()) else {
+        return String::new();
+    };
+    let (Ok(from), Ok(to)) = (std::path::absolute(file_dir), std::fs::canonicalize(&schemas)) else {
+        return String::new();
+    };
+    // The file's folder may not exist yet: `..` are resolved by hand.
+    let mut lexical = PathBuf::new();
+    for c in from.components() {
+        match c {
+            std::path::Component::CurDir => {}
+            std::path::Component::ParentDir => {
+                lexical.pop();
+            }
+            c => lexical.push(c.as_os_str()),
+        }
+    }
+    let from = std::fs::canonicalize(&lexical).unwrap_or(lexical);
+    format!("#:schema {}\n", relative(&from, &to.join(schema)).display())
+}
+
+/// The path from folder `from` to `to` (both absolute), with `..` where needed.
+fn relative(from: &Path, to: &Path) -> PathBuf {
+    let from: Vec<_> = from.components().filter(|c| !matches!(c, std::path::Component::CurDir)).collect();
+    let to: Vec<_> = to.components().filter(|c| !matches!(c, std::path::Component::CurDir)).collect();
+    let common = from.iter().zip(&to).take_while(|(a, b)| a == b).count();
+    let mut out = PathBuf::new();
+    for _ in common..from.len() {
+        out.push("..");
+    }
+    for c in &to[common..] {
+        out.push(c.as_os_str());
+    }
+    out
+}
+
+fn pack(id: &str, name: &str, root: &Path) -> String {
+    format!(
+        r#"{schema}# The pack manifest (docs/packs.md). Every other `*.toml` below this folder is
+# content; `*.lua` files are scripts, `*.test.lua` files their tests.
+
+# The pack's id: kebab-case, unique among the packs loaded together.
+id = {id}
+# Its version (semver); dependents pin it with a requirement such as "^0.1".
+version = "0.1.0"
+# The game it is for: "aristeia" or "invictus".
+game = "aristeia"
+# The display title.
+title = {name}
+# Who made it.
+authors = ["Your Name <you@example.org>"]
+# One paragraph on what the pack holds.
+description = "A new pack."
+
+# The packs this one needs, id = semver requirement: the core box's dice,
+# States and maps. Add `aristeia-prime-time = "^1.0"` and so on as needed.
+[dependencies]
+aristeia-core = "^1.0"
+"#,
+        schema = schema_line(root, "pack.schema.json"),
+        id = quoted(id),
+        name = quoted(name),
+    )
+}
+
+fn character(id: &str, name: &str, root: &Path) -> String {
+    format!(
+        r#"{schema}# A Character (000 § Characters): the keys are the card's; docs/packs.md has
+# them all, and docs/effects.md the Lua of effects.
+
+[[character]]
+# Its id: kebab-case, unique among Characters.
+id = {id}
+# The printed name.
+name = {name}
+# Initiative: who acts first in a Turn (000 § Initiative).
+initiative = 5
+# Speed: Movement Points the Move Action gives (000 § Speed).
+speed = 4
+# Energy: Action Points gained at the Preparation Step (000 § Energy).
+energy = 5
+# Hit Points: the Damage it can suffer before going to the Infirmary (000 § Hit Points).
+hit_points = 4
+# Defense pool: the dice rolled when it is Attacked (000 § Defense).
+defense = {{ dice = ["green", "blue"] }}
+# Brawn pool: the dice rolled to stop an Enemy's Disengage (000 § Brawn).
+brawn = {{ dice = ["blue"] }}
+# Agility pool: the dice rolled to Disengage (000 § Agility).
+agility = {{ dice = ["orange"] }}
+# Where the entry comes from: a rulebook citation (`<file> § <heading>`) or "original design".
+source = "original design"
+
+# A general Switch: usable on any of its Rolls (000 § Switches).
+[[character.switches]]
+# Its id: kebab-case, unique within the Character.
+id = "{id_raw}-switch"
+# The symbols paid to use it.
+cost = ["special"]
+# What it does: the printed text, and the Lua that does it (here a script
+# file, relative to the pack folder; inline Lua is `effect.lua = '''...'''`).
+effect = {{ text = "Add a Success to your Roll.", script = "scripts/{id_raw}.lua" }}
+
+# Actions (`[[character.actions]]`) and Automatic Skills
+# (`[[character.automatic_skills]]`) are added the same way: see docs/packs.md.
+"#,
+        schema = schema_line(&root.join("characters"), "content.schema.json"),
+        id = quoted(id),
+        id_raw = id,
+        name = quoted(name),
+    )
+}
+
+fn character_script(id: &str, name: &str) -> String {
+    format!(
+        r#"-- {name}'s Switch (characters/{id}.toml). The file returns a function that
+-- the engine calls with the game API and the effect's context (docs/effects.md,
+-- docs/lua-api.md): `ctx.self` is {name}, `ctx.target` the Target if any.
+return function(game, ctx)
+  game:add_symbol("success")
+end
+"#
+    )
+}
+
+fn character_test(id: &str, name: &str) -> String {
+    format!(
+        r#"-- Tests of {name}'s scripted effects, run by `arena check` against a recording
+-- host: each case names the card and effect, the context, the answers the
+-- API gives, and the calls the effect must make (docs/effects.md).
+return {{
+  {{
+    name = "{name}'s Switch adds a Success to the Roll",
+    card = "character:{id}",
+    effect = "switches[id={id}-switch].effect",
+    ctx = {{ self = "{id}" }},
+    expect_calls = {{ 'add_symbol("success", nil)' }},
+  }},
+}}
+"#
+    )
+}
+
+fn tactic(id: &str, name: &str, character: Option<&str>, root: &Path) -> String {
+    let owner = match character {
+        Some(c) => format!("# The Character whose Tactic this is (leave it out for a Tactic of any team).\ncharacter = {}\n", quoted(c)),
+        None => "# The Character whose Tactic this is: `character = \"id\"` (left out: a Tactic of\n# no Character, as the Standard Tactics are).\n".to_string(),
+    };
+    format!(
+        r#"{schema}# A Tactic card (000 § Tactics): docs/packs.md has every key, docs/windows.md
+# the timings, docs/effects.md the Lua of effects.
+
+[[tactic]]
+# Its id: kebab-case, unique among Tactics.
+id = {id}
+# The printed name.
+name = {name}
+{owner}# The window in which it may be played (docs/windows.md lists them).
+timing = "before-roll"
+# The printed timing line.
+timing_text = "Before making a Roll."
+# What it does: the printed text, and the Lua that does it (a script file,
+# relative to the pack folder; inline Lua is `effect.lua = '''...'''`).
+effect = {{ text = "Add a Yellow die to the Roll.", script = "scripts/{id_raw}.lua" }}
+# Where the entry comes from: a rulebook citation (`<file> § <heading>`) or "original design".
+source = "original design"
+"#,
+        schema = schema_line(&root.join("tactics"), "content.schema.json"),
+        id = quoted(id),
+        id_raw = id,
+        name = quoted(name),
+    )
+}
+
+fn tactic_script(id: &str, name: &str) -> String {
+    format!(
+        r#"-- {name} (tactics/{id}.toml). The file returns a function that the engine
+-- calls with the game API and the effect's context (docs/effects.md,
+-- docs/lua-api.md): `ctx.self` is the Character it is played for.
+return function(game, ctx)
+  game:add_die("yellow")
+end
+"#
+    )
+}
+
+fn tactic_test(id: &str, name: &str, character: Option<&str>) -> String {
+    let ctx = character.map(|c| format!("{{ self = \"{c}\" }}")).unwrap_or_else(|| "{}".to_string());
+    format!(
+        r#"-- Tests of {name}, run by `arena check` against a recording host: each case
+-- names the card and effect, the context, the answers the API gives, and the
+-- calls the effect must make (docs/effects.md).
+return {{
+  {{
+    name = "{name} adds a Yellow die to the Roll",
+    card = "tactic:{id}",
+    effect = "effect",
+    ctx = {ctx},
+    expect_calls = {{ 'add_die("yellow", nil)' }},
+  }},
+}}
+"#
+    )
+}
+
+/// A map of radius 6 with two Deployment Zones facing each other and a
+/// central zone (the layout of the King of the Hill example).
+fn map_entry(id: &str, name: &str) -> String {
+    format!(
+        r#"[[map]]
+# Its id: kebab-case, unique among maps.
+id = {id}
+# The display name.
+name = {name}
+# The board is every space within this many spaces of [0, 0] (axial [q, r] coordinates).
+radius = 6
+# Blocked spaces: cannot be entered, block Line of Sight (000 § Blocked Spaces).
+blocked = [[2, -2], [-2, 2]]
+# Barriers at setup (000 § Barriers).
+barriers = [[0, 2], [0, -2]]
+
+# A Deployment Zone: where a player deploys (000 § Deployment Zones).
+[[map.zones]]
+# Its id: kebab-case, unique within the map.
+id = "north"
+# The printed number of a Deployment Zone (1-6).
+number = 1
+# What the zone is: "deployment" or "central".
+kind = "deployment"
+# Its spaces, as [q, r].
+spaces = [[0, -5], [1, -6], [1, -5], [0, -4], [-1, -4], [-1, -5], [0, -6]]
+# The zone across the HexaDome.
+opposite = "south"
+
+[[map.zones]]
+id = "south"
+number = 2
+kind = "deployment"
+spaces = [[0, 5], [1, 5], [1, 4], [0, 4], [-1, 5], [-1, 6], [0, 6]]
+opposite = "north"
+
+# The central zone, a Scoring Zone in most Scenarios.
+[[map.zones]]
+id = "central"
+kind = "central"
+spaces = [[0, 0], [1, 0], [1, -1], [0, -1], [-1, 0], [-1, 1], [0, 1]]
+"#,
+        id = quoted(id),
+        name = quoted(name),
+    )
+}
+
+fn map_file(id: &str, name: &str, root: &Path) -> String {
+    format!(
+        "{}# A HexaDome map (000 § HexaDome): docs/packs.md has every key.\n\n{}",
+        schema_line(&root.join("maps"), "content.schema.json"),
+        map_entry(id, name)
+    )
+}
+
+fn scenario(id: &str, name: &str, root: &Path) -> String {
+    let map_id = format!("{id}-map");
+    format!(
+        r#"{schema}# A Scenario (000 § Scenarios) and the map it is played on: docs/packs.md has
+# every key. To play it on another map, set `map` to that map's id and the
+# zone ids below to its zones, and remove the `[[map]]` entry.
+
+[[scenario]]
+# Its id: kebab-case, unique among Scenarios.
+id = {id}
+# The printed name.
+name = {name}
+# The id of the map it is played on.
+map = {map}
+# How many players.
+players = {{ min = 2, max = 2 }}
+# Characters in each team.
+characters_per_team = 4
+# Rounds before the game ends.
+rounds = 5
+# Victory Points that end the game at once.
+vp_to_win = 8
+# The zones where each player deploys, in player order.
+deployment_zones = ["north", "south"]
+# The zones that are Scoring Zones at the start.
+scoring_zones = ["central"]
+# The printed deployment rule.
+deployment = "Player 1 deploys in the north zone, player 2 in the south zone."
+# Whether Frags break ties on Victory Points.
+frags_break_ties = true
+# Where the entry comes from: a rulebook citation (`<file> § <heading>`) or "original design".
+source = "original design"
+
+# An Objective: what scores Victory Points at the end of each Round. These ids
+# are the ones the engine scores (docs/rulings.md R8).
+[[scenario.rules]]
+# Its id.
+id = "only-player-in-scoring-zone"
+# The printed text.
+text = "Being the only player with Characters in the Scoring Zone at the end of the Round."
+# Victory Points it gives.
+vp = 3
+
+[[scenario.rules]]
+id = "more-characters-in-scoring-zone"
+text = "Having more Characters in the Scoring Zone than the opponent at the end of the Round."
+vp = 2
+
+[[scenario.rules]]
+id = "same-characters-in-scoring-zone"
+text = "Having as many Characters in the Scoring Zone as the opponent (at least one each) at the end of the Round."
+vp = 1
+
+{map_entry}"#,
+        schema = schema_line(&root.join("scenarios"), "content.schema.json"),
+        id = quoted(id),
+        name = quoted(name),
+        map = quoted(&map_id),
+        map_entry = map_entry(&map_id, &format!("{name} map")),
+    )
+}
