@@ -552,11 +552,38 @@ fn an_activation_that_would_not_end_is_stopped_naming_the_effect() {
         rec.events.iter().any(|e| matches!(e, arena_engine::rules::event::Event::GameEnded { .. })),
         "the game ends"
     );
-    let diags = sim::check_sims(&loaded, 2, 1);
+    let diags = sim::check_sims(&loaded, 2, 1).diagnostics;
     assert!(
         diags.iter().any(|d| d.is_error()
             && d.location.as_ref().is_some_and(|l| l.file.ends_with("second-wind.lua"))
             && d.message.contains("went past")),
         "check --sims reports it at the script: {diags:#?}"
     );
+}
+
+/// Issue 13 (check --sims that CI can trust): a Tactic whose Lua fails only
+/// when it is played is reported as an error at its effect, with the command
+/// that plays the game again; and the smoke games report effect coverage.
+#[test]
+fn check_sims_reports_a_tactic_that_fails_when_played_and_effect_coverage() {
+    let root = arena_tests::tests_dir();
+    let loaded = load::load(
+        &[root.join("../content/aristeia-core"), root.join("fixtures/packs/tactic-fails-when-played")],
+        &load::Options { run_script_tests: false, ..load::Options::default() },
+    );
+    assert!(!loaded.has_errors(), "the fixture loads");
+    let check = sim::check_sims(&loaded, 4, 1);
+    let failed = check
+        .diagnostics
+        .iter()
+        .find(|d| d.is_error() && d.message.contains("tactic:misfire"))
+        .unwrap_or_else(|| panic!("the failing Tactic is reported: {:#?}", check.diagnostics));
+    assert!(failed.help.as_deref().is_some_and(|h| h.contains("arena sim misfire-game --seed")), "{failed:?}");
+    let cov = &check.coverage;
+    assert!(cov.scripted > 0 && cov.exercised > 0 && cov.exercised <= cov.scripted, "{cov:?}");
+    assert_eq!(cov.scripted - cov.exercised, cov.never.len());
+    assert!(!cov.never.iter().any(|(card, ..)| card == "tactic:misfire"), "Misfire ran");
+    // Every effect never exercised is a note at its Lua.
+    let notes = check.diagnostics.iter().filter(|d| d.code == arena_engine::diag::Code::EffectNotExercised).count();
+    assert_eq!(notes, cov.never.len());
 }

@@ -89,6 +89,9 @@ codes! {
     PatchFailed = "patch-failed", "A patch operation cannot be applied (RFC 6902 rules).";
     LockMismatch = "lock-mismatch", "`arena check --locked`: the packs differ from `arena.lock` (added, removed, another version, other content).";
     SimFailed = "sim-failed", "A simulated game (`arena check --sims`) stopped on an engine error or did not end.";
+    EffectNotExercised = "effect-not-exercised", "A scripted effect never ran in the smoke games of `arena check --sims` (listed with `--strict`).";
+    PatchUnguarded = "patch-unguarded", "A patch replaces printed text or numbers without an `expect` guard (listed with `--strict`).";
+    CaseConflict = "case-conflict", "Two files of a pack have names that differ only in case: the pack breaks on Windows and macOS.";
     Provisional = "provisional", "An entry stands in for data the rulebooks print as a picture.";
     MarkersMissing = "markers-missing", "A Scenario places Special Space markers or Running Projectiles that no loaded pack has (enough of).";
     ContentGap = "content-gap", "Something the rulebooks name is not in the pack (its text is not printed); the pack's manifest says so.";
@@ -173,6 +176,13 @@ impl Code {
             Code::SimFailed => {
                 "Reproduce the game with the `arena sim` command in the message and fix the effect or content at fault."
             }
+            Code::EffectNotExercised => {
+                "Play more games (`--sims N`), add a situation that makes it run, or give a ready-made setup with its Character."
+            }
+            Code::PatchUnguarded => {
+                "Add `expect = ...` with the value the patch was written against, so a changed base fails loudly."
+            }
+            Code::CaseConflict => "Rename one of the files so that no two names differ only in case.",
             Code::Provisional => "Replace the stand-in data with the rulebook's, then remove `provisional`.",
             Code::MarkersMissing => "Load a pack that has the markers (or enough of them), or place fewer.",
             Code::ContentGap => "Nothing to do until the text is known; the manifest's `gaps` documents it.",

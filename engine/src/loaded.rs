@@ -92,6 +92,22 @@ pub struct Loaded {
     pub provenance: BTreeMap<String, Vec<FieldOrigin>>,
     /// The effective (patched) form of each patched entry, as JSON.
     pub effective: BTreeMap<String, Value>,
+    /// Which scripted effects the smoke games of `arena check --sims` ran.
+    pub coverage: Option<EffectCoverage>,
+}
+
+/// Effect coverage of `arena check --sims`: of the scripted effects (Actions,
+/// Switches, Automatic Skills, Tactics, States' and markers' effects; not
+/// conditions or helper files), how many ran at least once, and which never did.
+#[derive(Debug, Clone, Default, serde::Serialize)]
+pub struct EffectCoverage {
+    /// Scripted effects.
+    pub scripted: usize,
+    /// Those that ran at least once.
+    pub exercised: usize,
+    /// Those that never ran: (card, effect, where its Lua is).
+    #[serde(skip)]
+    pub never: Vec<(String, String, Location)>,
 }
 
 impl Loaded {
@@ -132,6 +148,7 @@ impl Loaded {
             provisional: self.provisional_entries.max(count(Code::Provisional)),
             unsupported_effects: self.unsupported_effects.max(count(Code::UnsupportedEffect)),
             gaps: self.gaps.max(count(Code::ContentGap)),
+            effect_coverage: self.coverage.clone(),
         }
     }
 }
@@ -160,6 +177,9 @@ pub struct Summary {
     /// Things the rulebooks name that the packs say they leave out.
     #[serde(skip_serializing_if = "is_zero")]
     pub gaps: usize,
+    /// Effect coverage of the smoke games, with `--sims`.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub effect_coverage: Option<EffectCoverage>,
 }
 
 fn is_zero(n: &usize) -> bool {

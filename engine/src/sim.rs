@@ -23,6 +23,9 @@ pub struct Record {
     pub answers: Vec<usize>,
     /// Effects that failed and were undone.
     pub effect_failures: usize,
+    /// The scripted effects that ran (indices of the runtime's `ScriptSet`).
+    #[serde(skip)]
+    pub effects_run: Vec<usize>,
 }
 
 impl Record {
@@ -96,6 +99,7 @@ pub fn play<'a>(
     Ok(Record {
         seed: setup.seed,
         effect_failures: game.effect_failures(),
+        effects_run: game.effects_run().iter().copied().collect(),
         answers: std::mem::take(&mut game.answers),
         events: std::mem::take(&mut game.events),
     })
@@ -254,6 +258,9 @@ pub struct GameSummary {
     /// What each Character did in the game (see [`CharacterLine`]).
     #[serde(skip_serializing_if = "std::collections::BTreeMap::is_empty")]
     pub characters: std::collections::BTreeMap<crate::model::Id, CharacterLine>,
+    /// The scripted effects that ran (indices of the batch's `ScriptSet`).
+    #[serde(skip)]
+    pub effects_run: Vec<usize>,
 }
 
 impl GameSummary {
@@ -269,6 +276,7 @@ impl GameSummary {
                 error: Some(e),
                 teams: Default::default(),
                 characters: Default::default(),
+                effects_run: Vec::new(),
             },
             Ok(r) => {
                 let (mut vp, mut frags, mut rounds) =
@@ -300,6 +308,7 @@ impl GameSummary {
                     error: None,
                     teams: Default::default(),
                     characters: character_lines(&r.events),
+                    effects_run: r.effects_run,
                 }
             }
         }
@@ -569,12 +578,24 @@ impl CharacterReport {
     }
 }
 
+/// What `arena check --sims` found: its diagnostics and the effect coverage.
+#[derive(Debug, Clone)]
+pub struct SimCheck {
+    /// One per distinct problem (errors), and a note per scripted effect that
+    /// never ran (`effect-not-exercised`, shown with `--strict`).
+    pub diagnostics: Vec<crate::diag::Diagnostic>,
+    /// Which scripted effects ran at least once.
+    pub coverage: crate::loaded::EffectCoverage,
+}
+
 /// `arena check --sims N`: play `n` seeded games of every Scenario that can be
-/// set up (its ready-made setups, else random teams of the loaded Characters),
-/// with random-legal controllers, and report every failed effect (at its script
-/// line), engine error and unfinished game as a diagnostic. Deduplicated:
-/// one diagnostic per distinct problem, with the number of games it hit.
-pub fn check_sims(loaded: &crate::loaded::Loaded, n: u64, jobs: usize) -> Vec<crate::diag::Diagnostic> {
+/// set up (its ready-made setups, and random teams of the loaded Characters),
+/// a greedy seat against a random one, and report every failed effect (at its
+/// script line), engine error and unfinished game as a diagnostic.
+/// Deduplicated: one diagnostic per distinct problem, with the number of games
+/// it hit. Also the effect coverage: which scripted Actions, Switches,
+/// Automatic Skills, Tactics and other effects ran at least once.
+pub fn check_sims(loaded: &crate::loaded::Loaded, n: u64, jobs: usize) -> SimCheck {
     use crate::diag::{Code, Diagnostic};
     let content = std::sync::Arc::new(loaded.content.clone());
     let mut setups: Vec<String> = Vec::new();
@@ -600,11 +621,13 @@ pub fn check_sims(loaded: &crate::loaded::Loaded, n: u64, jobs: usize) -> Vec<cr
         (&[Policy::Greedy, Policy::Random], 1..half + 1, "greedy,random"),
         (&[Policy::Random, Policy::Greedy], half + 1..n + 1, "random,greedy"),
     ];
+    let ran = std::cell::RefCell::new(std::collections::BTreeSet::new());
     let play = |teams: &Teams, what: &str, note: &mut dyn FnMut(String, Diagnostic)| {
         for (players, seeds, named) in mixes.iter().filter(|(_, seeds, _)| !seeds.is_empty()) {
             match batch(content.clone(), loaded.script_set.clone(), teams, seeds.clone(), players, jobs, &|| {}) {
                 Ok(games) => {
                     for g in games {
+                        ran.borrow_mut().extend(g.effects_run.iter().copied());
                         report_game(&g, what, named, &packs, note);
                     }
                 }
@@ -637,7 +660,8 @@ pub fn check_sims(loaded: &crate::loaded::Loaded, n: u64, jobs: usize) -> Vec<cr
     for scenario in content.scenarios.keys().filter(|s| two_player(s)) {
         play(&Teams::Random(scenario.clone()), &format!("{scenario} --random-teams"), &mut note);
     }
-    problems
+    let coverage = effect_coverage(loaded, &ran.borrow());
+    let mut diagnostics: Vec<Diagnostic> = problems
         .into_values()
         .map(|(mut d, count)| {
             if d.is_error() {
@@ -645,7 +669,38 @@ pub fn check_sims(loaded: &crate::loaded::Loaded, n: u64, jobs: usize) -> Vec<cr
             }
             d
         })
-        .collect()
+        .collect();
+    for (card, effect, location) in &coverage.never {
+        diagnostics.push(
+            Diagnostic::note(Code::EffectNotExercised, format!("never ran in the smoke games: {card} {effect}"))
+                .at(location.clone())
+                .path(format!("{card} {effect}")),
+        );
+    }
+    SimCheck { diagnostics, coverage }
+}
+
+/// Which scripted effects ran: every effect with Lua but conditions and
+/// helper files, by its card and content path.
+fn effect_coverage(
+    loaded: &crate::loaded::Loaded,
+    ran: &std::collections::BTreeSet<usize>,
+) -> crate::loaded::EffectCoverage {
+    let mut coverage = crate::loaded::EffectCoverage::default();
+    for (i, src) in loaded.script_set.sources().iter().enumerate() {
+        if src.effect.is_empty() || src.card.starts_with("script:") || src.effect.ends_with("condition") {
+            continue;
+        }
+        coverage.scripted += 1;
+        if ran.contains(&i) {
+            coverage.exercised += 1;
+        } else {
+            let text = loaded.sources.get(&src.file).unwrap_or(&src.source);
+            let location = crate::diag::line_location(&src.file, text, src.first_line.max(1));
+            coverage.never.push((src.card.clone(), src.effect.clone(), location));
+        }
+    }
+    coverage
 }
 
 /// One game of `arena check --sims`: its engine error, an unfinished game, and one

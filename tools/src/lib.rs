@@ -595,9 +595,11 @@ fn check(args: CheckArgs, ui: &Ui, stdout: &mut dyn Write, stderr: &mut dyn Writ
     if let Some(n) = args.sims.filter(|n| *n > 0) {
         if !loaded.has_errors() {
             let jobs = std::thread::available_parallelism().map_or(1, |n| n.get());
-            let found = arena_engine::sim::check_sims(&loaded, n, jobs);
-            let failures = found.iter().filter(|d| d.is_error()).count();
-            loaded.diagnostics.extend(found);
+            let check = arena_engine::sim::check_sims(&loaded, n, jobs);
+            let failures = check.diagnostics.iter().filter(|d| d.is_error()).count();
+            loaded.diagnostics.extend(check.diagnostics);
+            let cov = check.coverage;
+            loaded.coverage = Some(cov.clone());
             let two_player = loaded
                 .content
                 .scenarios
@@ -605,8 +607,11 @@ fn check(args: CheckArgs, ui: &Ui, stdout: &mut dyn Write, stderr: &mut dyn Writ
                 .filter(|s| (s.value.players.min..=s.value.players.max).contains(&2))
                 .count();
             simulated = Some(format!(
-                "simulated {n} seeded games of each of {two_player} 2-player Scenario(s), with their setups and with random teams: {}",
-                if failures == 0 { "no failure".to_string() } else { format!("{failures} problem(s)") }
+                "simulated {n} seeded games of each of {two_player} 2-player Scenario(s), with their setups and with random teams: {}; {} of {} scripted effects ran{}",
+                if failures == 0 { "no failure".to_string() } else { format!("{failures} problem(s)") },
+                cov.exercised,
+                cov.scripted,
+                if cov.exercised < cov.scripted && !args.strict { " (--strict lists the others)" } else { "" }
             ));
         }
     }

@@ -128,6 +128,7 @@ impl<'a> Game<'a> {
             self.emit(Event::Log { text: format!("(not scripted: {text})") });
             return;
         };
+        self.effects_run.insert(script.0);
         let ctx = Ctx { self_id: Some(self_id.to_string()), target: target.map(str::to_string), successes };
         let rt = self.runtime;
         let outer = self.effect_frame.effect_source.replace(self_id.to_string());

@@ -238,6 +238,9 @@ pub struct Game<'a> {
     /// The profile of every Running Projectile: "a Defense of one blue die and
     /// Hit Points 1" (`001 § Running Projectiles`).
     projectile_card: std::rc::Rc<model::Character>,
+    /// The scripted effects that ran in this game (their `ScriptId`s), for
+    /// `arena check --sims`'s effect coverage.
+    effects_run: BTreeSet<usize>,
     /// The Roll being prepared or rolled.
     roll_frame: RollFrame,
     /// The effects running, and what they set off.
@@ -480,6 +483,7 @@ impl<'a> Game<'a> {
             halted: None,
             minion_cards,
             projectile_card: std::rc::Rc::new(projectiles::projectile_card()),
+            effects_run: BTreeSet::new(),
             roll_frame: RollFrame::default(),
             effect_frame: EffectFrame::default(),
         };
@@ -493,6 +497,12 @@ impl<'a> Game<'a> {
 
     fn emit(&mut self, e: Event) {
         self.events.push(e);
+    }
+
+    /// The scripted effects that ran so far (indices of the runtime's
+    /// `ScriptSet`), whether they succeeded or failed.
+    pub fn effects_run(&self) -> &BTreeSet<usize> {
+        &self.effects_run
     }
 
     /// How many effects failed (and were undone) so far.
