@@ -15,6 +15,9 @@ pub struct ShowArgs {
     reference: String,
     /// Packs to load (default: the bundled ones).
     paths: Vec<PathBuf>,
+    /// The same as a PATH: `--pack` spells packs the same way for every command.
+    #[arg(long = "pack", value_name = "PATH")]
+    pack: Vec<PathBuf>,
     /// `human` (the entry as TOML, then where each patched field was set) or `json`.
     #[arg(long, value_enum, default_value_t = Output::Human)]
     format: Output,
@@ -40,7 +43,9 @@ pub struct DiffArgs {
 /// The packs loaded, or the exit code for their errors (2 when a folder
 /// cannot be read, as `arena check` gives).
 fn load_clean(paths: &[PathBuf], ui: &Ui, stderr: &mut dyn Write) -> anyhow::Result<std::result::Result<Loaded, Exit>> {
-    let loaded = load::load(paths, &load::Options { run_script_tests: false, ..Default::default() });
+    let selection = crate::packs::select(paths, crate::content_paths);
+    crate::note_borrowed(&selection, ui, stderr)?;
+    let loaded = load::load(&selection.paths, &load::Options { run_script_tests: false, ..Default::default() });
     let errors: Vec<_> = loaded.diagnostics.iter().filter(|d| d.is_error()).cloned().collect();
     if !errors.is_empty() {
         write!(stderr, "{}", diag::render_human(&errors, &loaded.sources, ui.color()))?;
@@ -53,7 +58,7 @@ fn load_clean(paths: &[PathBuf], ui: &Ui, stderr: &mut dyn Write) -> anyhow::Res
 
 /// `arena show`.
 pub fn show(args: ShowArgs, ui: &Ui, stdout: &mut dyn Write, stderr: &mut dyn Write) -> anyhow::Result<Exit> {
-    let paths = if args.paths.is_empty() { content_paths() } else { args.paths.clone() };
+    let paths = [args.paths.clone(), args.pack.clone()].concat();
     let loaded = match load_clean(&paths, ui, stderr)? {
         Ok(loaded) => loaded,
         Err(code) => return Ok(code),

@@ -5,6 +5,7 @@
 //! Exit codes: 0 clean (warnings allowed), 1 content errors, 2 usage or IO failure.
 
 mod content_cmds;
+mod packs;
 mod scaffold;
 
 use anyhow::Context;
@@ -140,6 +141,9 @@ enum Command {
 struct CheckArgs {
     /// Pack folders, or folders of packs. Default: the bundled content/ and mods/.
     paths: Vec<PathBuf>,
+    /// The same as a PATH: `--pack` spells packs the same way for every command.
+    #[arg(long = "pack", value_name = "PATH")]
+    pack: Vec<PathBuf>,
     /// Output format.
     #[arg(long, value_enum, default_value_t = Format::Human)]
     format: Format,
@@ -184,6 +188,9 @@ struct ManArgs {
 struct LockArgs {
     /// Pack folders, or folders of packs. Default: the bundled content/ and mods/.
     paths: Vec<PathBuf>,
+    /// The same as a PATH: `--pack` spells packs the same way for every command.
+    #[arg(long = "pack", value_name = "PATH")]
+    pack: Vec<PathBuf>,
     /// Where to write the lockfile.
     #[arg(long, value_name = "FILE", default_value = "arena.lock")]
     output: PathBuf,
@@ -529,14 +536,14 @@ pub(crate) fn content_paths() -> Vec<PathBuf> {
     bundled(&["content"])
 }
 
-/// The arena checkout the bundled packs (and `schemas/`) are found in: the
-/// current folder when it holds `content/`, else the workspace this binary was
-/// built from, if it is still there.
-pub(crate) fn bundled_root() -> Option<PathBuf> {
-    let here = PathBuf::from(".");
-    let base =
-        if here.join("content").is_dir() { here } else { PathBuf::from(concat!(env!("CARGO_MANIFEST_DIR"), "/..")) };
-    base.is_dir().then_some(base)
+pub(crate) use packs::bundled_root;
+
+/// Say which bundled packs were added for missing dependencies (not with `-q`).
+pub(crate) fn note_borrowed(selection: &packs::Selection, ui: &Ui, stderr: &mut dyn Write) -> anyhow::Result<()> {
+    if !selection.borrowed.is_empty() && !ui.quiet() {
+        writeln!(stderr, "note: dependencies taken from the bundled packs: {}", selection.borrowed.join(", "))?;
+    }
+    Ok(())
 }
 
 fn bundled(dirs: &[&str]) -> Vec<PathBuf> {
@@ -555,42 +562,13 @@ fn has_pack(dir: &std::path::Path) -> bool {
 }
 
 fn check(args: CheckArgs, ui: &Ui, stdout: &mut dyn Write, stderr: &mut dyn Write) -> anyhow::Result<Exit> {
-    let mut paths = if args.paths.is_empty() { default_paths() } else { args.paths.clone() };
-    let options = load::Options { max_file_size: args.max_file_size, notes: args.strict, ..load::Options::default() };
-    let mut loaded = load::load(&paths, &options);
     // Dependencies the given paths lack are taken from the bundled packs (a mod
     // is checked against the base games it names), and said so.
-    let mut borrowed = Vec::new();
-    for _ in 0..4 {
-        let have: std::collections::BTreeSet<String> = loaded.packs.iter().map(|p| p.manifest.id.clone()).collect();
-        let wanted: std::collections::BTreeSet<String> = loaded
-            .packs
-            .iter()
-            .flat_map(|p| p.manifest.dependencies.keys().cloned())
-            .filter(|d| !have.contains(d))
-            .collect();
-        let (bundled, _) = load::discover(&content_paths());
-        let add: Vec<(String, PathBuf)> = bundled
-            .into_iter()
-            .filter_map(|root| {
-                let text = std::fs::read_to_string(root.join(load::MANIFEST)).ok()?;
-                let id = text.parse::<toml::Table>().ok()?.get("id")?.as_str()?.to_string();
-                wanted.contains(&id).then_some((id, root))
-            })
-            .collect();
-        if add.is_empty() {
-            break;
-        }
-        for (id, root) in add {
-            borrowed.push(format!("{id} ({})", root.display()));
-            paths.push(root);
-        }
-        loaded = load::load(&paths, &options);
-    }
+    let selection = packs::select(&[args.paths.clone(), args.pack.clone()].concat(), default_paths);
+    let options = load::Options { max_file_size: args.max_file_size, notes: args.strict, ..load::Options::default() };
+    let mut loaded = load::load(&selection.paths, &options);
     ui.loaded(&loaded, stderr)?;
-    if !borrowed.is_empty() && !ui.quiet() {
-        writeln!(stderr, "note: dependencies taken from the bundled packs: {}", borrowed.join(", "))?;
-    }
+    note_borrowed(&selection, ui, stderr)?;
     let mut simulated = None;
     if let Some(n) = args.sims.filter(|n| *n > 0) {
         if !loaded.has_errors() {
@@ -861,9 +839,10 @@ fn script(args: ScriptArgs, ui: &Ui, stdout: &mut dyn Write, stderr: &mut dyn Wr
         Ok(b) => String::from_utf8(b).map_err(|_| anyhow::anyhow!("{} is not UTF-8", args.file.display()))?,
         Err(e) => anyhow::bail!(e),
     };
-    let packs = if args.packs.is_empty() { content_paths() } else { args.packs.clone() };
+    let selection = packs::select(&args.packs, content_paths);
+    note_borrowed(&selection, ui, stderr)?;
     let options = load::Options { run_script_tests: false, ..load::Options::default() };
-    let loaded = load::load(&packs, &options);
+    let loaded = load::load(&selection.paths, &options);
     let unreadable: Vec<Diagnostic> = loaded
         .diagnostics
         .iter()
@@ -947,9 +926,10 @@ fn script(args: ScriptArgs, ui: &Ui, stdout: &mut dyn Write, stderr: &mut dyn Wr
 
 /// Load packs for playing: errors are printed and the load refused.
 fn load_for_play(packs: &[PathBuf], ui: &Ui, stderr: &mut dyn Write) -> anyhow::Result<Option<Loaded>> {
-    let packs = if packs.is_empty() { content_paths() } else { packs.to_vec() };
+    let selection = packs::select(packs, content_paths);
+    note_borrowed(&selection, ui, stderr)?;
     let options = load::Options { run_script_tests: false, ..load::Options::default() };
-    let loaded = load::load(&packs, &options);
+    let loaded = load::load(&selection.paths, &options);
     if loaded.has_errors() {
         let errors: Vec<Diagnostic> = loaded.diagnostics.iter().filter(|d| d.is_error()).cloned().collect();
         write!(stderr, "{}", diag::render_human(&errors, &loaded.sources, ui.color()))?;
@@ -1356,7 +1336,9 @@ fn run_situation(args: RunArgs, ui: &Ui, stdout: &mut dyn Write, stderr: &mut dy
 }
 
 fn lock(args: LockArgs, ui: &Ui, stdout: &mut dyn Write, stderr: &mut dyn Write) -> anyhow::Result<Exit> {
-    let paths = if args.paths.is_empty() { default_paths() } else { args.paths.clone() };
+    let selection = packs::select(&[args.paths.clone(), args.pack.clone()].concat(), default_paths);
+    note_borrowed(&selection, ui, stderr)?;
+    let paths = selection.paths;
     let loaded = load::load(&paths, &load::Options { run_script_tests: false, ..load::Options::default() });
     if loaded.has_errors() {
         let errors: Vec<Diagnostic> = loaded.diagnostics.iter().filter(|d| d.is_error()).cloned().collect();

@@ -18,6 +18,9 @@ use std::time::{Duration, Instant};
 pub struct WatchArgs {
     /// Pack folders, or folders of packs. Default: the bundled content/ and mods/.
     paths: Vec<PathBuf>,
+    /// The same as a PATH: `--pack` spells packs the same way for every command.
+    #[arg(long = "pack", value_name = "PATH")]
+    pack: Vec<PathBuf>,
     /// After each good reload, play a short seeded batch of this Scenario (its
     /// first ready-made setup) or setup, and compare it with the previous content.
     #[arg(long, value_name = "SCENARIO")]
@@ -55,7 +58,9 @@ pub struct WatchArgs {
 
 /// Watch until the event channel closes (or, with --once, until one change is handled).
 pub fn run(args: WatchArgs, ui: &Ui, stdout: &mut dyn Write, stderr: &mut dyn Write) -> anyhow::Result<Exit> {
-    let paths = if args.paths.is_empty() { default_paths() } else { args.paths.clone() };
+    let selection = crate::packs::select(&[args.paths.clone(), args.pack.clone()].concat(), default_paths);
+    crate::note_borrowed(&selection, ui, stderr)?;
+    let paths = selection.paths;
     if paths.is_empty() {
         writeln!(stderr, "error: no packs to watch: give a pack folder or a folder of packs")?;
         return Ok(2);

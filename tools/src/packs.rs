@@ -1,0 +1,126 @@
+//! Which pack folders a command loads, the same way for every command.
+//!
+//! A command's packs are the paths it was given, or its default (the bundled
+//! packs); then every dependency they name that they lack is taken from the
+//! bundled packs, transitively, and said so ([`select`]). The bundled packs
+//! travel with the binary: when neither the current folder nor the checkout
+//! it was built from holds them (an installed `arena`), they are written
+//! once from the copy embedded at build time into a cache folder
+//! ([`bundled_root`]).
+
+use arena_engine::load;
+use include_dir::{Dir, include_dir};
+use std::collections::{BTreeMap, BTreeSet};
+use std::path::{Path, PathBuf};
+
+/// The packs and schemas embedded at build time.
+static EMBEDDED_CONTENT: Dir<'static> = include_dir!("$CARGO_MANIFEST_DIR/../content");
+static EMBEDDED_MODS: Dir<'static> = include_dir!("$CARGO_MANIFEST_DIR/../mods");
+static EMBEDDED_SCHEMAS: Dir<'static> = include_dir!("$CARGO_MANIFEST_DIR/../schemas");
+
+/// The pack folders to load and the bundled packs borrowed for dependencies.
+#[derive(Debug, Clone)]
+pub struct Selection {
+    /// Pack folders, or folders of packs, in the order given.
+    pub paths: Vec<PathBuf>,
+    /// Bundled packs added for a missing dependency, as `id (folder)`.
+    pub borrowed: Vec<String>,
+}
+
+/// The packs of a command: `given`, or `default()` when none are given, plus
+/// the bundled packs that provide a dependency the others lack (by manifest
+/// only, before anything is loaded).
+pub fn select(given: &[PathBuf], default: fn() -> Vec<PathBuf>) -> Selection {
+    let mut paths = if given.is_empty() { default() } else { given.to_vec() };
+    let (roots, _) = load::discover(&paths);
+    let mut have: BTreeMap<String, Vec<String>> = roots.iter().filter_map(|r| manifest(r)).collect();
+    let (bundled_roots, _) = load::discover(&crate::content_paths());
+    let bundled: Vec<(String, Vec<String>, PathBuf)> =
+        bundled_roots.into_iter().filter_map(|r| manifest(&r).map(|(id, deps)| (id, deps, r))).collect();
+    let mut borrowed = Vec::new();
+    loop {
+        let wanted: BTreeSet<&String> = have.values().flatten().filter(|d| !have.contains_key(*d)).collect();
+        let add: Vec<&(String, Vec<String>, PathBuf)> = bundled.iter().filter(|(id, ..)| wanted.contains(id)).collect();
+        if add.is_empty() {
+            break;
+        }
+        for (id, deps, root) in add {
+            borrowed.push(format!("{id} ({})", root.display()));
+            paths.push(root.clone());
+            have.insert(id.clone(), deps.clone());
+        }
+    }
+    Selection { paths, borrowed }
+}
+
+/// A pack's id and the ids of its required dependencies, from its manifest.
+fn manifest(root: &Path) -> Option<(String, Vec<String>)> {
+    let text = arena_engine::read::read_text_limited(&root.join(load::MANIFEST), 1024 * 1024).ok()?;
+    let table = text.parse::<toml::Table>().ok()?;
+    let id = table.get("id")?.as_str()?.to_string();
+    let deps = table.get("dependencies").and_then(|d| d.as_table()).map(|t| t.keys().cloned().collect());
+    Some((id, deps.unwrap_or_default()))
+}
+
+/// The folder holding the bundled `content/`, `mods/` and `schemas/`: the
+/// current folder when it has `content/` (working in a checkout), else the
+/// checkout this binary was built from if it is still there, else the copy
+/// embedded in the binary, written once to a cache folder.
+pub fn bundled_root() -> Option<PathBuf> {
+    let here = PathBuf::from(".");
+    if here.join("content").is_dir() {
+        return Some(here);
+    }
+    let built = PathBuf::from(concat!(env!("CARGO_MANIFEST_DIR"), "/.."));
+    if built.join("content").is_dir() {
+        return Some(built);
+    }
+    embedded_root().ok()
+}
+
+/// The embedded packs, written whole into `<cache>/arena/bundled-<version>-<hash>`
+/// (a temporary folder renamed into place, so a half-written copy is never used).
+fn embedded_root() -> std::io::Result<PathBuf> {
+    use std::hash::Hasher;
+    let mut h = std::collections::hash_map::DefaultHasher::new();
+    for dir in [&EMBEDDED_CONTENT, &EMBEDDED_MODS, &EMBEDDED_SCHEMAS] {
+        hash_dir(dir, &mut h);
+    }
+    let cache = std::env::var_os("XDG_CACHE_HOME")
+        .map(PathBuf::from)
+        .or_else(|| std::env::var_os("HOME").map(|h| PathBuf::from(h).join(".cache")))
+        .unwrap_or_else(std::env::temp_dir)
+        .join("arena");
+    let root = cache.join(format!("bundled-{}-{:016x}", env!("CARGO_PKG_VERSION"), h.finish()));
+    if root.join("content").is_dir() {
+        return Ok(root);
+    }
+    std::fs::create_dir_all(&cache)?;
+    let tmp = cache.join(format!(".bundled-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&tmp);
+    for (name, dir) in [("content", &EMBEDDED_CONTENT), ("mods", &EMBEDDED_MODS), ("schemas", &EMBEDDED_SCHEMAS)] {
+        let target = tmp.join(name);
+        std::fs::create_dir_all(&target)?;
+        dir.extract(&target)?;
+    }
+    match std::fs::rename(&tmp, &root) {
+        Ok(()) => Ok(root),
+        // Another process wrote it first: use theirs.
+        Err(_) if root.join("content").is_dir() => {
+            let _ = std::fs::remove_dir_all(&tmp);
+            Ok(root)
+        }
+        Err(e) => Err(e),
+    }
+}
+
+fn hash_dir(dir: &Dir<'_>, h: &mut impl std::hash::Hasher) {
+    use std::hash::Hash;
+    for f in dir.files() {
+        f.path().hash(h);
+        f.contents().hash(h);
+    }
+    for d in dir.dirs() {
+        hash_dir(d, h);
+    }
+}
