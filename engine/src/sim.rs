@@ -84,6 +84,8 @@ pub fn play<'a>(
     setup: &Setup,
     controllers: [&'a mut dyn Controller; 2],
 ) -> Result<Record, String> {
+    // Each game starts with its own log allowance, whatever the VM played before.
+    runtime.begin_game();
     let mut game = Game::new(content, runtime, setup, controllers)?;
     game.play()?;
     Ok(Record {

@@ -587,6 +587,14 @@ fn script(args: ScriptArgs, stdout: &mut dyn Write, stderr: &mut dyn Write) -> a
     use arena_engine::script::host::RecordingHost;
     use arena_engine::script::runtime::{Ctx, Limits, Runtime, ScriptSource};
     let text = match std::fs::read(&args.file) {
+        Ok(b) if arena_engine::script::compile::wide_encoding(&b).is_some() => {
+            let encoding = arena_engine::script::compile::wide_encoding(&b).unwrap_or_default();
+            let d = Diagnostic::error(Code::NotUtf8, arena_engine::script::compile::wide_encoding_message(encoding))
+                .at(diag::Location { file: args.file.clone(), span: None, line: 1, column: 1 })
+                .help("save the file as UTF-8 (Lua source is read as UTF-8 only)");
+            write!(stderr, "{}", diag::render_human(&[d], &diag::SourceMap::default(), false))?;
+            return Ok(1);
+        }
         Ok(b) if arena_engine::script::is_bytecode(&b) => {
             let d = Diagnostic::error(Code::ScriptBytecode, "script is precompiled bytecode")
                 .at(diag::Location { file: args.file.clone(), span: None, line: 1, column: 1 })
