@@ -148,11 +148,11 @@ pub fn compile_all(sources: Vec<ScriptSource>) -> (Arc<ScriptSet>, Vec<ScriptErr
     for s in sources {
         if s.source.len() > MAX_SCRIPT_BYTES {
             let message = format!(
-                "the script is {} KiB; scripts may be at most {} KiB",
+                "{} KiB, more than the {} KiB a script may have",
                 s.source.len().div_ceil(1024),
                 MAX_SCRIPT_BYTES / 1024
             );
-            errors.push(ScriptError::new(ScriptErrorKind::Compile, &message, &s, None));
+            errors.push(ScriptError::new(ScriptErrorKind::TooLarge, &message, &s, None));
             continue;
         }
         if let Some(encoding) = super::compile::wide_encoding(s.source.as_bytes()) {
@@ -186,6 +186,8 @@ pub fn compile_all(sources: Vec<ScriptSource>) -> (Arc<ScriptSet>, Vec<ScriptErr
 pub enum ScriptErrorKind {
     /// Does not compile.
     Compile,
+    /// Larger than [`MAX_SCRIPT_BYTES`]: not compiled.
+    TooLarge,
     /// A Lua error, or a wrong argument to the API.
     Runtime,
     /// The instruction budget (or the wall-time backstop) of the call ran out.
@@ -229,7 +231,7 @@ impl ScriptError {
     /// The stable diagnostic code of this kind of failure.
     pub fn code(&self) -> Code {
         match self.kind {
-            ScriptErrorKind::Compile => Code::ScriptCompile,
+            ScriptErrorKind::Compile | ScriptErrorKind::TooLarge => Code::ScriptCompile,
             ScriptErrorKind::Runtime => Code::ScriptError,
             ScriptErrorKind::Budget => Code::ScriptBudget,
             ScriptErrorKind::Memory => Code::ScriptMemory,
@@ -240,6 +242,7 @@ impl ScriptError {
     pub fn to_diagnostic(&self) -> Diagnostic {
         let help = match self.kind {
             ScriptErrorKind::Compile => "fix the Luau syntax; `arena script FILE` runs a file on its own",
+            ScriptErrorKind::TooLarge => "split the effects over smaller files (docs/effects.md § The sandbox)",
             ScriptErrorKind::Runtime => "see docs/lua-api.md for the API; `arena script FILE` runs a script alone",
             ScriptErrorKind::Budget => "the effect ran too long: look for a loop that never ends",
             ScriptErrorKind::Memory => {
@@ -249,6 +252,7 @@ impl ScriptError {
         let what = if self.effect.is_empty() { self.card.clone() } else { format!("{} {}", self.card, self.effect) };
         let message = match self.kind {
             ScriptErrorKind::Compile => format!("Lua does not compile: {}", self.message),
+            ScriptErrorKind::TooLarge => format!("script too large: {}", self.message),
             _ => format!("{}: {}", what, self.message),
         };
         let mut d = Diagnostic::error(self.code(), message)
