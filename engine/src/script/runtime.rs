@@ -83,6 +83,10 @@ impl Default for Limits {
 /// Largest script source accepted (256 KiB): Luau compiles that in milliseconds.
 pub const MAX_SCRIPT_BYTES: usize = 256 * 1024;
 
+/// Budget units each `game:` call costs (a call is far more work than a Lua
+/// operation, and what the game records for it is host memory).
+const API_CALL_UNITS: u64 = 64;
+
 /// What each logged message counts beyond its length, so that a flood of empty
 /// messages is bounded too.
 const LOG_MESSAGE_COST: usize = 64;
@@ -1031,6 +1035,9 @@ fn build_game(lua: &Lua, shared: &Rc<Shared>) -> mlua::Result<Table> {
 }
 
 fn call_api(lua: &Lua, shared: &Shared, f: &'static ApiFn, args: mlua::MultiValue) -> mlua::Result<Value> {
+    // What the game records for a call is host memory the VM's limit does not
+    // see: calls are charged, so one effect makes at most ~15,000 of them.
+    shared.charge(lua, API_CALL_UNITS)?;
     match args.front() {
         Some(Value::Table(t)) if t.to_pointer() as usize == shared.game_ptr.get() => {}
         _ => return Err(lua_err(format!("call `game:{}(...)` with a colon", f.name))),
