@@ -281,3 +281,72 @@ fn show_credits_earlier_patches_and_appended_items() {
     let dice = run.stdout.lines().find(|l| l.starts_with("#   actions[id=jotums-shield].roll.dice ")).unwrap();
     assert!(dice.contains("twice") && dice.ends_with("(patch)"), "{dice}");
 }
+
+/// Copies of the worked example's duelist pack and the stand-in core in a
+/// temporary folder: (tmp, duelist, core).
+fn lockable_packs() -> (tempfile::TempDir, std::path::PathBuf, std::path::PathBuf) {
+    let tmp = tempfile::tempdir().unwrap();
+    let src = tests_dir().join("fixtures/good/worked-example/duelist");
+    let dst = tmp.path().join("packs/duelist");
+    for entry in ["pack.toml", "characters/duelist.toml", "scripts/en-garde.lua"] {
+        std::fs::create_dir_all(dst.join(entry).parent().unwrap()).unwrap();
+        std::fs::copy(src.join(entry), dst.join(entry)).unwrap();
+    }
+    (tmp, dst, tests_dir().join("fixtures/base/aristeia-core"))
+}
+
+/// issue 12, 15: a write that fails part-way (here a file-size limit of 0
+/// bytes, as on a full disk) leaves the old lockfile whole, and no temporary
+/// file behind. `arena lock` runs in a child process that has the limit.
+#[test]
+fn a_failed_write_leaves_the_old_file_whole() {
+    if let Ok(args) = std::env::var("ARENA_TEST_LIMITED_CHILD") {
+        let args: Vec<String> = serde_json::from_str(&args).unwrap();
+        let argv: Vec<&str> = args.iter().map(String::as_str).collect();
+        std::process::exit(arena(&argv).code as i32);
+    }
+    if !cfg!(unix) {
+        return;
+    }
+    let (tmp, duelist, core) = lockable_packs();
+    let lock = tmp.path().join("arena.lock");
+    std::fs::write(&lock, "# the old lockfile\n").unwrap();
+    let args = serde_json::to_string(&[
+        "lock",
+        duelist.to_str().unwrap(),
+        core.to_str().unwrap(),
+        "--output",
+        lock.to_str().unwrap(),
+    ])
+    .unwrap();
+    let exe = std::env::current_exe().unwrap();
+    let child = std::process::Command::new("sh")
+        .arg("-c")
+        .arg("trap '' XFSZ; ulimit -f 0; exec \"$0\" --exact a_failed_write_leaves_the_old_file_whole --test-threads 1 -q")
+        .arg(&exe)
+        .env("ARENA_TEST_LIMITED_CHILD", args)
+        .output()
+        .unwrap();
+    assert!(!child.status.success(), "the write succeeded despite the limit");
+    assert_eq!(std::fs::read_to_string(&lock).unwrap(), "# the old lockfile\n", "the old lockfile was damaged");
+    let names: Vec<String> =
+        std::fs::read_dir(tmp.path()).unwrap().map(|e| e.unwrap().file_name().to_string_lossy().into_owned()).collect();
+    assert_eq!(names.len(), 2, "a temporary file was left behind: {names:?}");
+}
+
+/// issue 12, 16: `arena lock` does not write through a symlink at its output:
+/// the link is replaced by the lockfile and its target is left as it was.
+#[cfg(unix)]
+#[test]
+fn lock_replaces_a_symlink_not_its_target() {
+    let (tmp, duelist, core) = lockable_packs();
+    let victim = tmp.path().join("precious.txt");
+    std::fs::write(&victim, "precious\n").unwrap();
+    let lock = tmp.path().join("arena.lock");
+    std::os::unix::fs::symlink(&victim, &lock).unwrap();
+    let run = arena(&["lock", duelist.to_str().unwrap(), core.to_str().unwrap(), "--output", lock.to_str().unwrap()]);
+    assert_eq!(run.code, 0, "{}", run.stderr);
+    assert_eq!(std::fs::read_to_string(&victim).unwrap(), "precious\n", "the link's target was overwritten");
+    assert!(std::fs::symlink_metadata(&lock).unwrap().file_type().is_file(), "the lockfile is still a link");
+    assert!(std::fs::read_to_string(&lock).unwrap().contains("[[pack]]"));
+}

@@ -575,7 +575,7 @@ fn generate(args: GenerateArgs, stdout: &mut dyn Write, stderr: &mut dyn Write) 
             if let Some(dir) = path.parent() {
                 std::fs::create_dir_all(dir).with_context(|| format!("creating {}", dir.display()))?;
             }
-            std::fs::write(&path, text).with_context(|| format!("writing {}", path.display()))?;
+            write_atomically(&path, text.as_bytes())?;
             writeln!(stdout, "wrote {rel}")?;
         }
     }
@@ -801,8 +801,7 @@ fn sim(args: SimArgs, stdout: &mut dyn Write, stderr: &mut dyn Write) -> anyhow:
         .map_err(|e| anyhow::anyhow!(e))?;
     if let Some(path) = &args.replay {
         let replay = arena_engine::sim::Replay::of(&record, &setup_id, &loaded.content_hash()).with_packs(&loaded);
-        std::fs::write(path, serde_json::to_string(&replay)? + "\n")
-            .with_context(|| format!("writing {}", path.display()))?;
+        write_atomically(path, (serde_json::to_string(&replay)? + "\n").as_bytes())?;
     }
     match args.format {
         Output::Json => writeln!(stdout, "{}", serde_json::to_string_pretty(&record)?)?,
@@ -1002,6 +1001,34 @@ fn run_situation(args: RunArgs, stdout: &mut dyn Write, stderr: &mut dyn Write) 
     Ok(if played.problems.is_empty() { 0 } else { 1 })
 }
 
+/// Write a file whole or not at all: into a temporary file beside it, synced,
+/// then renamed over `path`. A full disk leaves the old file as it was; a
+/// symlink at `path` is replaced by the file, its target left untouched.
+pub fn write_atomically(path: &std::path::Path, bytes: &[u8]) -> anyhow::Result<()> {
+    let dir = match path.parent() {
+        Some(d) if !d.as_os_str().is_empty() => d,
+        _ => std::path::Path::new("."),
+    };
+    let mut tmp =
+        tempfile::Builder::new().prefix(".arena-").suffix(".tmp").tempfile_in(dir).with_context(|| {
+            format!("writing {}: cannot create a temporary file in {}", path.display(), dir.display())
+        })?;
+    tmp.write_all(bytes).with_context(|| format!("writing {}", path.display()))?;
+    tmp.as_file().sync_all().with_context(|| format!("writing {}", path.display()))?;
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::PermissionsExt;
+        // A regular file keeps its mode; a new one (or one replacing a link) is 0644.
+        let mode = match std::fs::symlink_metadata(path) {
+            Ok(m) if m.file_type().is_file() => m.permissions().mode() & 0o7777,
+            _ => 0o644,
+        };
+        let _ = tmp.as_file().set_permissions(std::fs::Permissions::from_mode(mode));
+    }
+    tmp.persist(path).map_err(|e| anyhow::anyhow!("writing {}: {}", path.display(), e.error))?;
+    Ok(())
+}
+
 fn lock(args: LockArgs, stdout: &mut dyn Write, stderr: &mut dyn Write) -> anyhow::Result<Exit> {
     let paths = if args.paths.is_empty() { default_paths() } else { args.paths.clone() };
     let loaded = load::load(&paths, &load::Options { run_script_tests: false, ..load::Options::default() });
@@ -1011,7 +1038,7 @@ fn lock(args: LockArgs, stdout: &mut dyn Write, stderr: &mut dyn Write) -> anyho
         writeln!(stderr, "the packs have errors: nothing written")?;
         return Ok(1);
     }
-    std::fs::write(&args.output, loaded.lockfile()).with_context(|| format!("writing {}", args.output.display()))?;
+    write_atomically(&args.output, loaded.lockfile().as_bytes())?;
     writeln!(stdout, "wrote {} ({} packs)", args.output.display(), loaded.packs.len())?;
     Ok(0)
 }
