@@ -350,3 +350,58 @@ fn lock_replaces_a_symlink_not_its_target() {
     assert!(std::fs::symlink_metadata(&lock).unwrap().file_type().is_file(), "the lockfile is still a link");
     assert!(std::fs::read_to_string(&lock).unwrap().contains("[[pack]]"));
 }
+
+/// issue 12, 17: `check --locked` hashes content, not bytes: packs and a
+/// lockfile checked out with CRLF line endings, and a comment added to the
+/// lockfile, still match; a changed file is named with its pack.
+#[test]
+fn check_locked_ignores_line_endings_and_names_what_differs() {
+    let (tmp, duelist, core) = lockable_packs();
+    let lock = tmp.path().join("arena.lock");
+    let (p, c, l) = (duelist.to_str().unwrap(), core.to_str().unwrap(), lock.to_str().unwrap());
+    assert_eq!(arena(&["lock", p, c, "--output", l]).code, 0);
+    let crlf = |path: &Path| {
+        let text = std::fs::read_to_string(path).unwrap();
+        std::fs::write(path, text.replace("\r\n", "\n").replace('\n', "\r\n")).unwrap();
+    };
+    for entry in ["pack.toml", "characters/duelist.toml", "scripts/en-garde.lua"] {
+        crlf(&duelist.join(entry));
+    }
+    crlf(&lock);
+    let commented = format!("# pinned for CI\r\n{}", std::fs::read_to_string(&lock).unwrap());
+    std::fs::write(&lock, commented).unwrap();
+    let ok = arena(&["check", p, c, "--locked", "--lockfile", l]);
+    assert_eq!(ok.code, 0, "{}", ok.stderr);
+    // A lockfile written before per-file hashes still matches.
+    let old = "[[pack]]\nid = \"aristeia-core\"\nversion = \"1.0.0\"\nhash = \"HASH_CORE\"\n\n[[pack]]\nid = \"duelist\"\nversion = \"0.1.0\"\nhash = \"HASH_DUELIST\"\n";
+    let lf_hashes = {
+        // The hashes earlier lockfiles hold: `Loaded::pack_hash` of the packs with LF endings.
+        let (_tmp, d, c) = lockable_packs();
+        let lf = arena_engine::load::load(&[d, c], &arena_engine::load::Options::default());
+        let h = |id: &str| lf.pack_hash(lf.packs.iter().find(|x| x.manifest.id == id).unwrap());
+        (h("aristeia-core"), h("duelist"))
+    };
+    let old = old.replace("HASH_CORE", &lf_hashes.0).replace("HASH_DUELIST", &lf_hashes.1);
+    let old_lock = tmp.path().join("old.lock");
+    std::fs::write(&old_lock, old).unwrap();
+    let ok = arena(&["check", p, c, "--locked", "--lockfile", old_lock.to_str().unwrap()]);
+    assert_eq!(ok.code, 0, "{}", ok.stderr);
+    // A change is named: the pack and the file.
+    let file = duelist.join("characters/duelist.toml");
+    std::fs::write(&file, std::fs::read_to_string(&file).unwrap().replace("speed = 4", "speed = 5")).unwrap();
+    let changed = arena(&["check", p, c, "--locked", "--lockfile", l, "--format", "json"]);
+    assert_eq!(changed.code, 1);
+    let doc: Value = serde_json::from_str(&changed.stdout).unwrap();
+    let messages: Vec<&str> = doc["diagnostics"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter(|d| d["code"] == "lock-mismatch")
+        .map(|d| d["message"].as_str().unwrap())
+        .collect();
+    assert_eq!(messages.len(), 1, "{messages:?}");
+    assert!(
+        messages[0].contains("pack `duelist`") && messages[0].contains("`characters/duelist.toml` differs"),
+        "{messages:?}"
+    );
+}

@@ -9,6 +9,7 @@ pub mod content;
 pub mod diag;
 pub mod generate;
 pub mod load;
+pub mod lock;
 pub mod model;
 pub mod patch;
 pub mod resolve;

@@ -476,20 +476,8 @@ fn check(args: CheckArgs, stdout: &mut dyn Write, stderr: &mut dyn Write) -> any
         loaded.diagnostics.extend(found);
     }
     if args.locked {
-        let expected = std::fs::read_to_string(&args.lockfile).unwrap_or_default();
-        let actual = loaded.lockfile();
-        if expected != actual {
-            let what = if expected.is_empty() { "is missing" } else { "is out of date" };
-            let first = expected.lines().zip(actual.lines()).position(|(a, b)| a != b).map_or(1, |i| i + 1);
-            loaded.diagnostics.push(
-                Diagnostic::error(
-                    Code::LockMismatch,
-                    format!("`{}` {what}: the packs differ from it", args.lockfile.display()),
-                )
-                .at(diag::Location { file: args.lockfile.clone(), span: None, line: first, column: 1 })
-                .help("run `arena lock` (with the same paths) and commit the lockfile, if the change is intended"),
-            );
-        }
+        let expected = std::fs::read_to_string(&args.lockfile).ok();
+        loaded.diagnostics.extend(arena_engine::lock::check(&loaded, expected.as_deref(), &args.lockfile));
     }
     let shown: Vec<Diagnostic> =
         loaded.diagnostics.iter().filter(|d| args.strict || d.severity != Severity::Note).cloned().collect();
@@ -1038,7 +1026,7 @@ fn lock(args: LockArgs, stdout: &mut dyn Write, stderr: &mut dyn Write) -> anyho
         writeln!(stderr, "the packs have errors: nothing written")?;
         return Ok(1);
     }
-    write_atomically(&args.output, loaded.lockfile().as_bytes())?;
+    write_atomically(&args.output, arena_engine::lock::lockfile(&loaded).as_bytes())?;
     writeln!(stdout, "wrote {} ({} packs)", args.output.display(), loaded.packs.len())?;
     Ok(0)
 }
