@@ -82,10 +82,11 @@ fn attacks() -> Vec<Attack> {
         .collect()
 }
 
-/// Generous bound on one attack's wall time, alone or in a game: the budget and
-/// the 1 s wall-time backstop stop every attack well before (not a performance
-/// claim; debug builds on a shared machine).
-const ATTACK_WALL: Duration = Duration::from_secs(8);
+/// Generous bound on one attack's wall time, alone or in a whole game: the
+/// budget and the 1 s wall-time backstop stop every attack before (measured in a
+/// debug build: at most 1.2 s alone, 1.4 s with the game around it; not a
+/// performance claim).
+const ATTACK_WALL: Duration = Duration::from_secs(5);
 
 /// The process's peak resident memory, in bytes (Linux).
 fn peak_rss() -> Option<u64> {
@@ -95,9 +96,11 @@ fn peak_rss() -> Option<u64> {
     Some(kb * 1024)
 }
 
-/// docs/effects.md § The sandbox: the VM never holds more than its 64 MiB, and
-/// what effects log is capped, so no attack takes the process far beyond that.
-const PEAK_BOUND: u64 = 768 * 1024 * 1024;
+/// docs/effects.md § The sandbox: each VM holds at most its 64 MiB, and what
+/// effects log is capped, so no attack takes the process (this test's VM, the
+/// other tests' VMs and content running beside it: about 135 MiB measured)
+/// past 512 MiB. Before the caps, a `print` loop alone grew the host by gigabytes.
+const PEAK_BOUND: u64 = 512 * 1024 * 1024;
 
 #[test]
 fn hostile_scripts_are_contained() {
@@ -234,11 +237,8 @@ fn hostile_scripts_are_contained_in_a_game() {
             assert!(m.contains(message.as_str()), "{name}: message {m:?} lacks {message:?}");
             assert!(!m.contains("0x"), "{name}: an address in the game: {m:?}");
         }
-        let budget = failures.len() as u32;
-        assert!(
-            took < ATTACK_WALL * budget.max(1),
-            "{name}: {budget} runs in the game took {took:?} (expected {kind:?} each)"
-        );
+        let runs = failures.len() as u32;
+        assert!(took < ATTACK_WALL * runs, "{name}: {runs} runs in the game took {took:?} (expected {kind:?} each)");
         assert_healthy(&rt, name);
     }
 }
