@@ -74,6 +74,7 @@ fn attacks() -> Vec<Attack> {
                 "runtime" => ScriptErrorKind::Runtime,
                 "budget" => ScriptErrorKind::Budget,
                 "memory" => ScriptErrorKind::Memory,
+                "compile" => ScriptErrorKind::Compile,
                 other => panic!("{name}: unknown expectation {other}"),
             };
             let message = header("message");
@@ -129,6 +130,10 @@ fn hostile_scripts_are_contained() {
         if *kind == ScriptErrorKind::Budget {
             assert!(err.line.is_some_and(|l| l >= 4), "{name}: a budget error names its line: {err:?}");
         }
+        // A refused script is refused as a whole (no line).
+        if *kind == ScriptErrorKind::Compile {
+            assert!(host.calls.is_empty() && host.rolled_back.is_empty(), "{name}: a refused script ran");
+        }
         assert!(d.notes.iter().any(|n| n.contains("test")), "{name}: diagnostic names the pack");
         assert_eq!(d.content_path.as_deref(), Some(format!("hostile:{name}").as_str()), "{name}: names the card");
         assert!(host.calls.is_empty(), "{name}: a failed effect applied calls: {:?}", host.calls);
@@ -148,14 +153,15 @@ fn bundled() -> arena_engine::load::Loaded {
     loaded
 }
 
-/// The bundled scripts with the effect `(card, effect)` replaced by `text`.
+/// The bundled scripts with the effect `(card, effect)` replaced by `text`, and
+/// the compile errors (an attack refused before it runs is left out of the set).
 fn with_script(
     loaded: &arena_engine::load::Loaded,
     card: &str,
     effect: &str,
     file: &str,
     text: &str,
-) -> Arc<ScriptSet> {
+) -> (Arc<ScriptSet>, Vec<arena_engine::script::runtime::ScriptError>) {
     let sources: Vec<ScriptSource> = loaded
         .script_set
         .sources()
@@ -174,9 +180,7 @@ fn with_script(
             }
         })
         .collect();
-    let (set, errors) = compile_all(sources);
-    assert!(errors.is_empty(), "{errors:?}");
-    set
+    compile_all(sources)
 }
 
 /// The first effect that runs in the first game of seed 7: every script is
@@ -220,7 +224,22 @@ fn hostile_scripts_are_contained_in_a_game() {
     let setup = Setup::from_content(&loaded.content, "first-game", 7).unwrap();
     for attack in attacks() {
         let Attack { name, file, text, kind, message } = &attack;
-        let set = with_script(&loaded, &card, &effect, file, text);
+        let (set, errors) = with_script(&loaded, &card, &effect, file, text);
+        if *kind == ScriptErrorKind::Compile {
+            // Refused when the content loads: the game plays without it.
+            assert!(
+                errors
+                    .iter()
+                    .any(|e| e.kind == *kind && e.file == PathBuf::from(file) && e.message.contains(message.as_str())),
+                "{name}: {errors:?}"
+            );
+            let rt = Runtime::new(Arc::new(loaded.content.clone()), set, Limits::default()).unwrap();
+            sim::play_with(&loaded.content, &rt, &setup, [sim::Player::Random, sim::Player::Greedy])
+                .unwrap_or_else(|e| panic!("{name}: the game broke: {e}"));
+            assert_healthy(&rt, name);
+            continue;
+        }
+        assert!(errors.is_empty(), "{errors:?}");
         let rt = Runtime::new(Arc::new(loaded.content.clone()), set, Limits::default()).unwrap();
         let started = Instant::now();
         let record = sim::play_with(&loaded.content, &rt, &setup, [sim::Player::Random, sim::Player::Greedy])
@@ -451,13 +470,17 @@ fn tostring_shows_no_addresses() {
 }
 
 /// A script that would play differently by memory address: it prints fresh
-/// tables and ctx, iterates table keys and fails with a table's name.
+/// tables and ctx, iterates table keys (with `pairs` and directly) and fails
+/// with a table's name.
 const ADDRESS_DEPENDENT: &str = r#"local game, ctx = ...
 local t = {}
 for i = 1, 8 do t[{}] = i end
 local order = {}
 local ok, err = pcall(function() for _, v in pairs(t) do order[#order + 1] = v end end)
 print("iteration", ok, err, table.concat(order, ","))
+local direct = {}
+local ok2, err2 = pcall(function() for _, v in t do direct[#direct + 1] = v end end)
+print("direct", ok2, err2, table.concat(direct, ","))
 print("tostring", tostring({}), tostring(ctx), tostring(print), string.format("%s", {}))
 if #order > 0 and order[1] % 2 == 0 then error(tostring({}) .. " came first") end
 return true
@@ -524,4 +547,20 @@ fn oversized_scripts_are_refused_quickly() {
     assert_eq!(errors.len(), 1);
     assert_eq!(errors[0].kind, ScriptErrorKind::TooLarge);
     assert!(errors[0].message.contains("256 KiB"), "{:?}", errors[0]);
+}
+
+/// Issue 12, 4: a table iterated directly (`for k, v in t do`) goes through the
+/// same check as `pairs`; ordinary loops still work, and error lines are kept.
+#[test]
+fn direct_iteration_is_checked_too() {
+    let rt = runtime();
+    let mut host = RecordingHost::new(1);
+    let ok = "local t = { a = 1, b = 2, 3 }\nlocal n = 0\nfor _, v in t do n = n + v end\n\
+              for _, v in ipairs({ 4, 5 }) do n = n + v end\nfor w in string.gmatch('x y', '%a') do n = n + #w end\n\
+              for i = 1, 2 do n = n + i end\nreturn n\n";
+    assert_eq!(rt.run_source(&source("ok", "ok.lua", ok), &mut host, &Ctx::default()), Ok(ApiValue::Int(20)));
+    let bad = "local t = {}\nt[{}] = 1\n\nfor k in t do end\n";
+    let err = rt.run_source(&source("bad", "bad.lua", bad), &mut host, &Ctx::default()).unwrap_err();
+    assert!(err.message.contains("cannot be iterated"), "{err:?}");
+    assert_eq!(err.line, Some(4));
 }

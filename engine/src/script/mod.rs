@@ -15,6 +15,7 @@
 pub mod api;
 pub mod compile;
 pub mod host;
+pub mod iteration;
 pub mod packtest;
 pub mod runtime;
 

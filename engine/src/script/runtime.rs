@@ -170,6 +170,14 @@ pub fn compile_all(sources: Vec<ScriptSource>) -> (Arc<ScriptSet>, Vec<ScriptErr
         }
         // A UTF-8 byte-order mark is not Lua: skip it (line numbers are unchanged).
         let text = s.source.strip_prefix('\u{feff}').unwrap_or(&s.source);
+        // Generic `for` loops through the iteration guard (same lines).
+        let text = match super::iteration::guard_iteration(text) {
+            Ok(t) => t,
+            Err(message) => {
+                errors.push(ScriptError::new(ScriptErrorKind::Compile, &message, &s, None));
+                continue;
+            }
+        };
         match compiler.compile(text.as_bytes()) {
             Ok(b) => {
                 set.bytecode.push(b);
