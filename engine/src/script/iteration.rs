@@ -3,14 +3,14 @@
 //! Luau iterates a table directly (`for k, v in t do`) in the order of its
 //! hash, which for keys that are tables or functions follows memory addresses:
 //! the same seed would play differently from run to run. The VM offers no hook
-//! there, so before compiling, the expression of every generic `for` with a
-//! single expression is wrapped: `for k, v in t do` becomes
-//! `for k, v in __arena_iter(t) do`, on the same line. `__arena_iter` (in
-//! `sandbox.luau`) passes iterator functions (`pairs(t)`, `string.gmatch`...)
-//! through unchanged and walks a table with the checked `next`, which refuses
-//! keys that are tables or functions. Loops whose expression holds a top-level
-//! comma (`in next, t`) or a function literal are left as they are: they call
-//! an iterator function, which is already checked or harmless.
+//! there, so before compiling, the first expression of every generic `for` is
+//! wrapped: `for k, v in t do` becomes `for k, v in __arena_iter(t) do`, on the
+//! same line. `__arena_iter` (in `sandbox.luau`) passes iterator functions
+//! (`pairs(t)`, `string.gmatch`..., `next` in `in next, t`) through unchanged
+//! and walks a table with the checked `next`, which refuses keys that are
+//! tables or functions (`in t, nil` then fails: the guard's state is cut off).
+//! A loop whose expression starts with a function literal at the top level is
+//! left as it is: it iterates with that function.
 
 /// The guard's name; a script may not use it.
 pub const GUARD: &str = "__arena_iter";
@@ -160,7 +160,13 @@ fn tokens(src: &str) -> Vec<Token> {
                 out.push(Token { start, end: i, kind: Kind::Literal });
             }
             b'=' | b'<' | b'>' | b'~' | b'.' | b':' | b'-' | b'+' | b'*' | b'/' | b'%' | b'^'
-                if b.get(i + 1).is_some_and(|&n| n == b'=' || (c == b'.' && n == b'.') || (c == b':' && n == b':') || (c == b'-' && n == b'>') || (c == b'/' && n == b'/')) =>
+                if b.get(i + 1).is_some_and(|&n| {
+                    n == b'='
+                        || (c == b'.' && n == b'.')
+                        || (c == b':' && n == b':')
+                        || (c == b'-' && n == b'>')
+                        || (c == b'/' && n == b'/')
+                }) =>
             {
                 i += 2;
                 while i < b.len() && (b[i] == b'.' || b[i] == b'=') && c == b'.' {
@@ -219,7 +225,14 @@ pub fn guard_iteration(src: &str) -> Result<std::borrow::Cow<'_, str>, String> {
             match u.kind {
                 Kind::Punct(b'(' | b'[' | b'{') => depth += 1,
                 Kind::Punct(b')' | b']' | b'}') => depth -= 1,
-                Kind::Punct(b',' | b';') if depth == 0 => break,
+                // `in t, nil do`: the first expression is the one iterated.
+                Kind::Punct(b',') if depth == 0 => {
+                    if j > first {
+                        last = Some(j - 1);
+                    }
+                    break;
+                }
+                Kind::Punct(b';') if depth == 0 => break,
                 Kind::Name if depth == 0 && matches!(name(u), Some("function" | "end" | "for" | "local")) => break,
                 Kind::Name if depth == 0 && name(u) == Some("do") => {
                     if j > first {
@@ -282,7 +295,6 @@ mod tests {
     fn other_loops_strings_and_comments_are_left() {
         for s in [
             "for i = 1, 10 do end",
-            "for k, v in next, t do end",
             "-- for k in t do end\nlocal s = 'for k in t do'",
             "local s = [[for k in t do]]",
             "local s = `for {x} in t do`",
@@ -290,7 +302,11 @@ mod tests {
         ] {
             assert_eq!(g(s), s);
         }
-        assert_eq!(g("local s = `a{ {1} }b` for k in t do end"), "local s = `a{ {1} }b` for k in __arena_iter(t) do end");
+        assert_eq!(g("for k, v in next, t do end"), "for k, v in __arena_iter(next), t do end");
+        assert_eq!(
+            g("local s = `a{ {1} }b` for k in t do end"),
+            "local s = `a{ {1} }b` for k in __arena_iter(t) do end"
+        );
         assert!(guard_iteration("local __arena_iter = pairs").is_err());
     }
 }
