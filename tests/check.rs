@@ -405,3 +405,21 @@ fn check_locked_ignores_line_endings_and_names_what_differs() {
         "{messages:?}"
     );
 }
+
+/// issue 12, 5: games load exactly the scripts effects name; a pack's other
+/// `.lua` files are still compiled by `check` for their errors.
+#[test]
+fn unreferenced_scripts_are_checked_but_not_loaded() {
+    let (_tmp, duelist, core) = lockable_packs();
+    std::fs::write(duelist.join("scripts/helper.lua"), "local function unused()\n  return 1 +\nend\n").unwrap();
+    std::fs::write(duelist.join("scripts/fine.lua"), "return function() end\n").unwrap();
+    let loaded = arena_engine::load::load(&[duelist.clone(), core], &arena_engine::load::Options::default());
+    assert!(
+        loaded.diagnostics.iter().any(|d| d.code.to_string() == "script-compile"
+            && d.location.as_ref().is_some_and(|l| l.file.ends_with("scripts/helper.lua"))),
+        "{:?}",
+        loaded.diagnostics
+    );
+    let cards: Vec<&str> = loaded.script_set.sources().iter().map(|s| s.card.as_str()).collect();
+    assert!(!cards.is_empty() && cards.iter().all(|c| !c.starts_with("script:")), "{cards:?}");
+}
