@@ -755,6 +755,11 @@ impl Runtime {
         self.shared.ticks.set(0);
         self.shared.out_of_time.set(false);
         self.shared.logged_call.set(0);
+        // Garbage an earlier call left (past a quarter of the limit) is collected
+        // first, so what a call may allocate does not depend on what ran before.
+        if self.lua.used_memory() > self.limits.memory_bytes / 4 {
+            let _ = self.lua.gc_collect();
+        }
         self.shared.collect_at.set(next_collection(self.lua.used_memory(), self.limits.memory_bytes));
         // SAFETY: see `Shared::host`; the lifetime is erased only while the
         // returned guard lives, and the guard clears the pointer when dropped.
