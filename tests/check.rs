@@ -282,3 +282,145 @@ fn show_credits_earlier_patches_and_appended_items() {
     let dice = run.stdout.lines().find(|l| l.starts_with("#   actions[id=jotums-shield].roll.dice ")).unwrap();
     assert!(dice.contains("twice") && dice.ends_with("(patch)"), "{dice}");
 }
+
+/// Copies of the worked example's duelist pack and the stand-in core in a
+/// temporary folder: (tmp, duelist, core).
+fn lockable_packs() -> (tempfile::TempDir, std::path::PathBuf, std::path::PathBuf) {
+    let tmp = tempfile::tempdir().unwrap();
+    let src = tests_dir().join("fixtures/good/worked-example/duelist");
+    let dst = tmp.path().join("packs/duelist");
+    for entry in ["pack.toml", "characters/duelist.toml", "scripts/en-garde.lua"] {
+        std::fs::create_dir_all(dst.join(entry).parent().unwrap()).unwrap();
+        std::fs::copy(src.join(entry), dst.join(entry)).unwrap();
+    }
+    (tmp, dst, tests_dir().join("fixtures/base/aristeia-core"))
+}
+
+/// issue 12, 15: a write that fails part-way (here a file-size limit of 0
+/// bytes, as on a full disk) leaves the old lockfile whole, and no temporary
+/// file behind. `arena lock` runs in a child process that has the limit.
+#[test]
+fn a_failed_write_leaves_the_old_file_whole() {
+    if let Ok(args) = std::env::var("ARENA_TEST_LIMITED_CHILD") {
+        let args: Vec<String> = serde_json::from_str(&args).unwrap();
+        let argv: Vec<&str> = args.iter().map(String::as_str).collect();
+        std::process::exit(arena(&argv).code as i32);
+    }
+    if !cfg!(unix) {
+        return;
+    }
+    let (tmp, duelist, core) = lockable_packs();
+    let lock = tmp.path().join("arena.lock");
+    std::fs::write(&lock, "# the old lockfile\n").unwrap();
+    let args = serde_json::to_string(&[
+        "lock",
+        duelist.to_str().unwrap(),
+        core.to_str().unwrap(),
+        "--output",
+        lock.to_str().unwrap(),
+    ])
+    .unwrap();
+    let exe = std::env::current_exe().unwrap();
+    let child = std::process::Command::new("sh")
+        .arg("-c")
+        .arg("trap '' XFSZ; ulimit -f 0; exec \"$0\" --exact a_failed_write_leaves_the_old_file_whole --test-threads 1 -q")
+        .arg(&exe)
+        .env("ARENA_TEST_LIMITED_CHILD", args)
+        .output()
+        .unwrap();
+    assert!(!child.status.success(), "the write succeeded despite the limit");
+    assert_eq!(std::fs::read_to_string(&lock).unwrap(), "# the old lockfile\n", "the old lockfile was damaged");
+    let names: Vec<String> =
+        std::fs::read_dir(tmp.path()).unwrap().map(|e| e.unwrap().file_name().to_string_lossy().into_owned()).collect();
+    assert_eq!(names.len(), 2, "a temporary file was left behind: {names:?}");
+}
+
+/// issue 12, 16: `arena lock` does not write through a symlink at its output:
+/// the link is replaced by the lockfile and its target is left as it was.
+#[cfg(unix)]
+#[test]
+fn lock_replaces_a_symlink_not_its_target() {
+    let (tmp, duelist, core) = lockable_packs();
+    let victim = tmp.path().join("precious.txt");
+    std::fs::write(&victim, "precious\n").unwrap();
+    let lock = tmp.path().join("arena.lock");
+    std::os::unix::fs::symlink(&victim, &lock).unwrap();
+    let run = arena(&["lock", duelist.to_str().unwrap(), core.to_str().unwrap(), "--output", lock.to_str().unwrap()]);
+    assert_eq!(run.code, 0, "{}", run.stderr);
+    assert_eq!(std::fs::read_to_string(&victim).unwrap(), "precious\n", "the link's target was overwritten");
+    assert!(std::fs::symlink_metadata(&lock).unwrap().file_type().is_file(), "the lockfile is still a link");
+    assert!(std::fs::read_to_string(&lock).unwrap().contains("[[pack]]"));
+}
+
+/// issue 12, 17: `check --locked` hashes content, not bytes: packs and a
+/// lockfile checked out with CRLF line endings, and a comment added to the
+/// lockfile, still match; a changed file is named with its pack.
+#[test]
+fn check_locked_ignores_line_endings_and_names_what_differs() {
+    let (tmp, duelist, core) = lockable_packs();
+    let lock = tmp.path().join("arena.lock");
+    let (p, c, l) = (duelist.to_str().unwrap(), core.to_str().unwrap(), lock.to_str().unwrap());
+    assert_eq!(arena(&["lock", p, c, "--output", l]).code, 0);
+    let crlf = |path: &Path| {
+        let text = std::fs::read_to_string(path).unwrap();
+        std::fs::write(path, text.replace("\r\n", "\n").replace('\n', "\r\n")).unwrap();
+    };
+    for entry in ["pack.toml", "characters/duelist.toml", "scripts/en-garde.lua"] {
+        crlf(&duelist.join(entry));
+    }
+    crlf(&lock);
+    let commented = format!("# pinned for CI\r\n{}", std::fs::read_to_string(&lock).unwrap());
+    std::fs::write(&lock, commented).unwrap();
+    let ok = arena(&["check", p, c, "--locked", "--lockfile", l]);
+    assert_eq!(ok.code, 0, "{}", ok.stderr);
+    // A lockfile written before per-file hashes still matches.
+    let old = "[[pack]]\nid = \"aristeia-core\"\nversion = \"1.0.0\"\nhash = \"HASH_CORE\"\n\n[[pack]]\nid = \"duelist\"\nversion = \"0.1.0\"\nhash = \"HASH_DUELIST\"\n";
+    let lf_hashes = {
+        // The hashes earlier lockfiles hold: `Loaded::pack_hash` of the packs with LF endings.
+        let (_tmp, d, c) = lockable_packs();
+        let lf = arena_engine::load::load(&[d, c], &arena_engine::load::Options::default());
+        let h = |id: &str| lf.pack_hash(lf.packs.iter().find(|x| x.manifest.id == id).unwrap());
+        (h("aristeia-core"), h("duelist"))
+    };
+    let old = old.replace("HASH_CORE", &lf_hashes.0).replace("HASH_DUELIST", &lf_hashes.1);
+    let old_lock = tmp.path().join("old.lock");
+    std::fs::write(&old_lock, old).unwrap();
+    let ok = arena(&["check", p, c, "--locked", "--lockfile", old_lock.to_str().unwrap()]);
+    assert_eq!(ok.code, 0, "{}", ok.stderr);
+    // A change is named: the pack and the file.
+    let file = duelist.join("characters/duelist.toml");
+    std::fs::write(&file, std::fs::read_to_string(&file).unwrap().replace("speed = 4", "speed = 5")).unwrap();
+    let changed = arena(&["check", p, c, "--locked", "--lockfile", l, "--format", "json"]);
+    assert_eq!(changed.code, 1);
+    let doc: Value = serde_json::from_str(&changed.stdout).unwrap();
+    let messages: Vec<&str> = doc["diagnostics"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter(|d| d["code"] == "lock-mismatch")
+        .map(|d| d["message"].as_str().unwrap())
+        .collect();
+    assert_eq!(messages.len(), 1, "{messages:?}");
+    assert!(
+        messages[0].contains("pack `duelist`") && messages[0].contains("`characters/duelist.toml` differs"),
+        "{messages:?}"
+    );
+}
+
+/// issue 12, 5: games load exactly the scripts effects name; a pack's other
+/// `.lua` files are still compiled by `check` for their errors.
+#[test]
+fn unreferenced_scripts_are_checked_but_not_loaded() {
+    let (_tmp, duelist, core) = lockable_packs();
+    std::fs::write(duelist.join("scripts/helper.lua"), "local function unused()\n  return 1 +\nend\n").unwrap();
+    std::fs::write(duelist.join("scripts/fine.lua"), "return function() end\n").unwrap();
+    let loaded = arena_engine::load::load(&[duelist.clone(), core], &arena_engine::load::Options::default());
+    assert!(
+        loaded.diagnostics.iter().any(|d| d.code.to_string() == "script-compile"
+            && d.location.as_ref().is_some_and(|l| l.file.ends_with("scripts/helper.lua"))),
+        "{:?}",
+        loaded.diagnostics
+    );
+    let cards: Vec<&str> = loaded.script_set.sources().iter().map(|s| s.card.as_str()).collect();
+    assert!(!cards.is_empty() && cards.iter().all(|c| !c.starts_with("script:")), "{cards:?}");
+}

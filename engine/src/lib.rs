@@ -10,6 +10,7 @@ pub mod diag;
 pub mod generate;
 pub mod load;
 pub mod loaded;
+pub mod lock;
 pub mod model;
 pub mod packtest;
 pub mod patch;

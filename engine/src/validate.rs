@@ -448,6 +448,14 @@ impl Validator<'_> {
             for path in pack.scripts.values() {
                 let Some(bytes) = crate::read::read_bytes(path, options, &mut scratch) else { continue };
                 let whole = Location { file: path.clone(), span: None, line: 1, column: 1 };
+                if let Some(encoding) = crate::script::compile::wide_encoding(&bytes) {
+                    found.push(
+                        Diagnostic::error(Code::NotUtf8, crate::script::compile::wide_encoding_message(encoding))
+                            .at(whole)
+                            .help("save the file as UTF-8 (Lua source is read as UTF-8 only)"),
+                    );
+                    continue;
+                }
                 if crate::script::is_bytecode(&bytes) {
                     found.push(
                         Diagnostic::error(Code::ScriptBytecode, "script is precompiled bytecode")
@@ -582,7 +590,9 @@ impl Validator<'_> {
             }
         }
         self.unsupported_count += unsupported;
-        // Pack scripts no effect names (helpers, tests) are compiled too.
+        // Pack scripts no effect names (helpers, tests) are compiled too, for
+        // their syntax errors, but games never load them.
+        let for_games = sources.len();
         for pack in &self.loaded.packs {
             for (key, file) in &pack.scripts {
                 if referenced.contains(file) {
@@ -633,8 +643,34 @@ impl Validator<'_> {
             }
         }
         if options.compile_scripts {
-            let (set, errors) = crate::script::runtime::compile_all(sources);
-            self.compiled = set.len() + errors.len();
+            let others = sources.split_off(for_games);
+            let (set, mut errors) = crate::script::runtime::compile_all(sources);
+            let (unused, unused_errors) = crate::script::runtime::compile_all(others);
+            errors.extend(unused_errors);
+            self.compiled = set.len() + unused.len() + errors.len();
+            // Exactly what a game loads: a VM with these scripts, under the
+            // limits games play with.
+            let limits = crate::script::runtime::Limits::default();
+            if let Err(e) =
+                crate::script::runtime::Runtime::new(Arc::new(crate::content::Content::default()), set.clone(), limits)
+            {
+                let first = set.sources().first();
+                let mut d = Diagnostic::error(
+                    Code::ScriptError,
+                    format!(
+                        "the scripts do not fit in the Lua VM games use: {}",
+                        crate::diag::shorten(&e.to_string(), 200)
+                    ),
+                )
+                .help(format!(
+                    "each game's VM holds every effect's compiled Lua within {} MiB: make the scripts smaller",
+                    limits.memory_bytes / (1024 * 1024)
+                ));
+                if let Some(f) = first {
+                    d = d.at(Location { file: f.file.clone(), span: None, line: 1, column: 1 });
+                }
+                self.out.push(d);
+            }
             for e in errors {
                 let mut d = e.to_diagnostic();
                 let text = self.loaded.sources.get(&e.file).or_else(|| texts.get(&e.file).map(|t| &**t));

@@ -1,4 +1,4 @@
 -- attack: collectgarbage beyond count
 -- expect: runtime
--- message: is not available to effects
+-- message: `collectgarbage` is not available
 return collectgarbage("collect")

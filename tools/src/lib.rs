@@ -614,12 +614,8 @@ fn check(args: CheckArgs, ui: &Ui, stdout: &mut dyn Write, stderr: &mut dyn Writ
         loaded.diagnostics.extend(found);
     }
     if args.locked {
-        let expected = std::fs::read_to_string(&args.lockfile).unwrap_or_default();
-        let actual = loaded.lockfile();
-        if expected != actual {
-            let found = lock_mismatches(&loaded, &args.lockfile, &expected, &actual);
-            loaded.diagnostics.extend(found);
-        }
+        let expected = std::fs::read_to_string(&args.lockfile).ok();
+        loaded.diagnostics.extend(arena_engine::lock::check(&loaded, expected.as_deref(), &args.lockfile));
     }
     let shown: Vec<Diagnostic> =
         loaded.diagnostics.iter().filter(|d| args.strict || d.severity != Severity::Note).cloned().collect();
@@ -657,107 +653,6 @@ fn repo_root(given: Option<&std::path::Path>) -> anyhow::Result<diag::RepoRoot> 
         Some(root) => diag::RepoRoot::new(&cwd, root),
         None => diag::RepoRoot::discover(&cwd),
     })
-}
-
-/// One `lock-mismatch` per pack that differs from the lockfile, naming the
-/// pack, its folder and the lockfile line of its entry; one for the whole file
-/// when it is missing, unreadable or differs only in order.
-fn lock_mismatches(loaded: &Loaded, lockfile: &std::path::Path, expected: &str, actual: &str) -> Vec<Diagnostic> {
-    let help = "run `arena lock` (with the same paths) and commit the lockfile, if the change is intended";
-    let whole = |what: &str, line: usize| {
-        Diagnostic::error(Code::LockMismatch, format!("`{}` {what}", lockfile.display()))
-            .at(diag::Location { file: lockfile.to_path_buf(), span: None, line, column: 1 })
-            .help(help)
-    };
-    if expected.is_empty() {
-        return vec![whole("is missing: no packs are locked", 1)];
-    }
-    // Each locked pack: id, version, hash, and the line of its `id`.
-    let mut locked: Vec<(String, String, String, usize)> = Vec::new();
-    let mut current: Option<(String, String, String, usize)> = None;
-    for (i, line) in expected.lines().enumerate() {
-        let line = line.trim();
-        let value = |key: &str| {
-            line.strip_prefix(key)
-                .map(str::trim_start)
-                .and_then(|r| r.strip_prefix('='))
-                .map(|v| v.trim().trim_matches('"').to_string())
-        };
-        if line == "[[pack]]" {
-            locked.extend(current.take());
-            current = Some(Default::default());
-        } else if let Some(c) = current.as_mut() {
-            if let Some(v) = value("id") {
-                c.0 = v;
-                c.3 = i + 1;
-            } else if let Some(v) = value("version") {
-                c.1 = v;
-            } else if let Some(v) = value("hash") {
-                c.2 = v;
-            }
-        }
-    }
-    locked.extend(current);
-    let at = |line: usize| diag::Location { file: lockfile.to_path_buf(), span: None, line, column: 1 };
-    let mut out = Vec::new();
-    for p in &loaded.packs {
-        let id = &p.manifest.id;
-        let folder = p.root.display();
-        match locked.iter().find(|l| &l.0 == id) {
-            None => out.push(
-                Diagnostic::error(
-                    Code::LockMismatch,
-                    format!("pack `{id}` ({folder}) is loaded but not in `{}`", lockfile.display()),
-                )
-                .at(at(1))
-                .help(help),
-            ),
-            Some((_, version, _, line)) if *version != p.manifest.version => out.push(
-                Diagnostic::error(
-                    Code::LockMismatch,
-                    format!(
-                        "pack `{id}` ({folder}) is version {}; `{}` has {version}",
-                        p.manifest.version,
-                        lockfile.display()
-                    ),
-                )
-                .at(at(*line))
-                .help(help),
-            ),
-            Some((_, _, hash, line)) if *hash != loaded.pack_hash(p) => out.push(
-                Diagnostic::error(
-                    Code::LockMismatch,
-                    format!("the files of pack `{id}` ({folder}) differ from `{}`", lockfile.display()),
-                )
-                .at(at(*line))
-                .with_note(format!(
-                    "locked content hash {}, now {}",
-                    &hash[..12.min(hash.len())],
-                    &loaded.pack_hash(p)[..12]
-                ))
-                .help(help),
-            ),
-            Some(_) => {}
-        }
-    }
-    for (id, _, _, line) in &locked {
-        if !loaded.packs.iter().any(|p| &p.manifest.id == id) {
-            out.push(
-                Diagnostic::error(
-                    Code::LockMismatch,
-                    format!("pack `{id}` is in `{}` but not loaded", lockfile.display()),
-                )
-                .at(at(*line))
-                .help("load it too (pass its folder), or run `arena lock` without it"),
-            );
-        }
-    }
-    if out.is_empty() {
-        // The same packs, versions and content: the order or the text differs.
-        let first = expected.lines().zip(actual.lines()).position(|(a, b)| a != b).map_or(1, |i| i + 1);
-        out.push(whole("is out of date: the packs load in another order, or the file was edited", first));
-    }
-    out
 }
 
 pub(crate) fn exit_code(loaded: &Loaded) -> Exit {
@@ -817,7 +712,7 @@ fn generate(args: GenerateArgs, stdout: &mut dyn Write, stderr: &mut dyn Write) 
             if let Some(dir) = path.parent() {
                 std::fs::create_dir_all(dir).with_context(|| format!("creating {}", dir.display()))?;
             }
-            std::fs::write(&path, text).with_context(|| format!("writing {}", path.display()))?;
+            write_atomically(&path, text.as_bytes())?;
             writeln!(stdout, "wrote {rel}")?;
         }
     }
@@ -829,6 +724,14 @@ fn script(args: ScriptArgs, ui: &Ui, stdout: &mut dyn Write, stderr: &mut dyn Wr
     use arena_engine::script::host::RecordingHost;
     use arena_engine::script::runtime::{Ctx, Limits, Runtime, ScriptSource};
     let text = match arena_engine::read::read_limited(&args.file, arena_engine::read::MAX_TOOL_FILE) {
+        Ok(b) if arena_engine::script::compile::wide_encoding(&b).is_some() => {
+            let encoding = arena_engine::script::compile::wide_encoding(&b).unwrap_or_default();
+            let d = Diagnostic::error(Code::NotUtf8, arena_engine::script::compile::wide_encoding_message(encoding))
+                .at(diag::Location { file: args.file.clone(), span: None, line: 1, column: 1 })
+                .help("save the file as UTF-8 (Lua source is read as UTF-8 only)");
+            write!(stderr, "{}", diag::render_human(&[d], &diag::SourceMap::default(), false))?;
+            return Ok(1);
+        }
         Ok(b) if arena_engine::script::is_bytecode(&b) => {
             let d = Diagnostic::error(Code::ScriptBytecode, "script is precompiled bytecode")
                 .at(diag::Location { file: args.file.clone(), span: None, line: 1, column: 1 })
@@ -1038,8 +941,7 @@ fn sim(args: SimArgs, ui: &Ui, stdout: &mut dyn Write, stderr: &mut dyn Write) -
         .map_err(|e| anyhow::anyhow!(e))?;
     if let Some(path) = &args.replay {
         let replay = arena_engine::sim::Replay::of(&record, &setup_id, &loaded.content_hash()).with_packs(&loaded);
-        std::fs::write(path, serde_json::to_string(&replay)? + "\n")
-            .with_context(|| format!("writing {}", path.display()))?;
+        write_atomically(path, (serde_json::to_string(&replay)? + "\n").as_bytes())?;
     }
     match args.format {
         Output::Json => {
@@ -1335,6 +1237,34 @@ fn run_situation(args: RunArgs, ui: &Ui, stdout: &mut dyn Write, stderr: &mut dy
     Ok(if played.problems.is_empty() { 0 } else { 1 })
 }
 
+/// Write a file whole or not at all: into a temporary file beside it, synced,
+/// then renamed over `path`. A full disk leaves the old file as it was; a
+/// symlink at `path` is replaced by the file, its target left untouched.
+pub fn write_atomically(path: &std::path::Path, bytes: &[u8]) -> anyhow::Result<()> {
+    let dir = match path.parent() {
+        Some(d) if !d.as_os_str().is_empty() => d,
+        _ => std::path::Path::new("."),
+    };
+    let mut tmp =
+        tempfile::Builder::new().prefix(".arena-").suffix(".tmp").tempfile_in(dir).with_context(|| {
+            format!("writing {}: cannot create a temporary file in {}", path.display(), dir.display())
+        })?;
+    tmp.write_all(bytes).with_context(|| format!("writing {}", path.display()))?;
+    tmp.as_file().sync_all().with_context(|| format!("writing {}", path.display()))?;
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::PermissionsExt;
+        // A regular file keeps its mode; a new one (or one replacing a link) is 0644.
+        let mode = match std::fs::symlink_metadata(path) {
+            Ok(m) if m.file_type().is_file() => m.permissions().mode() & 0o7777,
+            _ => 0o644,
+        };
+        let _ = tmp.as_file().set_permissions(std::fs::Permissions::from_mode(mode));
+    }
+    tmp.persist(path).map_err(|e| anyhow::anyhow!("writing {}: {}", path.display(), e.error))?;
+    Ok(())
+}
+
 fn lock(args: LockArgs, ui: &Ui, stdout: &mut dyn Write, stderr: &mut dyn Write) -> anyhow::Result<Exit> {
     let selection = packs::select(&[args.paths.clone(), args.pack.clone()].concat(), default_paths);
     note_borrowed(&selection, ui, stderr)?;
@@ -1346,7 +1276,7 @@ fn lock(args: LockArgs, ui: &Ui, stdout: &mut dyn Write, stderr: &mut dyn Write)
         writeln!(stderr, "the packs have errors: nothing written")?;
         return Ok(1);
     }
-    std::fs::write(&args.output, loaded.lockfile()).with_context(|| format!("writing {}", args.output.display()))?;
+    write_atomically(&args.output, arena_engine::lock::lockfile(&loaded).as_bytes())?;
     writeln!(stdout, "wrote {} ({} packs)", args.output.display(), loaded.packs.len())?;
     Ok(0)
 }

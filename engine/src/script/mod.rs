@@ -15,6 +15,7 @@
 pub mod api;
 pub mod compile;
 pub mod host;
+pub mod iteration;
 pub mod runtime;
 
 pub use compile::{CompileError, compile, is_bytecode, parse_error};

@@ -18,9 +18,18 @@
 //! - bytecode is never loaded from packs (only what [`compile_all`] produced);
 //! - a memory limit per VM, and an instruction budget per call counted by the
 //!   interrupt; once spent it stays spent for the rest of the call, so `pcall`
-//!   cannot outlive it. The budget counts interrupt checks (loop back-edges and
-//!   calls), not time, so the same effect fails or succeeds the same way on every
-//!   machine.
+//!   cannot outlive it. The budget counts interrupt checks (loop back-edges,
+//!   calls, pattern-matching steps) and the work of library functions that do
+//!   much inside one C call (`sandbox.luau` charges it), not time, so the same
+//!   effect fails or succeeds the same way on every machine. A wall-time limit
+//!   per call is only the backstop for work no budget sees (`..` of huge strings);
+//! - a full collection whenever the VM passes a quarter of its memory limit, so
+//!   garbage is not counted as live;
+//! - what an effect may log, per call and per game ([`Limits`]);
+//! - nothing an effect sees depends on memory addresses or on when memory is
+//!   collected: `tostring` prints `table` rather than `table: 0x...`, `pairs` and
+//!   `next` refuse keys that are tables or functions, weak tables are refused,
+//!   `collectgarbage` is absent, and error messages lose addresses.
 
 use super::api::{self, Answer, ApiFn, ApiValue, Ty};
 use super::host::Host;
@@ -33,22 +42,54 @@ use std::path::PathBuf;
 use std::ptr::NonNull;
 use std::rc::Rc;
 use std::sync::Arc;
+use std::time::{Duration, Instant};
 
 /// Resource limits of a VM.
 #[derive(Debug, Clone, Copy)]
 pub struct Limits {
-    /// Bytes the VM may allocate in all (default 64 MiB).
+    /// Bytes the VM may allocate in all (default 64 MiB). The VM collects its
+    /// garbage whenever it passes a quarter of this, so garbage is not counted
+    /// as live.
     pub memory_bytes: usize,
-    /// Interrupt checks one effect call may use (default 1,000,000: a few
-    /// million simple Lua operations).
+    /// Budget units one effect call may use (default 1,000,000: a few million
+    /// simple Lua operations). An interrupt check (loop back-edge, call,
+    /// pattern-matching step) is one unit; library functions charge for their
+    /// work (`sandbox.luau`: 256 bytes of string work or 16 array elements moved
+    /// per unit).
     pub instructions: u64,
+    /// Wall time one effect call may take (default 1 s): a backstop for work
+    /// the budget does not see, such as `..` of strings of many megabytes.
+    pub wall: Duration,
+    /// Bytes one effect call may log with `print` and `game:log` (default 16 KiB;
+    /// each message counts 64 bytes more than its length).
+    pub log_per_call: usize,
+    /// Bytes all effects of one game may log (default 256 KiB; see
+    /// [`Runtime::begin_game`]).
+    pub log_per_game: usize,
 }
 
 impl Default for Limits {
     fn default() -> Self {
-        Limits { memory_bytes: 64 * 1024 * 1024, instructions: 1_000_000 }
+        Limits {
+            memory_bytes: 64 * 1024 * 1024,
+            instructions: 1_000_000,
+            wall: Duration::from_secs(1),
+            log_per_call: 16 * 1024,
+            log_per_game: 256 * 1024,
+        }
     }
 }
+
+/// Largest script source accepted (256 KiB): Luau compiles that in milliseconds.
+pub const MAX_SCRIPT_BYTES: usize = 256 * 1024;
+
+/// Budget units each `game:` call costs (a call is far more work than a Lua
+/// operation, and what the game records for it is host memory).
+const API_CALL_UNITS: u64 = 64;
+
+/// What each logged message counts beyond its length, so that a flood of empty
+/// messages is bounded too.
+const LOG_MESSAGE_COST: usize = 64;
 
 /// Where a script comes from, for compiling it and for reporting its errors.
 #[derive(Debug, Clone)]
@@ -109,12 +150,34 @@ pub fn compile_all(sources: Vec<ScriptSource>) -> (Arc<ScriptSet>, Vec<ScriptErr
     let mut set = ScriptSet::default();
     let mut errors = Vec::new();
     for s in sources {
+        if s.source.len() > MAX_SCRIPT_BYTES {
+            let message = format!(
+                "{} KiB, more than the {} KiB a script may have",
+                s.source.len().div_ceil(1024),
+                MAX_SCRIPT_BYTES / 1024
+            );
+            errors.push(ScriptError::new(ScriptErrorKind::TooLarge, &message, &s, None));
+            continue;
+        }
+        if let Some(encoding) = super::compile::wide_encoding(s.source.as_bytes()) {
+            let message = super::compile::wide_encoding_message(encoding);
+            errors.push(ScriptError::new(ScriptErrorKind::Compile, &message, &s, None));
+            continue;
+        }
         if super::is_bytecode(s.source.as_bytes()) {
             errors.push(ScriptError::new(ScriptErrorKind::Compile, "precompiled bytecode is not accepted", &s, None));
             continue;
         }
         // A UTF-8 byte-order mark is not Lua: skip it (line numbers are unchanged).
         let text = s.source.strip_prefix('\u{feff}').unwrap_or(&s.source);
+        // Generic `for` loops through the iteration guard (same lines).
+        let text = match super::iteration::guard_iteration(text) {
+            Ok(t) => t,
+            Err(message) => {
+                errors.push(ScriptError::new(ScriptErrorKind::Compile, &message, &s, None));
+                continue;
+            }
+        };
         match compiler.compile(text.as_bytes()) {
             Ok(b) => {
                 set.bytecode.push(b);
@@ -158,9 +221,11 @@ fn file_lines(message: &str, first_line: usize) -> String {
 pub enum ScriptErrorKind {
     /// Does not compile.
     Compile,
+    /// Larger than [`MAX_SCRIPT_BYTES`]: not compiled.
+    TooLarge,
     /// A Lua error, or a wrong argument to the API.
     Runtime,
-    /// The instruction budget of the call ran out.
+    /// The instruction budget (or the wall-time backstop) of the call ran out.
     Budget,
     /// The VM's memory limit was reached.
     Memory,
@@ -201,7 +266,7 @@ impl ScriptError {
     /// The stable diagnostic code of this kind of failure.
     pub fn code(&self) -> Code {
         match self.kind {
-            ScriptErrorKind::Compile => Code::ScriptCompile,
+            ScriptErrorKind::Compile | ScriptErrorKind::TooLarge => Code::ScriptCompile,
             ScriptErrorKind::Runtime => Code::ScriptError,
             ScriptErrorKind::Budget => Code::ScriptBudget,
             ScriptErrorKind::Memory => Code::ScriptMemory,
@@ -212,6 +277,7 @@ impl ScriptError {
     pub fn to_diagnostic(&self) -> Diagnostic {
         let help = match self.kind {
             ScriptErrorKind::Compile => "fix the Luau syntax; `arena script FILE` runs a file on its own",
+            ScriptErrorKind::TooLarge => "split the effects over smaller files (docs/effects.md § The sandbox)",
             ScriptErrorKind::Runtime => "see docs/lua-api.md for the API; `arena script FILE` runs a script alone",
             ScriptErrorKind::Budget => "the effect ran too long: look for a loop that never ends",
             ScriptErrorKind::Memory => {
@@ -221,6 +287,7 @@ impl ScriptError {
         let what = if self.effect.is_empty() { self.card.clone() } else { format!("{} {}", self.card, self.effect) };
         let message = match self.kind {
             ScriptErrorKind::Compile => format!("Lua does not compile: {}", self.message),
+            ScriptErrorKind::TooLarge => format!("script too large: {}", self.message),
             _ => format!("{}: {}", what, self.message),
         };
         let mut d = Diagnostic::error(self.code(), message)
@@ -257,6 +324,18 @@ const BUDGET: &str = "instruction budget exhausted";
 /// State shared by the interrupt and the API functions of one VM.
 struct Shared {
     budget: Cell<u64>,
+    limits: Limits,
+    /// When the call in progress started, for the wall-time backstop.
+    started: Cell<Instant>,
+    /// Interrupt checks so far in this call (the clock is read every 16th).
+    ticks: Cell<u32>,
+    /// Whether the wall-time backstop stopped the call.
+    out_of_time: Cell<bool>,
+    /// Memory use at which the interrupt next collects garbage.
+    collect_at: Cell<usize>,
+    /// Bytes logged in the call in progress, and in the game.
+    logged_call: Cell<usize>,
+    logged_game: Cell<usize>,
     /// Where the instruction budget ran out: (chunk name, line), for the error.
     stopped_at: Cell<Option<(String, usize)>>,
     /// The context of the call in progress (same lifetime rules as `host`).
@@ -279,6 +358,92 @@ impl Shared {
     #[allow(clippy::mut_from_ref)]
     fn host(&self) -> Option<&mut dyn Host> {
         self.host.get().map(|p| unsafe { &mut *p.as_ptr() })
+    }
+
+    /// Spend `units` of the call's budget; the budget error once it is spent.
+    fn charge(&self, lua: &Lua, units: u64) -> mlua::Result<()> {
+        let left = self.budget.get();
+        if units >= left {
+            self.budget.set(0);
+            self.note_position(lua);
+            return Err(mlua::Error::runtime(BUDGET));
+        }
+        self.budget.set(left - units);
+        Ok(())
+    }
+
+    /// The error an interrupt raises carries no position: note the innermost
+    /// frame of an effect's chunk, so the diagnostic can point at its line.
+    fn note_position(&self, lua: &Lua) {
+        let at = (0..32).find_map(|level| {
+            lua.inspect_stack(level, |d| {
+                let source = d.source().source.map(|s| s.into_owned())?;
+                if !source.starts_with("=@") {
+                    return None;
+                }
+                Some((source, d.current_line()?))
+            })
+            .flatten()
+        });
+        if at.is_some() {
+            self.stopped_at.set(at);
+        }
+    }
+
+    /// The interrupt: one unit of budget; the memory in use (garbage is
+    /// collected before it can count as live); every 16th check, the wall clock.
+    fn interrupt(&self, lua: &Lua) -> mlua::Result<VmState> {
+        let left = self.budget.get();
+        if left == 0 {
+            self.note_position(lua);
+            return Err(mlua::Error::runtime(BUDGET));
+        }
+        self.budget.set(left - 1);
+        let ticks = self.ticks.get().wrapping_add(1);
+        self.ticks.set(ticks);
+        if ticks % 16 == 0 && self.started.get().elapsed() > self.limits.wall {
+            self.out_of_time.set(true);
+            self.budget.set(0);
+            self.note_position(lua);
+            return Err(mlua::Error::runtime(BUDGET));
+        }
+        self.collect_if_needed(lua);
+        Ok(VmState::Continue)
+    }
+
+    /// A full collection once the VM passes a quarter of its limit; the next
+    /// one when it has grown again by a quarter of what is left (and at least a
+    /// sixteenth of the limit, so that live data near the limit fails for memory
+    /// rather than collecting at every check). What a library call builds in
+    /// one go (up to three times its result) still fits.
+    fn collect_if_needed(&self, lua: &Lua) {
+        if lua.used_memory() < self.collect_at.get() {
+            return;
+        }
+        let _ = lua.gc_collect();
+        self.collect_at.set(next_collection(lua.used_memory(), self.limits.memory_bytes));
+    }
+
+    /// Count `bytes` of log against the call's and the game's allowance.
+    fn log(&self, bytes: usize) -> mlua::Result<()> {
+        let cost = bytes + LOG_MESSAGE_COST;
+        let call = self.logged_call.get() + cost;
+        let game = self.logged_game.get() + cost;
+        if call > self.limits.log_per_call {
+            return Err(lua_err(format!(
+                "log limit reached: an effect may log at most {} KiB per call (print and game:log)",
+                self.limits.log_per_call / 1024
+            )));
+        }
+        if game > self.limits.log_per_game {
+            return Err(lua_err(format!(
+                "log limit reached: effects may log at most {} KiB per game (print and game:log)",
+                self.limits.log_per_game / 1024
+            )));
+        }
+        self.logged_call.set(call);
+        self.logged_game.set(game);
+        Ok(())
     }
 }
 
@@ -348,6 +513,13 @@ impl Runtime {
         let lua = Lua::new_with(StdLib::STRING | StdLib::TABLE | StdLib::MATH | StdLib::UTF8, LuaOptions::new())?;
         let shared = Rc::new(Shared {
             budget: Cell::new(limits.instructions),
+            limits,
+            started: Cell::new(Instant::now()),
+            ticks: Cell::new(0),
+            out_of_time: Cell::new(false),
+            collect_at: Cell::new(limits.memory_bytes / 4),
+            logged_call: Cell::new(0),
+            logged_game: Cell::new(0),
             stopped_at: Cell::new(None),
             ctx: Cell::new(None),
             names: Cell::new(None),
@@ -356,33 +528,16 @@ impl Runtime {
             game_ptr: Cell::new(0),
             content,
         });
-        harden(&lua, &shared)?;
+        let ctx_object = lua.create_userdata(CtxObject(shared.clone()))?;
+        harden(&lua, &shared, &ctx_object)?;
         let game = build_game(&lua, &shared)?;
         shared.game_ptr.set(game.to_pointer() as usize);
         lua.sandbox(true)?;
         lua.set_memory_limit(limits.memory_bytes)?;
         {
             let shared = shared.clone();
-            lua.set_interrupt(move |lua| {
-                let left = shared.budget.get();
-                if left == 0 {
-                    // The error an interrupt raises carries no position: note the
-                    // innermost Lua frame's line, so the diagnostic can point at it.
-                    let at = (0..16).find_map(|level| {
-                        lua.inspect_stack(level, |d| {
-                            let source = d.source().source.map(|s| s.into_owned())?;
-                            Some((source, d.current_line()?))
-                        })
-                        .flatten()
-                    });
-                    shared.stopped_at.set(at);
-                    return Err(mlua::Error::runtime(BUDGET));
-                }
-                shared.budget.set(left - 1);
-                Ok(VmState::Continue)
-            });
+            lua.set_interrupt(move |lua| shared.interrupt(lua));
         }
-        let ctx_object = lua.create_userdata(CtxObject(shared.clone()))?;
         let mut rt = Runtime { lua, shared, game, chunks: Vec::new(), ctx_object, set: set.clone(), limits };
         for (i, code) in set.bytecode.iter().enumerate() {
             let f = rt.load_bytecode(i, code)?;
@@ -394,6 +549,17 @@ impl Runtime {
     /// The compiled scripts this VM runs.
     pub fn scripts(&self) -> &Arc<ScriptSet> {
         &self.set
+    }
+
+    /// A new game begins on this VM: its effects may log [`Limits::log_per_game`]
+    /// bytes again. (A VM may play many games one after another: `sim::batch`.)
+    pub fn begin_game(&self) {
+        self.shared.logged_game.set(0);
+    }
+
+    /// The limits of this VM.
+    pub fn limits(&self) -> &Limits {
+        &self.limits
     }
 
     fn env(&self) -> mlua::Result<Table> {
@@ -536,7 +702,11 @@ impl Runtime {
             ScriptErrorKind::Runtime
         };
         if kind == ScriptErrorKind::Budget {
-            message = format!("{BUDGET} ({} checks per call)", self.limits.instructions);
+            message = if self.shared.out_of_time.get() {
+                format!("time limit exhausted: the call ran for more than {} ms", self.limits.wall.as_millis())
+            } else {
+                format!("{BUDGET} ({} units per call)", self.limits.instructions)
+            };
         }
         // Find the first `@INDEX:LINE:` of this chunk, for the line.
         let mut line = None;
@@ -562,7 +732,7 @@ impl Runtime {
                 }
             }
         }
-        ScriptError::new(kind, &strip_positions(&message), source, line)
+        ScriptError::new(kind, &without_addresses(&strip_positions(&message)), source, line)
     }
 
     /// Run a chunk that only describes data (a pack's script tests) and return
@@ -604,6 +774,16 @@ impl Runtime {
         }
         self.shared.budget.set(self.limits.instructions);
         self.shared.stopped_at.set(None);
+        self.shared.started.set(Instant::now());
+        self.shared.ticks.set(0);
+        self.shared.out_of_time.set(false);
+        self.shared.logged_call.set(0);
+        // Garbage an earlier call left (past a quarter of the limit) is collected
+        // first, so what a call may allocate does not depend on what ran before.
+        if self.lua.used_memory() > self.limits.memory_bytes / 4 {
+            let _ = self.lua.gc_collect();
+        }
+        self.shared.collect_at.set(next_collection(self.lua.used_memory(), self.limits.memory_bytes));
         // SAFETY: see `Shared::host`; the lifetime is erased only while the
         // returned guard lives, and the guard clears the pointer when dropped.
         let ptr: NonNull<dyn Host + '_> = NonNull::from(host);
@@ -663,10 +843,11 @@ fn first_position(text: &str) -> Option<&str> {
     None
 }
 
-/// `@3:12: attempt to call a nil value` → `attempt to call a nil value`.
+/// `@3:12: attempt to call a nil value` → `attempt to call a nil value`; also
+/// the positions of the sandbox's own wrappers (`sandbox:12:`).
 fn strip_positions(m: &str) -> String {
     let mut s = m.trim();
-    while let Some(rest) = s.strip_prefix('@') {
+    while let Some(rest) = s.strip_prefix('@').or_else(|| s.strip_prefix("sandbox:")) {
         let after: &str = rest.trim_start_matches(|c: char| c.is_ascii_digit());
         let after = after.strip_prefix(':').unwrap_or(after);
         let after = after.trim_start_matches(|c: char| c.is_ascii_digit());
@@ -674,6 +855,28 @@ fn strip_positions(m: &str) -> String {
     }
     let s = s.strip_prefix("runtime error: ").unwrap_or(s);
     crate::diag::shorten(s, 300)
+}
+
+/// Memory use at which to collect next, `used` bytes being live now.
+fn next_collection(used: usize, limit: usize) -> usize {
+    (limit / 4).max(used + (limit.saturating_sub(used) / 4).max(limit / 16))
+}
+
+/// `table: 0x00007f...` → `table`: an address differs from run to run, so it
+/// never reaches a diagnostic or a game's events (`error({})`, `error(ctx)`).
+fn without_addresses(m: &str) -> String {
+    let mut out = String::with_capacity(m.len());
+    let mut rest = m;
+    while let Some(i) = rest.find(": 0x") {
+        let hex = rest[i + 4..].bytes().take_while(u8::is_ascii_hexdigit).count();
+        out.push_str(&rest[..i]);
+        if hex == 0 {
+            out.push_str(": 0x");
+        }
+        rest = &rest[i + 4 + hex..];
+    }
+    out.push_str(rest);
+    out.replace("CtxObject", "ctx")
 }
 
 /// Convert a Lua value without running any metamethod.
@@ -755,10 +958,11 @@ const REMOVED: &[&str] = &[
     "package",
     "coroutine",
     "module",
+    "collectgarbage",
 ];
 
 /// Remove and replace what effects must not have, before the sandbox freezes it.
-fn harden(lua: &Lua, shared: &Rc<Shared>) -> mlua::Result<()> {
+fn harden(lua: &Lua, shared: &Rc<Shared>, ctx: &mlua::AnyUserData) -> mlua::Result<()> {
     let g = lua.globals();
     // Reading a removed library says so, instead of Luau's "attempt to index
     // nil". Only missing names reach this `__index`, so other lookups cost the same.
@@ -778,21 +982,27 @@ fn harden(lua: &Lua, shared: &Rc<Shared>) -> mlua::Result<()> {
             Ok(Value::Nil)
         })?,
     )?;
+    // `getmetatable(_G)` answers `false`; the metatable itself is read-only.
+    missing.raw_set("__metatable", false)?;
+    missing.set_readonly(true);
     g.set_metatable(Some(missing))?;
-    // `collectgarbage` and `print` come back below, restricted.
-    for name in REMOVED.iter().chain(&["collectgarbage", "print"]) {
+    // `print` comes back below, restricted. `collectgarbage` is gone: what
+    // it answers depends on the games played before on the same VM.
+    for name in REMOVED.iter().chain(&["print"]) {
         g.raw_set(*name, Value::Nil)?;
     }
     let string: Table = g.raw_get("string")?;
     string.raw_set("dump", Value::Nil)?;
-    // collectgarbage("count") only.
-    g.raw_set(
-        "collectgarbage",
-        lua.create_function(|lua, opt: Option<String>| match opt.as_deref() {
-            None | Some("count") => Ok(lua.used_memory() as f64 / 1024.0),
-            Some(other) => Err(lua_err(format!("collectgarbage(\"{other}\") is not available to effects"))),
-        })?,
-    )?;
+    // Library functions charged for their work, address-free `tostring`,
+    // deterministic `pairs`, no weak tables (sandbox.luau).
+    {
+        let shared = shared.clone();
+        let charge = lua.create_function(move |lua, units: f64| {
+            let units = if units.is_finite() { units.clamp(0.0, 1e18) as u64 } else { u64::MAX };
+            shared.charge(lua, units)
+        })?;
+        lua.load(include_str!("sandbox.luau")).set_name("=sandbox").call::<()>((charge, ctx.clone()))?;
+    }
     // math.random through the host's seeded RNG; no randomseed.
     let math: Table = g.raw_get("math")?;
     math.raw_set("randomseed", Value::Nil)?;
@@ -823,15 +1033,24 @@ fn harden(lua: &Lua, shared: &Rc<Shared>) -> mlua::Result<()> {
         g.raw_set(
             "print",
             lua.create_function(move |_, args: mlua::Variadic<Value>| {
-                let text: Vec<String> = args
-                    .iter()
-                    .map(|v| match to_api_value(v) {
-                        ApiValue::Str(s) => s,
-                        other => other.to_string(),
-                    })
-                    .collect();
+                // Built up to what the allowance lets through, never more.
+                let allowed = shared.limits.log_per_call.saturating_sub(shared.logged_call.get());
+                let mut text = String::new();
+                for (i, v) in args.iter().enumerate() {
+                    if i > 0 {
+                        text.push('\t');
+                    }
+                    match to_api_value(v) {
+                        ApiValue::Str(s) => text.push_str(&s),
+                        other => text.push_str(&other.to_string()),
+                    }
+                    if text.len() > allowed {
+                        break;
+                    }
+                }
+                shared.log(text.len())?;
                 let host = shared.host().ok_or_else(|| lua_err("print needs a game"))?;
-                host.call(log, &[ApiValue::Str(text.join("\t"))]).map_err(lua_err)?;
+                host.call(log, &[ApiValue::Str(text)]).map_err(lua_err)?;
                 Ok(())
             })?,
         )?;
@@ -852,6 +1071,9 @@ fn build_game(lua: &Lua, shared: &Rc<Shared>) -> mlua::Result<Table> {
 }
 
 fn call_api(lua: &Lua, shared: &Shared, f: &'static ApiFn, args: mlua::MultiValue) -> mlua::Result<Value> {
+    // What the game records for a call is host memory the VM's limit does not
+    // see: calls are charged, so one effect makes at most ~15,000 of them.
+    shared.charge(lua, API_CALL_UNITS)?;
     match args.front() {
         Some(Value::Table(t)) if t.to_pointer() as usize == shared.game_ptr.get() => {}
         _ => return Err(lua_err(format!("call `game:{}(...)` with a colon", f.name))),
@@ -871,6 +1093,16 @@ fn call_api(lua: &Lua, shared: &Shared, f: &'static ApiFn, args: mlua::MultiValu
                 shared.args.set(values);
                 return Err(e);
             }
+        }
+    }
+    if f.id == api::HostFn::Chance(api::ChanceFn::Log) {
+        let bytes = match values.first() {
+            Some(ApiValue::Str(s)) => s.len(),
+            _ => 0,
+        };
+        if let Err(e) = shared.log(bytes) {
+            shared.args.set(values);
+            return Err(e);
         }
     }
     let result = match f.answer {

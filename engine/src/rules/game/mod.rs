@@ -376,6 +376,8 @@ impl<'a> Game<'a> {
         setup: &GameSetup,
         controllers: Vec<&'a mut dyn Controller>,
     ) -> Result<Game<'a>> {
+        // Each game starts with its own log allowance, whatever the VM played before.
+        runtime.begin_game();
         let scenario =
             &content.scenarios.get(&setup.scenario).ok_or_else(|| format!("no scenario `{}`", setup.scenario))?.value;
         let map = &content.maps.get(&scenario.map).ok_or_else(|| format!("no map `{}`", scenario.map))?.value;
