@@ -1,5 +1,5 @@
 ---@meta arena
--- Generated from engine/src/script/api.rs by `arena generate`; do not edit.
+-- Generated from engine/src/script/api/ by `arena generate`; do not edit.
 --
 -- LuaLS (sumneko): add `schemas` to `Lua.workspace.library`. Effects receive
 -- `game` and `ctx` as arguments, so type them where they arrive:

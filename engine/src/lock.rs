@@ -123,7 +123,11 @@ pub fn check(loaded: &Loaded, text: Option<&str>, file: &Path) -> Vec<Diagnostic
         |line: usize, message: String| Diagnostic::error(Code::LockMismatch, message).at(at(line)).help(help);
     for a in &actual {
         let Some(e) = expected.iter().find(|e| e.id == a.id) else {
-            out.push(mismatch(1, format!("pack `{}` is loaded but not in `{}`", a.id, file.display())));
+            let root = loaded.packs.iter().find(|p| p.manifest.id == a.id).map(|p| p.root.display().to_string());
+            out.push(mismatch(
+                1,
+                format!("pack `{}` ({}) is loaded but not in `{}`", a.id, root.unwrap_or_default(), file.display()),
+            ));
             continue;
         };
         let line = line_of(&a.id);
@@ -161,7 +165,7 @@ pub fn check(loaded: &Loaded, text: Option<&str>, file: &Path) -> Vec<Diagnostic
     }
     for e in &expected {
         if !actual.iter().any(|a| a.id == e.id) {
-            out.push(mismatch(line_of(&e.id), format!("pack `{}` is in the lockfile but not loaded", e.id)));
+            out.push(mismatch(line_of(&e.id), format!("pack `{}` is in `{}` but not loaded", e.id, file.display())));
         }
     }
     if out.is_empty() {

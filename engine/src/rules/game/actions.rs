@@ -139,6 +139,15 @@ impl<'a> Game<'a> {
         }
     }
 
+    /// The Move Action: gain Movement Points equal to Speed (`000 § Move`).
+    fn gain_speed(&mut self, id: &str) {
+        let speed = self.attribute(id, self.card(id).speed, |m| m.speed);
+        let u = self.unit_mut(id).expect("unit");
+        u.movement_points = u.movement_points.saturating_add(speed);
+        let total = u.movement_points;
+        self.emit(Event::MovementPoints { character: id.to_string(), gained: speed, total });
+    }
+
     pub(super) fn perform(&mut self, id: &str, action_id: &str, target: Option<&str>, cost: u8) -> Result<()> {
         {
             let payer = self.acting_character(id).to_string();
@@ -152,11 +161,7 @@ impl<'a> Game<'a> {
             cost,
         });
         if action_id == "move" {
-            let speed = self.attribute(id, self.card(id).speed, |m| m.speed);
-            let u = self.unit_mut(id).expect("unit");
-            u.movement_points = u.movement_points.saturating_add(speed);
-            let total = u.movement_points;
-            self.emit(Event::MovementPoints { character: id.to_string(), gained: speed, total });
+            self.gain_speed(id);
             return Ok(());
         }
         let card = self.card(id);

@@ -1,0 +1,256 @@
+//! `arena check --sims` and the packs' situations: smoke games of every Scenario with a failure per script line and a reproduction command, the effect coverage, and every situation played as written.
+
+use super::*;
+
+/// What `arena check --sims` found: its diagnostics and the effect coverage.
+#[derive(Debug, Clone)]
+pub struct SimCheck {
+    /// One per distinct problem (errors), and a note per scripted effect that
+    /// never ran (`effect-not-exercised`, shown with `--strict`).
+    pub diagnostics: Vec<crate::diag::Diagnostic>,
+    /// Which scripted effects ran at least once.
+    pub coverage: crate::loaded::EffectCoverage,
+}
+
+/// `arena check --sims N`: play `n` seeded games of every Scenario that can be
+/// set up (its ready-made setups, and random teams of the loaded Characters),
+/// a greedy seat against a random one, and report every failed effect (at its
+/// script line), engine error and unfinished game as a diagnostic.
+/// Deduplicated: one diagnostic per distinct problem, with the number of games
+/// it hit. Also the effect coverage: which scripted Actions, Switches,
+/// Automatic Skills, Tactics and other effects ran at least once.
+pub fn check_sims(loaded: &crate::loaded::Loaded, n: u64, jobs: usize) -> SimCheck {
+    use crate::diag::{Code, Diagnostic};
+    let content = std::sync::Arc::new(loaded.content.clone());
+    let mut setups: Vec<String> = Vec::new();
+    let mut random: Vec<String> = Vec::new();
+    for sc in content.scenarios.keys() {
+        let ready: Vec<String> =
+            content.setups.values().filter(|s| s.value.scenario == *sc).map(|s| s.value.id.clone()).collect();
+        if ready.is_empty() {
+            random.push(sc.clone());
+        } else {
+            setups.extend(ready);
+        }
+    }
+    // The packs, for the reproduction command.
+    let packs: String = loaded.packs.iter().map(|p| format!(" --pack {}", p.root.display())).collect();
+    let mut problems: std::collections::BTreeMap<String, (Diagnostic, usize)> = Default::default();
+    let mut note = |key: String, d: Diagnostic| problems.entry(key).or_insert((d, 0)).1 += 1;
+    // Players that use their cards: a greedy seat against a random one, the
+    // greedy seat first for the first half of the seeds, second for the rest,
+    // so effects tied to Rolls and Tactics run as well as odd choices.
+    let half = n.div_ceil(2);
+    let mixes: [(&[Policy], std::ops::Range<u64>, &str); 2] = [
+        (&[Policy::Greedy, Policy::Random], 1..half + 1, "greedy,random"),
+        (&[Policy::Random, Policy::Greedy], half + 1..n + 1, "random,greedy"),
+    ];
+    let ran = std::cell::RefCell::new(std::collections::BTreeSet::new());
+    let play = |teams: &Teams, what: &str, note: &mut dyn FnMut(String, Diagnostic)| {
+        for (players, seeds, named) in mixes.iter().filter(|(_, seeds, _)| !seeds.is_empty()) {
+            match batch(content.clone(), loaded.script_set.clone(), teams, seeds.clone(), players, jobs, &|| {}) {
+                Ok(games) => {
+                    for g in games {
+                        ran.borrow_mut().extend(g.effects_run.iter().copied());
+                        report_game(&g, what, named, &packs, note);
+                    }
+                }
+                Err(e) => note(
+                    format!("batch {what}"),
+                    Diagnostic::error(Code::SimFailed, format!("cannot play `{what}`: {e}")).help("see the message"),
+                ),
+            }
+        }
+    };
+    for setup in &setups {
+        play(&Teams::Setup(setup.clone()), setup, &mut note);
+    }
+    // Random teams for every 2-player Scenario too, so every loaded Character plays.
+    let two_player = |id: &String| {
+        content.scenarios.get(id).is_some_and(|s| (s.value.players.min..=s.value.players.max).contains(&2))
+    };
+    let skipped: Vec<&str> = content.scenarios.keys().filter(|id| !two_player(id)).map(String::as_str).collect();
+    if !skipped.is_empty() {
+        note(
+            "skipped multiplayer".into(),
+            Diagnostic::note(
+                Code::SimFailed,
+                format!("not simulated: {} (3-4 players; the engine plays 2-player games)", skipped.join(", ")),
+            )
+            .help("these Scenarios load and validate; their games need the Prime Time rules engine"),
+        );
+    }
+    let _ = &random;
+    for scenario in content.scenarios.keys().filter(|s| two_player(s)) {
+        play(&Teams::Random(scenario.clone()), &format!("{scenario} --random-teams"), &mut note);
+    }
+    let coverage = effect_coverage(loaded, &ran.borrow());
+    let mut diagnostics: Vec<Diagnostic> = problems
+        .into_values()
+        .map(|(mut d, count)| {
+            if d.is_error() {
+                d.notes.push(format!("in {count} of the simulated games"));
+            }
+            d
+        })
+        .collect();
+    for (card, effect, location) in &coverage.never {
+        diagnostics.push(
+            Diagnostic::note(Code::EffectNotExercised, format!("never ran in the smoke games: {card} {effect}"))
+                .at(location.clone())
+                .path(format!("{card} {effect}")),
+        );
+    }
+    SimCheck { diagnostics, coverage }
+}
+
+/// Which scripted effects ran: every effect with Lua but conditions and
+/// helper files, by its card and content path.
+pub(super) fn effect_coverage(
+    loaded: &crate::loaded::Loaded,
+    ran: &std::collections::BTreeSet<usize>,
+) -> crate::loaded::EffectCoverage {
+    let mut coverage = crate::loaded::EffectCoverage::default();
+    for (i, src) in loaded.script_set.sources().iter().enumerate() {
+        if src.effect.is_empty() || src.card.starts_with("script:") || src.effect.ends_with("condition") {
+            continue;
+        }
+        coverage.scripted += 1;
+        if ran.contains(&i) {
+            coverage.exercised += 1;
+        } else {
+            let text = loaded.sources.get(&src.file).unwrap_or(&src.source);
+            let location = crate::diag::line_location(&src.file, text, src.first_line.max(1));
+            coverage.never.push((src.card.clone(), src.effect.clone(), location));
+        }
+    }
+    coverage
+}
+
+/// One game of `arena check --sims`: its engine error, an unfinished game, and one
+/// diagnostic per failing script line, each with the command that plays it again.
+pub(super) fn report_game(
+    g: &GameSummary,
+    what: &str,
+    players: &str,
+    packs: &str,
+    note: &mut dyn FnMut(String, crate::diag::Diagnostic),
+) {
+    use crate::diag::{Code, Diagnostic, Location};
+    let repro = format!("reproduce with `arena sim {what} --seed {} --players {players}{packs}`", g.seed);
+    if let Some(e) = &g.error {
+        note(
+            format!("error {what} {e}"),
+            Diagnostic::error(Code::SimFailed, format!("`{what}`, seed {}: {e}", g.seed)).help(repro.clone()),
+        );
+        return;
+    }
+    if g.rounds == 0 {
+        note(
+            format!("unfinished {what}"),
+            Diagnostic::error(Code::SimFailed, format!("`{what}`, seed {}: the game did not end", g.seed))
+                .help(repro.clone()),
+        );
+    }
+    let mut this_game = std::collections::BTreeSet::new();
+    for f in g.effect_failures.iter().filter(|f| this_game.insert((*f).clone())) {
+        // "file:line: card effect: message"
+        let mut parts = f.splitn(3, ':');
+        let (file, line, rest) =
+            (parts.next().unwrap_or_default(), parts.next().unwrap_or_default(), parts.next().unwrap_or_default());
+        let line: usize = line.trim().parse().unwrap_or(1);
+        let code = if rest.contains("instruction budget exhausted") {
+            Code::ScriptBudget
+        } else if rest.contains("not enough memory") || rest.contains("memory limit") {
+            Code::ScriptMemory
+        } else {
+            Code::ScriptError
+        };
+        // One diagnostic per script line, however its message varies.
+        let key = if file.is_empty() { f.clone() } else { format!("{file}:{line}") };
+        note(
+            key,
+            Diagnostic::error(code, format!("in a simulated game: {}", rest.trim()))
+                .at(Location { file: file.into(), span: None, line, column: 1 })
+                .with_note(format!("first seen in `{what}`, seed {}", g.seed))
+                .help(repro.clone()),
+        );
+    }
+}
+
+/// Play every situation of the loaded packs (`situations/*.toml`, docs/
+/// situations.md) on the loaded content, for `arena check`: each way one went
+/// differently than written is a `situation-failed` error at the file, on the
+/// `expect` or `absent` line concerned when there is one. The situations'
+/// own `packs` keys are not used: the checked packs are. Returns the
+/// diagnostics and the texts read (to show their lines).
+pub fn check_situations(
+    loaded: &crate::loaded::Loaded,
+) -> (Vec<crate::diag::Diagnostic>, Vec<(std::path::PathBuf, String)>) {
+    use crate::diag::{Code, Diagnostic, line_location};
+    let mut out = Vec::new();
+    let mut texts = Vec::new();
+    let files = crate::read::situation_texts(loaded);
+    if files.is_empty() {
+        return (out, texts);
+    }
+    let content = std::sync::Arc::new(loaded.content.clone());
+    let runtime =
+        match Runtime::new(content.clone(), loaded.script_set.clone(), crate::script::runtime::Limits::default()) {
+            Ok(r) => r,
+            Err(e) => {
+                out.push(Diagnostic::error(Code::SituationFailed, format!("cannot start the Lua VM: {e}")));
+                return (out, texts);
+            }
+        };
+    let help = |file: &std::path::Path| format!("play it with `arena run {}` to see its narrative", file.display());
+    for (file, text) in files {
+        let text = match text {
+            Ok(t) => t,
+            Err(e) => {
+                out.push(Diagnostic::error(Code::SituationFailed, e).at(line_location(&file, "", 1)));
+                continue;
+            }
+        };
+        // The quoted `expect`/`absent` line in the file, to point at it.
+        let at = |needle: Option<&str>| {
+            let quoted = needle.map(|n| format!("\"{n}\""));
+            match quoted.as_deref().and_then(|q| text.find(q).map(|i| (i, q.len()))) {
+                Some((start, len)) => {
+                    let (line, column) = crate::diag::line_column(&text, start);
+                    crate::diag::Location { file: file.clone(), span: Some(start..start + len), line, column }
+                }
+                None => line_location(&file, &text, 1),
+            }
+        };
+        let sit: crate::rules::situation::Situation = match toml::from_str(&text) {
+            Ok(s) => s,
+            Err(e) => {
+                let line = e.span().map_or(1, |s| crate::diag::line_column(&text, s.start).0);
+                out.push(
+                    Diagnostic::error(Code::SituationFailed, format!("not a situation: {}", e.message()))
+                        .at(line_location(&file, &text, line))
+                        .help("see docs/situations.md for its keys"),
+                );
+                texts.push((file, text));
+                continue;
+            }
+        };
+        match sit.play(&content, &runtime) {
+            Err(e) => out.push(
+                Diagnostic::error(Code::SituationFailed, format!("cannot set up the situation: {e}"))
+                    .at(line_location(&file, &text, 1))
+                    .help(help(&file)),
+            ),
+            Ok(played) => {
+                for p in played.problems {
+                    out.push(
+                        Diagnostic::error(Code::SituationFailed, p.message).at(at(p.line.as_deref())).help(help(&file)),
+                    );
+                }
+            }
+        }
+        texts.push((file, text));
+    }
+    (out, texts)
+}

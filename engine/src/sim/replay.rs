@@ -1,0 +1,134 @@
+//! Replays: a game's seed, setup, packs and answers, played again and compared event by event.
+
+use super::*;
+
+/// A replay file: enough to play a game again and check it went the same way.
+#[derive(Debug, Clone, serde::Serialize, serde::Deserialize)]
+pub struct Replay {
+    /// Format version (1).
+    pub format: u32,
+    /// `Loaded::content_hash` of the packs it was played on.
+    pub content_hash: String,
+    /// The setup id.
+    pub setup: String,
+    /// The seed.
+    pub seed: u64,
+    /// Every answer, in order.
+    pub answers: Vec<usize>,
+    /// The events, as JSON, to compare against.
+    pub events: Vec<serde_json::Value>,
+    /// The packs it was played on (`id version`, in load order), to say which
+    /// to load when they are missing; empty in files from before this field.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub packs: Vec<String>,
+}
+
+impl Replay {
+    /// The replay of a played game.
+    pub fn of(record: &Record, setup: &str, content_hash: &str) -> Replay {
+        Replay {
+            format: 1,
+            content_hash: content_hash.to_string(),
+            setup: setup.to_string(),
+            seed: record.seed,
+            answers: record.answers.clone(),
+            events: record.events.iter().map(|e| serde_json::to_value(e).unwrap_or_default()).collect(),
+            packs: Vec::new(),
+        }
+    }
+
+    /// The same, naming the packs it was played on.
+    pub fn with_packs(mut self, loaded: &crate::loaded::Loaded) -> Replay {
+        self.packs = loaded.packs.iter().map(|p| format!("{} {}", p.manifest.id, p.manifest.version)).collect();
+        self
+    }
+}
+
+/// How a replay compared.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum ReplayCheck {
+    /// Same events, all of them.
+    Same { events: usize },
+    /// The first event that differs (index, recorded, replayed; `None` past the end).
+    Differs { index: usize, recorded: Option<String>, replayed: Option<String> },
+}
+
+/// Shares one answer stream between both seats, in the order they were asked.
+pub(super) struct ReplayController(std::rc::Rc<std::cell::RefCell<(std::collections::VecDeque<usize>, bool)>>);
+
+impl Controller for ReplayController {
+    fn decide(&mut self, d: &crate::rules::decision::Decision, _v: &crate::rules::state::View<'_>) -> usize {
+        // Past the recorded answers, or with one out of range, the game has
+        // diverged: note it; any legal answer will do from there.
+        let mut q = self.0.borrow_mut();
+        match q.0.pop_front() {
+            Some(a) if a < d.options.len() => a,
+            _ => {
+                q.1 = true;
+                0
+            }
+        }
+    }
+}
+
+/// Play a replay again and compare its events.
+pub fn check_replay(content: &Content, runtime: &Runtime, replay: &Replay) -> Result<ReplayCheck, String> {
+    let setup = replay_setup(content, &replay.setup, replay.seed)?;
+    let queue = std::rc::Rc::new(std::cell::RefCell::new((replay.answers.iter().copied().collect(), false)));
+    let mut a = ReplayController(queue.clone());
+    let mut b = ReplayController(queue.clone());
+    let record = play(content, runtime, &setup, vec![&mut a, &mut b])?;
+    let (left, diverged) = {
+        let q = queue.borrow();
+        (q.0.len(), q.1)
+    };
+    let replayed: Vec<serde_json::Value> =
+        record.events.iter().map(|e| serde_json::to_value(e).unwrap_or_default()).collect();
+    // The first event that differs says where the game went another way (a
+    // changed seed differs at once, a changed answer where it was used).
+    if let Some(i) = (0..replay.events.len().min(replayed.len())).find(|i| replay.events[*i] != replayed[*i]) {
+        return Ok(ReplayCheck::Differs {
+            index: i,
+            recorded: Some(replay.events[i].to_string()),
+            replayed: Some(replayed[i].to_string()),
+        });
+    }
+    if left > 0 || diverged {
+        return Ok(ReplayCheck::Differs {
+            index: replayed.len().min(replay.events.len()),
+            recorded: Some(format!("{} answers", replay.answers.len())),
+            replayed: Some(format!(
+                "{} answers used{}",
+                replay.answers.len() - left,
+                if diverged { ", one of them out of range or missing" } else { "" }
+            )),
+        });
+    }
+    let n = replay.events.len().max(replayed.len());
+    for i in 0..n {
+        let (r, p) = (replay.events.get(i), replayed.get(i));
+        if r != p {
+            return Ok(ReplayCheck::Differs {
+                index: i,
+                recorded: r.map(|v| v.to_string()),
+                replayed: p.map(|v| v.to_string()),
+            });
+        }
+    }
+    Ok(ReplayCheck::Same { events: n })
+}
+
+/// The setup a replay names: a setup id, or `random-teams:<scenario>` for a
+/// game with random teams drawn from its seed.
+///
+/// # Errors
+/// When the setup or Scenario is not loaded.
+pub fn replay_setup(content: &Content, setup: &str, seed: u64) -> Result<GameSetup, String> {
+    match setup.strip_prefix(RANDOM_TEAMS) {
+        Some(scenario) => GameSetup::random(content, scenario, seed),
+        None => GameSetup::from_content(content, setup, seed),
+    }
+}
+
+/// How a replay names a game with random teams: `random-teams:<scenario>`.
+pub const RANDOM_TEAMS: &str = "random-teams:";
