@@ -67,3 +67,40 @@ fn a_patched_entrys_effects_keep_their_own_lua() {
             .contains("game:displace(ctx.target, 1)")
     );
 }
+
+/// A patch that replaces printed text or a number without an `expect` guard
+/// would silently overwrite a changed base: a warning under `--strict`
+/// (issue 12 item 12). Lua and notes are not printed text.
+#[test]
+fn a_replace_without_a_guard_is_a_warning_under_strict() {
+    let dir = tempfile::tempdir().unwrap();
+    let root = pack(
+        dir.path(),
+        "blind-errata",
+        "[dependencies]\naristeia-core = \"^1.0\"\n",
+        "[[patch]]\ntarget = \"character:8-ball\"\n[[patch.op]]\nop = \"replace\"\npath = \"speed\"\nvalue = 5\n",
+    );
+    let core = arena_tests::tests_dir().join("../content/aristeia-core");
+    let paths = [root, core];
+    let strict =
+        load::load(&paths, &load::Options { run_script_tests: false, notes: true, ..load::Options::default() });
+    let found: Vec<_> = strict.diagnostics.iter().filter(|d| d.code == Code::PatchUnguarded).collect();
+    assert_eq!(found.len(), 1, "{:#?}", strict.diagnostics);
+    assert!(found[0].message.contains("character:8-ball") && found[0].message.contains("speed"));
+    assert!(found[0].location.as_ref().is_some_and(|l| l.file.ends_with("content.toml") && l.line == 4));
+    let plain = load::load(&paths, &load::Options { run_script_tests: false, ..load::Options::default() });
+    assert!(!plain.diagnostics.iter().any(|d| d.code == Code::PatchUnguarded), "only under --strict");
+}
+
+/// Two files whose names differ only in case: a warning naming both
+/// (issue 12 item 14).
+#[test]
+fn two_files_differing_only_in_case_are_a_warning() {
+    let dir = tempfile::tempdir().unwrap();
+    let root = pack(dir.path(), "cases", "", "[[state]]\nid = \"soaked\"\nname = \"Soaked\"\n");
+    std::fs::write(root.join("Content.toml"), "[[state]]\nid = \"drenched\"\nname = \"Drenched\"\n").unwrap();
+    let loaded = load::load(&[root], &load::Options { run_script_tests: false, ..load::Options::default() });
+    let found: Vec<_> = loaded.diagnostics.iter().filter(|d| d.code == Code::CaseConflict).collect();
+    assert_eq!(found.len(), 1, "{:#?}", loaded.diagnostics);
+    assert!(found[0].message.contains("`Content.toml` and `content.toml`"), "{}", found[0].message);
+}

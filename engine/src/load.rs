@@ -94,7 +94,7 @@ pub fn load_packs(roots: &[PathBuf], diags: Vec<Diagnostic>, options: &Options) 
     }
 
     // 4. Patches, in load order, on the content they depend on.
-    crate::patch::apply_all(&mut out, &schemas.content);
+    crate::patch::apply_all(&mut out, &schemas.content, options.notes);
 
     // 5. Checks across all content.
     let report = crate::validate::validate(&out, options);

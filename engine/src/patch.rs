@@ -21,7 +21,9 @@ use std::collections::{BTreeMap, BTreeSet};
 
 /// Apply every pending patch of `out` in order, updating its content,
 /// provenance and diagnostics.
-pub fn apply_all(out: &mut Loaded, schema: &(Value, Option<jsonschema::Validator>)) {
+/// With `strict` (`arena check --strict`), a `replace` of printed text or a
+/// number without an `expect` guard is a warning (`patch-unguarded`).
+pub fn apply_all(out: &mut Loaded, schema: &(Value, Option<jsonschema::Validator>), strict: bool) {
     let pending = std::mem::take(&mut out.pending_patches);
     // Which field was written by which pack, to find writers with no order between them.
     let mut writers: BTreeMap<(String, String), String> = BTreeMap::new();
@@ -37,7 +39,7 @@ pub fn apply_all(out: &mut Loaded, schema: &(Value, Option<jsonschema::Validator
         }
         let loc = |sub: &str| doc.value_span(&format!("{}{sub}", p.pointer)).map(|s| sources.locate(&p.file, s));
         let mut diags = Vec::new();
-        let applied = apply_one(out, &p, &patch, &loc, &mut diags, schema);
+        let applied = apply_one(out, &p, &patch, &loc, &mut diags, schema, strict);
         if let Some((target, fields)) = applied {
             for f in &fields {
                 let key = (target.clone(), f.path.clone());
@@ -103,6 +105,7 @@ fn apply_one(
     loc: &Loc<'_>,
     diags: &mut Vec<Diagnostic>,
     schema: &(Value, Option<jsonschema::Validator>),
+    strict: bool,
 ) -> Option<(String, Vec<FieldOrigin>)> {
     let (kind, id, origin) = patch_target(out, patch, loc, diags)?;
     let target = format!("{kind}:{id}");
@@ -121,6 +124,26 @@ fn apply_one(
         applied.push((i, pointer.clone()));
         let before = value.pointer(&pointer).cloned();
         check_expect(op, &target, before.as_ref(), &at, diags)?;
+        // Printed text or a number replaced blind: a base that changed since
+        // would be overwritten without a word.
+        let field = op.path.rsplit('.').next().unwrap_or_default();
+        let printed = matches!(before, Some(Value::String(_) | Value::Number(_)))
+            && !matches!(field, "lua" | "script" | "function" | "note" | "source");
+        if strict && op.op == PatchVerb::Replace && op.expect.is_none() && printed {
+            diags.push(
+                Diagnostic::warning(
+                    Code::PatchUnguarded,
+                    format!("`{target}` {} is replaced without an `expect` guard", op.path),
+                )
+                .at_opt(at("op"))
+                .path(format!("{target} {}", op.path))
+                .with_note(format!(
+                    "it is {} now",
+                    before.as_ref().map_or("nothing".to_string(), |v| crate::diag::shorten(&v.to_string(), 80))
+                ))
+                .help("add `expect = ...` with the value the patch was written against"),
+            );
+        }
         apply_op(op, &target, &pointer, &mut value, &at, diags)?;
         // An entry patched past any card's size (an `add`/`copy` loop doubling
         // it) is refused before it can exhaust memory.

@@ -268,7 +268,37 @@ pub(crate) fn walk_pack(
             scripts.insert(rel_key(rel), path);
         }
     }
+    case_conflicts(root, content.iter().chain(scripts.values()).chain(&situations), out);
     (content, scripts, situations)
+}
+
+/// Two files whose paths differ only in case are two files here but one on
+/// Windows and macOS: a warning at the second (`case-conflict`).
+fn case_conflicts<'p>(root: &Path, files: impl Iterator<Item = &'p PathBuf>, out: &mut Loaded) {
+    let mut seen: BTreeMap<String, &PathBuf> = BTreeMap::new();
+    let mut files: Vec<&PathBuf> = files.collect();
+    files.sort();
+    for f in files {
+        let rel = f.strip_prefix(root).unwrap_or(f);
+        let key = rel_key(rel).to_lowercase();
+        match seen.get(&key) {
+            Some(first) => out.diagnostics.push(
+                Diagnostic::warning(
+                    Code::CaseConflict,
+                    format!(
+                        "`{}` and `{}` differ only in case",
+                        rel_key(first.strip_prefix(root).unwrap_or(first)),
+                        rel_key(rel)
+                    ),
+                )
+                .at(Location { file: f.clone(), span: None, line: 1, column: 1 })
+                .help("rename one of them: on Windows and macOS they are the same file"),
+            ),
+            None => {
+                seen.insert(key, f);
+            }
+        }
+    }
 }
 
 /// The text of every pack's situation files, in pack order (read here: `load`
