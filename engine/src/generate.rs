@@ -19,7 +19,7 @@ pub fn files() -> Vec<(String, String)> {
 fn windows_reference() -> String {
     let schema = crate::schema::content_schema();
     let mut s = String::from(
-        "# Timing windows\n\n<!-- Generated from engine/src/model.rs (`Window`) by `arena generate`; do not edit. -->\n\n\
+        "# Timing windows\n\n<!-- Generated from engine/src/model/cards.rs (`Window`) by `arena generate`; do not edit. -->\n\n\
          The moments of the rules' sequence (`000 § When Do Things Happen`) that\n\
          content attaches to: a Tactic's `timing`, an Automatic Skill's `timing`,\n\
          and for an Action's own Effects `before-roll` or `before-switches`. The\n\
