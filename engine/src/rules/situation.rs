@@ -62,15 +62,16 @@ pub struct Situation {
     /// The RNG seed for anything not forced.
     #[serde(default)]
     pub seed: u64,
-    /// Each player's Tactics deck (ids), top card last.
+    /// Each player's Tactics deck (ids), top card last, in seat order (a
+    /// player left out has none).
     #[serde(default)]
-    pub decks: [Vec<Id>; 2],
-    /// Each player's hand of Tactics (ids).
+    pub decks: Vec<Vec<Id>>,
+    /// Each player's hand of Tactics (ids), in seat order.
     #[serde(default)]
-    pub hands: [Vec<Id>; 2],
-    /// Each player's Victory Points so far.
+    pub hands: Vec<Vec<Id>>,
+    /// Each player's Victory Points so far, in seat order.
     #[serde(default)]
-    pub victory_points: [u32; 2],
+    pub victory_points: Vec<u32>,
     /// The Round being played (for `phase = "end-of-round"`).
     #[serde(default = "one")]
     pub round: u8,
@@ -374,7 +375,14 @@ impl<'a> Game<'a> {
                 return Err(format!("player {}'s deck: no Tactic `{t}`", p + 1));
             }
         }
-        let mut teams: [Vec<Id>; 2] = [vec![], vec![]];
+        for (key, n) in
+            [("decks", sit.decks.len()), ("hands", sit.hands.len()), ("victory_points", sit.victory_points.len())]
+        {
+            if n > 2 {
+                return Err(format!("`{key}` lists {n} players; a situation has 2"));
+            }
+        }
+        let mut teams: Vec<Vec<Id>> = vec![vec![], vec![]];
         for c in &sit.character {
             if teams.iter().flatten().any(|x| *x == c.id) {
                 return Err(format!("`{}` is in the situation twice", c.id));
@@ -389,7 +397,7 @@ impl<'a> Game<'a> {
         }
         let setup = GameSetup {
             scenario: sit.scenario.clone(),
-            teams: teams.to_vec().into(),
+            teams: teams.into(),
             decks: vec![vec![], vec![]].into(),
             zones: GameSetup::default_zones(scenario, map)?,
             seed: sit.seed,
@@ -409,12 +417,13 @@ impl<'a> Game<'a> {
         g.events.clear();
         for p in g.state.players.table().seats() {
             let i = p.index();
-            if let Some(t) = sit.hands[i].iter().find(|t| !content.tactics.contains_key(*t)) {
+            let hand = sit.hands.get(i).cloned().unwrap_or_default();
+            if let Some(t) = hand.iter().find(|t| !content.tactics.contains_key(*t)) {
                 return Err(format!("{p}'s hand: no Tactic `{t}`"));
             }
-            g.state.players[p].hand = sit.hands[i].clone();
-            g.state.players[p].deck = sit.decks[i].clone();
-            g.state.players[p].victory_points = sit.victory_points[i];
+            g.state.players[p].hand = hand;
+            g.state.players[p].deck = sit.decks.get(i).cloned().unwrap_or_default();
+            g.state.players[p].victory_points = sit.victory_points.get(i).copied().unwrap_or(0);
         }
         g.state.round = sit.round;
         g.state.smoke = sit.smoke.iter().map(|t| (Hex::new(t.space[0], t.space[1]), t.character.clone())).collect();
