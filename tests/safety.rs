@@ -104,3 +104,66 @@ fn two_files_differing_only_in_case_are_a_warning() {
     assert_eq!(found.len(), 1, "{:#?}", loaded.diagnostics);
     assert!(found[0].message.contains("`Content.toml` and `content.toml`"), "{}", found[0].message);
 }
+
+/// One mistake, one error (issue 13 item 5): a typo in a Character skips it;
+/// the setup that names it and the script test of its effect report
+/// consequences (notes, shown with --strict), not errors of their own. A
+/// second, independent mistake in the same file is still an error.
+#[test]
+fn one_mistake_is_one_error_and_each_independent_mistake_is_reported() {
+    let dir = tempfile::tempdir().unwrap();
+    let content = r#"
+[[character]]
+id = "la-typo"
+name = "La Typo"
+initiative = 5
+speeed = 3
+energy = 4
+hit_points = 5
+defense = { dice = ["blue"] }
+brawn = { dice = ["blue"] }
+agility = { dice = ["orange"] }
+
+[[character.actions]]
+id = "jab"
+name = "Jab"
+cost = 1
+effects = [{ text = "Heal yourself of 1 Damage.", lua = "local game, ctx = ...\ngame:heal(ctx.self, 1)" }]
+
+[[tactic]]
+id = "second-typo"
+name = "Second Typo"
+timming = "before-roll"
+timing_text = "Before making a Roll."
+effect.text = "Nothing."
+
+[[setup]]
+id = "with-la-typo"
+name = "S"
+scenario = "assault"
+
+[[setup.teams]]
+name = "a"
+characters = ["la-typo"]
+"#;
+    let root = pack(dir.path(), "typos", "[dependencies]\naristeia-core = \"^1.0\"\n", content);
+    std::fs::write(
+        root.join("jab.test.lua"),
+        "return {\n  { name = \"jab heals\", card = \"character:la-typo\", effect = \"actions[id=jab].effects[0]\", ctx = { self = \"la-typo\" }, expect = { { \"heal\", \"la-typo\", 1 } } },\n}\n",
+    )
+    .unwrap();
+    let core = arena_tests::tests_dir().join("../content/aristeia-core");
+    let loaded = load::load(&[root, core], &load::Options::default());
+    let errors: Vec<_> = loaded.diagnostics.iter().filter(|d| d.is_error()).collect();
+    let codes: Vec<&str> = errors.iter().map(|d| d.code.as_str()).collect();
+    assert_eq!(codes, vec!["unknown-field", "unknown-field"], "{errors:#?}");
+    assert!(
+        errors.iter().any(|d| d.message.contains("speeed")) && errors.iter().any(|d| d.message.contains("timming"))
+    );
+    let consequence = loaded
+        .diagnostics
+        .iter()
+        .find(|d| d.code == Code::DanglingReference)
+        .expect("the setup's reference is still mentioned");
+    assert_eq!(consequence.severity, arena_engine::diag::Severity::Note, "{consequence:?}");
+}

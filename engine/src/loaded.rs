@@ -94,6 +94,9 @@ pub struct Loaded {
     pub effective: BTreeMap<String, Value>,
     /// Which scripted effects the smoke games of `arena check --sims` ran.
     pub coverage: Option<EffectCoverage>,
+    /// Entries (`kind:id`) skipped for a schema error: what refers to them,
+    /// or tests them, reports a consequence of that error, not a new one.
+    pub failed_entries: std::collections::BTreeSet<String>,
 }
 
 /// Effect coverage of `arena check --sims`: of the scripted effects (Actions,

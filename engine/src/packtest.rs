@@ -79,7 +79,18 @@ pub fn run_all(loaded: &Loaded, limits: Limits) -> Outcome {
             }
         }
         let rt = own.get(pack).unwrap_or(&runtime);
+        let first = out.diagnostics.len();
         run_file(rt, pack, file, text, &mut out);
+        // A test of a card that failed to load fails because of that error:
+        // a consequence (shown with --strict), not a second mistake.
+        for d in &mut out.diagnostics[first..] {
+            if d.code == Code::ScriptTestFailed
+                && loaded.failed_entries.iter().any(|e| d.message.contains(&format!("`{e}`")))
+            {
+                d.severity = crate::diag::Severity::Note;
+                d.message.push_str(" (the card did not load: see its error)");
+            }
+        }
     }
     out
 }

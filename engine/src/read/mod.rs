@@ -386,6 +386,7 @@ pub(crate) fn load_content_file(pack: &str, file: &Path, schemas: &Schemas, opti
     let doc = &out.docs[file];
     let mut entries = Vec::new();
     let mut pending = Vec::new();
+    let mut failed = Vec::new();
     if let Value::Object(map) = &doc.value {
         for (key, items) in map {
             if key == "patch" {
@@ -425,6 +426,9 @@ pub(crate) fn load_content_file(pack: &str, file: &Path, schemas: &Schemas, opti
                 let pointer = format!("/{key}/{i}");
                 let clean = !whole_file_bad && !bad_entries.contains(&pointer);
                 if !clean {
+                    if let Some(id) = items[i].get("id").and_then(Value::as_str) {
+                        failed.push(format!("{key}:{id}"));
+                    }
                     continue;
                 }
                 let origin =
@@ -434,6 +438,7 @@ pub(crate) fn load_content_file(pack: &str, file: &Path, schemas: &Schemas, opti
         }
     }
     out.pending_patches.extend(pending);
+    out.failed_entries.extend(failed);
     // Deserialize straight from the stored document (no copy of the entry).
     let mut duplicates = Vec::new();
     {

@@ -107,6 +107,16 @@ impl Validator<'_> {
         id: &str,
         known: impl FnOnce() -> Vec<String>,
     ) -> Diagnostic {
+        // The entry is there but failed to load: a consequence of its error,
+        // shown with --strict, not a second mistake.
+        if self.loaded.failed_entries.contains(&format!("{kind}:{id}")) {
+            return Diagnostic::note(
+                Code::DanglingReference,
+                format!("`{kind}:{id}` did not load (see its error); this reference waits for it"),
+            )
+            .at_opt(self.loc(origin, sub))
+            .path(self.cpath(origin, sub));
+        }
         let mut d = Diagnostic::error(Code::DanglingReference, format!("no loaded pack defines `{kind}:{id}`"))
             .at_opt(self.loc(origin, sub))
             .path(self.cpath(origin, sub));
