@@ -68,6 +68,10 @@ fn too_many_jobs_and_endless_files_are_refused_with_a_clear_error() {
     let run = arena_tests::arena(&["sim", "assault", "--games", "2", "--jobs", "100000"]);
     assert_eq!(run.code, 2, "{}", run.stderr);
     assert!(run.stderr.contains("at most 256 worker threads"), "{}", run.stderr);
+    let duelist = arena_tests::tests_dir().join("../mods/duelist");
+    let run = arena_tests::arena(&["check", "--locked", "--lockfile", "/dev/zero", duelist.to_str().unwrap()]);
+    assert_eq!(run.code, 1, "{}", run.stderr);
+    assert!(run.stderr.contains("larger than"), "the lockfile is read within a limit: {}", run.stderr);
     for cmd in ["script", "replay", "run"] {
         let run = arena_tests::arena(&[cmd, "/dev/zero"]);
         assert_ne!(run.code, 0, "{cmd} /dev/zero");

@@ -114,6 +114,11 @@ pub fn load_packs(roots: &[PathBuf], diags: Vec<Diagnostic>, options: &Options) 
         let missing = crate::packtest::check_functions(&out, options.limits);
         out.diagnostics.extend(missing);
     }
+    // The same problem found twice (a test file compiled for two purposes) is shown once.
+    let mut seen = std::collections::HashSet::new();
+    out.diagnostics.retain(|d| {
+        seen.insert((d.code, d.message.clone(), d.location.as_ref().map(|l| (l.file.clone(), l.line, l.column))))
+    });
     // Present problems in reading order: those without a file first, then by file and position.
     out.diagnostics.sort_by(|a, b| {
         let key =

@@ -84,9 +84,17 @@ pub fn run_all(loaded: &Loaded, limits: Limits) -> Outcome {
         // A test of a card that failed to load fails because of that error:
         // a consequence (shown with --strict), not a second mistake.
         for d in &mut out.diagnostics[first..] {
-            if d.code == Code::ScriptTestFailed
-                && loaded.failed_entries.iter().any(|e| d.message.contains(&format!("`{e}`")))
-            {
+            let card_failed = loaded.failed_entries.iter().any(|e| d.message.contains(&format!("`{e}`")));
+            // A card missing while its own pack has errors (a file that did
+            // not parse, a script too large): most likely the same cause.
+            let pack_broken = d.message.contains("no loaded card")
+                && loaded.diagnostics.iter().any(|e| {
+                    e.is_error()
+                        && e.location.as_ref().is_some_and(|l| {
+                            loaded.packs.iter().any(|p| p.manifest.id == *pack && l.file.starts_with(&p.root))
+                        })
+                });
+            if d.code == Code::ScriptTestFailed && (card_failed || pack_broken) {
                 d.severity = crate::diag::Severity::Note;
                 d.message.push_str(" (the card did not load: see its error)");
             }
@@ -333,8 +341,9 @@ pub fn check_functions(loaded: &Loaded, limits: Limits) -> Vec<Diagnostic> {
             }
         };
         if let Some(p) = problem {
+            let code = if returned.is_err() { Code::ScriptError } else { Code::ScriptNotFound };
             out.push(
-                Diagnostic::error(Code::ScriptNotFound, format!("{} {}: {p}", s.card, s.effect))
+                Diagnostic::error(code, format!("{} {}: {p}", s.card, s.effect))
                     .at(Location { file: s.file.clone(), span: None, line: 1, column: 1 })
                     .path(format!("{} {}", s.card, s.effect))
                     .with_note(format!("in pack `{}`", s.pack))

@@ -614,8 +614,19 @@ fn check(args: CheckArgs, ui: &Ui, stdout: &mut dyn Write, stderr: &mut dyn Writ
         loaded.diagnostics.extend(found);
     }
     if args.locked {
-        let expected = std::fs::read_to_string(&args.lockfile).ok();
-        loaded.diagnostics.extend(arena_engine::lock::check(&loaded, expected.as_deref(), &args.lockfile));
+        // At most 64 MiB, as for every file the tool reads whole (`/dev/zero`
+        // fails at once); a lockfile that exists but cannot be read is said so.
+        match arena_engine::read::read_text_limited(&args.lockfile, arena_engine::read::MAX_TOOL_FILE) {
+            Ok(text) => loaded.diagnostics.extend(arena_engine::lock::check(&loaded, Some(&text), &args.lockfile)),
+            Err(_) if !args.lockfile.exists() => {
+                loaded.diagnostics.extend(arena_engine::lock::check(&loaded, None, &args.lockfile))
+            }
+            Err(e) => loaded.diagnostics.push(
+                Diagnostic::error(Code::LockMismatch, e)
+                    .at(diag::Location { file: args.lockfile.clone(), span: None, line: 1, column: 1 })
+                    .help("give the lockfile `arena lock` wrote (a UTF-8 TOML file)"),
+            ),
+        }
     }
     let shown: Vec<Diagnostic> =
         loaded.diagnostics.iter().filter(|d| args.strict || d.severity != Severity::Note).cloned().collect();
