@@ -587,3 +587,15 @@ fn check_sims_reports_a_tactic_that_fails_when_played_and_effect_coverage() {
     let notes = check.diagnostics.iter().filter(|d| d.code == arena_engine::diag::Code::EffectNotExercised).count();
     assert_eq!(notes, cov.never.len());
 }
+
+/// Effect coverage counts the packs under test, not the dependencies taken
+/// from the bundled packs (a mod's author cannot change those).
+#[test]
+fn effect_coverage_is_of_the_packs_under_test() {
+    let pack = arena_tests::tests_dir().join("fixtures/packs/tactic-fails-when-played");
+    let run = arena_tests::arena(&["check", pack.to_str().unwrap(), "--sims", "2", "--format", "json"]);
+    let v: serde_json::Value = serde_json::from_str(&run.stdout).unwrap();
+    let cov = &v["summary"]["effect_coverage"];
+    assert_eq!(cov["scripted"], 1, "only Misfire is the pack's own scripted effect: {cov}");
+    assert_eq!(cov["exercised"], 1, "{cov}");
+}

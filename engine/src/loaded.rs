@@ -108,9 +108,27 @@ pub struct EffectCoverage {
     pub scripted: usize,
     /// Those that ran at least once.
     pub exercised: usize,
-    /// Those that never ran: (card, effect, where its Lua is).
+    /// Those that never ran: (card, effect, where its Lua is, its pack).
     #[serde(skip)]
-    pub never: Vec<(String, String, Location)>,
+    pub never: Vec<(String, String, Location, String)>,
+    /// Scripted effects by pack: (scripted, exercised).
+    #[serde(skip)]
+    pub by_pack: BTreeMap<String, (usize, usize)>,
+}
+
+impl EffectCoverage {
+    /// The coverage of some packs only (the packs under test, not the
+    /// dependencies taken from the bundled ones).
+    pub fn of_packs(&self, packs: &std::collections::BTreeSet<String>) -> EffectCoverage {
+        let by_pack: BTreeMap<String, (usize, usize)> =
+            self.by_pack.iter().filter(|(p, _)| packs.contains(*p)).map(|(p, n)| (p.clone(), *n)).collect();
+        EffectCoverage {
+            scripted: by_pack.values().map(|n| n.0).sum(),
+            exercised: by_pack.values().map(|n| n.1).sum(),
+            never: self.never.iter().filter(|n| packs.contains(&n.3)).cloned().collect(),
+            by_pack,
+        }
+    }
 }
 
 impl Loaded {

@@ -94,7 +94,7 @@ pub fn check_sims(loaded: &crate::loaded::Loaded, n: u64, jobs: usize) -> SimChe
             d
         })
         .collect();
-    for (card, effect, location) in &coverage.never {
+    for (card, effect, location, _) in &coverage.never {
         diagnostics.push(
             Diagnostic::note(Code::EffectNotExercised, format!("never ran in the smoke games: {card} {effect}"))
                 .at(location.clone())
@@ -116,12 +116,15 @@ pub(super) fn effect_coverage(
             continue;
         }
         coverage.scripted += 1;
+        let per_pack = coverage.by_pack.entry(src.pack.clone()).or_default();
+        per_pack.0 += 1;
         if ran.contains(&i) {
             coverage.exercised += 1;
+            per_pack.1 += 1;
         } else {
             let text = loaded.sources.get(&src.file).unwrap_or(&src.source);
             let location = crate::diag::line_location(&src.file, text, src.first_line.max(1));
-            coverage.never.push((src.card.clone(), src.effect.clone(), location));
+            coverage.never.push((src.card.clone(), src.effect.clone(), location, src.pack.clone()));
         }
     }
     coverage
