@@ -1,0 +1,188 @@
+//! `arena check` and `arena lock`: validation of the packs, smoke games, situations and the lockfile, rendered in every format, with the one-line summary and exit code.
+
+use super::*;
+
+pub(super) fn check(args: CheckArgs, ui: &Ui, stdout: &mut dyn Write, stderr: &mut dyn Write) -> anyhow::Result<Exit> {
+    // Dependencies the given paths lack are taken from the bundled packs (a mod
+    // is checked against the base games it names), and said so.
+    let selection = packs::select(&[args.paths.clone(), args.pack.clone()].concat(), default_paths);
+    let options = load::Options { max_file_size: args.max_file_size, notes: args.strict, ..load::Options::default() };
+    let mut loaded = load::load(&selection.paths, &options);
+    ui.loaded(&loaded, stderr)?;
+    note_borrowed(&selection, ui, stderr)?;
+    let mut simulated = None;
+    if let Some(n) = args.sims.filter(|n| *n > 0) {
+        if !loaded.has_errors() {
+            let jobs = std::thread::available_parallelism().map_or(1, |n| n.get());
+            let check = arena_engine::sim::check_sims(&loaded, n, jobs);
+            let failures = check.diagnostics.iter().filter(|d| d.is_error()).count();
+            // Coverage of the packs under test: not of the dependencies taken
+            // from the bundled packs, which a mod's author cannot change.
+            let borrowed: std::collections::BTreeSet<&str> =
+                selection.borrowed.iter().filter_map(|b| b.split(" (").next()).collect();
+            let under_test: std::collections::BTreeSet<String> = loaded
+                .packs
+                .iter()
+                .map(|p| p.manifest.id.clone())
+                .filter(|id| !borrowed.contains(id.as_str()))
+                .collect();
+            let cov = check.coverage.of_packs(&under_test);
+            let ignored: std::collections::BTreeSet<(String, String)> = check
+                .coverage
+                .never
+                .iter()
+                .filter(|n| !under_test.contains(&n.3))
+                .map(|n| (n.0.clone(), n.1.clone()))
+                .collect();
+            loaded.diagnostics.extend(check.diagnostics.into_iter().filter(|d| {
+                d.code != Code::EffectNotExercised
+                    || !ignored
+                        .iter()
+                        .any(|(card, effect)| d.content_path.as_deref() == Some(&format!("{card} {effect}")))
+            }));
+            loaded.coverage = Some(cov.clone());
+            let two_player = loaded
+                .content
+                .scenarios
+                .values()
+                .filter(|s| (s.value.players.min..=s.value.players.max).contains(&2))
+                .count();
+            simulated = Some(format!(
+                "simulated {n} seeded games of each of {two_player} 2-player Scenario(s), with their setups and with random teams: {}; {} of {} scripted effects ran{}",
+                if failures == 0 { "no failure".to_string() } else { format!("{failures} problem(s)") },
+                cov.exercised,
+                cov.scripted,
+                if cov.exercised < cov.scripted && !args.strict { " (--strict lists the others)" } else { "" }
+            ));
+        }
+    }
+    // The packs' own situations (`situations/*.toml`) must play as written.
+    let mut situations = None;
+    if !loaded.has_errors() && loaded.packs.iter().any(|p| !p.situations.is_empty()) {
+        let (found, texts) = arena_engine::sim::check_situations(&loaded);
+        let count: usize = loaded.packs.iter().map(|p| p.situations.len()).sum();
+        let failed: std::collections::BTreeSet<_> =
+            found.iter().filter_map(|d| d.location.as_ref().map(|l| l.file.clone())).collect();
+        situations = Some(format!(
+            "played {count} situation(s) of the packs: {}",
+            if failed.is_empty() {
+                "all as written".to_string()
+            } else {
+                format!("{} did not play as written", failed.len())
+            }
+        ));
+        for (file, text) in texts {
+            loaded.sources.insert(file, text.into());
+        }
+        loaded.diagnostics.extend(found);
+    }
+    if args.locked {
+        // At most 64 MiB, as for every file the tool reads whole (`/dev/zero`
+        // fails at once); a lockfile that exists but cannot be read is said so.
+        match arena_engine::read::read_text_limited(&args.lockfile, arena_engine::read::MAX_TOOL_FILE) {
+            Ok(text) => loaded.diagnostics.extend(arena_engine::lock::check(&loaded, Some(&text), &args.lockfile)),
+            Err(_) if !args.lockfile.exists() => {
+                loaded.diagnostics.extend(arena_engine::lock::check(&loaded, None, &args.lockfile))
+            }
+            Err(e) => loaded.diagnostics.push(
+                Diagnostic::error(Code::LockMismatch, e)
+                    .at(diag::Location { file: args.lockfile.clone(), span: None, line: 1, column: 1 })
+                    .help("give the lockfile `arena lock` wrote (a UTF-8 TOML file)"),
+            ),
+        }
+    }
+    let shown: Vec<Diagnostic> =
+        loaded.diagnostics.iter().filter(|d| args.strict || d.severity != Severity::Note).cloned().collect();
+    let summary = loaded.summary();
+    match args.format {
+        Format::Human => {
+            write!(stderr, "{}", diag::render_human(&shown, &loaded.sources, ui.color()))?;
+            writeln!(stdout, "{}", summary_line(&loaded, args.strict))?;
+            if let Some(line) = &situations {
+                writeln!(stdout, "{line}")?;
+            }
+            if let Some(line) = &simulated {
+                writeln!(stdout, "{line}")?;
+            }
+        }
+        Format::Json => {
+            let value = serde_json::to_value(&summary).context("serializing the summary")?;
+            write!(stdout, "{}", diag::render_json(&shown, &value))?;
+        }
+        Format::Github => {
+            write!(stdout, "{}", diag::render_github(&shown, &loaded.sources, &repo_root(args.repo_root.as_deref())?))?;
+            writeln!(stdout, "{}", summary_line(&loaded, args.strict))?;
+        }
+        Format::Sarif => {
+            write!(stdout, "{}", diag::render_sarif(&shown, &loaded.sources, &repo_root(args.repo_root.as_deref())?))?
+        }
+    }
+    Ok(exit_code(&loaded))
+}
+
+/// The repository root for code-scanning output: `--repo-root`, else found from the current folder.
+pub(super) fn repo_root(given: Option<&std::path::Path>) -> anyhow::Result<diag::RepoRoot> {
+    let cwd = std::env::current_dir().context("reading the current folder")?;
+    Ok(match given {
+        Some(root) => diag::RepoRoot::new(&cwd, root),
+        None => diag::RepoRoot::discover(&cwd),
+    })
+}
+
+pub(crate) fn exit_code(loaded: &Loaded) -> Exit {
+    let io = loaded.diagnostics.iter().any(|d| d.is_error() && matches!(d.code, Code::Io | Code::NotAPack));
+    if io {
+        2
+    } else if loaded.has_errors() {
+        1
+    } else {
+        0
+    }
+}
+
+/// `checked 4 packs (23 files): 6 die, 16 state, ...; 12 scripts; 0 errors, 0 warnings`.
+pub(super) fn summary_line(loaded: &Loaded, strict: bool) -> String {
+    let s = loaded.summary();
+    let entries: Vec<String> = s.entries.iter().map(|(k, n)| format!("{n} {k}")).collect();
+    let plural = |n: usize, one: &str, many: &str| format!("{n} {}", if n == 1 { one } else { many });
+    let mut line = format!(
+        "checked {} ({}): {}; {}{}; {}, {}",
+        plural(s.packs.len(), "pack", "packs"),
+        plural(s.files, "file", "files"),
+        if entries.is_empty() { "no entries".to_string() } else { entries.join(", ") },
+        plural(s.scripts, "script", "scripts"),
+        if s.script_tests > 0 {
+            format!(", {}", plural(s.script_tests, "script test", "script tests"))
+        } else {
+            String::new()
+        },
+        plural(s.errors, "error", "errors"),
+        plural(s.warnings, "warning", "warnings"),
+    );
+    if s.provisional + s.unsupported_effects + s.gaps > 0 {
+        let gaps = if s.gaps > 0 { format!(", {} declared", plural(s.gaps, "gap", "gaps")) } else { String::new() };
+        line.push_str(&format!(
+            "; {} provisional, {} without Lua{gaps}{}",
+            plural(s.provisional, "entry", "entries"),
+            plural(s.unsupported_effects, "effect", "effects"),
+            if strict { "" } else { " (--strict lists them)" }
+        ));
+    }
+    line
+}
+
+pub(super) fn lock(args: LockArgs, ui: &Ui, stdout: &mut dyn Write, stderr: &mut dyn Write) -> anyhow::Result<Exit> {
+    let selection = packs::select(&[args.paths.clone(), args.pack.clone()].concat(), default_paths);
+    note_borrowed(&selection, ui, stderr)?;
+    let paths = selection.paths;
+    let loaded = load::load(&paths, &load::Options { run_script_tests: false, ..load::Options::default() });
+    if loaded.has_errors() {
+        let errors: Vec<Diagnostic> = loaded.diagnostics.iter().filter(|d| d.is_error()).cloned().collect();
+        write!(stderr, "{}", diag::render_human(&errors, &loaded.sources, ui.color()))?;
+        writeln!(stderr, "the packs have errors: nothing written")?;
+        return Ok(1);
+    }
+    write_atomically(&args.output, arena_engine::lock::lockfile(&loaded).as_bytes())?;
+    writeln!(stdout, "wrote {} ({} packs)", args.output.display(), loaded.packs.len())?;
+    Ok(0)
+}

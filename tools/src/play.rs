@@ -1,0 +1,610 @@
+//! Playing games: `arena sim` (one game, a batch with progress and per-Character rows), `arena replay`, `arena run` (situations), `arena script` (an effect alone), and the human seat at the terminal.
+
+use super::*;
+
+/// A person at the terminal: prints each Decision with numbered options on
+/// stderr and reads the choice from stdin. At the end of input it falls back to
+/// the greedy controller, so a game always finishes.
+pub(super) struct HumanController {
+    fallback: arena_engine::players::GreedyController,
+    closed: bool,
+    /// Events already shown to this player.
+    shown: usize,
+}
+
+impl arena_engine::rules::decision::Controller for HumanController {
+    fn decide(
+        &mut self,
+        d: &arena_engine::rules::decision::Decision,
+        view: &arena_engine::rules::state::View<'_>,
+    ) -> usize {
+        use std::io::BufRead;
+        if self.closed {
+            return self.fallback.decide(d, view);
+        }
+        // What happened since this player last answered, then their hand.
+        for e in view.events.iter().skip(self.shown) {
+            eprintln!("{e}");
+        }
+        self.shown = view.events.len();
+        let hand = &view.state.players[d.player].hand;
+        if !hand.is_empty() {
+            eprintln!("({}'s hand: {})", d.player, hand.join(", "));
+        }
+        let who = d.character.as_deref().map(|c| format!(" ({c})")).unwrap_or_default();
+        eprintln!("\n{}{who}: {}", d.player, d.prompt);
+        for (i, o) in d.options.iter().enumerate() {
+            eprintln!("  {:>2}. {o}", i + 1);
+        }
+        let stdin = std::io::stdin();
+        loop {
+            eprint!("> ");
+            let mut line = String::new();
+            match stdin.lock().read_line(&mut line) {
+                Ok(0) | Err(_) => {
+                    eprintln!("(end of input: the greedy controller plays on)");
+                    self.closed = true;
+                    return self.fallback.decide(d, view);
+                }
+                Ok(_) => match line.trim().parse::<usize>() {
+                    Ok(n) if (1..=d.options.len()).contains(&n) => return n - 1,
+                    _ => eprintln!("type a number from 1 to {}", d.options.len()),
+                },
+            }
+        }
+    }
+}
+
+impl PlayerKind {
+    fn engine(self) -> arena_engine::sim::Policy {
+        match self {
+            PlayerKind::Greedy => arena_engine::sim::Policy::Greedy,
+            PlayerKind::Random => arena_engine::sim::Policy::Random,
+            // Batches never wait on a person: a human seat plays greedy there.
+            PlayerKind::Human => arena_engine::sim::Policy::Greedy,
+        }
+    }
+}
+
+pub(super) const P1: arena_engine::rules::seats::PlayerId = arena_engine::rules::seats::PlayerId::seat(0);
+
+pub(super) const P2: arena_engine::rules::seats::PlayerId = arena_engine::rules::seats::PlayerId::seat(1);
+
+pub(super) fn seats(kinds: &[PlayerKind]) -> Vec<arena_engine::sim::Policy> {
+    let a = kinds.first().copied().unwrap_or(PlayerKind::Greedy);
+    let b = kinds.get(1).copied().unwrap_or(a);
+    vec![a.engine(), b.engine()]
+}
+
+pub(super) fn script(
+    args: ScriptArgs,
+    ui: &Ui,
+    stdout: &mut dyn Write,
+    stderr: &mut dyn Write,
+) -> anyhow::Result<Exit> {
+    use arena_engine::script::api;
+    use arena_engine::script::host::RecordingHost;
+    use arena_engine::script::runtime::{Ctx, Limits, Runtime, ScriptSource};
+    let text = match arena_engine::read::read_limited(&args.file, arena_engine::read::MAX_TOOL_FILE) {
+        Ok(b) if arena_engine::script::compile::wide_encoding(&b).is_some() => {
+            let encoding = arena_engine::script::compile::wide_encoding(&b).unwrap_or_default();
+            let d = Diagnostic::error(Code::NotUtf8, arena_engine::script::compile::wide_encoding_message(encoding))
+                .at(diag::Location { file: args.file.clone(), span: None, line: 1, column: 1 })
+                .help("save the file as UTF-8 (Lua source is read as UTF-8 only)");
+            write!(stderr, "{}", diag::render_human(&[d], &diag::SourceMap::default(), false))?;
+            return Ok(1);
+        }
+        Ok(b) if arena_engine::script::is_bytecode(&b) => {
+            let d = Diagnostic::error(Code::ScriptBytecode, "script is precompiled bytecode")
+                .at(diag::Location { file: args.file.clone(), span: None, line: 1, column: 1 })
+                .help("only Lua source is accepted");
+            write!(stderr, "{}", diag::render_human(&[d], &diag::SourceMap::default(), false))?;
+            return Ok(1);
+        }
+        Ok(b) => String::from_utf8(b).map_err(|_| anyhow::anyhow!("{} is not UTF-8", args.file.display()))?,
+        Err(e) => anyhow::bail!(e),
+    };
+    let selection = packs::select(&args.packs, content_paths);
+    note_borrowed(&selection, ui, stderr)?;
+    let options = load::Options { run_script_tests: false, ..load::Options::default() };
+    let loaded = load::load(&selection.paths, &options);
+    let unreadable: Vec<Diagnostic> = loaded
+        .diagnostics
+        .iter()
+        .filter(|d| matches!(d.code, Code::Io | Code::NotAPack) && d.is_error())
+        .cloned()
+        .collect();
+    if !unreadable.is_empty() {
+        write!(stderr, "{}", diag::render_human(&unreadable, &loaded.sources, ui.color()))?;
+        return Ok(2);
+    }
+    let mut host = RecordingHost::new(args.seed);
+    for a in &args.answers {
+        let (name, value) = a.split_once('=').ok_or_else(|| anyhow::anyhow!("--answer takes NAME=VALUE, got `{a}`"))?;
+        let f =
+            api::find(name).ok_or_else(|| anyhow::anyhow!("`{name}` is not an API function (see docs/lua-api.md)"))?;
+        let Ok(json) = serde_json::from_str::<serde_json::Value>(value) else {
+            writeln!(
+                stderr,
+                "error: --answer {name}={value}: the value is not JSON (strings need quotes: {name}='\"{value}\"')"
+            )?;
+            return Ok(2);
+        };
+        let v = match api::value_from_json(&json, f.returns) {
+            Ok(v) => v,
+            Err(e) => {
+                writeln!(stderr, "error: --answer {name}={value}: `{name}` returns {}: {e}", f.returns.lua_name())?;
+                return Ok(2);
+            }
+        };
+        host.answer(name, v);
+    }
+    let rt = Runtime::new(std::sync::Arc::new(loaded.content), loaded.script_set, Limits::default())
+        .map_err(|e| anyhow::anyhow!("cannot start the Lua VM: {e}"))?;
+    let source = ScriptSource {
+        pack: String::new(),
+        card: args.file.display().to_string(),
+        effect: String::new(),
+        file: args.file.clone(),
+        first_line: 1,
+        source: text.as_str().into(),
+        module: args.function.clone().map(Some),
+    };
+    let ctx = Ctx { self_id: args.self_id.clone(), target: args.target.clone(), successes: args.successes };
+    let result = rt.run_source(&source, &mut host, &ctx);
+    let calls = if result.is_ok() { &host.calls } else { &host.rolled_back };
+    match args.format {
+        Output::Json => {
+            let value = serde_json::json!({
+                "ok": result.is_ok(),
+                "result": result.as_ref().ok(),
+                "calls": calls.iter().map(ToString::to_string).collect::<Vec<_>>(),
+                "diagnostics": result.as_ref().err().map(|e| vec![e.to_diagnostic()]).unwrap_or_default(),
+            });
+            writeln!(stdout, "{}", serde_json::to_string_pretty(&value)?)?;
+        }
+        _ => {
+            let heading = if result.is_ok() { "calls:" } else { "calls (rolled back):" };
+            writeln!(stdout, "{heading}")?;
+            if calls.is_empty() {
+                writeln!(stdout, "  (none)")?;
+            }
+            for (i, c) in calls.iter().enumerate() {
+                writeln!(stdout, "  {}. {c}", i + 1)?;
+            }
+            match &result {
+                Ok(v) => writeln!(stdout, "result: {v}")?,
+                Err(e) => {
+                    let mut sources = diag::SourceMap::default();
+                    sources.insert(args.file.clone(), text.as_str().into());
+                    let mut d = e.to_diagnostic();
+                    if let Some(line) = e.line {
+                        d.location = Some(diag::line_location(&args.file, &text, line));
+                    }
+                    write!(stderr, "{}", diag::render_human(&[d], &sources, ui.color()))?;
+                }
+            }
+        }
+    }
+    Ok(if result.is_ok() { 0 } else { 1 })
+}
+
+/// Load packs for playing: errors are printed and the load refused.
+pub(super) fn load_for_play(packs: &[PathBuf], ui: &Ui, stderr: &mut dyn Write) -> anyhow::Result<Option<Loaded>> {
+    let selection = packs::select(packs, content_paths);
+    note_borrowed(&selection, ui, stderr)?;
+    let options = load::Options { run_script_tests: false, ..load::Options::default() };
+    let loaded = load::load(&selection.paths, &options);
+    if loaded.has_errors() {
+        let errors: Vec<Diagnostic> = loaded.diagnostics.iter().filter(|d| d.is_error()).cloned().collect();
+        write!(stderr, "{}", diag::render_human(&errors, &loaded.sources, ui.color()))?;
+        writeln!(stderr, "the packs have errors: run `arena check` first")?;
+        return Ok(None);
+    }
+    ui.loaded(&loaded, stderr)?;
+    Ok(Some(loaded))
+}
+
+pub(super) fn sim(args: SimArgs, ui: &Ui, stdout: &mut dyn Write, stderr: &mut dyn Write) -> anyhow::Result<Exit> {
+    use arena_engine::script::runtime::{Limits, Runtime};
+    let Some(loaded) = load_for_play(&args.packs, ui, stderr)? else { return Ok(1) };
+    let content = &loaded.content;
+    // A Scenario for more than two players loads and validates, but the
+    // engine plays 2-player games (Prime Time's need their own rules engine).
+    if let Some(sc) = content.scenarios.get(&args.scenario) {
+        let p = &sc.value.players;
+        if !(p.min..=p.max).contains(&2) {
+            writeln!(
+                stderr,
+                "error: `{}` is a {}-{} player Scenario; the engine plays 2-player games (the Prime Time Scenarios are data for now)",
+                args.scenario, p.min, p.max
+            )?;
+            return Ok(2);
+        }
+    }
+    let setup_id = if content.setups.contains_key(&args.scenario) {
+        args.scenario.clone()
+    } else {
+        match content.setups.values().find(|s| s.value.scenario == args.scenario) {
+            Some(s) => s.value.id.clone(),
+            // Random teams need only the Scenario.
+            None if args.random_teams && content.scenarios.contains_key(&args.scenario) => String::new(),
+            None => {
+                let hint = if content.scenarios.contains_key(&args.scenario) {
+                    " (it has no ready-made setup: add --random-teams)"
+                } else {
+                    ""
+                };
+                writeln!(
+                    stderr,
+                    "error: no setup, and no Scenario with a ready-made setup, is called `{}`{hint}",
+                    args.scenario
+                )?;
+                return Ok(2);
+            }
+        }
+    };
+    if args.players.len() > 2 {
+        writeln!(stderr, "error: --players takes one value (both players) or two (player 1, player 2)")?;
+        return Ok(2);
+    }
+    if args.games.is_some() && args.replay.is_some() {
+        writeln!(
+            stderr,
+            "error: --replay writes the file of one game; leave out --games (or use --seed N for that game)"
+        )?;
+        return Ok(2);
+    }
+    if let Some(n) = args.games {
+        if args.seed.checked_add(n).is_none() {
+            writeln!(stderr, "error: --seed {} with --games {n} runs past the largest seed", args.seed)?;
+            return Ok(2);
+        }
+    }
+    let players = seats(&args.players);
+    let random_scenario = if content.scenarios.contains_key(&args.scenario) {
+        args.scenario.clone()
+    } else {
+        content.setups.get(&setup_id).map(|s| s.value.scenario.clone()).unwrap_or_default()
+    };
+    if let Some(n) = args.games {
+        let teams = if args.random_teams {
+            let scenario = if content.scenarios.contains_key(&args.scenario) {
+                args.scenario.clone()
+            } else {
+                content.setups.get(&setup_id).map(|s| s.value.scenario.clone()).unwrap_or_default()
+            };
+            arena_engine::sim::Teams::Random(scenario)
+        } else {
+            arena_engine::sim::Teams::Setup(setup_id.clone())
+        };
+        return sim_batch(&loaded, &teams, args.seed, n, players, args.jobs, args.format, ui, stdout, stderr);
+    }
+    // One game: the setup's teams, or teams drawn from the seed (`--random-teams`).
+    let setup_id =
+        if args.random_teams { format!("{}{random_scenario}", arena_engine::sim::RANDOM_TEAMS) } else { setup_id };
+    let setup = arena_engine::sim::replay_setup(content, &setup_id, args.seed).map_err(|e| anyhow::anyhow!(e))?;
+    let runtime = Runtime::new(std::sync::Arc::new(content.clone()), loaded.script_set.clone(), Limits::default())
+        .map_err(|e| anyhow::anyhow!("cannot start the Lua VM: {e}"))?;
+    let mut controllers: Vec<Box<dyn arena_engine::rules::decision::Controller>> = (0..2)
+        .map(|seat| {
+            let kind = args.players.get(seat).or(args.players.first()).copied().unwrap_or(PlayerKind::Greedy);
+            match kind {
+                PlayerKind::Human => {
+                    Box::new(HumanController { fallback: Default::default(), closed: false, shown: 0 })
+                        as Box<dyn arena_engine::rules::decision::Controller>
+                }
+                _ => players[seat].controller(args.seed, seat),
+            }
+        })
+        .collect();
+    let (a, b) = controllers.split_at_mut(1);
+    let record = arena_engine::sim::play(content, &runtime, &setup, vec![a[0].as_mut(), b[0].as_mut()])
+        .map_err(|e| anyhow::anyhow!(e))?;
+    if let Some(path) = &args.replay {
+        let replay = arena_engine::sim::Replay::of(&record, &setup_id, &loaded.content_hash()).with_packs(&loaded);
+        write_atomically(path, (serde_json::to_string(&replay)? + "\n").as_bytes())?;
+    }
+    match args.format {
+        Output::Json => {
+            let mut v = serde_json::json!({ "version": JSON_VERSION, "kind": "sim-game" });
+            if let (Some(head), serde_json::Value::Object(fields)) = (v.as_object_mut(), serde_json::to_value(&record)?)
+            {
+                head.extend(fields);
+            }
+            writeln!(stdout, "{}", serde_json::to_string_pretty(&v)?)?
+        }
+        _ => write!(stdout, "{}", record.narrative())?,
+    }
+    Ok(if record.effect_failures > 0 { 1 } else { 0 })
+}
+
+#[allow(clippy::too_many_arguments)]
+pub(super) fn sim_batch(
+    loaded: &Loaded,
+    teams: &arena_engine::sim::Teams,
+    first_seed: u64,
+    games: u64,
+    players: Vec<arena_engine::sim::Policy>,
+    jobs: Option<usize>,
+    format: Output,
+    ui: &Ui,
+    stdout: &mut dyn Write,
+    stderr: &mut dyn Write,
+) -> anyhow::Result<Exit> {
+    let jobs = jobs.unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get()));
+    let started = std::time::Instant::now();
+    let results = with_progress(games, !ui.quiet(), |tick| {
+        arena_engine::sim::batch(
+            std::sync::Arc::new(loaded.content.clone()),
+            loaded.script_set.clone(),
+            teams,
+            first_seed..first_seed + games,
+            &players,
+            jobs,
+            tick,
+        )
+    })
+    .map_err(|e| anyhow::anyhow!(e))?;
+    let elapsed = started.elapsed();
+    let report = arena_engine::sim::Report::of(&results);
+    let setup = match teams {
+        arena_engine::sim::Teams::Setup(s) => s.clone(),
+        arena_engine::sim::Teams::Random(s) => format!("{s} (random teams)"),
+    };
+    match format {
+        Output::Json => {
+            let v = serde_json::json!({ "version": JSON_VERSION, "kind": "sim-batch", "setup": setup, "seeds": [first_seed, first_seed + games - 1], "report": report, "games": results });
+            writeln!(stdout, "{}", serde_json::to_string_pretty(&v)?)?;
+        }
+        _ => {
+            let pct = |r: &arena_engine::sim::Rate| {
+                format!("{:5.1}% [{:.1}-{:.1}]", r.rate * 100.0, r.low * 100.0, r.high * 100.0)
+            };
+            writeln!(
+                stdout,
+                "{} games of {setup}, seeds {first_seed}-{}, {jobs} jobs, {:.1}s",
+                report.games,
+                (first_seed + games).saturating_sub(1),
+                elapsed.as_secs_f64()
+            )?;
+            writeln!(
+                stdout,
+                "player 1 wins {}  mean VP {:.2}  mean Frags {:.2}",
+                pct(&report.win_rate[P1]),
+                report.mean_victory_points[P1],
+                report.mean_frags[P1]
+            )?;
+            writeln!(
+                stdout,
+                "player 2 wins {}  mean VP {:.2}  mean Frags {:.2}",
+                pct(&report.win_rate[P2]),
+                report.mean_victory_points[P2],
+                report.mean_frags[P2]
+            )?;
+            writeln!(
+                stdout,
+                "draws {}  mean Rounds {:.2}  games with failed effects {}  engine errors {}",
+                report.draws, report.mean_rounds, report.games_with_effect_failures, report.errors
+            )?;
+            write!(stdout, "{}", character_table(loaded, &report))?;
+            for g in results
+                .iter()
+                .filter(|g| g.error.is_some() || !g.effect_failures.is_empty())
+                .take(if ui.verbose() { usize::MAX } else { 5 })
+            {
+                let what = g.error.clone().unwrap_or_else(|| g.effect_failures.join("; "));
+                writeln!(stderr, "seed {}: {what}", g.seed)?;
+            }
+        }
+    }
+    Ok(if report.errors + report.games_with_effect_failures > 0 { 1 } else { 0 })
+}
+
+/// The balance readout per Character of `sim --games`: games, win rate with
+/// its 95% interval, and per-game means of Damage dealt and taken and of times
+/// sent to the Infirmary. The Characters of the packs under test (the loaded
+/// packs that are not bundled base games) come first, marked `*`.
+pub(super) fn character_table(loaded: &Loaded, report: &arena_engine::sim::Report) -> String {
+    use std::fmt::Write as _;
+    let bundled: std::collections::BTreeSet<PathBuf> =
+        load::discover(&content_paths()).0.iter().filter_map(|r| r.canonicalize().ok()).collect();
+    let under_test: Vec<&str> = loaded
+        .packs
+        .iter()
+        .filter(|p| p.root.canonicalize().map_or(true, |r| !bundled.contains(&r)))
+        .map(|p| p.manifest.id.as_str())
+        .collect();
+    let tested =
+        |c: &str| loaded.content.characters.get(c).is_some_and(|e| under_test.contains(&e.origin.pack.as_str()));
+    let mut rows: Vec<(&String, &arena_engine::sim::CharacterReport)> = report.per_character.iter().collect();
+    rows.sort_by_key(|(c, _)| (!tested(c), c.as_str()));
+    let mut out = String::new();
+    if rows.is_empty() {
+        return out;
+    }
+    let width = rows.iter().map(|(c, _)| c.len()).max().unwrap_or(0).max("Character".len());
+    let _ = writeln!(
+        out,
+        "\n  {:<width$} {:>5}  {:<20} {:>6} {:>6} {:>9}",
+        "Character", "games", "side wins [95%]", "dealt", "taken", "Infirmary"
+    );
+    for (c, r) in rows {
+        let mark = if tested(c) { "* " } else { "  " };
+        let wins =
+            format!("{:5.1}% [{:.1}-{:.1}]", r.win_rate.rate * 100.0, r.win_rate.low * 100.0, r.win_rate.high * 100.0);
+        let _ = writeln!(
+            out,
+            "{mark}{c:<width$} {:>5}  {wins:<20} {:>6.2} {:>6.2} {:>9.2}",
+            r.games, r.mean_damage_dealt, r.mean_damage_taken, r.mean_infirmary,
+        );
+    }
+    let _ = writeln!(
+        out,
+        "(means per game: Damage its Enemies suffered in its Activations, Damage it suffered, times sent to the Infirmary{})",
+        if under_test.is_empty() {
+            String::new()
+        } else {
+            format!("; * from the packs under test: {}", under_test.join(", "))
+        }
+    );
+    out
+}
+
+/// Run `work` with a progress bar of `len` steps on stderr (drawn only when
+/// `show` and stderr is a terminal); `work` calls its argument once per finished step, from
+/// any thread.
+///
+/// The bar never blocks the work: workers only send a message, and the bar is
+/// drawn on the calling thread, the one that runs [`run`]. A caller that holds
+/// the process's stderr lock for the whole run (`main` may) does not stall the
+/// workers, since the lock is re-entrant on its own thread.
+pub(crate) fn with_progress<R: Send>(len: u64, show: bool, work: impl FnOnce(&(dyn Fn() + Sync)) -> R + Send) -> R {
+    let bar = indicatif::ProgressBar::new(len);
+    if !show || !err_is_terminal() {
+        bar.set_draw_target(indicatif::ProgressDrawTarget::hidden());
+    }
+    bar.set_style(
+        indicatif::ProgressStyle::with_template("{bar:40} {pos}/{len} games, {per_sec}, eta {eta}")
+            .unwrap_or_else(|_| indicatif::ProgressStyle::default_bar()),
+    );
+    let (tx, rx) = std::sync::mpsc::channel::<()>();
+    let result = std::thread::scope(|scope| {
+        let worker = scope.spawn(move || {
+            let tick = move || {
+                let _ = tx.send(());
+            };
+            work(&tick)
+        });
+        // Ends when the worker is done and its sender dropped.
+        for () in rx {
+            bar.inc(1);
+        }
+        worker.join()
+    });
+    bar.finish_and_clear();
+    match result {
+        Ok(r) => r,
+        Err(panic) => std::panic::resume_unwind(panic),
+    }
+}
+
+pub(super) fn replay(
+    args: ReplayArgs,
+    ui: &Ui,
+    stdout: &mut dyn Write,
+    stderr: &mut dyn Write,
+) -> anyhow::Result<Exit> {
+    use arena_engine::script::runtime::{Limits, Runtime};
+    use arena_engine::sim::{Replay, ReplayCheck};
+    let text = arena_engine::read::read_text_limited(&args.file, arena_engine::read::MAX_TOOL_FILE)
+        .map_err(|e| anyhow::anyhow!(e))?;
+    let replay: Replay =
+        serde_json::from_str(&text).with_context(|| format!("{} is not a replay file", args.file.display()))?;
+    if replay.format != 1 {
+        writeln!(
+            stderr,
+            "error: {}: replay format {} is not supported (this arena writes format 1)",
+            args.file.display(),
+            replay.format
+        )?;
+        return Ok(1);
+    }
+    let Some(loaded) = load_for_play(&args.packs, ui, stderr)? else { return Ok(1) };
+    let hash = loaded.content_hash();
+    if hash != replay.content_hash && !ui.quiet() {
+        writeln!(
+            stderr,
+            "note: the content has changed since the replay was recorded ({} now, {} then)",
+            &hash[..12],
+            &replay.content_hash[..12.min(replay.content_hash.len())]
+        )?;
+    }
+    let runtime =
+        Runtime::new(std::sync::Arc::new(loaded.content.clone()), loaded.script_set.clone(), Limits::default())
+            .map_err(|e| anyhow::anyhow!("cannot start the Lua VM: {e}"))?;
+    let missing: Vec<&str> = replay
+        .packs
+        .iter()
+        .filter_map(|p| p.split_whitespace().next())
+        .filter(|id| !loaded.packs.iter().any(|l| l.manifest.id == *id))
+        .collect();
+    let checked = match arena_engine::sim::check_replay(&loaded.content, &runtime, &replay) {
+        Ok(c) => c,
+        Err(e) => {
+            writeln!(stderr, "error: {}: {e}", args.file.display())?;
+            if !missing.is_empty() {
+                writeln!(
+                    stderr,
+                    "help: it was played with packs not loaded now ({}): pass them with --pack",
+                    missing.join(", ")
+                )?;
+            }
+            return Ok(1);
+        }
+    };
+    match checked {
+        ReplayCheck::Same { events } => {
+            writeln!(stdout, "replay ok: {events} events, the same as recorded")?;
+            Ok(0)
+        }
+        ReplayCheck::Differs { index, recorded, replayed } => {
+            writeln!(stderr, "replay differs at event {index}:")?;
+            writeln!(stderr, "  recorded: {}", recorded.unwrap_or_else(|| "(none)".into()))?;
+            writeln!(stderr, "  replayed: {}", replayed.unwrap_or_else(|| "(none)".into()))?;
+            Ok(1)
+        }
+    }
+}
+
+pub(super) fn run_situation(
+    args: RunArgs,
+    ui: &Ui,
+    stdout: &mut dyn Write,
+    stderr: &mut dyn Write,
+) -> anyhow::Result<Exit> {
+    use arena_engine::rules::situation::Situation;
+    use arena_engine::script::runtime::{Limits, Runtime};
+    let text = arena_engine::read::read_text_limited(&args.file, arena_engine::read::MAX_TOOL_FILE)
+        .map_err(|e| anyhow::anyhow!(e))?;
+    let sit: Situation = match toml::from_str(&text) {
+        Ok(s) => s,
+        Err(e) => {
+            writeln!(stderr, "error: {}: {e}", args.file.display())?;
+            return Ok(1);
+        }
+    };
+    // `--pack` first; else the situation's own `packs`, relative to its file.
+    let packs = if args.packs.is_empty() && !sit.packs.is_empty() {
+        let dir = args.file.parent().unwrap_or(std::path::Path::new("."));
+        sit.packs.iter().map(|p| dir.join(p)).collect()
+    } else {
+        args.packs.clone()
+    };
+    let Some(loaded) = load_for_play(&packs, ui, stderr)? else { return Ok(1) };
+    let runtime =
+        Runtime::new(std::sync::Arc::new(loaded.content.clone()), loaded.script_set.clone(), Limits::default())
+            .map_err(|e| anyhow::anyhow!("cannot start the Lua VM: {e}"))?;
+    let played = match sit.play(&loaded.content, &runtime) {
+        Ok(p) => p,
+        Err(e) => {
+            writeln!(stderr, "error: {}: {e}", args.file.display())?;
+            return Ok(1);
+        }
+    };
+    match args.format {
+        Output::Json => writeln!(stdout, "{}", serde_json::to_string_pretty(&played.events)?)?,
+        _ => {
+            for e in &played.events {
+                writeln!(stdout, "{e}")?;
+            }
+        }
+    }
+    for p in &played.problems {
+        writeln!(stderr, "error: {}: {}", args.file.display(), p.message)?;
+    }
+    if !ui.quiet() && !played.problems.iter().any(|p| p.message.starts_with("expected ")) && played.expected > 0 {
+        writeln!(stderr, "all {} expected events happened", played.expected)?;
+    }
+    Ok(if played.problems.is_empty() { 0 } else { 1 })
+}
