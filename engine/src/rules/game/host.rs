@@ -241,17 +241,7 @@ impl<'a> Game<'a> {
             }
             ChangeFn::GainActionPoints => {
                 let t = a.character(self, 0)?;
-                let amount = a.n(1, 0).clamp(0, 50) as u8;
-                // Only the active Character has Action Points to gain (`000 § Action Points`).
-                if self.state.active.as_deref() == Some(t.as_str()) {
-                    if amount > 0 {
-                        self.effect_frame.granted_points = self.effect_frame.running.last().copied();
-                    }
-                    let u = self.unit_mut(&t).expect("unit");
-                    u.action_points = u.action_points.saturating_add(amount);
-                    let total = u.action_points;
-                    self.emit(Event::ActionPoints { character: t, gained: amount, total });
-                }
+                self.gain_points(&t, a.n(1, 0), Points::Action);
                 ApiValue::Nil
             }
             ChangeFn::DrawTactics | ChangeFn::DiscardTactics => {
@@ -430,16 +420,7 @@ impl<'a> Game<'a> {
             }
             MoveFn::GainMovementPoints => {
                 let t = a.character(self, 0)?;
-                let amount = a.n(1, 0).clamp(0, 50) as u8;
-                if self.state.active.as_deref() == Some(t.as_str()) {
-                    if amount > 0 {
-                        self.effect_frame.granted_points = self.effect_frame.running.last().copied();
-                    }
-                    let u = self.unit_mut(&t).expect("unit");
-                    u.movement_points = u.movement_points.saturating_add(amount);
-                    let total = u.movement_points;
-                    self.emit(Event::MovementPoints { character: t, gained: amount, total });
-                }
+                self.gain_points(&t, a.n(1, 0), Points::Movement);
                 ApiValue::Nil
             }
             MoveFn::DisplaceTo => {
@@ -729,4 +710,42 @@ pub(super) fn symbol(s: &str) -> std::result::Result<Symbol, String> {
         "critical_block" => Symbol::CriticalBlock,
         other => return Err(format!("`{other}` is not a symbol")),
     })
+}
+
+/// Which points an effect gives.
+#[derive(Debug, Clone, Copy)]
+enum Points {
+    Action,
+    Movement,
+}
+
+impl Game<'_> {
+    /// An effect gives the active Character Action or Movement Points (0 to
+    /// 50; only the active Character has any to gain, `000 § Action Points`),
+    /// and is remembered as the last to give points, to be named if the
+    /// Activation runs away.
+    fn gain_points(&mut self, t: &str, amount: i64, points: Points) {
+        let amount = amount.clamp(0, 50) as u8;
+        if self.state.active.as_deref() != Some(t) {
+            return;
+        }
+        if amount > 0 {
+            self.effect_frame.granted_points = self.effect_frame.running.last().copied();
+        }
+        let u = self.unit_mut(t).expect("unit");
+        let (character, total) = match points {
+            Points::Action => {
+                u.action_points = u.action_points.saturating_add(amount);
+                (t.to_string(), u.action_points)
+            }
+            Points::Movement => {
+                u.movement_points = u.movement_points.saturating_add(amount);
+                (t.to_string(), u.movement_points)
+            }
+        };
+        self.emit(match points {
+            Points::Action => Event::ActionPoints { character, gained: amount, total },
+            Points::Movement => Event::MovementPoints { character, gained: amount, total },
+        });
+    }
 }
