@@ -70,8 +70,11 @@ fn too_many_jobs_and_endless_files_are_refused_with_a_clear_error() {
     assert!(run.stderr.contains("at most 256 worker threads"), "{}", run.stderr);
     let duelist = arena_tests::tests_dir().join("../mods/duelist");
     let run = arena_tests::arena(&["check", "--locked", "--lockfile", "/dev/zero", duelist.to_str().unwrap()]);
-    assert_eq!(run.code, 1, "{}", run.stderr);
+    assert_eq!(run.code, 2, "an unreadable lockfile is an IO failure: {}", run.stderr);
     assert!(run.stderr.contains("larger than"), "the lockfile is read within a limit: {}", run.stderr);
+    let run = arena_tests::arena(&["sim", "assault", "--pack", "/nonexistent"]);
+    assert_eq!(run.code, 2, "a pack folder that cannot be read: {}", run.stderr);
+    assert!(!run.stderr.contains("run `arena check` first"), "{}", run.stderr);
     for cmd in ["script", "replay", "run"] {
         let run = arena_tests::arena(&[cmd, "/dev/zero"]);
         assert_ne!(run.code, 0, "{cmd} /dev/zero");

@@ -84,11 +84,10 @@ pub(super) fn check(args: CheckArgs, ui: &Ui, stdout: &mut dyn Write, stderr: &m
             Err(_) if !args.lockfile.exists() => {
                 loaded.diagnostics.extend(arena_engine::lock::check(&loaded, None, &args.lockfile))
             }
-            Err(e) => loaded.diagnostics.push(
-                Diagnostic::error(Code::LockMismatch, e)
-                    .at(diag::Location { file: args.lockfile.clone(), span: None, line: 1, column: 1 })
-                    .help("give the lockfile `arena lock` wrote (a UTF-8 TOML file)"),
-            ),
+            // Unreadable (a folder, too large, not UTF-8): an IO failure, exit 2.
+            Err(e) => loaded
+                .diagnostics
+                .push(Diagnostic::error(Code::Io, e).help("give the lockfile `arena lock` wrote (a UTF-8 TOML file)")),
         }
     }
     let shown: Vec<Diagnostic> =

@@ -49,8 +49,11 @@ fn load_clean(paths: &[PathBuf], ui: &Ui, stderr: &mut dyn Write) -> anyhow::Res
     let errors: Vec<_> = loaded.diagnostics.iter().filter(|d| d.is_error()).cloned().collect();
     if !errors.is_empty() {
         write!(stderr, "{}", diag::render_human(&errors, &loaded.sources, ui.color()))?;
-        writeln!(stderr, "the packs have errors: run `arena check` first")?;
-        return Ok(Err(crate::exit_code(&loaded)));
+        let code = crate::exit_code(&loaded);
+        if code != 2 {
+            writeln!(stderr, "the packs have errors: run `arena check` first")?;
+        }
+        return Ok(Err(code));
     }
     ui.loaded(&loaded, stderr)?;
     Ok(Ok(loaded))

@@ -190,7 +190,13 @@ pub(super) fn script(
 }
 
 /// Load packs for playing: errors are printed and the load refused.
-pub(super) fn load_for_play(packs: &[PathBuf], ui: &Ui, stderr: &mut dyn Write) -> anyhow::Result<Option<Loaded>> {
+/// The packs loaded, or the exit code for their errors (2 when a folder
+/// cannot be read, as `arena check` gives; 1 for content errors).
+pub(super) fn load_for_play(
+    packs: &[PathBuf],
+    ui: &Ui,
+    stderr: &mut dyn Write,
+) -> anyhow::Result<std::result::Result<Loaded, Exit>> {
     let selection = packs::select(packs, content_paths);
     note_borrowed(&selection, ui, stderr)?;
     let options = load::Options { run_script_tests: false, ..load::Options::default() };
@@ -198,16 +204,22 @@ pub(super) fn load_for_play(packs: &[PathBuf], ui: &Ui, stderr: &mut dyn Write) 
     if loaded.has_errors() {
         let errors: Vec<Diagnostic> = loaded.diagnostics.iter().filter(|d| d.is_error()).cloned().collect();
         write!(stderr, "{}", diag::render_human(&errors, &loaded.sources, ui.color()))?;
-        writeln!(stderr, "the packs have errors: run `arena check` first")?;
-        return Ok(None);
+        let code = exit_code(&loaded);
+        if code != 2 {
+            writeln!(stderr, "the packs have errors: run `arena check` first")?;
+        }
+        return Ok(Err(code));
     }
     ui.loaded(&loaded, stderr)?;
-    Ok(Some(loaded))
+    Ok(Ok(loaded))
 }
 
 pub(super) fn sim(args: SimArgs, ui: &Ui, stdout: &mut dyn Write, stderr: &mut dyn Write) -> anyhow::Result<Exit> {
     use arena_engine::script::runtime::{Limits, Runtime};
-    let Some(loaded) = load_for_play(&args.packs, ui, stderr)? else { return Ok(1) };
+    let loaded = match load_for_play(&args.packs, ui, stderr)? {
+        Ok(loaded) => loaded,
+        Err(code) => return Ok(code),
+    };
     let content = &loaded.content;
     // A Scenario for more than two players loads and validates, but the
     // engine plays 2-player games (Prime Time's need their own rules engine).
@@ -510,7 +522,10 @@ pub(super) fn replay(
         )?;
         return Ok(1);
     }
-    let Some(loaded) = load_for_play(&args.packs, ui, stderr)? else { return Ok(1) };
+    let loaded = match load_for_play(&args.packs, ui, stderr)? {
+        Ok(loaded) => loaded,
+        Err(code) => return Ok(code),
+    };
     let hash = loaded.content_hash();
     if hash != replay.content_hash && !ui.quiet() {
         writeln!(
@@ -581,7 +596,10 @@ pub(super) fn run_situation(
     } else {
         args.packs.clone()
     };
-    let Some(loaded) = load_for_play(&packs, ui, stderr)? else { return Ok(1) };
+    let loaded = match load_for_play(&packs, ui, stderr)? {
+        Ok(loaded) => loaded,
+        Err(code) => return Ok(code),
+    };
     let runtime =
         Runtime::new(std::sync::Arc::new(loaded.content.clone()), loaded.script_set.clone(), Limits::default())
             .map_err(|e| anyhow::anyhow!("cannot start the Lua VM: {e}"))?;
