@@ -168,7 +168,10 @@ impl<'a> Game<'a> {
             .zones
             .iter()
             .filter(|(zid, (kind, _))| {
-                *kind == model::ZoneKind::Deployment && **zid != self.state.scoring_zone && (!own || **zid == own_zone)
+                // The Central Zone is a Deployment Zone too (docs/rulings.md R26).
+                matches!(kind, model::ZoneKind::Deployment | model::ZoneKind::Central)
+                    && **zid != self.state.scoring_zone
+                    && (!own || **zid == own_zone)
             })
             .map(|(zid, _)| zid.clone())
             .collect();
@@ -190,6 +193,7 @@ impl<'a> Game<'a> {
 
     pub(super) fn recovery_phase(&mut self) {
         self.open_window(model::Window::RecoveryPhase, None);
+        self.terminate_round_effects();
         // Nanotherapy: Infirmary to Bench with -2 Energy (`000 § Recovery Phase`).
         let infirmary: Vec<Id> =
             self.state.units.iter().filter(|u| u.location == Location::Infirmary).map(|u| u.id.clone()).collect();
