@@ -365,7 +365,7 @@ fn a_round_effect_outlasts_the_activation_and_ends_in_recovery() {
     g.run_end_of_round();
     assert!(parvati(&g).until_end_of_round.is_empty());
     let narrative: Vec<String> = g.events.iter().map(ToString::to_string).collect();
-    let ended = narrative.iter().position(|l| l == "parvati's no-disengage-rolls ends (until the end of the Round)");
+    let ended = narrative.iter().position(|l| l.trim() == "parvati's no-disengage-rolls ends (until the end of the Round)");
     assert!(ended.is_some(), "{narrative:#?}");
     assert!(shared.borrow().unanswered.is_none(), "{:?}", shared.borrow().unanswered);
 }
@@ -421,4 +421,34 @@ fn the_central_zone_is_offered_from_the_bench_unless_it_is_the_scoring_zone() {
     assert!(central.iter().all(|s| has(&later, s)), "the Central Zone is offered: {later:?}");
     assert!(zone_2.iter().all(|s| !has(&later, s)), "the Scoring Zone is not offered: {later:?}");
     assert_eq!(later.len(), first.len(), "one zone of seven spaces out, one in: {first:?} / {later:?}");
+}
+
+/// docs/rulings.md R24: a Discard at random is drawn by the game's seeded RNG
+/// and asks nobody: the same seed Discards the same Tactics, and over a few
+/// seeds every Tactic of the Hand is Discarded at some point.
+#[test]
+fn a_discard_at_random_follows_the_seed() {
+    use arena_engine::rules::situation::Situation;
+    let (loaded, rt) = rule_gaps_content();
+    let text = std::fs::read_to_string(tests_dir().join("situations/discard-at-random.toml")).unwrap();
+    let mut sit: Situation = toml::from_str(&text).unwrap();
+    sit.expect.clear();
+    let mut discarded = |seed: u64| {
+        sit.seed = seed;
+        let played = sit.play(&loaded.content, &rt).unwrap();
+        assert!(played.problems.is_empty(), "seed {seed}: {:?}", played.problems);
+        let lines = played.events.iter().map(|e| e.to_string().trim().to_string());
+        lines.filter(|l| l.contains("at random")).collect::<Vec<_>>()
+    };
+    assert_eq!(discarded(14), discarded(14));
+    let mut seen = std::collections::BTreeSet::new();
+    for seed in 0..24 {
+        let lines = discarded(seed);
+        assert_eq!(lines.len(), 2, "seed {seed}: {lines:?}");
+        assert_ne!(lines[0], lines[1], "seed {seed}: the same Tactic twice: {lines:?}");
+        seen.extend(lines);
+    }
+    let every: Vec<String> =
+        ["dodge", "take-aim", "focus"].iter().map(|t| format!("player 2 Discards {t} at random")).collect();
+    assert!(every.iter().all(|l| seen.contains(l)), "{seen:?}");
 }
