@@ -154,6 +154,7 @@ impl<'a> Game<'a> {
             self.states_step(&m);
         }
         self.state.active = None;
+        self.scenario_window(model::ScenarioWindow::ActivationEnd, scenario::RuleCtx::of(id, owner));
         Ok(())
     }
 
@@ -168,7 +169,9 @@ impl<'a> Game<'a> {
             .zones
             .iter()
             .filter(|(zid, (kind, _))| {
-                *kind == model::ZoneKind::Deployment && **zid != self.state.scoring_zone && (!own || **zid == own_zone)
+                *kind == model::ZoneKind::Deployment
+                    && !self.state.scoring_zones.contains(zid)
+                    && (!own || **zid == own_zone)
             })
             .map(|(zid, _)| zid.clone())
             .collect();
@@ -199,10 +202,15 @@ impl<'a> Game<'a> {
             if self.content.states.contains_key("minus-2-energy") {
                 let _ = self.impose(&id, "minus-2-energy", None);
             }
+            let owner = self.unit(&id).map_or(PlayerId::seat(0), |u| u.owner);
+            let at = scenario::RuleCtx { player: self.frag_credit(owner), ..scenario::RuleCtx::of(&id, owner) };
+            self.scenario_window(model::ScenarioWindow::SentToBench, at);
         }
+        self.scenario_window(model::ScenarioWindow::RecoveryPhase, scenario::RuleCtx::default());
         // Draw one, plus one for scoring this Round.
+        let round = self.state.round as i64;
         for p in self.table().seats() {
-            let n = 1 + u8::from(self.scored_this_round[p] > 0);
+            let n = 1 + u8::from(self.scored_in(p, round) > 0);
             self.draw(p, n);
         }
     }
