@@ -14,6 +14,7 @@
 ---@alias CharacterId string A Character's id ("valkyrie")
 ---@alias StateId string A State's id ("immobilized")
 ---@alias DieId string A die's id ("red")
+---@alias Player integer A player's number (1, 2, ...), as the narrative names them
 ---@alias Symbol "success"|"block"|"special"|"critical_success"|"critical_block"
 ---@alias Side "own"|"opponent"
 ---@alias Space integer[] A space {q, r} in axial coordinates
@@ -25,6 +26,9 @@
 ---@field card string the card's reference (`character:valkyrie`, `tactic:ice-wall`)
 ---@field effect string which effect of the card (`actions[id=frostbite].effects[0]`)
 ---@field successes integer? Successes in the Roll's result, when the effect follows a Roll
+---@field player Player? a Scenario rule's player: the Character's player, or the player credited with a Frag (docs/scenarios.md)
+---@field zone string? the zone a Character entered, for a Scenario rule run at `zone-entered`
+---@field state StateId? the State imposed, for a Scenario rule run at `state-imposed`
 
 ---An effect: the function a script file returns (or one of the table of
 ---them it returns), called with the game and the context.
@@ -333,4 +337,103 @@ function Game:choose_target(candidates, prompt) end
 ---@param prompt? string what the choice is for
 ---@return string? # nil when there is no option
 function Game:choose(options, prompt) end
+
+---The current Round, from 1 (0 before the first). (000 § Rounds)
+---@return integer
+function Game:round() end
+
+---How many players there are: the players are 1 to this number (`for p = 1, game:player_count() do ... end`). (000 § Setup; 001 § Prime Time)
+---@return integer
+function Game:player_count() end
+
+---The player a Character belongs to. (000 § Teams)
+---@param character CharacterId a Character (or Minion) in this game
+---@return Player
+function Game:player_of(character) end
+
+---A player's Characters in the HexaDome (not on the Bench or in the Infirmary; not Minions, `002 § Minion`), in team order. (000 § Characters)
+---@param player Player a player
+---@return CharacterId[]
+function Game:characters(player) end
+
+---The player with the Underdog token. (000 § Underdog)
+---@return Player
+function Game:underdog() end
+
+---The player with the Prime Time marker; in a game without the marker, the Underdog (rulings R30). (001 § Prime Time)
+---@return Player
+function Game:prime_time() end
+
+---A player's Victory Points so far. (000 § Victory Points)
+---@param player Player a player
+---@return integer
+function Game:victory_points(player) end
+
+---The Victory Points a player gained in one Round (`game:round() - 1` for the previous one; 0 for a Round not played). (000 § Recovery Phase; 001 § Wanted)
+---@param player Player a player
+---@param round? integer a Round (default: the current one)
+---@return integer
+function Game:victory_points_scored(player, round) end
+
+---A player's Frag tokens. (000 § Frags)
+---@param player Player a player
+---@return integer
+function Game:frags(player) end
+
+---A player scores Victory Points for the Scenario rule whose effect runs (the narrative names the rule). An error outside a Scenario rule, or for an amount past 100. (000 § Phase 3: Objectives)
+---@param player Player who scores
+---@param amount? integer how many, 0 to 100 (default: the rule's `vp`)
+function Game:gain_victory_points(player, amount) end
+
+---The ids of the map's zones, in the map's order. (000 § Deployment Zones)
+---@param kind? string `deployment`, `central` or `ziggurat` (default: every zone)
+---@return string[]
+function Game:zones(kind) end
+
+---The zones the map lists as `adjacent` to a zone. An error for a zone the map lacks. (001 § Wanted)
+---@param zone string a zone id of the map
+---@return string[]
+function Game:adjacent_zones(zone) end
+
+---Every space of a zone, Free or not. An error for a zone the map lacks. (000 § Deployment Zones)
+---@param zone string a zone id of the map
+---@return Space[]
+function Game:zone_spaces(zone) end
+
+---The Characters inside a zone (not Minions, not Running Projectiles), in play order. An error for a zone the map lacks. (000 § Scoring Zones)
+---@param zone string a zone id, or `scoring-zone` for every current Scoring Zone
+---@param player? Player only this player's (default: everyone's)
+---@return CharacterId[]
+function Game:characters_in_zone(zone, player) end
+
+---The current Scoring Zones' ids. (000 § Scoring Zones)
+---@return string[]
+function Game:scoring_zones() end
+
+---The Scoring Zones are now these (the narrative says so). An error for a zone the map lacks. (000 § Scoring Zones)
+---@param zones string[] zone ids of the map (none: no Scoring Zone)
+function Game:set_scoring_zones(zones) end
+
+---A player chooses one of the zones (a Decision, answered like the Underdog's choice of Scoring Zone); nil when there are none. (000 § Phase 3: Objectives; 001 § Wanted)
+---@param player Player who chooses
+---@param zones string[] the zones that may be chosen
+---@param prompt? string what the choice is for
+---@return string? # nil when there is no zone to choose
+function Game:choose_zone(player, zones, prompt) end
+
+---How many of a counter are on a Character card, a zone or a player (0 when none). (000 § Counters)
+---@param on string what holds it: a Character id, a zone id, or a player as `player 1`
+---@param name string the counter's name (`crow-substance`)
+---@return integer
+function Game:counter(on, name) end
+
+---Add counters (never below 0) and return how many there are now; the narrative says so. (000 § Counters)
+---@param on string what holds it: a Character id, a zone id, or a player as `player 1`
+---@param name string the counter's name
+---@param amount integer how many to add, -1000 to 1000 (negative: remove)
+---@return integer
+function Game:add_counter(on, name, amount) end
+
+---The game ends now: the winner is decided as at the end of the last Round (Victory Points, then Frags if the Scenario says so). (000 § Phase 3: Objectives)
+function Game:end_game() end
 

@@ -12,6 +12,16 @@ fn situations_play_as_the_rulebooks_say() {
     insta::glob!("situations/*.toml", |path| insta::assert_snapshot!(plays_as_written(path)));
 }
 
+/// Scenario rules (issue 14, docs/scenarios.md): each window, declarative key
+/// and Scenario function played by a situation on a test Scenario
+/// (`fixtures/packs/scenario-rules`), ending Rounds, starting them, scoring,
+/// moving the Scoring Zone and ending the game.
+#[test]
+fn scenario_rules_play_as_written() {
+    std::env::set_current_dir(tests_dir()).unwrap();
+    insta::glob!("situations/scenarios/*.toml", |path| insta::assert_snapshot!(plays_as_written(path)));
+}
+
 /// Run a situation file that must meet its `expect` lines; its narrative.
 fn plays_as_written(path: &std::path::Path) -> String {
     let rel = path.strip_prefix(tests_dir()).unwrap_or(path).to_str().unwrap().to_string();

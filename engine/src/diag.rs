@@ -80,6 +80,8 @@ codes! {
     TimingNotPlayed = "timing-not-played", "A Tactic or Automatic Skill has a timing at which the engine never plays that kind of card.";
     EffectSource = "effect-source", "An effect gives both inline Lua and a script file.";
     UnsupportedEffect = "unsupported-effect", "An effect has printed text but no Lua yet: the engine cannot run it.";
+    ScenarioRuleTextOnly = "scenario-rule-text-only", "A Scenario rule is text the engine cannot perform: no declarative key, no Lua, no `performed_by` (listed with `--strict`).";
+    ObjectiveNeverScored = "objective-never-scored", "A Scenario rule gives Victory Points that nothing can award, or names a key the Scenario does not set.";
     PatchTargetMissing = "patch-target-missing", "A patch names an entry that no pack it depends on defines.";
     PatchKeyNotFound = "patch-key-not-found", "A patch path names a key or list item the entry does not have.";
     PatchGuardFailed = "patch-guard-failed", "A patch's `expect` guard does not match: the card changed since the patch was written.";
@@ -157,6 +159,12 @@ impl Code {
             Code::TimingNotPlayed => "Use a timing the engine plays that kind of card at (docs/windows.md lists them).",
             Code::EffectSource => "Keep either the inline `lua` or the `script` file, not both.",
             Code::UnsupportedEffect => "Write the effect's Lua (`lua` or `script`) so the engine can run it.",
+            Code::ScenarioRuleTextOnly => {
+                "Give the rule an `objective`, `move_scoring_zone`, `rewards`, an `effect` with Lua, or `performed_by` (docs/scenarios.md)."
+            }
+            Code::ObjectiveNeverScored => {
+                "Give the rule an `objective`, `rewards` or an `effect` that calls `game:gain_victory_points`, or set the key it names."
+            }
             Code::PatchTargetMissing => "Correct the patched entry's reference, or depend on the pack that defines it.",
             Code::PatchKeyNotFound => "Correct the patch path; `arena show KIND:ID --fields` lists the entry's fields.",
             Code::PatchGuardFailed => "Read the entry's current value and update the patch (and its `expect`) to it.",

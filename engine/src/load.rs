@@ -103,6 +103,7 @@ pub fn load_packs(roots: &[PathBuf], diags: Vec<Diagnostic>, options: &Options) 
     out.provisional_entries = report.provisional;
     out.unsupported_effects = report.unsupported;
     out.gaps = report.gaps;
+    out.text_only_rules = report.text_only_rules;
     out.script_set = report.scripts;
     for (path, text) in report.sources {
         out.sources.insert(path, text);

@@ -86,6 +86,8 @@ pub struct Loaded {
     pub unsupported_effects: usize,
     /// Known gaps the packs declare (`[[gap]]` in pack.toml).
     pub gaps: usize,
+    /// Scenario rules the engine cannot perform (text only).
+    pub text_only_rules: usize,
     /// Patches found, applied once every content file is in.
     pub pending_patches: Vec<PendingPatch>,
     /// For each patched entry (`kind:id`), where each patched field was set.
@@ -169,6 +171,7 @@ impl Loaded {
             provisional: self.provisional_entries.max(count(Code::Provisional)),
             unsupported_effects: self.unsupported_effects.max(count(Code::UnsupportedEffect)),
             gaps: self.gaps.max(count(Code::ContentGap)),
+            text_only_rules: self.text_only_rules.max(count(Code::ScenarioRuleTextOnly)),
             effect_coverage: self.coverage.clone(),
         }
     }
@@ -198,6 +201,9 @@ pub struct Summary {
     /// Things the rulebooks name that the packs say they leave out.
     #[serde(skip_serializing_if = "is_zero")]
     pub gaps: usize,
+    /// Scenario rules that are text only (`--strict` lists them).
+    #[serde(skip_serializing_if = "is_zero")]
+    pub text_only_rules: usize,
     /// Effect coverage of the smoke games, with `--sims`.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub effect_coverage: Option<EffectCoverage>,

@@ -248,6 +248,9 @@ fn run_case(rt: &Runtime, file: &Path, text: &str, index: usize, case: &Value) -
         self_id: ctx_json.get("self").and_then(Value::as_str).map(str::to_string),
         target: ctx_json.get("target").and_then(Value::as_str).map(str::to_string),
         successes: ctx_json.get("successes").and_then(Value::as_i64),
+        player: ctx_json.get("player").and_then(Value::as_i64),
+        zone: ctx_json.get("zone").and_then(Value::as_str).map(str::to_string),
+        state: ctx_json.get("state").and_then(Value::as_str).map(str::to_string),
     };
     let mut host = RecordingHost::new(case.get("seed").and_then(Value::as_u64).unwrap_or(1));
     if let Some(Value::Object(answers)) = case.get("answers") {

@@ -158,8 +158,11 @@ pub(super) fn summary_line(loaded: &Loaded, strict: bool) -> String {
         plural(s.errors, "error", "errors"),
         plural(s.warnings, "warning", "warnings"),
     );
-    if s.provisional + s.unsupported_effects + s.gaps > 0 {
-        let gaps = if s.gaps > 0 { format!(", {} declared", plural(s.gaps, "gap", "gaps")) } else { String::new() };
+    if s.provisional + s.unsupported_effects + s.gaps + s.text_only_rules > 0 {
+        let mut gaps = if s.gaps > 0 { format!(", {} declared", plural(s.gaps, "gap", "gaps")) } else { String::new() };
+        if s.text_only_rules > 0 {
+            gaps.push_str(&format!(", {} text only", plural(s.text_only_rules, "Scenario rule", "Scenario rules")));
+        }
         line.push_str(&format!(
             "; {} provisional, {} without Lua{gaps}{}",
             plural(s.provisional, "entry", "entries"),

@@ -18,6 +18,7 @@ mod dice;
 mod invictus;
 mod manifest;
 mod patch;
+mod scenario;
 
 pub use board::*;
 pub use cards::*;
@@ -25,6 +26,7 @@ pub use dice::*;
 pub use invictus::*;
 pub use manifest::*;
 pub use patch::*;
+pub use scenario::*;
 
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};

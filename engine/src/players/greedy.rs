@@ -15,7 +15,7 @@ pub struct GreedyController;
 
 impl GreedyController {
     fn zone_centre(view: &View<'_>) -> Option<Hex> {
-        let spaces = &view.board.zones.get(&view.state.scoring_zone)?.1;
+        let spaces = &view.board.zones.get(view.state.scoring_zones.first()?)?.1;
         // The space nearest the zone's middle: the one with least total distance.
         spaces.iter().copied().min_by_key(|h| spaces.iter().map(|o| h.distance(*o)).sum::<u32>())
     }
@@ -203,7 +203,9 @@ impl GreedyController {
             return i;
         }
         let in_zone =
-            here.is_some_and(|h| view.board.zones.get(&view.state.scoring_zone).is_some_and(|z| z.1.contains(&h)));
+            here.is_some_and(|h| {
+                view.state.scoring_zones.iter().any(|z| view.board.zones.get(z).is_some_and(|z| z.1.contains(&h)))
+            });
         if !in_zone {
             if let (Some(i), Some(h)) = (field.best_space(d), here) {
                 if let Choice::MoveTo { space } = &d.options[i] {

@@ -104,6 +104,11 @@ pub enum Event {
     VictoryPoints { player: PlayerId, gained: u8, total: u32, objective: Id },
     /// The Scoring Zone moves (Assault).
     ScoringZone { zone: Id },
+    /// The Scoring Zones are now these (none, or more than one).
+    ScoringZones { zones: Vec<Id> },
+    /// A Scenario's counter changed (`game:add_counter`): on a Character, a
+    /// zone or a player, its name and how many there are now.
+    Counter { on: Id, counter: Id, value: i64 },
     /// A line from an effect (`print`, `game:log`).
     Log { text: String },
     /// An effect failed and was undone; the game goes on (`arena check --sims` reports these).
@@ -244,6 +249,9 @@ impl std::fmt::Display for Event {
                 write!(f, "{player} scores {gained} VP for {objective} ({total})")
             }
             ScoringZone { zone } => write!(f, "the Scoring Zone is now {zone}"),
+            ScoringZones { zones } if zones.is_empty() => write!(f, "there is no Scoring Zone now"),
+            ScoringZones { zones } => write!(f, "the Scoring Zones are now {}", zones.join(" and ")),
+            Counter { on, counter, value } => write!(f, "{on} has {value} {counter}"),
             Log { text } => write!(f, "  {text}"),
             EffectFailed { card, effect, message, .. } => {
                 write!(f, "{card} {effect} failed and was undone: {message}")

@@ -31,7 +31,7 @@ use crate::model::{Id, Symbol};
 use crate::rules::decision::{Controller, Decision};
 use crate::rules::game::{Game, GameSetup};
 use crate::rules::geometry::Hex;
-use crate::rules::seats::PlayerId;
+use crate::rules::seats::{PlayerId, Seated};
 use crate::rules::state::{Location, SpecialSpaceMarker, Token, TokenSide, Unit, View};
 use crate::script::runtime::Runtime;
 use serde::Deserialize;
@@ -45,6 +45,12 @@ pub struct Situation {
     /// The Scoring Zone, if not the Scenario's first.
     #[serde(default)]
     pub scoring_zone: Option<Id>,
+    /// The Scoring Zones, if not the Scenario's (several, or `[]` for none).
+    #[serde(default)]
+    pub scoring_zones: Option<Vec<Id>>,
+    /// Scenario counters at the start: `{ on = "gata", counter = "crow-substance", value = 2 }`.
+    #[serde(default)]
+    pub counters: Vec<SituationCounter>,
     /// The Underdog: player 1 or 2.
     #[serde(default = "one")]
     pub underdog: u8,
@@ -72,6 +78,10 @@ pub struct Situation {
     /// Each player's Victory Points so far, in seat order.
     #[serde(default)]
     pub victory_points: Vec<u32>,
+    /// The Victory Points each player gained in the previous Round, in seat
+    /// order (what "only if a player scored in the previous Round" reads).
+    #[serde(default)]
+    pub previous_round_vp: Vec<u32>,
     /// The Round being played (for `phase = "end-of-round"`).
     #[serde(default = "one")]
     pub round: u8,
@@ -106,6 +116,18 @@ pub struct Situation {
     /// given no `--pack` (a mod's situations name the base game and the mod).
     #[serde(default)]
     pub packs: Vec<std::path::PathBuf>,
+}
+
+/// A Scenario counter of a situation (`game:counter`).
+#[derive(Debug, Clone, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct SituationCounter {
+    /// What holds it: a Character id, a zone id, or `player 1`.
+    pub on: Id,
+    /// Its name (`crow-substance`).
+    pub counter: Id,
+    /// How many.
+    pub value: i64,
 }
 
 /// A Smoke token of a situation.
@@ -175,6 +197,9 @@ pub enum Phase {
     Activation,
     /// The Objectives and Recovery Phases that end the Round.
     EndOfRound,
+    /// The start of Round `round`: the Scenario's `round-start` rules, before
+    /// the Planning Phase.
+    RoundStart,
 }
 
 impl Situation {
@@ -314,6 +339,7 @@ impl Situation {
         match self.phase {
             Phase::Activation => game.run_activation(skip)?,
             Phase::EndOfRound => game.run_end_of_round(),
+            Phase::RoundStart => game.run_round_start(),
         }
         let mut problems = Vec::new();
         let problem = |message: String| Problem { message, line: None };
@@ -410,11 +436,24 @@ impl<'a> Game<'a> {
         let mut g = Game::new(content, runtime, &setup, controllers)?;
         g.events.clear();
         g.state.underdog = PlayerId::seat((sit.underdog.clamp(1, 2) - 1) as usize);
-        if let Some(z) = &sit.scoring_zone {
-            if !board_zone(z) {
+        let zones = match (&sit.scoring_zone, &sit.scoring_zones) {
+            (Some(_), Some(_)) => return Err("give `scoring_zone` or `scoring_zones`, not both".into()),
+            (Some(z), None) => Some(vec![z.clone()]),
+            (None, zones) => zones.clone(),
+        };
+        if let Some(zones) = zones {
+            if let Some(z) = zones.iter().find(|z| !board_zone(z)) {
                 return Err(format!("map `{}` has no zone `{z}`", scenario.map));
             }
-            g.state.scoring_zone = z.clone();
+            g.state.scoring_zones = zones;
+        }
+        for c in &sit.counters {
+            if c.value < 0 {
+                return Err(format!("counter `{}` on `{}`: {} is below 0", c.counter, c.on, c.value));
+            }
+            if c.value > 0 {
+                g.state.counters.entry(c.on.clone()).or_default().insert(c.counter.clone(), c.value);
+            }
         }
         g.place_situation_characters(sit)?;
         g.place_situation_minions(sit)?;
@@ -430,6 +469,19 @@ impl<'a> Game<'a> {
             g.state.players[p].victory_points = sit.victory_points.get(i).copied().unwrap_or(0);
         }
         g.state.round = sit.round;
+        let table = g.state.players.table();
+        if !sit.previous_round_vp.is_empty() && sit.round >= 2 {
+            g.state.scored = vec![Seated::splat(table, 0); sit.round as usize - 1];
+            for p in table.seats() {
+                g.state.scored[sit.round as usize - 2][p] = sit.previous_round_vp.get(p.index()).copied().unwrap_or(0);
+            }
+        } else if !sit.previous_round_vp.is_empty() {
+            return Err("`previous_round_vp` needs `round` 2 or more".into());
+        }
+        if sit.phase == Phase::RoundStart {
+            // `run_round_start` begins Round `round`.
+            g.state.round = sit.round.saturating_sub(1);
+        }
         g.state.smoke = sit.smoke.iter().map(|t| (Hex::new(t.space[0], t.space[1]), t.character.clone())).collect();
         g.place_situation_markers(sit)?;
         if g.unit(&sit.active).is_none() {

@@ -148,8 +148,15 @@ pub struct GameState {
     pub round: u8,
     /// Who holds the Underdog token.
     pub underdog: PlayerId,
-    /// The current Scoring Zone's id.
-    pub scoring_zone: Id,
+    /// The current Scoring Zones' ids (Assault has one; none until a rule sets one).
+    pub scoring_zones: Vec<Id>,
+    /// Counters a Scenario keeps (`game:add_counter`): on a Character, a zone
+    /// or a player (`player 1`), by name (CROW Substance points).
+    #[serde(skip_serializing_if = "BTreeMap::is_empty")]
+    pub counters: BTreeMap<Id, BTreeMap<Id, i64>>,
+    /// Victory Points each player gained in each Round so far (index 0: Round 1).
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub scored: Vec<Seated<u32>>,
     /// The active Character, during an Activation.
     pub active: Option<Id>,
     /// Whether the game is over.
@@ -227,6 +234,12 @@ impl Board {
             barriers: map.barriers.iter().map(h).collect(),
             zones: map.zones.iter().map(|z| (z.id.clone(), (z.kind, z.spaces.iter().map(h).collect()))).collect(),
         }
+    }
+
+    /// Add Obstacles (a Scenario's: `model::Scenario::obstacles`), which the
+    /// engine treats as Barriers (`000 § Obstacles`).
+    pub fn add_obstacles(&mut self, spaces: impl IntoIterator<Item = Hex>) {
+        self.barriers.extend(spaces);
     }
 
     /// Whether a space is on the board.

@@ -97,6 +97,7 @@ impl Host for RecordingHost {
                 _ => ApiValue::Nil,
             },
             (_, Ty::Integer) => ApiValue::Int(0),
+            (_, Ty::Player) => ApiValue::Int(1),
             (_, Ty::Boolean) => ApiValue::Bool(false),
             (HostFn::Choice(ChoiceFn::ChooseSpace), _) => match &args[0] {
                 ApiValue::Spaces(l) => l.first().map_or(ApiValue::Nil, |s| ApiValue::Space(*s)),

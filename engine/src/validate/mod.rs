@@ -6,6 +6,7 @@
 //! reader); returns diagnostics and never changes the content.
 
 mod effects;
+mod scenarios;
 
 use crate::content::{Entry, Origin};
 use crate::diag::{Code, Diagnostic, Location};
@@ -34,6 +35,8 @@ pub struct Report {
     pub unsupported: usize,
     /// Known gaps the packs' manifests declare.
     pub gaps: usize,
+    /// Scenario rules the engine cannot perform (text only).
+    pub text_only_rules: usize,
 }
 
 /// Run every cross-content check.
@@ -48,6 +51,7 @@ pub fn validate(loaded: &Loaded, options: &Options) -> Report {
         provisional_count: 0,
         unsupported_count: 0,
         gap_count: 0,
+        text_only_count: 0,
         suggested: std::cell::Cell::new(0),
     };
     v.dice_pools();
@@ -56,6 +60,7 @@ pub fn validate(loaded: &Loaded, options: &Options) -> Report {
     v.effects(options);
     v.timings();
     v.provisional();
+    v.scenario_rules();
     Report {
         diagnostics: v.out,
         compiled: v.compiled,
@@ -64,6 +69,7 @@ pub fn validate(loaded: &Loaded, options: &Options) -> Report {
         provisional: v.provisional_count,
         unsupported: v.unsupported_count,
         gaps: v.gap_count,
+        text_only_rules: v.text_only_count,
     }
 }
 
@@ -77,6 +83,7 @@ struct Validator<'a> {
     provisional_count: usize,
     unsupported_count: usize,
     gap_count: usize,
+    text_only_count: usize,
     /// "Did you mean" suggestions made so far.
     suggested: std::cell::Cell<usize>,
 }

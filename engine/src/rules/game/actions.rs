@@ -61,7 +61,10 @@ impl<'a> Game<'a> {
             .filter(|s| self.space_of(s).is_some());
         // Minions are not Characters: no Contender Attack (`000 § Contender`).
         let implicit = if u.minion.is_none() { Some(&contender) } else { None };
-        for action in card.actions.iter().chain(implicit) {
+        // The Scenario's Actions, for Characters (Crow Accumulator's capsules).
+        let scenario: &[Action] = if u.minion.is_none() { &self.scenario().actions } else { &[] };
+        let scenario = scenario.iter().filter(|s| !card.actions.iter().any(|a| a.id == s.id));
+        for action in card.actions.iter().chain(scenario).chain(implicit) {
             if action.cost > ap || !self.runnable(action) || self.silenced(actor, &action.id) {
                 continue;
             }
@@ -166,7 +169,14 @@ impl<'a> Game<'a> {
         }
         let card = self.card(id);
         let contender = contender();
-        let action = card.actions.iter().find(|a| a.id == action_id).unwrap_or(&contender).clone();
+        let scenario = self.scenario();
+        let action = card
+            .actions
+            .iter()
+            .chain(&scenario.actions)
+            .find(|a| a.id == action_id)
+            .unwrap_or(&contender)
+            .clone();
         if action.movement_cost > 0 {
             let u = self.unit_mut(id).expect("unit");
             u.movement_points = u.movement_points.saturating_sub(action.movement_cost);
@@ -183,7 +193,11 @@ impl<'a> Game<'a> {
             let u = self.unit_mut(id).expect("unit");
             u.movement_points = u.movement_points.saturating_add(action.movement_points);
         }
-        let action_index = card.actions.iter().position(|a| a.id == action_id);
+        let action_index = card
+            .actions
+            .iter()
+            .position(|a| a.id == action_id)
+            .or_else(|| scenario.actions.iter().position(|a| a.id == action_id));
         // "When an Enemy declares an Attack" (Implacable).
         if action.attack {
             let owner = self.unit(id).map(|u| u.owner);

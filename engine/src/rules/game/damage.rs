@@ -118,5 +118,7 @@ impl<'a> Game<'a> {
         let total = self.state.players[opponent].frags;
         self.emit(Event::Frag { player: opponent, total });
         self.draw(opponent, 1);
+        let at = scenario::RuleCtx { player: Some(opponent), ..scenario::RuleCtx::of(id, owner) };
+        self.scenario_window(model::ScenarioWindow::SentToInfirmary, at);
     }
 }

@@ -39,7 +39,7 @@ impl<'a> Game<'a> {
         actor: &str,
         target: Option<&str>,
     ) -> bool {
-        let ctx = Ctx { self_id: Some(actor.to_string()), target: target.map(str::to_string), successes: None };
+        let ctx = Ctx { self_id: Some(actor.to_string()), target: target.map(str::to_string), successes: None, ..Ctx::default() };
         let rt = self.runtime;
         let outer = self.effect_frame.effect_source.replace(actor.to_string());
         self.effect_frame.probing = true;
@@ -87,11 +87,12 @@ impl<'a> Game<'a> {
         while let Some(next) = self.effect_frame.after_effect.pop_front() {
             match next {
                 AfterEffect::Damage(id) => self.damage_received(&id),
-                AfterEffect::Entered(id, space) => {
+                AfterEffect::Entered(id, from, space) => {
                     if self.space_of(&id) == Some(space) {
-                        self.entered(&id, space);
+                        self.entered(&id, from, space);
                     }
                 }
+                AfterEffect::Scenario(w, at) => self.scenario_window(w, at),
             }
         }
     }
@@ -128,12 +129,19 @@ impl<'a> Game<'a> {
             self.emit(Event::Log { text: format!("(not scripted: {text})") });
             return;
         };
+        let ctx = Ctx { self_id: Some(self_id.to_string()), target: target.map(str::to_string), successes, ..Ctx::default() };
+        self.call_effect(script, card, path, &ctx, Some(self_id.to_string()));
+    }
+
+    /// Call a script with `ctx` as the effect of `source` (a Character; none
+    /// for a Scenario rule); a failure is undone and recorded, and what it set
+    /// off resolves after it.
+    pub(super) fn call_effect(&mut self, script: ScriptId, card: &str, path: &str, ctx: &Ctx, source: Option<Id>) {
         self.effects_run.insert(script.0);
-        let ctx = Ctx { self_id: Some(self_id.to_string()), target: target.map(str::to_string), successes };
         let rt = self.runtime;
-        let outer = self.effect_frame.effect_source.replace(self_id.to_string());
+        let outer = std::mem::replace(&mut self.effect_frame.effect_source, source);
         self.effect_frame.running.push(script);
-        let result = rt.call(script, self, &ctx);
+        let result = rt.call(script, self, ctx);
         self.effect_frame.running.pop();
         self.effect_frame.effect_source = outer;
         if result.is_ok() {

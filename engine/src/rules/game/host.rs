@@ -17,6 +17,7 @@ impl Host for Game<'_> {
             HostFn::Dice(func) => self.api_dice(func, &a),
             HostFn::Roll(func) => self.api_roll(func, &a),
             HostFn::Choice(func) => self.api_choice(func, &a),
+            HostFn::Scenario(func) => self.api_scenario(func, &a),
         }
     }
 
@@ -38,13 +39,13 @@ impl Host for Game<'_> {
 
 /// A call's arguments, type-checked against the registry already.
 pub(super) struct Args<'x> {
-    f: &'static ApiFn,
-    args: &'x [ApiValue],
+    pub(super) f: &'static ApiFn,
+    pub(super) args: &'x [ApiValue],
 }
 
 impl Args<'_> {
     /// String argument `i` (0-based).
-    fn s(&self, i: usize) -> std::result::Result<&str, String> {
+    pub(super) fn s(&self, i: usize) -> std::result::Result<&str, String> {
         match self.args.get(i) {
             Some(ApiValue::Str(s)) => Ok(s.as_str()),
             _ => Err(format!("{}: argument {} is missing", self.f.name, i + 1)),
@@ -52,7 +53,7 @@ impl Args<'_> {
     }
 
     /// Integer argument `i`, or `default` when left out.
-    fn n(&self, i: usize, default: i64) -> i64 {
+    pub(super) fn n(&self, i: usize, default: i64) -> i64 {
         match self.args.get(i) {
             Some(ApiValue::Int(n)) => *n,
             _ => default,
@@ -61,7 +62,7 @@ impl Args<'_> {
 
     /// Character argument `i`: a unit in this game. A Barrier Target
     /// (`barrier@q,r`) answers the questions about places.
-    fn character(&self, g: &Game<'_>, i: usize) -> std::result::Result<String, String> {
+    pub(super) fn character(&self, g: &Game<'_>, i: usize) -> std::result::Result<String, String> {
         let id = self.s(i)?;
         if g.unit(id).is_none() {
             let query = matches!(
@@ -351,7 +352,7 @@ impl<'a> Game<'a> {
                     {
                         self.unit_mut(&t).expect("unit").location = Location::Space(space);
                         self.emit(Event::Displaced { character: t.clone(), from, to: space });
-                        self.entered(&t, space);
+                        self.entered(&t, Some(from), space);
                     }
                 }
                 ApiValue::Nil
@@ -374,7 +375,7 @@ impl<'a> Game<'a> {
                 let from = self.space_of(&t);
                 self.unit_mut(&t).expect("unit").location = Location::Space(to);
                 self.emit(Event::Placed { character: t.clone(), from, to });
-                self.entered(&t, to);
+                self.entered(&t, from, to);
                 ApiValue::Nil
             }
             MoveFn::Swap => {
@@ -390,8 +391,8 @@ impl<'a> Game<'a> {
                     self.unit_mut(&b).expect("unit").location = Location::Space(ha);
                     self.emit(Event::Placed { character: a.clone(), from: Some(ha), to: hb });
                     self.emit(Event::Placed { character: b.clone(), from: Some(hb), to: ha });
-                    self.entered(&a, hb);
-                    self.entered(&b, ha);
+                    self.entered(&a, Some(ha), hb);
+                    self.entered(&b, Some(hb), ha);
                 }
                 ApiValue::Nil
             }
@@ -433,7 +434,7 @@ impl<'a> Game<'a> {
                 }
                 self.unit_mut(&t).expect("unit").location = Location::Space(to);
                 self.emit(Event::Displaced { character: t.clone(), from, to });
-                self.entered(&t, to);
+                self.entered(&t, Some(from), to);
                 ApiValue::Nil
             }
             MoveFn::SpendMovementPoints => {

@@ -23,11 +23,13 @@ mod actions;
 mod damage;
 mod effects;
 mod host;
+mod host_scenario;
 mod minions;
 mod movement;
 mod projectiles;
 mod rolls;
 mod rounds;
+mod scenario;
 mod scoring;
 mod setup;
 mod sight;
@@ -49,7 +51,7 @@ use crate::script::api::{ApiFn, ApiValue};
 use crate::script::host::Host;
 use crate::script::runtime::{Ctx, Runtime, ScriptId};
 use rand::{RngExt, SeedableRng};
-use std::collections::BTreeSet;
+use std::collections::{BTreeMap, BTreeSet};
 
 /// A Character's card, or the Character-shaped card the engine builds for a
 /// Minion (its Hit Points, attribute pools, Switches and Actions; no Energy,
@@ -228,7 +230,9 @@ pub struct Game<'a> {
     /// events so far, the Roll it could change).
     snapshots: Vec<(GameState, usize, Option<RollCtx>)>,
     effect_failures: usize,
-    scored_this_round: Seated<u8>,
+    /// The Scenario's rules to perform at each [`model::ScenarioWindow`]
+    /// (indices into its `rules`, by the window's index).
+    scenario_hooks: Vec<Vec<usize>>,
     /// The dice a situation forces.
     pub(in crate::rules) forced: ForcedDice,
     /// How many events there were when a controller gave up, if one did.
@@ -302,6 +306,12 @@ struct EffectFrame {
     /// The last effect that gave Action or Movement Points in this
     /// Activation: the one to name when an Activation runs away.
     granted_points: Option<ScriptId>,
+    /// The Scenario rule whose effect runs (its index), for the objective
+    /// `game:gain_victory_points` names.
+    scenario_rule: Option<usize>,
+    /// The player a Scenario rule's effect runs for (`ctx.player`): who
+    /// decides its choices when no Character's effect runs.
+    effect_player: Option<PlayerId>,
 }
 
 /// Most Actions Step choices in one Activation: far beyond any printed card
@@ -330,8 +340,11 @@ pub(in crate::rules) struct ForcedDice {
 enum AfterEffect {
     /// Damage was inflicted: its Tactics windows, then the Infirmary if due.
     Damage(Id),
-    /// A Character entered a space (Special Spaces).
-    Entered(Id, Hex),
+    /// A Character entered a space (Special Spaces, the Scenario's rules):
+    /// (who, from where, which space).
+    Entered(Id, Option<Hex>, Hex),
+    /// A Scenario rule's window was reached.
+    Scenario(model::ScenarioWindow, scenario::RuleCtx),
 }
 
 /// What a Roll is, for the Tactics that may be played before it.
@@ -387,7 +400,9 @@ impl<'a> Game<'a> {
                 setup.scenario, scenario.players.min, scenario.players.max
             ));
         }
-        let board = Board::of(map);
+        let mut board = Board::of(map);
+        // The Scenario's Obstacles join the map's (`000 § Obstacles`).
+        board.add_obstacles(scenario.obstacles.iter().map(|[q, r]| Hex::new(*q as i32, *r as i32)));
         for (p, team) in setup.teams.enumerate() {
             for c in team {
                 if !content.characters.contains_key(c) {
@@ -455,14 +470,15 @@ impl<'a> Game<'a> {
                 }
             }
         }
-        let scoring_zone = scenario.scoring_zones.first().cloned().unwrap_or_else(|| "central".into());
         let state = GameState {
             scenario: setup.scenario.clone(),
             players,
             units,
             round: 0,
             underdog: PlayerId::seat(0),
-            scoring_zone,
+            scoring_zones: scenario.scoring_zones.clone(),
+            counters: BTreeMap::new(),
+            scored: Vec::new(),
             active: None,
             over: false,
             smoke: vec![],
@@ -481,7 +497,7 @@ impl<'a> Game<'a> {
             controllers: controllers.into(),
             snapshots: vec![],
             effect_failures: 0,
-            scored_this_round: Seated::splat(setup.teams.table(), 0),
+            scenario_hooks: scenario::hooks(scenario),
             forced: ForcedDice::default(),
             halted: None,
             minion_cards,
@@ -584,6 +600,11 @@ impl<'a> Game<'a> {
             self.state.round += 1;
             let round = self.state.round;
             self.emit(Event::RoundStarted { round });
+            self.state.scored.push(Seated::splat(self.table(), 0));
+            self.scenario_window(model::ScenarioWindow::RoundStart, scenario::RuleCtx::default());
+            if self.state.over {
+                break;
+            }
             self.planning_phase();
             // One Turn per Running Order slot: four in a 4-Character game (`000 § Rounds`).
             let turns = self.state.players.iter().map(|p| p.running_order.len()).max().unwrap_or(0).min(255) as u8;
@@ -613,6 +634,16 @@ impl<'a> Game<'a> {
         } else {
             self.activation(&id)
         }
+    }
+
+    /// Start the next Round: its number, then the Scenario's `round-start`
+    /// rules (situations; the Planning Phase is not played).
+    pub fn run_round_start(&mut self) {
+        self.state.round += 1;
+        let round = self.state.round;
+        self.emit(Event::RoundStarted { round });
+        self.state.scored.push(Seated::splat(self.table(), 0));
+        self.scenario_window(model::ScenarioWindow::RoundStart, scenario::RuleCtx::default());
     }
 
     /// Play the end of the Round: Objectives Phase, then Recovery Phase unless the game ended.

@@ -100,6 +100,6 @@ impl<'a> Game<'a> {
         u.movement_spent += 1;
         u.location = Location::Space(to);
         self.emit(Event::Moved { character: id.to_string(), from, to });
-        self.entered(id, to);
+        self.entered(id, Some(from), to);
     }
 }

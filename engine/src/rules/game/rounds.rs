@@ -154,6 +154,7 @@ impl<'a> Game<'a> {
             self.states_step(&m);
         }
         self.state.active = None;
+        self.scenario_window(model::ScenarioWindow::ActivationEnd, scenario::RuleCtx::of(id, owner));
         Ok(())
     }
 
@@ -170,7 +171,7 @@ impl<'a> Game<'a> {
             .filter(|(zid, (kind, _))| {
                 // The Central Zone is a Deployment Zone too (docs/rulings.md R26).
                 matches!(kind, model::ZoneKind::Deployment | model::ZoneKind::Central)
-                    && **zid != self.state.scoring_zone
+                    && !self.state.scoring_zones.contains(zid)
                     && (!own || **zid == own_zone)
             })
             .map(|(zid, _)| zid.clone())
@@ -203,10 +204,15 @@ impl<'a> Game<'a> {
             if self.content.states.contains_key("minus-2-energy") {
                 let _ = self.impose(&id, "minus-2-energy", None);
             }
+            let owner = self.unit(&id).map_or(PlayerId::seat(0), |u| u.owner);
+            let at = scenario::RuleCtx { player: self.frag_credit(owner), ..scenario::RuleCtx::of(&id, owner) };
+            self.scenario_window(model::ScenarioWindow::SentToBench, at);
         }
+        self.scenario_window(model::ScenarioWindow::RecoveryPhase, scenario::RuleCtx::default());
         // Draw one, plus one for scoring this Round.
+        let round = self.state.round as i64;
         for p in self.table().seats() {
-            let n = 1 + u8::from(self.scored_this_round[p] > 0);
+            let n = 1 + u8::from(self.scored_in(p, round) > 0);
             self.draw(p, n);
         }
     }

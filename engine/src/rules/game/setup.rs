@@ -43,6 +43,7 @@ impl<'a> Game<'a> {
         self.state.underdog = underdog;
         self.emit(Event::Underdog { player: underdog, reason });
         self.place_special_spaces();
+        self.scenario_window(model::ScenarioWindow::BeforeDeployment, scenario::RuleCtx::default());
         // Deployment in or adjacent to each player's zone (REFERENCE-DATA § HexaDome).
         for p in self.table().seats() {
             let team = self.state.players[p].team.clone();

@@ -52,21 +52,30 @@ impl<'a> Game<'a> {
     /// Special Space marker": the marker is flipped if face down, and its
     /// Effects apply, at once if red, if its player wants if green (`001 §
     /// Special Spaces`). Minions are not Characters.
-    pub(super) fn entered(&mut self, id: &str, space: Hex) {
+    /// First, the Scenario's rules for a space or zone entered.
+    pub(super) fn entered(&mut self, id: &str, from: Option<Hex>, space: Hex) {
         if self.is_minion(id) || self.is_projectile(id) {
             return;
         }
+        let scenario = self.has_scenario_rules(model::ScenarioWindow::SpaceEntered)
+            || self.has_scenario_rules(model::ScenarioWindow::ZoneEntered);
         let contact = self
             .state
             .units
             .iter()
             .any(|u| u.projectile.is_some() && matches!(u.location, Location::Space(h) if h.is_adjacent(space)));
-        if !contact && !self.state.special_spaces.iter().any(|m| m.space == space) {
+        if !scenario && !contact && !self.state.special_spaces.iter().any(|m| m.space == space) {
             return;
         }
         if self.in_effect() {
-            self.effect_frame.after_effect.push_back(AfterEffect::Entered(id.to_string(), space));
+            self.effect_frame.after_effect.push_back(AfterEffect::Entered(id.to_string(), from, space));
             return;
+        }
+        if scenario {
+            self.scenario_entered(id, from, space);
+            if self.space_of(id) != Some(space) || self.state.over {
+                return;
+            }
         }
         // A Running Projectile in Contact is flipped against the Character
         // (`001 § Running Projectiles`), the first found if several.

@@ -26,6 +26,7 @@ impl<'a> Game<'a> {
             source: source.map(str::to_string),
             choice: None,
         });
+        let owner = u.owner;
         self.emit(Event::StateImposed { character: id.to_string(), state: state.to_string() });
         if state == "silenced" {
             self.choose_silenced(id, source);
@@ -33,6 +34,8 @@ impl<'a> Game<'a> {
         if red_damage > 0 {
             self.inflict(id, red_damage, None);
         }
+        let at = scenario::RuleCtx { state: Some(state.to_string()), ..scenario::RuleCtx::of(id, owner) };
+        self.scenario_window(model::ScenarioWindow::StateImposed, at);
         Ok(())
     }
 

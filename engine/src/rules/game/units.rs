@@ -32,6 +32,10 @@ impl<'a> Game<'a> {
     /// effect runs (a Defender's Switch, an opponent's Tactic), else the active
     /// player's.
     pub(super) fn effect_player(&self) -> PlayerId {
+        if let Some(p) = self.effect_frame.effect_player {
+            // A Scenario rule's effect: its `ctx.player`.
+            return p;
+        }
         self.effect_frame
             .effect_source
             .as_deref()
@@ -95,6 +99,15 @@ impl<'a> Game<'a> {
     /// Where an effect of a unit's card lives: a Character's on its card, a
     /// Minion's on its Controller's card under `minions[id=...]`.
     pub(super) fn effect_home(&self, id: &str, path: &str) -> (String, String) {
+        // An Action the Scenario gives every Character (Crow Accumulator's
+        // capsules) lives on the Scenario, unless the card has its own.
+        if let Some((action, _)) = path.strip_prefix("actions[id=").and_then(|r| r.split_once(']')) {
+            if !self.card(id).actions.iter().any(|a| a.id == action)
+                && self.scenario().actions.iter().any(|a| a.id == action)
+            {
+                return (format!("scenario:{}", self.state.scenario), path.to_string());
+            }
+        }
         match self.unit(id).and_then(|u| u.minion.as_ref()) {
             Some(m) => (format!("character:{}", m.controller), format!("minions[id={}].{path}", m.card)),
             None => (format!("character:{id}"), path.to_string()),

@@ -27,6 +27,7 @@ pub const MAY_RETURN_NIL: &[(&str, &str)] = &[
     ("deploy_minion", "when no Minion can be deployed"),
     ("choose_target", "when there is no candidate"),
     ("choose", "when there is no option"),
+    ("choose_zone", "when there is no zone to choose"),
 ];
 
 /// Whether `f` can return nil (see [`MAY_RETURN_NIL`]).
@@ -36,7 +37,7 @@ pub fn may_return_nil(f: &ApiFn) -> bool {
 
 /// The fields of `ctx` that can be nil: the others are always set when the
 /// game runs an effect (a script test may leave any out).
-pub const CTX_MAY_BE_NIL: &[&str] = &["target", "successes"];
+pub const CTX_MAY_BE_NIL: &[&str] = &["target", "successes", "player", "zone", "state"];
 
 /// The `nil ...` of a function that can return nil.
 pub(super) fn nil_when(f: &ApiFn) -> Option<&'static str> {
@@ -60,6 +61,7 @@ pub(super) fn lua_ls_definitions() -> String {
     s.push_str("---@alias CharacterId string A Character's id (\"valkyrie\")\n");
     s.push_str("---@alias StateId string A State's id (\"immobilized\")\n");
     s.push_str("---@alias DieId string A die's id (\"red\")\n");
+    s.push_str("---@alias Player integer A player's number (1, 2, ...), as the narrative names them\n");
     s.push_str("---@alias Symbol \"success\"|\"block\"|\"special\"|\"critical_success\"|\"critical_block\"\n");
     s.push_str("---@alias Side \"own\"|\"opponent\"\n");
     s.push_str("---@alias Space integer[] A space {q, r} in axial coordinates\n\n");
@@ -109,7 +111,7 @@ pub(super) fn luau_definitions() -> String {
         "--   local game: Game, ctx: Ctx = ...            -- an inline effect\n",
         "--   return function(game: Game, ctx: Ctx) end   -- a script file\n\n",
     ));
-    s.push_str("export type CharacterId = string\nexport type StateId = string\nexport type DieId = string\n");
+    s.push_str("export type CharacterId = string\nexport type StateId = string\nexport type DieId = string\nexport type Player = number\n");
     s.push_str(
         "export type Symbol = \"success\" | \"block\" | \"special\" | \"critical_success\" | \"critical_block\"\n",
     );
@@ -224,4 +226,7 @@ pub const CTX_FIELDS: &[(&str, Ty, &str)] = &[
     ("card", Ty::String, "the card's reference (`character:valkyrie`, `tactic:ice-wall`)"),
     ("effect", Ty::String, "which effect of the card (`actions[id=frostbite].effects[0]`)"),
     ("successes", Ty::Integer, "Successes in the Roll's result, when the effect follows a Roll"),
+    ("player", Ty::Player, "a Scenario rule's player: the Character's player, or the player credited with a Frag (docs/scenarios.md)"),
+    ("zone", Ty::String, "the zone a Character entered, for a Scenario rule run at `zone-entered`"),
+    ("state", Ty::State, "the State imposed, for a Scenario rule run at `state-imposed`"),
 ];

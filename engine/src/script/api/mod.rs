@@ -38,6 +38,8 @@ pub enum Ty {
     State,
     /// The id of a die (`"red"`).
     Die,
+    /// A player's number: 1, 2, ... (the narrative's "player 1").
+    Player,
     /// A symbol: `"success"`, `"block"`, `"special"`, `"critical_success"`, `"critical_block"`.
     Symbol,
     /// Whose Roll: `"own"` or `"opponent"`.
@@ -65,6 +67,7 @@ impl Ty {
             Ty::Character => "CharacterId",
             Ty::State => "StateId",
             Ty::Die => "DieId",
+            Ty::Player => "Player",
             Ty::Symbol => "Symbol",
             Ty::Side => "Side",
             Ty::Space => "Space",
@@ -230,6 +233,29 @@ host_fns! {
         ChooseSpace = "choose_space",
         ChooseTarget = "choose_target",
         Choose = "choose",
+    }
+    /// Scenario rules: Rounds, players, zones, Victory Points, counters, the end of the game (docs/scenarios.md).
+    Scenario(ScenarioFn) {
+        Round = "round",
+        PlayerCount = "player_count",
+        PlayerOf = "player_of",
+        Characters = "characters",
+        Underdog = "underdog",
+        PrimeTime = "prime_time",
+        VictoryPoints = "victory_points",
+        VictoryPointsScored = "victory_points_scored",
+        Frags = "frags",
+        GainVictoryPoints = "gain_victory_points",
+        Zones = "zones",
+        AdjacentZones = "adjacent_zones",
+        ZoneSpaces = "zone_spaces",
+        CharactersInZone = "characters_in_zone",
+        ScoringZones = "scoring_zones",
+        SetScoringZones = "set_scoring_zones",
+        ChooseZone = "choose_zone",
+        Counter = "counter",
+        AddCounter = "add_counter",
+        EndGame = "end_game",
     }
 }
 

@@ -208,6 +208,13 @@ pub struct Ctx {
     pub target: Option<String>,
     /// Successes of the Roll the effect follows.
     pub successes: Option<i64>,
+    /// The player a Scenario rule runs for (1, 2, ...): the Character's
+    /// player, or the player credited with a Frag.
+    pub player: Option<i64>,
+    /// The zone a Character entered (a Scenario rule's `zone-entered`).
+    pub zone: Option<String>,
+    /// The State imposed (a Scenario rule's `state-imposed`).
+    pub state: Option<String>,
 }
 
 /// Budget message; also how a budget error is recognised.
@@ -357,6 +364,9 @@ impl mlua::UserData for CtxObject {
                 b"self" => text(ctx.and_then(|c| c.self_id.as_deref())),
                 b"target" => text(ctx.and_then(|c| c.target.as_deref())),
                 b"successes" => Ok(ctx.and_then(|c| c.successes).map_or(Value::Nil, Value::Integer)),
+                b"player" => Ok(ctx.and_then(|c| c.player).map_or(Value::Nil, Value::Integer)),
+                b"zone" => text(ctx.and_then(|c| c.zone.as_deref())),
+                b"state" => text(ctx.and_then(|c| c.state.as_deref())),
                 b"card" => text(names.map(|n| n.card.as_str())),
                 b"effect" => text(names.map(|n| n.effect.as_str())),
                 _ => Ok(Value::Nil),

@@ -1,0 +1,105 @@
+//! Scenario rules: what each one does is data or Lua the engine performs; the rest is listed (`--strict`) and counted (docs/scenarios.md).
+
+use super::*;
+
+impl Validator<'_> {
+    /// Every Scenario rule: text only (a note with `--strict`, always
+    /// counted), Victory Points nothing awards, `performed_by` keys the
+    /// Scenario does not set, zones its objectives name (warnings and errors).
+    pub(super) fn scenario_rules(&mut self) {
+        let c = &self.loaded.content;
+        let mut found = Vec::new();
+        for e in c.scenarios.values() {
+            let s = &e.value;
+            let map = c.maps.get(&s.map);
+            for (i, rule) in s.rules.iter().enumerate() {
+                let at = format!("/rules/{i}");
+                if let (Some(o), Some(map)) = (&rule.objective, map) {
+                    if o.zone != SCORING_ZONE {
+                        self.zone_ref(&e.origin, &format!("{at}/objective/zone"), map, &o.zone, &mut found);
+                    }
+                }
+                if !rule.performed() {
+                    self.text_only_count += 1;
+                    if self.notes {
+                        found.push(
+                            Diagnostic::note(
+                                Code::ScenarioRuleTextOnly,
+                                format!("Scenario rule `{}` of `{}` is text only: the engine does not perform it", rule.id, s.id),
+                            )
+                            .at_opt(self.loc(&e.origin, &format!("{at}/id")))
+                            .path(self.cpath(&e.origin, &at))
+                            .help("give it an `objective`, `move_scoring_zone`, `rewards`, an `effect` with Lua, or `performed_by` (docs/scenarios.md)"),
+                        );
+                    }
+                }
+                let awards = rule.objective.is_some()
+                    || !rule.rewards.is_empty()
+                    || rule.effect.as_ref().is_some_and(|e| e.lua.is_some() || e.script.is_some());
+                if rule.vp.is_some_and(|v| v > 0) && !awards && rule.performed() {
+                    found.push(
+                        Diagnostic::warning(
+                            Code::ObjectiveNeverScored,
+                            format!("objective `{}` gives {} VP, but nothing awards them", rule.id, rule.vp.unwrap_or(0)),
+                        )
+                        .at_opt(self.loc(&e.origin, &format!("{at}/vp")))
+                        .path(self.cpath(&e.origin, &at))
+                        .help("give it an `objective` (docs/scenarios.md) or an `effect` whose Lua calls `game:gain_victory_points`"),
+                    );
+                }
+                if rule.objective.is_some() && rule.vp.is_none() {
+                    found.push(
+                        Diagnostic::warning(Code::ObjectiveNeverScored, format!("objective `{}` has no `vp`: it scores nothing", rule.id))
+                            .at_opt(self.loc(&e.origin, &format!("{at}/objective")))
+                            .path(self.cpath(&e.origin, &at))
+                            .help("add `vp = N`"),
+                    );
+                }
+                for (k, key) in rule.performed_by.iter().enumerate() {
+                    if !key_is_set(s, *key) {
+                        let name = serde_json::to_value(key).ok().and_then(|v| v.as_str().map(str::to_string)).unwrap_or_default();
+                        found.push(
+                            Diagnostic::warning(
+                                Code::ObjectiveNeverScored,
+                                format!("rule `{}` is performed by `{name}`, which Scenario `{}` does not set", rule.id, s.id),
+                            )
+                            .at_opt(self.loc(&e.origin, &format!("{at}/performed_by/{k}")))
+                            .path(self.cpath(&e.origin, &at))
+                            .help(format!("set `{name}` in the Scenario, or give the rule its own `objective` or `effect`")),
+                        );
+                    }
+                }
+                if let (Some(m), Some(map)) = (&rule.move_scoring_zone, map) {
+                    if m.to == ZoneChoice::AdjacentEmptyDeploymentZone && map.value.zones.iter().all(|z| z.adjacent.is_empty()) {
+                        found.push(
+                            Diagnostic::warning(
+                                Code::ObjectiveNeverScored,
+                                format!("rule `{}` moves the Scoring Zone to an adjacent zone, but map `{}` lists no `adjacent` zones", rule.id, map.value.id),
+                            )
+                            .at_opt(self.loc(&e.origin, &format!("{at}/move_scoring_zone/to")))
+                            .path(self.cpath(&e.origin, &at))
+                            .help("list each zone's `adjacent` zones in the map, or use `to = \"empty-deployment-zone\"`"),
+                        );
+                    }
+                }
+            }
+        }
+        self.out.extend(found);
+    }
+}
+
+/// Whether a Scenario sets a key (a `performed_by` may name it).
+fn key_is_set(s: &Scenario, key: ScenarioKey) -> bool {
+    match key {
+        ScenarioKey::Rounds | ScenarioKey::CharactersPerTeam => true,
+        ScenarioKey::VpToWin => s.vp_to_win.is_some(),
+        ScenarioKey::FragsBreakTies => s.frags_break_ties,
+        ScenarioKey::ScoringZones => !s.scoring_zones.is_empty(),
+        ScenarioKey::DeploymentZones => !s.deployment_zones.is_empty(),
+        ScenarioKey::BenchReturnTo => true,
+        ScenarioKey::SpecialSpaces => s.special_spaces > 0,
+        ScenarioKey::RunningProjectiles => s.running_projectiles,
+        ScenarioKey::Actions => !s.actions.is_empty(),
+        ScenarioKey::Obstacles => !s.obstacles.is_empty(),
+    }
+}
