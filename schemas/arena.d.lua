@@ -354,7 +354,7 @@ function Game:player_of(character) end
 ---A player's Characters in the HexaDome (not on the Bench or in the Infirmary; not Minions, `002 § Minion`), in team order. (000 § Characters)
 ---@param player Player a player
 ---@return CharacterId[]
-function Game:characters(player) end
+function Game:characters_of(player) end
 
 ---The player with the Underdog token. (000 § Underdog)
 ---@return Player

@@ -239,7 +239,7 @@ host_fns! {
         Round = "round",
         PlayerCount = "player_count",
         PlayerOf = "player_of",
-        Characters = "characters",
+        CharactersOf = "characters_of",
         Underdog = "underdog",
         PrimeTime = "prime_time",
         VictoryPoints = "victory_points",

@@ -605,8 +605,8 @@ pub const REGISTRY: &[ApiFn] = &[
         source: "000 § Teams",
     },
     ApiFn {
-        id: HostFn::Scenario(ScenarioFn::Characters),
-        name: "characters",
+        id: HostFn::Scenario(ScenarioFn::CharactersOf),
+        name: "characters_of",
         params: &[p("player", Ty::Player, "a player")],
         returns: Ty::CharacterList,
         answer: Answer::Host,
