@@ -375,7 +375,8 @@ fn a_round_effect_outlasts_the_activation_and_ends_in_recovery() {
     g.run_end_of_round();
     assert!(parvati(&g).until_end_of_round.is_empty());
     let narrative: Vec<String> = g.events.iter().map(ToString::to_string).collect();
-    let ended = narrative.iter().position(|l| l.trim() == "parvati's no-disengage-rolls ends (until the end of the Round)");
+    let ended =
+        narrative.iter().position(|l| l.trim() == "parvati's no-disengage-rolls ends (until the end of the Round)");
     assert!(ended.is_some(), "{narrative:#?}");
     assert!(shared.borrow().unanswered.is_none(), "{:?}", shared.borrow().unanswered);
 }
