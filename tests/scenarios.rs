@@ -126,12 +126,8 @@ fn text_only_rules_are_listed_and_counted() {
     let content = content.to_str().unwrap();
     let strict = arena(&["check", content, "--strict", "--format", "json", "-q"]);
     let doc: Value = serde_json::from_str(&strict.stdout).unwrap();
-    let listed = doc["diagnostics"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .filter(|d| d["code"] == "scenario-rule-text-only")
-        .count();
+    let listed =
+        doc["diagnostics"].as_array().unwrap().iter().filter(|d| d["code"] == "scenario-rule-text-only").count();
     assert!(listed > 0);
     assert_eq!(doc["summary"]["text_only_rules"], listed);
     let plain = arena(&["check", content, "--format", "json", "-q"]);

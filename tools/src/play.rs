@@ -150,7 +150,8 @@ pub(super) fn script(
         source: text.as_str().into(),
         module: args.function.clone().map(Some),
     };
-    let ctx = Ctx { self_id: args.self_id.clone(), target: args.target.clone(), successes: args.successes, ..Ctx::default() };
+    let ctx =
+        Ctx { self_id: args.self_id.clone(), target: args.target.clone(), successes: args.successes, ..Ctx::default() };
     let result = rt.run_source(&source, &mut host, &ctx);
     let calls = if result.is_ok() { &host.calls } else { &host.rolled_back };
     match args.format {

@@ -202,10 +202,9 @@ impl GreedyController {
         if let (Some(i), true) = (useful, ap >= 3) {
             return i;
         }
-        let in_zone =
-            here.is_some_and(|h| {
-                view.state.scoring_zones.iter().any(|z| view.board.zones.get(z).is_some_and(|z| z.1.contains(&h)))
-            });
+        let in_zone = here.is_some_and(|h| {
+            view.state.scoring_zones.iter().any(|z| view.board.zones.get(z).is_some_and(|z| z.1.contains(&h)))
+        });
         if !in_zone {
             if let (Some(i), Some(h)) = (field.best_space(d), here) {
                 if let Choice::MoveTo { space } = &d.options[i] {

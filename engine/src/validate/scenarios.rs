@@ -21,10 +21,13 @@ impl Validator<'_> {
                         let why = if on_board { "a Blocked space" } else { "off the board" };
                         let at = format!("/obstacles/{i}");
                         found.push(
-                            Diagnostic::error(Code::InvalidValue, format!("Obstacle [{q}, {rr}] is {why} of map `{}`", map.value.id))
-                                .at_opt(self.loc(&e.origin, &at))
-                                .path(self.cpath(&e.origin, &at))
-                                .help(format!("place it on a Free space within {r} of [0, 0]")),
+                            Diagnostic::error(
+                                Code::InvalidValue,
+                                format!("Obstacle [{q}, {rr}] is {why} of map `{}`", map.value.id),
+                            )
+                            .at_opt(self.loc(&e.origin, &at))
+                            .path(self.cpath(&e.origin, &at))
+                            .help(format!("place it on a Free space within {r} of [0, 0]")),
                         );
                     }
                 }
@@ -66,28 +69,41 @@ impl Validator<'_> {
                 }
                 if rule.objective.is_some() && rule.vp.is_none() {
                     found.push(
-                        Diagnostic::warning(Code::ObjectiveNeverScored, format!("objective `{}` has no `vp`: it scores nothing", rule.id))
-                            .at_opt(self.loc(&e.origin, &format!("{at}/objective")))
-                            .path(self.cpath(&e.origin, &at))
-                            .help("add `vp = N`"),
+                        Diagnostic::warning(
+                            Code::ObjectiveNeverScored,
+                            format!("objective `{}` has no `vp`: it scores nothing", rule.id),
+                        )
+                        .at_opt(self.loc(&e.origin, &format!("{at}/objective")))
+                        .path(self.cpath(&e.origin, &at))
+                        .help("add `vp = N`"),
                     );
                 }
                 for (k, key) in rule.performed_by.iter().enumerate() {
                     if !key_is_set(s, *key) {
-                        let name = serde_json::to_value(key).ok().and_then(|v| v.as_str().map(str::to_string)).unwrap_or_default();
+                        let name = serde_json::to_value(key)
+                            .ok()
+                            .and_then(|v| v.as_str().map(str::to_string))
+                            .unwrap_or_default();
                         found.push(
                             Diagnostic::warning(
                                 Code::ObjectiveNeverScored,
-                                format!("rule `{}` is performed by `{name}`, which Scenario `{}` does not set", rule.id, s.id),
+                                format!(
+                                    "rule `{}` is performed by `{name}`, which Scenario `{}` does not set",
+                                    rule.id, s.id
+                                ),
                             )
                             .at_opt(self.loc(&e.origin, &format!("{at}/performed_by/{k}")))
                             .path(self.cpath(&e.origin, &at))
-                            .help(format!("set `{name}` in the Scenario, or give the rule its own `objective` or `effect`")),
+                            .help(format!(
+                                "set `{name}` in the Scenario, or give the rule its own `objective` or `effect`"
+                            )),
                         );
                     }
                 }
                 if let (Some(m), Some(map)) = (&rule.move_scoring_zone, map) {
-                    if m.to == ZoneChoice::AdjacentEmptyDeploymentZone && map.value.zones.iter().all(|z| z.adjacent.is_empty()) {
+                    if m.to == ZoneChoice::AdjacentEmptyDeploymentZone
+                        && map.value.zones.iter().all(|z| z.adjacent.is_empty())
+                    {
                         found.push(
                             Diagnostic::warning(
                                 Code::ObjectiveNeverScored,

@@ -170,13 +170,8 @@ impl<'a> Game<'a> {
         let card = self.card(id);
         let contender = contender();
         let scenario = self.scenario();
-        let action = card
-            .actions
-            .iter()
-            .chain(&scenario.actions)
-            .find(|a| a.id == action_id)
-            .unwrap_or(&contender)
-            .clone();
+        let action =
+            card.actions.iter().chain(&scenario.actions).find(|a| a.id == action_id).unwrap_or(&contender).clone();
         if action.movement_cost > 0 {
             let u = self.unit_mut(id).expect("unit");
             u.movement_points = u.movement_points.saturating_sub(action.movement_cost);

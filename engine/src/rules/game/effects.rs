@@ -39,7 +39,12 @@ impl<'a> Game<'a> {
         actor: &str,
         target: Option<&str>,
     ) -> bool {
-        let ctx = Ctx { self_id: Some(actor.to_string()), target: target.map(str::to_string), successes: None, ..Ctx::default() };
+        let ctx = Ctx {
+            self_id: Some(actor.to_string()),
+            target: target.map(str::to_string),
+            successes: None,
+            ..Ctx::default()
+        };
         let rt = self.runtime;
         let outer = self.effect_frame.effect_source.replace(actor.to_string());
         self.effect_frame.probing = true;
@@ -129,7 +134,8 @@ impl<'a> Game<'a> {
             self.emit(Event::Log { text: format!("(not scripted: {text})") });
             return;
         };
-        let ctx = Ctx { self_id: Some(self_id.to_string()), target: target.map(str::to_string), successes, ..Ctx::default() };
+        let ctx =
+            Ctx { self_id: Some(self_id.to_string()), target: target.map(str::to_string), successes, ..Ctx::default() };
         self.call_effect(script, card, path, &ctx, Some(self_id.to_string()));
     }
 

@@ -186,9 +186,11 @@ impl<'a> Game<'a> {
             .iter()
             // Adjacent zones are the map's list, the Central Zone included
             // ("the Central Deployment Zone", `001 § Wanted`).
-            .filter(|(id, (kind, _))| {
-                if adjacent_only { near.contains(id.as_str()) } else { *kind == model::ZoneKind::Deployment }
-            })
+            .filter(
+                |(id, (kind, _))| {
+                    if adjacent_only { near.contains(id.as_str()) } else { *kind == model::ZoneKind::Deployment }
+                },
+            )
             .filter(|(_, (_, spaces))| self.characters_in(spaces, None).is_empty())
             .map(|(id, _)| id.clone())
             .collect();

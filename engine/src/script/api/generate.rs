@@ -226,7 +226,11 @@ pub const CTX_FIELDS: &[(&str, Ty, &str)] = &[
     ("card", Ty::String, "the card's reference (`character:valkyrie`, `tactic:ice-wall`)"),
     ("effect", Ty::String, "which effect of the card (`actions[id=frostbite].effects[0]`)"),
     ("successes", Ty::Integer, "Successes in the Roll's result, when the effect follows a Roll"),
-    ("player", Ty::Player, "a Scenario rule's player: the Character's player, or the player credited with a Frag (docs/scenarios.md)"),
+    (
+        "player",
+        Ty::Player,
+        "a Scenario rule's player: the Character's player, or the player credited with a Frag (docs/scenarios.md)",
+    ),
     ("zone", Ty::String, "the zone a Character entered, for a Scenario rule run at `zone-entered`"),
     ("state", Ty::State, "the State imposed, for a Scenario rule run at `state-imposed`"),
 ];

@@ -575,7 +575,6 @@ pub const REGISTRY: &[ApiFn] = &[
         doc: "The player of the Character whose effect runs chooses one option (a Decision), such as which State to impose.",
         source: "000 § Effects",
     },
-
     // Scenario rules: Rounds, players, zones, Victory Points, counters, the end of the game (docs/scenarios.md).
     ApiFn {
         id: HostFn::Scenario(ScenarioFn::Round),

@@ -272,7 +272,10 @@ pub(super) fn check_arg(f: &ApiFn, i: usize, p: &api::Param, v: &Value) -> mlua:
             _ => Err(bad("boolean")),
         },
         Ty::Integer => integer(v).map(ApiValue::Int).ok_or_else(|| bad("integer")),
-        Ty::Player => integer(v).filter(|n| (1..=8).contains(n)).map(ApiValue::Int).ok_or_else(|| bad("a player number (1, 2, ...)")),
+        Ty::Player => integer(v)
+            .filter(|n| (1..=8).contains(n))
+            .map(ApiValue::Int)
+            .ok_or_else(|| bad("a player number (1, 2, ...)")),
         Ty::String => string(4096).map(ApiValue::Str),
         Ty::Character | Ty::State | Ty::Die => string(128).map(ApiValue::Str),
         Ty::Symbol | Ty::Side => {
