@@ -170,8 +170,9 @@ return {
   crossover_assault_first = function(game, ctx)
     local left = game:zones("deployment")
     local prime_time = game:prime_time()
-    for i = 1, #left - 2 do
-      local z = game:choose_zone(prime_time, left, "Crossover Assault: choose a Deployment Zone that is not a Scoring Zone (" .. i .. " of " .. (#left - 2) .. ")")
+    local four = #left - 2
+    for i = 1, four do
+      local z = game:choose_zone(prime_time, left, "Crossover Assault: choose a Deployment Zone that is not a Scoring Zone (" .. i .. " of " .. four .. ")")
       left = without(left, { z })
     end
     game:set_scoring_zones(left)
@@ -185,7 +186,8 @@ return {
     if game:round() < 2 then
       return
     end
-    local zones = game:zones("deployment")
+    -- The API's lists are read-only: a new one.
+    local zones = without(game:zones("deployment"), {})
     for _, z in ipairs(game:zones("central")) do
       table.insert(zones, z)
     end

@@ -307,7 +307,7 @@ pub fn value_from_json(v: &serde_json::Value, ty: Ty) -> Result<ApiValue, String
     Ok(match (v, ty) {
         (Value::Null, _) => ApiValue::Nil,
         (Value::Bool(b), Ty::Boolean) => ApiValue::Bool(*b),
-        (Value::Number(n), Ty::Integer) => ApiValue::Int(n.as_i64().ok_or("whole numbers only")?),
+        (Value::Number(n), Ty::Integer | Ty::Player) => ApiValue::Int(n.as_i64().ok_or("whole numbers only")?),
         (Value::String(s), Ty::String | Ty::Character | Ty::State | Ty::Die | Ty::Symbol | Ty::Side) => {
             ApiValue::Str(s.clone())
         }
