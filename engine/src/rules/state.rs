@@ -154,7 +154,7 @@ pub struct GameState {
     pub scored: Vec<Seated<u32>>,
     /// Frag tokens each player earned in each Round so far (index 0: Round
     /// 1); empty until the first Frag (`game:frags_earned`).
-    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    #[serde(skip_serializing_if = "Vec::is_empty")]
     pub fragged: Vec<Seated<u32>>,
     /// The active Character, during an Activation.
     pub active: Option<Id>,
