@@ -263,6 +263,17 @@ function Game:activation_effect(target, name) end
 ---@return boolean
 function Game:has_activation_effect(target, name) end
 
+---Puts a named effect on a Character "until the end of the Round" (the Marker on its Character card); it ends in the Recovery Phase's Terminate Effects step. Other effects ask for it with has_round_effect. The engine knows the names it knows for activation_effect (`no-disengage-rolls`). (000 § Effects; § Recovery Phase)
+---@param target CharacterId the Character it applies to
+---@param name string the effect's name, kebab-case
+function Game:round_effect(target, name) end
+
+---Whether the named effect is on the Character until the end of the Round. (000 § Effects; § Recovery Phase)
+---@param target CharacterId the Character it applies to
+---@param name string the effect's name
+---@return boolean
+function Game:has_round_effect(target, name) end
+
 ---Nullify the Tactic this one answers (a `tactic-played` Tactic, "No!"): its whole text is ignored. (000 § Nullifying an Effect; 001 § No!)
 function Game:nullify_tactic() end
 
@@ -310,6 +321,11 @@ function Game:draw_tactics(count) end
 ---@param count? integer how many (default 1)
 function Game:discard_tactics(count) end
 
+---The player of `character` Discards Tactics at random from their Hand, each drawn by the game's seeded RNG (the opponent's face-down pick, rulings R24); fewer when the Hand runs out. (000 § Discarding)
+---@param character CharacterId a Character of the player who Discards
+---@param count? integer how many (default 1)
+function Game:discard_tactics_at_random(character, count) end
+
 ---The player of the Character whose effect runs chooses one Target among the candidates (a Decision); nil when there are none. (000 § Targets)
 ---@param candidates CharacterId[] the valid Targets
 ---@param prompt? string what the choice is for
@@ -338,7 +354,7 @@ function Game:player_of(character) end
 ---A player's Characters in the HexaDome (not on the Bench or in the Infirmary; not Minions, `002 § Minion`), in team order. (000 § Characters)
 ---@param player Player a player
 ---@return CharacterId[]
-function Game:characters(player) end
+function Game:characters_of(player) end
 
 ---The player with the Underdog token. (000 § Underdog)
 ---@return Player

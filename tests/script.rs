@@ -593,3 +593,31 @@ return game:choose_space_for(1, {})
         ]
     );
 }
+
+/// Issue 14 § 5: the Lua API of effects "until the end of the Round" and of
+/// Discarding at random (`000 § Effects`, `§ Recovery Phase`, `§ Discarding`;
+/// docs/rulings.md R24, R25): the calls reach the host with their arguments
+/// type-checked (a Character, a name, a count), and a wrong type is refused.
+#[test]
+fn round_effects_and_discard_at_random_reach_the_host() {
+    let rt = runtime();
+    let mut host = RecordingHost::new(1);
+    host.answer("has_round_effect", ApiValue::Bool(true));
+    let text = "local game = ...\ngame:round_effect(\"parvati\", \"no-disengage-rolls\")\ngame:discard_tactics_at_random(\"gata\", 2)\nreturn game:has_round_effect(\"parvati\", \"no-disengage-rolls\")";
+    let r = rt.run_source(&source("round", "round.lua", text), &mut host, &Ctx::default());
+    assert_eq!(r, Ok(ApiValue::Bool(true)));
+    let s = |x: &str| ApiValue::Str(x.into());
+    assert_eq!(
+        host.calls,
+        vec![
+            Call { name: "round_effect", args: vec![s("parvati"), s("no-disengage-rolls")] },
+            Call { name: "discard_tactics_at_random", args: vec![s("gata"), ApiValue::Int(2)] },
+            Call { name: "has_round_effect", args: vec![s("parvati"), s("no-disengage-rolls")] },
+        ]
+    );
+    let mut host = RecordingHost::new(1);
+    let bad = "local game = ...\ngame:discard_tactics_at_random(2)";
+    let err = rt.run_source(&source("bad", "bad.lua", bad), &mut host, &Ctx::default()).unwrap_err();
+    assert!(err.message.contains("discard_tactics_at_random"), "{err:?}");
+    assert!(host.calls.is_empty(), "{:?}", host.calls);
+}

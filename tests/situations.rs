@@ -338,3 +338,127 @@ fn an_effect_nullifies_a_rolled_die() {
     assert_eq!(run.code, 0, "{}\n{}", run.stdout, run.stderr);
     assert!(!run.stdout.contains("major-lunah suffers"), "{}", run.stdout);
 }
+
+/// The bundled core pack and the `rule-gaps` test pack, and a runtime for them.
+fn rule_gaps_content() -> (arena_engine::load::Loaded, arena_engine::script::runtime::Runtime) {
+    use arena_engine::load;
+    use arena_engine::script::runtime::{Limits, Runtime};
+    let dir = tests_dir();
+    let loaded = load::load(
+        &[dir.join("../content/aristeia-core"), dir.join("fixtures/packs/rule-gaps")],
+        &load::Options { run_script_tests: false, ..load::Options::default() },
+    );
+    assert!(!loaded.has_errors());
+    let rt = Runtime::new(std::sync::Arc::new(loaded.content.clone()), loaded.script_set.clone(), Limits::default())
+        .unwrap();
+    (loaded, rt)
+}
+
+/// docs/rulings.md R25: an effect "until the end of the Round" outlasts the
+/// Activation in which it was applied (unlike one "until the end of this
+/// Activation") and ends in the Recovery Phase's Terminate Effects step
+/// (`000 § Recovery Phase`).
+#[test]
+fn a_round_effect_outlasts_the_activation_and_ends_in_recovery() {
+    use arena_engine::rules::game::Game;
+    use arena_engine::rules::situation::{Situation, SituationController, SituationSeat};
+    let (loaded, rt) = rule_gaps_content();
+    let text = std::fs::read_to_string(tests_dir().join("situations/round-effect-hold-the-line.toml")).unwrap();
+    let sit: Situation = toml::from_str(&text).unwrap();
+    let shared = std::rc::Rc::new(std::cell::RefCell::new(SituationController::new(sit.answers.clone())));
+    let (mut a, mut b) = (SituationSeat(shared.clone()), SituationSeat(shared.clone()));
+    let mut g = Game::from_situation(&loaded.content, &rt, &sit, vec![&mut a, &mut b]).unwrap();
+    g.run_activation(true).unwrap();
+    let parvati = |g: &Game| g.state.units.iter().find(|u| u.id == "parvati").unwrap().clone();
+    assert_eq!(parvati(&g).until_end_of_round, vec!["no-disengage-rolls".to_string()], "{:#?}", g.events);
+    assert!(parvati(&g).until_end_of_activation.is_empty());
+    g.run_end_of_round();
+    assert!(parvati(&g).until_end_of_round.is_empty());
+    let narrative: Vec<String> = g.events.iter().map(ToString::to_string).collect();
+    let ended = narrative.iter().position(|l| l.trim() == "parvati's no-disengage-rolls ends (until the end of the Round)");
+    assert!(ended.is_some(), "{narrative:#?}");
+    assert!(shared.borrow().unanswered.is_none(), "{:?}", shared.borrow().unanswered);
+}
+
+/// Records the options of each Decision of one kind, answering the first
+/// option (or "done").
+struct OptionsOf(arena_engine::rules::decision::DecisionKind, std::rc::Rc<std::cell::RefCell<Vec<String>>>);
+
+impl arena_engine::rules::decision::Controller for OptionsOf {
+    fn decide(
+        &mut self,
+        d: &arena_engine::rules::decision::Decision,
+        _view: &arena_engine::rules::state::View<'_>,
+    ) -> usize {
+        if d.kind == self.0 {
+            self.1.borrow_mut().extend(d.options.iter().map(ToString::to_string));
+        }
+        d.options.iter().position(|o| *o == arena_engine::rules::decision::Choice::Done).unwrap_or(0)
+    }
+}
+
+/// docs/rulings.md R26: the Central Zone is one of the Deployment Zones a
+/// benched Character returns to (`000 § Bench`), unless it is the Scoring
+/// Zone (Assault's first Round); the Scoring Zone never is.
+#[test]
+fn the_central_zone_is_offered_from_the_bench_unless_it_is_the_scoring_zone() {
+    use arena_engine::rules::decision::DecisionKind;
+    use arena_engine::rules::game::Game;
+    use arena_engine::rules::situation::Situation;
+    let (loaded, rt) = rule_gaps_content();
+    let offered = |scoring_zone: &str| {
+        let text = format!(
+            "scenario = \"assault\"\nactive = \"hexx3r\"\n{scoring_zone}\n[[character]]\nid = \"hexx3r\"\nplayer = 1\n\n[[character]]\nid = \"wild-bill\"\nplayer = 2\nspace = [4, 0]\n"
+        );
+        let sit: Situation = toml::from_str(&text).unwrap();
+        let seen = std::rc::Rc::new(std::cell::RefCell::new(Vec::new()));
+        let (mut a, mut b) =
+            (OptionsOf(DecisionKind::BenchReturn, seen.clone()), OptionsOf(DecisionKind::BenchReturn, seen.clone()));
+        let mut g = Game::from_situation(&loaded.content, &rt, &sit, vec![&mut a, &mut b]).unwrap();
+        g.run_activation(false).unwrap();
+        let options = seen.borrow().clone();
+        options
+    };
+    let central = ["[0, 0]", "[1, 0]", "[1, -1]", "[0, -1]", "[-1, 0]", "[-1, 1]", "[0, 1]"];
+    let zone_2 = ["[7, -7]", "[8, -7]", "[8, -8]", "[7, -8]", "[6, -7]", "[6, -6]", "[7, -6]"];
+    let has = |options: &[String], space: &str| options.contains(&format!("space {space}"));
+    // Round 1 of Assault: the Central Zone is the Scoring Zone.
+    let first = offered("");
+    assert!(has(&first, "[0, -7]") && has(&first, "[7, -7]"), "the numbered zones are offered: {first:?}");
+    assert!(central.iter().all(|s| !has(&first, s)), "the Scoring Zone is not offered: {first:?}");
+    // The Scoring Zone has moved to zone 2: the Central Zone is offered, zone 2 is not.
+    let later = offered("scoring_zone = \"zone-2\"");
+    assert!(central.iter().all(|s| has(&later, s)), "the Central Zone is offered: {later:?}");
+    assert!(zone_2.iter().all(|s| !has(&later, s)), "the Scoring Zone is not offered: {later:?}");
+    assert_eq!(later.len(), first.len(), "one zone of seven spaces out, one in: {first:?} / {later:?}");
+}
+
+/// docs/rulings.md R24: a Discard at random is drawn by the game's seeded RNG
+/// and asks nobody: the same seed Discards the same Tactics, and over a few
+/// seeds every Tactic of the Hand is Discarded at some point.
+#[test]
+fn a_discard_at_random_follows_the_seed() {
+    use arena_engine::rules::situation::Situation;
+    let (loaded, rt) = rule_gaps_content();
+    let text = std::fs::read_to_string(tests_dir().join("situations/discard-at-random.toml")).unwrap();
+    let mut sit: Situation = toml::from_str(&text).unwrap();
+    sit.expect.clear();
+    let mut discarded = |seed: u64| {
+        sit.seed = seed;
+        let played = sit.play(&loaded.content, &rt).unwrap();
+        assert!(played.problems.is_empty(), "seed {seed}: {:?}", played.problems);
+        let lines = played.events.iter().map(|e| e.to_string().trim().to_string());
+        lines.filter(|l| l.contains("at random")).collect::<Vec<_>>()
+    };
+    assert_eq!(discarded(14), discarded(14));
+    let mut seen = std::collections::BTreeSet::new();
+    for seed in 0..24 {
+        let lines = discarded(seed);
+        assert_eq!(lines.len(), 2, "seed {seed}: {lines:?}");
+        assert_ne!(lines[0], lines[1], "seed {seed}: the same Tactic twice: {lines:?}");
+        seen.extend(lines);
+    }
+    let every: Vec<String> =
+        ["dodge", "take-aim", "focus"].iter().map(|t| format!("player 2 Discards {t} at random")).collect();
+    assert!(every.iter().all(|l| seen.contains(l)), "{seen:?}");
+}

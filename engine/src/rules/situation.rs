@@ -294,6 +294,10 @@ pub struct SituationCharacter {
     /// Attack only that Character (`000 § Taunted`).
     #[serde(default)]
     pub taunted_by: Option<Id>,
+    /// Effects "until the end of the Round" already on it, by name (the
+    /// Markers on its card, `000 § Effects`; `game:round_effect`).
+    #[serde(default)]
+    pub round_effects: Vec<Id>,
 }
 
 /// What playing a situation gave: the events it played (up to the first
@@ -533,6 +537,7 @@ impl<'a> Game<'a> {
             u.damage = c.damage;
             u.action_points = c.action_points.unwrap_or(0);
             u.movement_points = c.movement_points;
+            u.until_end_of_round = c.round_effects.clone();
             for (st, side) in
                 c.states.iter().map(|s| (s, TokenSide::Red)).chain(c.blue_states.iter().map(|s| (s, TokenSide::Blue)))
             {
@@ -645,6 +650,7 @@ impl<'a> Game<'a> {
                 minion: None,
                 projectile: Some(r.marker.clone()),
                 until_end_of_activation: vec![],
+                until_end_of_round: vec![],
             });
         }
         Ok(())

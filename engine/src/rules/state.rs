@@ -94,6 +94,11 @@ pub struct Unit {
     /// (`game:activation_effect`; `no-disengage-rolls`: Barrel through).
     #[serde(skip_serializing_if = "Vec::is_empty")]
     pub until_end_of_activation: Vec<Id>,
+    /// Named effects in force "until the end of the Round", the Markers on
+    /// its Character card (`000 § Effects`); they end in the Recovery Phase's
+    /// Terminate Effects step (`000 § Recovery Phase`; `game:round_effect`).
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub until_end_of_round: Vec<Id>,
 }
 
 /// What makes a [`Unit`] a Minion: "a special type of Obstacle controlled by

@@ -12,6 +12,23 @@ impl Validator<'_> {
         for e in c.scenarios.values() {
             let s = &e.value;
             let map = c.maps.get(&s.map);
+            if let Some(map) = map {
+                let r = map.value.radius as i32;
+                for (i, h) in s.obstacles.iter().enumerate() {
+                    let (q, rr) = (h[0] as i32, h[1] as i32);
+                    let on_board = q.abs().max(rr.abs()).max((q + rr).abs()) <= r;
+                    if !on_board || map.value.blocked.contains(h) {
+                        let why = if on_board { "a Blocked space" } else { "off the board" };
+                        let at = format!("/obstacles/{i}");
+                        found.push(
+                            Diagnostic::error(Code::InvalidValue, format!("Obstacle [{q}, {rr}] is {why} of map `{}`", map.value.id))
+                                .at_opt(self.loc(&e.origin, &at))
+                                .path(self.cpath(&e.origin, &at))
+                                .help(format!("place it on a Free space within {r} of [0, 0]")),
+                        );
+                    }
+                }
+            }
             for (i, rule) in s.rules.iter().enumerate() {
                 let at = format!("/rules/{i}");
                 if let (Some(o), Some(map)) = (&rule.objective, map) {

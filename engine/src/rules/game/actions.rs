@@ -219,18 +219,13 @@ impl<'a> Game<'a> {
         if let Some(pool) = &action.roll {
             let mut pool = pool.clone();
             self.next_roll_dice(id, &mut pool);
-            // Focused: remove it to add a Yellow die, if the Roll has room for
-            // one (`000 § Dice`: three of each colour but Red and Green).
-            let yellow_limit = self.content.dice.get("yellow").map_or(3, |d| d.value.max_per_roll as usize);
-            let room = pool.dice.iter().filter(|d| *d == "yellow").count() < yellow_limit;
-            if room && self.has_state(id, "focused") && self.optional(id, "Remove Focused to add a Yellow die?") {
-                self.remove_token(id, "focused");
-                pool.dice.push("yellow".into());
-            }
+            self.offer_focused(id, &mut pool);
             if action.attack {
                 let t = target.ok_or("an Attack needs a Target")?.to_string();
                 let outer_attacker = self.roll_frame.attacker.replace(id.to_string());
                 let mut defense = self.card(&t).defense.clone();
+                // The Defender's Roll is a Roll of its own (R22).
+                self.offer_focused(&t, &mut defense);
                 let check = self.check_cover(id, &t, &action);
                 if let Some(die) = check.attacker {
                     self.add_die_within_limit(id, &mut pool, &die);

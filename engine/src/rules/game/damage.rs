@@ -90,6 +90,9 @@ impl<'a> Game<'a> {
             u.location = Location::Infirmary;
             u.damage = 0;
             u.tokens.clear();
+            // "remove all tokens (State tokens, Damage tokens, Markers...)"
+            // (`000 § Infirmary`): its effects until the end of the Round end.
+            u.until_end_of_round.clear();
             u.owner
         };
         self.emit(Event::Infirmary { character: id.to_string() });

@@ -140,6 +140,7 @@ impl<'a> Game<'a> {
                 ApiValue::Int(self.unit(&a.character(self, 0)?).map_or(0, |u| u.movement_spent as i64))
             }
             QueryFn::HasActivationEffect => ApiValue::Bool(self.has_activation_effect(&a.character(self, 0)?, a.s(1)?)),
+            QueryFn::HasRoundEffect => ApiValue::Bool(self.has_round_effect(&a.character(self, 0)?, a.s(1)?)),
             QueryFn::States => {
                 let t = a.character(self, 0)?;
                 let mut list: Vec<Id> =
@@ -251,29 +252,15 @@ impl<'a> Game<'a> {
                 if func == ChangeFn::DrawTactics {
                     self.draw(p, count);
                 } else {
-                    for _ in 0..count {
-                        let mut options: Vec<Choice> = Vec::new();
-                        for t in &self.state.players[p].hand {
-                            let pick = Choice::Pick { id: t.clone() };
-                            if !options.contains(&pick) {
-                                options.push(pick);
-                            }
-                        }
-                        if options.is_empty() {
-                            break;
-                        }
-                        if let Choice::Pick { id } =
-                            self.decide(p, DecisionKind::Choose, None, "Discard which Tactic?", options)
-                        {
-                            let hand = &mut self.state.players[p].hand;
-                            if let Some(i) = hand.iter().position(|t| *t == id) {
-                                let t = hand.remove(i);
-                                self.state.players[p].discard.push(t.clone());
-                                self.emit(Event::Log { text: format!("{p} Discards {t}") });
-                            }
-                        }
-                    }
+                    self.discard_tactics(p, count, false);
                 }
+                ApiValue::Nil
+            }
+            ChangeFn::DiscardTacticsAtRandom => {
+                let t = a.character(self, 0)?;
+                let p = self.unit(&t).map_or(PlayerId::seat(0), |u| u.owner);
+                let count = a.n(1, 1).clamp(0, 10) as u8;
+                self.discard_tactics(p, count, true);
                 ApiValue::Nil
             }
             ChangeFn::ActivationEffect => {
@@ -282,6 +269,16 @@ impl<'a> Game<'a> {
                 let u = self.unit_mut(&t).expect("unit");
                 if !u.until_end_of_activation.contains(&name) {
                     u.until_end_of_activation.push(name);
+                }
+                ApiValue::Nil
+            }
+            ChangeFn::RoundEffect => {
+                let t = a.character(self, 0)?;
+                let name = a.s(1)?.to_string();
+                let u = self.unit_mut(&t).expect("unit");
+                if !u.until_end_of_round.contains(&name) {
+                    u.until_end_of_round.push(name.clone());
+                    self.emit(Event::Log { text: format!("{t} is under {name} until the end of the Round") });
                 }
                 ApiValue::Nil
             }

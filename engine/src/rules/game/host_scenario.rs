@@ -49,7 +49,7 @@ impl<'a> Game<'a> {
             ScenarioFn::Round => ApiValue::Int(self.state.round as i64),
             ScenarioFn::PlayerCount => ApiValue::Int(self.table().len() as i64),
             ScenarioFn::PlayerOf => number(self.unit(&a.character(self, 0)?).map_or(PlayerId::seat(0), |u| u.owner)),
-            ScenarioFn::Characters => {
+            ScenarioFn::CharactersOf => {
                 let p = self.player_arg(a, 0)?;
                 let team = &self.state.players[p].team;
                 ApiValue::List(team.iter().filter(|c| self.space_of(c).is_some()).cloned().collect())

@@ -440,6 +440,7 @@ impl<'a> Game<'a> {
             minion: None,
             projectile: None,
             until_end_of_activation: Vec::new(),
+            until_end_of_round: Vec::new(),
         };
         let mut units: Vec<Unit> =
             setup.teams.enumerate().flat_map(|(p, team)| team.iter().map(move |id| blank(id, p))).collect();

@@ -17,6 +17,9 @@ impl<'a> Game<'a> {
         if !contenders.is_empty() && self.has_activation_effect(id, "no-disengage-rolls") {
             self.emit(Event::Log { text: format!("{id} makes no Disengage Roll (until the end of this Activation)") });
             contenders.clear();
+        } else if !contenders.is_empty() && self.has_round_effect(id, "no-disengage-rolls") {
+            self.emit(Event::Log { text: format!("{id} makes no Disengage Roll (until the end of the Round)") });
+            contenders.clear();
         }
         if !contenders.is_empty() {
             let owner = self.unit(id).map(|u| u.owner).unwrap_or(PlayerId::seat(0));
@@ -31,11 +34,26 @@ impl<'a> Game<'a> {
             ) else {
                 unreachable!()
             };
-            let extra_black = (adjacent.len() - 1).min(3);
             let mut agility = self.card(id).agility.clone();
             self.next_roll_dice(id, &mut agility);
+            self.offer_focused(id, &mut agility);
+            // One Black die for each additional Adjacent Enemy, within the
+            // three Black dice a Roll may hold, the Brawn's own included
+            // (`000 § Dice`; docs/rulings.md R23).
             let mut brawn = self.card(&contender).brawn.clone();
-            brawn.dice.extend(std::iter::repeat_n("black".to_string(), extra_black));
+            let extra = adjacent.len() - 1;
+            let limit = self.content.dice.get("black").map_or(0, |d| d.value.max_per_roll as usize);
+            let room = limit.saturating_sub(brawn.dice.iter().filter(|d| *d == "black").count());
+            brawn.dice.extend(std::iter::repeat_n("black".to_string(), extra.min(room)));
+            if extra > room {
+                self.emit(Event::Log {
+                    text: format!(
+                        "{contender} adds {} of {extra} black dice for the other Adjacent Enemies: a Roll holds at most {limit} (000 § Dice)",
+                        extra.min(room)
+                    ),
+                });
+            }
+            self.offer_focused(&contender, &mut brawn);
             let pools = self.own_roll_skills(id, Side::Active, Some(&contender), [agility, brawn]);
             let pools = self.own_roll_skills(&contender, Side::Opponent, Some(id), pools);
             let [agility, brawn] = self.roll_tactics(id, Some(&contender), RollKind::Disengage, pools);

@@ -88,6 +88,7 @@ impl<'a> Game<'a> {
             minion: None,
             projectile: Some(marker),
             until_end_of_activation: Vec::new(),
+            until_end_of_round: Vec::new(),
         };
         self.state.units.push(u);
         self.emit(Event::ProjectileDeployed { player: p, projectile: id, space });

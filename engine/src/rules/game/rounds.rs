@@ -169,7 +169,8 @@ impl<'a> Game<'a> {
             .zones
             .iter()
             .filter(|(zid, (kind, _))| {
-                *kind == model::ZoneKind::Deployment
+                // The Central Zone is a Deployment Zone too (docs/rulings.md R26).
+                matches!(kind, model::ZoneKind::Deployment | model::ZoneKind::Central)
                     && !self.state.scoring_zones.contains(zid)
                     && (!own || **zid == own_zone)
             })
@@ -193,6 +194,7 @@ impl<'a> Game<'a> {
 
     pub(super) fn recovery_phase(&mut self) {
         self.open_window(model::Window::RecoveryPhase, None);
+        self.terminate_round_effects();
         // Nanotherapy: Infirmary to Bench with -2 Energy (`000 § Recovery Phase`).
         let infirmary: Vec<Id> =
             self.state.units.iter().filter(|u| u.location == Location::Infirmary).map(|u| u.id.clone()).collect();

@@ -73,6 +73,28 @@ impl<'a> Game<'a> {
             .is_some_and(|u| u.tokens.iter().any(|t| t.state == "silenced" && t.choice.as_deref() == Some(what)))
     }
 
+    /// Focused (`000 § Focused`): "Targets affected by this State may remove
+    /// this State before making a Roll to add a Yellow die to that Roll": any
+    /// Roll they make (an Action Roll, the Defender's Roll, either side of a
+    /// Disengage Roll; docs/rulings.md R22), asked of their player when the
+    /// Roll has room for another Yellow die (`000 § Dice`: three a Roll).
+    pub(super) fn offer_focused(&mut self, id: &str, pool: &mut Pool) {
+        if !self.has_state(id, "focused") {
+            return;
+        }
+        let limit = self.content.dice.get("yellow").map_or(3, |d| d.value.max_per_roll as usize);
+        if pool.dice.iter().filter(|d| *d == "yellow").count() >= limit {
+            self.emit(Event::Log {
+                text: format!("{id} keeps Focused: the Roll holds {limit} yellow dice already (000 § Dice)"),
+            });
+            return;
+        }
+        if self.optional(id, "Remove Focused to add a Yellow die?") {
+            self.remove_token(id, "focused");
+            pool.dice.push("yellow".into());
+        }
+    }
+
     pub(super) fn remove_token(&mut self, id: &str, state: &str) -> bool {
         let Some(u) = self.unit_mut(id) else { return false };
         let Some(i) = u.tokens.iter().position(|t| t.state == state) else { return false };

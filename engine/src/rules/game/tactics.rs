@@ -32,6 +32,41 @@ impl<'a> Game<'a> {
         self.emit(Event::TacticsDrawn { player: p, count: drawn, hand });
     }
 
+    /// `p` Discards `count` Tactics from their Hand (`000 § Discarding`): of
+    /// their choice (a Decision), or `at_random`: "shuffle your Hand and allow
+    /// your opponent to choose one of your Tactics face down", a pick among
+    /// cards nobody can tell apart, so each is drawn by the game's seeded RNG
+    /// (docs/rulings.md R24). Fewer when the Hand runs out.
+    pub(super) fn discard_tactics(&mut self, p: PlayerId, count: u8, at_random: bool) {
+        for _ in 0..count {
+            let hand = &self.state.players[p].hand;
+            if hand.is_empty() {
+                break;
+            }
+            let i = if at_random {
+                self.state.rng.random_range(0..hand.len())
+            } else {
+                let mut options: Vec<Choice> = Vec::new();
+                for t in hand {
+                    let pick = Choice::Pick { id: t.clone() };
+                    if !options.contains(&pick) {
+                        options.push(pick);
+                    }
+                }
+                let Choice::Pick { id } = self.decide(p, DecisionKind::Choose, None, "Discard which Tactic?", options)
+                else {
+                    break;
+                };
+                let Some(i) = self.state.players[p].hand.iter().position(|t| *t == id) else { break };
+                i
+            };
+            let t = self.state.players[p].hand.remove(i);
+            self.state.players[p].discard.push(t.clone());
+            let how = if at_random { " at random" } else { "" };
+            self.emit(Event::Log { text: format!("{p} Discards {t}{how}") });
+        }
+    }
+
     /// Tactics in `p`'s hand that can be played in `window` now: their timing
     /// matches, the engine can run them (they have Lua), and a Character's
     /// Actions Step Tactic is played in that Character's Activation

@@ -49,6 +49,26 @@ impl<'a> Game<'a> {
         self.unit(id).is_some_and(|u| u.until_end_of_activation.iter().any(|n| n == name))
     }
 
+    /// Whether a named effect "until the end of the Round" is on a unit.
+    pub(super) fn has_round_effect(&self, id: &str, name: &str) -> bool {
+        self.unit(id).is_some_and(|u| u.until_end_of_round.iter().any(|n| n == name))
+    }
+
+    /// Terminate Effects, the Recovery Phase's first step: "All Effects that
+    /// last 'until the end of the Round' end at this point" (`000 § Recovery
+    /// Phase`), their Markers taken off every Character card.
+    pub(super) fn terminate_round_effects(&mut self) {
+        let mut ended = Vec::new();
+        for u in self.state.units.iter_mut() {
+            for name in std::mem::take(&mut u.until_end_of_round) {
+                ended.push((u.id.clone(), name));
+            }
+        }
+        for (id, name) in ended {
+            self.emit(Event::Log { text: format!("{id}'s {name} ends (until the end of the Round)") });
+        }
+    }
+
     /// Whether a unit is a Minion (`002 § Minion`: "they are not Characters").
     pub(in crate::rules) fn is_minion(&self, id: &str) -> bool {
         self.unit(id).is_some_and(|u| u.minion.is_some())

@@ -182,6 +182,7 @@ host_fns! {
         Minions = "minions",
         IsMinion = "is_minion",
         HasActivationEffect = "has_activation_effect",
+        HasRoundEffect = "has_round_effect",
         TacticsInHand = "tactics_in_hand",
     }
     /// Changes to Characters: Damage, States, points, Minions, Tactics, granted Actions (`000 § Effects`).
@@ -193,9 +194,11 @@ host_fns! {
         DeployMinion = "deploy_minion",
         GainActionPoints = "gain_action_points",
         ActivationEffect = "activation_effect",
+        RoundEffect = "round_effect",
         GrantAction = "grant_action",
         DrawTactics = "draw_tactics",
         DiscardTactics = "discard_tactics",
+        DiscardTacticsAtRandom = "discard_tactics_at_random",
         NullifyTactic = "nullify_tactic",
     }
     /// Movement by effects: Displace, Place, Swap, Movement Points, Smoke (`000 § Displace`, `000 § Place`).
@@ -236,7 +239,7 @@ host_fns! {
         Round = "round",
         PlayerCount = "player_count",
         PlayerOf = "player_of",
-        Characters = "characters",
+        CharactersOf = "characters_of",
         Underdog = "underdog",
         PrimeTime = "prime_time",
         VictoryPoints = "victory_points",

@@ -423,6 +423,24 @@ pub const REGISTRY: &[ApiFn] = &[
         source: "000 § Tactics",
     },
     ApiFn {
+        id: HostFn::Change(ChangeFn::RoundEffect),
+        name: "round_effect",
+        params: &[TARGET, p("name", Ty::String, "the effect's name, kebab-case")],
+        returns: Ty::Nil,
+        answer: Answer::Host,
+        doc: "Puts a named effect on a Character \"until the end of the Round\" (the Marker on its Character card); it ends in the Recovery Phase's Terminate Effects step. Other effects ask for it with has_round_effect. The engine knows the names it knows for activation_effect (`no-disengage-rolls`).",
+        source: "000 § Effects; § Recovery Phase",
+    },
+    ApiFn {
+        id: HostFn::Query(QueryFn::HasRoundEffect),
+        name: "has_round_effect",
+        params: &[TARGET, p("name", Ty::String, "the effect's name")],
+        returns: Ty::Boolean,
+        answer: Answer::Host,
+        doc: "Whether the named effect is on the Character until the end of the Round.",
+        source: "000 § Effects; § Recovery Phase",
+    },
+    ApiFn {
         id: HostFn::Change(ChangeFn::NullifyTactic),
         name: "nullify_tactic",
         params: &[],
@@ -525,6 +543,18 @@ pub const REGISTRY: &[ApiFn] = &[
         source: "000 § Discarding",
     },
     ApiFn {
+        id: HostFn::Change(ChangeFn::DiscardTacticsAtRandom),
+        name: "discard_tactics_at_random",
+        params: &[
+            p("character", Ty::Character, "a Character of the player who Discards"),
+            opt("count", Ty::Integer, "how many (default 1)"),
+        ],
+        returns: Ty::Nil,
+        answer: Answer::Host,
+        doc: "The player of `character` Discards Tactics at random from their Hand, each drawn by the game's seeded RNG (the opponent's face-down pick, rulings R24); fewer when the Hand runs out.",
+        source: "000 § Discarding",
+    },
+    ApiFn {
         id: HostFn::Choice(ChoiceFn::ChooseTarget),
         name: "choose_target",
         params: &[
@@ -575,8 +605,8 @@ pub const REGISTRY: &[ApiFn] = &[
         source: "000 § Teams",
     },
     ApiFn {
-        id: HostFn::Scenario(ScenarioFn::Characters),
-        name: "characters",
+        id: HostFn::Scenario(ScenarioFn::CharactersOf),
+        name: "characters_of",
         params: &[p("player", Ty::Player, "a player")],
         returns: Ty::CharacterList,
         answer: Answer::Host,
