@@ -431,7 +431,7 @@ function Game:choose_zone(player, zones, prompt) end
 ---@param player Player who chooses
 ---@param spaces Space[] the spaces that may be chosen
 ---@param prompt? string what the choice is for
----@return Space
+---@return Space? # nil when there is no candidate
 function Game:choose_space_for(player, spaces, prompt) end
 
 ---How many of a counter are on a Character card, a zone or a player (0 when none). (000 § Counters)
