@@ -380,6 +380,12 @@ function Game:victory_points_scored(player, round) end
 ---@return integer
 function Game:frags(player) end
 
+---The Frag tokens a player earned in one Round (0 for a Round not played): "Having earned at least 1 Frag" at the end of a Round (rulings R40). (001 § DeathMatch - Run 'N Shoot! (Tutorial); 001 § Recovery Phase)
+---@param player Player a player
+---@param round? integer a Round (default: the current one)
+---@return integer
+function Game:frags_earned(player, round) end
+
 ---A player scores Victory Points for the Scenario rule whose effect runs (the narrative names the rule). An error outside a Scenario rule, or for an amount past 100. (000 § Phase 3: Objectives)
 ---@param player Player who scores
 ---@param amount? integer how many, 0 to 100 (default: the rule's `vp`)
@@ -420,6 +426,13 @@ function Game:set_scoring_zones(zones) end
 ---@param prompt? string what the choice is for
 ---@return string? # nil when there is no zone to choose
 function Game:choose_zone(player, zones, prompt) end
+
+---A player chooses one of the spaces (a Decision), where a Scenario rule names who chooses (Prime Time Places the Characters in contact with a new Scoring Zone); nil when there are none. `game:choose_space` asks the player of the effect instead. (001 § Wanted; 001 § Crossover Assault; 001 § Short Distance)
+---@param player Player who chooses
+---@param spaces Space[] the spaces that may be chosen
+---@param prompt? string what the choice is for
+---@return Space? # nil when there is no candidate
+function Game:choose_space_for(player, spaces, prompt) end
 
 ---How many of a counter are on a Character card, a zone or a player (0 when none). (000 § Counters)
 ---@param on string what holds it: a Character id, a zone id, or a player as `player 1`

@@ -138,3 +138,38 @@ fn text_only_rules_are_listed_and_counted() {
     let doc: Value = serde_json::from_str(&assault.stdout).unwrap();
     assert!(doc["summary"].get("text_only_rules").is_none(), "{}", doc["summary"]);
 }
+
+/// Issue 14's third acceptance item: the Prime Time Scenarios' objectives and
+/// special rules are data or Lua; `check --strict` lists only what waits for
+/// the Prime Time rules of issue 15 (the Objectives Deck, the tutorials' fixed
+/// Characters and Prime Time marker) and Gaia's Tectonic Shake, whose
+/// Character no pack holds.
+#[test]
+fn prime_time_text_only_rules_are_those_waiting_for_issue_15() {
+    let pack = root().join("content/aristeia-prime-time");
+    let strict = arena(&["check", pack.to_str().unwrap(), "--strict", "--format", "json", "-q"]);
+    let doc: Value = serde_json::from_str(&strict.stdout).unwrap();
+    let mut listed: Vec<String> = doc["diagnostics"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter(|d| d["code"] == "scenario-rule-text-only")
+        .map(|d| d["message"].as_str().unwrap().split(" is text only").next().unwrap().to_string())
+        .collect();
+    listed.sort();
+    assert_eq!(
+        listed,
+        [
+            "Scenario rule `characters` of `deathmatch-run-n-shoot`",
+            "Scenario rule `claim-objective-cards` of `common-goals`",
+            "Scenario rule `claiming-objective-cards` of `common-goals`",
+            "Scenario rule `no-tectonic-shake` of `crow-accumulator`",
+            "Scenario rule `objectives-deck-use` of `common-goals`",
+            "Scenario rule `objectives-deck` of `common-goals`",
+            "Scenario rule `preparations` of `deathmatch-ballroom-dancing`",
+            "Scenario rule `prime-time` of `deathmatch-ballroom-dancing`",
+            "Scenario rule `prime-time` of `deathmatch-run-n-shoot`",
+        ]
+    );
+    assert_eq!(doc["summary"]["errors"], 0, "{}", doc["summary"]);
+}

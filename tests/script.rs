@@ -565,6 +565,35 @@ fn direct_iteration_is_checked_too() {
     assert_eq!(err.line, Some(4));
 }
 
+/// A Scenario rule's choices for a named player (`game:choose_zone`,
+/// `game:choose_space_for`) answer their first option by default against the
+/// recording host, so a pack's script test reads like a game's first answer;
+/// `game:frags_earned` is asked with its optional Round left out.
+#[test]
+fn recording_host_answers_scenario_choices_with_their_first_option() {
+    let rt = runtime();
+    let mut host = RecordingHost::new(1);
+    let text = r#"local game = ...
+local z = game:choose_zone(2, {"zone-3", "zone-5"}, "which?")
+local s = game:choose_space_for(2, {{1, -1}, {0, 4}}, "where?")
+game:log(z .. " " .. s[1] .. "," .. s[2] .. " " .. game:frags_earned(1))
+return game:choose_space_for(1, {})
+"#;
+    let r = rt.run_source(&source("scenario:x", "x.lua", text), &mut host, &Ctx::default());
+    assert_eq!(r, Ok(ApiValue::Nil));
+    let calls: Vec<String> = host.calls.iter().map(ToString::to_string).collect();
+    assert_eq!(
+        calls,
+        [
+            r#"choose_zone(2, {"zone-3", "zone-5"}, "which?")"#,
+            r#"choose_space_for(2, {{1, -1}, {0, 4}}, "where?")"#,
+            "frags_earned(1, nil)",
+            r#"log("zone-3 1,-1 0")"#,
+            "choose_space_for(1, {}, nil)",
+        ]
+    );
+}
+
 /// Issue 14 § 5: the Lua API of effects "until the end of the Round" and of
 /// Discarding at random (`000 § Effects`, `§ Recovery Phase`, `§ Discarding`;
 /// docs/rulings.md R24, R25): the calls reach the host with their arguments

@@ -303,6 +303,10 @@ pub enum ScenarioKey {
     Obstacles,
     /// `characters_per_team`.
     CharactersPerTeam,
+    /// `map`: the map's zones and terrain say it (Short Distance's Ziggurats,
+    /// whose Scoring Spaces are the map's `ziggurat` zones and which block
+    /// nothing: `001 § Short Distance`).
+    Map,
 }
 
 /// Where Characters return from the Bench. Serialized in kebab-case.

@@ -82,6 +82,11 @@ pub struct Situation {
     /// order (what "only if a player scored in the previous Round" reads).
     #[serde(default)]
     pub previous_round_vp: Vec<u32>,
+    /// The Frags each player earned in this Round so far, in seat order
+    /// (what "Having earned at least 1 Frag" at the end of the Round reads:
+    /// `game:frags_earned`). Their Frag tokens in all are not changed.
+    #[serde(default)]
+    pub frags_this_round: Vec<u32>,
     /// The Round being played (for `phase = "end-of-round"`).
     #[serde(default = "one")]
     pub round: u8,
@@ -477,6 +482,13 @@ impl<'a> Game<'a> {
             }
         } else if !sit.previous_round_vp.is_empty() {
             return Err("`previous_round_vp` needs `round` 2 or more".into());
+        }
+        if !sit.frags_this_round.is_empty() {
+            g.state.fragged = vec![Seated::splat(table, 0); sit.round.max(1) as usize];
+            for p in table.seats() {
+                g.state.fragged[sit.round.max(1) as usize - 1][p] =
+                    sit.frags_this_round.get(p.index()).copied().unwrap_or(0);
+            }
         }
         if sit.phase == Phase::RoundStart {
             // `run_round_start` begins Round `round`.

@@ -157,6 +157,10 @@ pub struct GameState {
     /// Victory Points each player gained in each Round so far (index 0: Round 1).
     #[serde(skip_serializing_if = "Vec::is_empty")]
     pub scored: Vec<Seated<u32>>,
+    /// Frag tokens each player earned in each Round so far (index 0: Round
+    /// 1); empty until the first Frag (`game:frags_earned`).
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub fragged: Vec<Seated<u32>>,
     /// The active Character, during an Activation.
     pub active: Option<Id>,
     /// Whether the game is over.

@@ -2,7 +2,7 @@
 //! with no game behind it that records every call, so an effect can be run and
 //! tested on its own (`arena script`, designers' script tests, the hostile suite).
 
-use super::api::{ApiFn, ApiValue, ChanceFn, ChoiceFn, HostFn, Ty};
+use super::api::{ApiFn, ApiValue, ChanceFn, ChoiceFn, HostFn, ScenarioFn, Ty};
 use rand::{RngExt, SeedableRng};
 use std::collections::{BTreeMap, VecDeque};
 
@@ -94,6 +94,15 @@ impl Host for RecordingHost {
             }
             (HostFn::Choice(ChoiceFn::ChooseTarget | ChoiceFn::Choose), _) => match &args[0] {
                 ApiValue::List(l) => l.first().map_or(ApiValue::Nil, |s| ApiValue::Str(s.clone())),
+                _ => ApiValue::Nil,
+            },
+            // A Scenario rule's choice for a named player: the first option.
+            (HostFn::Scenario(ScenarioFn::ChooseZone), _) => match args.get(1) {
+                Some(ApiValue::List(l)) => l.first().map_or(ApiValue::Nil, |s| ApiValue::Str(s.clone())),
+                _ => ApiValue::Nil,
+            },
+            (HostFn::Scenario(ScenarioFn::ChooseSpaceFor), _) => match args.get(1) {
+                Some(ApiValue::Spaces(l)) => l.first().map_or(ApiValue::Nil, |s| ApiValue::Space(*s)),
                 _ => ApiValue::Nil,
             },
             (_, Ty::Integer) => ApiValue::Int(0),

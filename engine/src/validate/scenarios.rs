@@ -124,7 +124,7 @@ impl Validator<'_> {
 /// Whether a Scenario sets a key (a `performed_by` may name it).
 fn key_is_set(s: &Scenario, key: ScenarioKey) -> bool {
     match key {
-        ScenarioKey::Rounds | ScenarioKey::CharactersPerTeam => true,
+        ScenarioKey::Rounds | ScenarioKey::CharactersPerTeam | ScenarioKey::Map => true,
         ScenarioKey::VpToWin => s.vp_to_win.is_some(),
         ScenarioKey::FragsBreakTies => s.frags_break_ties,
         ScenarioKey::ScoringZones => !s.scoring_zones.is_empty(),

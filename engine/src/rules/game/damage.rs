@@ -115,6 +115,7 @@ impl<'a> Game<'a> {
         }
         let opponent = self.table().opponent(owner);
         self.state.players[opponent].frags += 1;
+        self.count_frag(opponent);
         let total = self.state.players[opponent].frags;
         self.emit(Event::Frag { player: opponent, total });
         self.draw(opponent, 1);

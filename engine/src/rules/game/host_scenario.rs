@@ -64,6 +64,10 @@ impl<'a> Game<'a> {
                 ApiValue::Int(self.scored_in(p, a.n(1, self.state.round as i64)) as i64)
             }
             ScenarioFn::Frags => ApiValue::Int(self.state.players[self.player_arg(a, 0)?].frags as i64),
+            ScenarioFn::FragsEarned => {
+                let p = self.player_arg(a, 0)?;
+                ApiValue::Int(self.frags_in(p, a.n(1, self.state.round as i64)) as i64)
+            }
             ScenarioFn::GainVictoryPoints => {
                 let p = self.player_arg(a, 0)?;
                 let Some(rule) = self.effect_frame.scenario_rule.map(|i| &self.scenario().rules[i]) else {
@@ -149,6 +153,23 @@ impl<'a> Game<'a> {
                 let options = zones.iter().map(|z| Choice::Pick { id: z.clone() }).collect();
                 match self.decide(p, DecisionKind::ScoringZone, None, &prompt, options) {
                     Choice::Pick { id } => ApiValue::Str(id),
+                    _ => ApiValue::Nil,
+                }
+            }
+            ScenarioFn::ChooseSpaceFor => {
+                let p = self.player_arg(a, 0)?;
+                let Some(ApiValue::Spaces(spaces)) = a.args.get(1) else { return Ok(ApiValue::Nil) };
+                if spaces.is_empty() {
+                    return Ok(ApiValue::Nil);
+                }
+                let prompt = match a.args.get(2) {
+                    Some(ApiValue::Str(s)) => s.clone(),
+                    _ => "Which space?".to_string(),
+                };
+                let options =
+                    spaces.iter().map(|[q, r]| Choice::Space { space: Hex::new(*q as i32, *r as i32) }).collect();
+                match self.decide(p, DecisionKind::Space, None, &prompt, options) {
+                    Choice::Space { space } => ApiValue::Space([space.q as i64, space.r as i64]),
                     _ => ApiValue::Nil,
                 }
             }

@@ -479,6 +479,7 @@ impl<'a> Game<'a> {
             scoring_zones: scenario.scoring_zones.clone(),
             counters: BTreeMap::new(),
             scored: Vec::new(),
+            fragged: Vec::new(),
             active: None,
             over: false,
             smoke: vec![],

@@ -130,6 +130,20 @@ impl<'a> Game<'a> {
         usize::try_from(round - 1).ok().and_then(|r| self.state.scored.get(r)).map_or(0, |s| s[p])
     }
 
+    /// A Frag a player earned this Round, for `game:frags_earned`.
+    pub(super) fn count_frag(&mut self, p: PlayerId) {
+        let round = self.state.round.max(1) as usize;
+        while self.state.fragged.len() < round {
+            self.state.fragged.push(Seated::splat(self.table(), 0));
+        }
+        self.state.fragged[round - 1][p] += 1;
+    }
+
+    /// The Frags a player earned in a Round (0 for one not played).
+    pub(super) fn frags_in(&self, p: PlayerId, round: i64) -> u32 {
+        usize::try_from(round - 1).ok().and_then(|r| self.state.fragged.get(r)).map_or(0, |s| s[p])
+    }
+
     /// A Scoring Zone objective (`000 § Phase 3: Objectives`).
     fn score_zone_objective(&mut self, rule: &model::ScenarioRule, o: &model::ZoneObjective) {
         let spaces = self.zone_or_scoring_spaces(&o.zone);

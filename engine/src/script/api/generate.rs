@@ -28,6 +28,7 @@ pub const MAY_RETURN_NIL: &[(&str, &str)] = &[
     ("choose_target", "when there is no candidate"),
     ("choose", "when there is no option"),
     ("choose_zone", "when there is no zone to choose"),
+    ("choose_space_for", "when there is no candidate"),
 ];
 
 /// Whether `f` can return nil (see [`MAY_RETURN_NIL`]).

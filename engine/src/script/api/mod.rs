@@ -245,6 +245,7 @@ host_fns! {
         VictoryPoints = "victory_points",
         VictoryPointsScored = "victory_points_scored",
         Frags = "frags",
+        FragsEarned = "frags_earned",
         GainVictoryPoints = "gain_victory_points",
         Zones = "zones",
         AdjacentZones = "adjacent_zones",
@@ -253,6 +254,7 @@ host_fns! {
         ScoringZones = "scoring_zones",
         SetScoringZones = "set_scoring_zones",
         ChooseZone = "choose_zone",
+        ChooseSpaceFor = "choose_space_for",
         Counter = "counter",
         AddCounter = "add_counter",
         EndGame = "end_game",
@@ -308,7 +310,7 @@ pub fn value_from_json(v: &serde_json::Value, ty: Ty) -> Result<ApiValue, String
     Ok(match (v, ty) {
         (Value::Null, _) => ApiValue::Nil,
         (Value::Bool(b), Ty::Boolean) => ApiValue::Bool(*b),
-        (Value::Number(n), Ty::Integer) => ApiValue::Int(n.as_i64().ok_or("whole numbers only")?),
+        (Value::Number(n), Ty::Integer | Ty::Player) => ApiValue::Int(n.as_i64().ok_or("whole numbers only")?),
         (Value::String(s), Ty::String | Ty::Character | Ty::State | Ty::Die | Ty::Symbol | Ty::Side) => {
             ApiValue::Str(s.clone())
         }

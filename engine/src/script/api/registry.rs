@@ -658,6 +658,15 @@ pub const REGISTRY: &[ApiFn] = &[
         source: "000 § Frags",
     },
     ApiFn {
+        id: HostFn::Scenario(ScenarioFn::FragsEarned),
+        name: "frags_earned",
+        params: &[p("player", Ty::Player, "a player"), opt("round", Ty::Integer, "a Round (default: the current one)")],
+        returns: Ty::Integer,
+        answer: Answer::Host,
+        doc: "The Frag tokens a player earned in one Round (0 for a Round not played): \"Having earned at least 1 Frag\" at the end of a Round (rulings R40).",
+        source: "001 § DeathMatch - Run 'N Shoot! (Tutorial); 001 § Recovery Phase",
+    },
+    ApiFn {
         id: HostFn::Scenario(ScenarioFn::GainVictoryPoints),
         name: "gain_victory_points",
         params: &[
@@ -738,6 +747,19 @@ pub const REGISTRY: &[ApiFn] = &[
         answer: Answer::Host,
         doc: "A player chooses one of the zones (a Decision, answered like the Underdog's choice of Scoring Zone); nil when there are none.",
         source: "000 § Phase 3: Objectives; 001 § Wanted",
+    },
+    ApiFn {
+        id: HostFn::Scenario(ScenarioFn::ChooseSpaceFor),
+        name: "choose_space_for",
+        params: &[
+            p("player", Ty::Player, "who chooses"),
+            p("spaces", Ty::SpaceList, "the spaces that may be chosen"),
+            opt("prompt", Ty::String, "what the choice is for"),
+        ],
+        returns: Ty::Space,
+        answer: Answer::Host,
+        doc: "A player chooses one of the spaces (a Decision), where a Scenario rule names who chooses (Prime Time Places the Characters in contact with a new Scoring Zone); nil when there are none. `game:choose_space` asks the player of the effect instead.",
+        source: "001 § Wanted; 001 § Crossover Assault; 001 § Short Distance",
     },
     ApiFn {
         id: HostFn::Scenario(ScenarioFn::Counter),
