@@ -23,9 +23,13 @@
 //! The rulings this module follows are written out, with citations, in
 //! `docs/rulings-geometry.md` (G1–G8); the comments below name them.
 
-use std::collections::{HashMap, HashSet, VecDeque};
+use std::collections::VecDeque;
 
+use rustc_hash::{FxHashMap, FxHashSet};
 use serde::{Deserialize, Serialize};
+
+mod grid;
+pub use grid::{DistanceField, HexGrid, distance_field_on};
 
 /// A point of the scaled integer plane (see the module documentation): `x` in
 /// units of `√3/2` circumradii, `y` in units of half a circumradius.
@@ -270,7 +274,8 @@ pub fn path_distance(from: Hex, to: Hex, passable: impl Fn(Hex) -> bool, limit: 
         return Some(0);
     }
     let limit = u64::from(limit);
-    let mut seen = HashSet::from([from]);
+    let mut seen = FxHashSet::default();
+    seen.insert(from);
     let mut queue = VecDeque::from([(from, 0u64)]);
     while let Some((h, steps)) = queue.pop_front() {
         let next = steps + 1;
@@ -293,8 +298,10 @@ pub fn path_distance(from: Hex, to: Hex, passable: impl Fn(Hex) -> bool, limit: 
 /// Steps from `from` to every space reachable through `passable` spaces within
 /// `limit` steps (a breadth-first distance field; `from` itself is 0 even if
 /// not passable). One call answers "how far is each of these spaces" at once.
-pub fn distance_field(from: Hex, passable: impl Fn(Hex) -> bool, limit: u32) -> HashMap<Hex, u32> {
-    let mut dist = HashMap::from([(from, 0u32)]);
+/// [`distance_field_on`] does the same over a passability grid computed once.
+pub fn distance_field(from: Hex, passable: impl Fn(Hex) -> bool, limit: u32) -> FxHashMap<Hex, u32> {
+    let mut dist = FxHashMap::default();
+    dist.insert(from, 0u32);
     let mut queue = VecDeque::from([from]);
     while let Some(h) = queue.pop_front() {
         let d = dist[&h];
@@ -326,16 +333,17 @@ fn reach(from: Hex, to: Hex, blocked: impl Fn(Pt, Pt) -> bool) -> [usize; 6] {
 /// members in the set.
 struct Field {
     obstructing: Vec<Hex>,
-    set: HashSet<Hex>,
+    set: FxHashSet<Hex>,
 }
 
 impl Field {
     fn collect(from: Hex, to: Hex, obstructs: &impl Fn(Hex) -> bool) -> Field {
-        let pts: Vec<Pt> = vertices(from).into_iter().chain(vertices(to)).collect();
-        let xmin = pts.iter().map(|p| p.0).min().unwrap_or(0);
-        let xmax = pts.iter().map(|p| p.0).max().unwrap_or(0);
-        let ymin = pts.iter().map(|p| p.1).min().unwrap_or(0);
-        let ymax = pts.iter().map(|p| p.1).max().unwrap_or(0);
+        let (vf, vt) = (vertices(from), vertices(to));
+        let pts = vf.iter().chain(&vt);
+        let xmin = pts.clone().map(|p| p.0).min().unwrap_or(0);
+        let xmax = pts.clone().map(|p| p.0).max().unwrap_or(0);
+        let ymin = pts.clone().map(|p| p.1).min().unwrap_or(0);
+        let ymax = pts.map(|p| p.1).max().unwrap_or(0);
         // A hexagon spans x in [cx − 1, cx + 1] and y in [cy − 2, cy + 2], with
         // cx = 2q + r and cy = 3r.
         let mut obstructing = Vec::new();
@@ -397,7 +405,7 @@ fn strictly_inside(p: Pt, a: Pt, b: Pt) -> bool {
 /// its outer closed side.
 fn enters_interior(a: Pt, b: Pt, h: Hex) -> bool {
     let v = vertices(h);
-    let sides: Vec<i64> = v.iter().map(|&p| cross(a, b, p)).collect();
+    let sides = v.map(|p| cross(a, b, p));
     if sides.iter().all(|&s| s >= 0) || sides.iter().all(|&s| s <= 0) {
         return false;
     }
