@@ -36,7 +36,30 @@ impl GreedyController {
 struct ZoneField<'v> {
     view: &'v View<'v>,
     centre: Option<Hex>,
-    field: std::cell::OnceCell<DistanceField>,
+    field: std::cell::OnceCell<std::rc::Rc<DistanceField>>,
+}
+
+thread_local! {
+    /// The last field this thread computed, with its centre and passability:
+    /// decisions in a row with nobody moved (the options of an Attack, a
+    /// Switch, a Tactic) ask for the same field.
+    static LAST_FIELD: std::cell::RefCell<Option<(Hex, HexGrid<bool>, std::rc::Rc<DistanceField>)>> =
+        const { std::cell::RefCell::new(None) };
+}
+
+/// The distance field from `centre` over `passable`, reused when the last one
+/// was of the same inputs (a pure function of them, so games stay the same).
+fn field_of(centre: Hex, passable: HexGrid<bool>) -> std::rc::Rc<DistanceField> {
+    LAST_FIELD.with(|last| {
+        if let Some((c, g, f)) = &*last.borrow() {
+            if *c == centre && *g == passable {
+                return f.clone();
+            }
+        }
+        let f = std::rc::Rc::new(distance_field_on(&passable, centre, 40));
+        *last.borrow_mut() = Some((centre, passable, f.clone()));
+        f
+    })
 }
 
 impl<'v> ZoneField<'v> {
@@ -71,7 +94,7 @@ impl<'v> ZoneField<'v> {
     /// Steps from `h` to the zone's centre (0 without a Scoring Zone).
     fn near(&self, h: &Hex) -> u32 {
         self.centre.map_or(0, |c| {
-            let f = self.field.get_or_init(|| distance_field_on(&self.passable(c), c, 40));
+            let f = self.field.get_or_init(|| field_of(c, self.passable(c)));
             // An occupied space (the Character's own) is one step from its best neighbour.
             f.get(*h)
                 .or_else(|| h.neighbours().iter().filter_map(|n| f.get(*n)).min().map(|d| d + 1))

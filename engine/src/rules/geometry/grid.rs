@@ -96,22 +96,31 @@ impl<T> HexGrid<T> {
 /// passable. The result has the grid's area; unreached spaces are `None` in
 /// [`DistanceField::get`].
 pub fn distance_field_on(passable: &HexGrid<bool>, from: Hex, limit: u32) -> DistanceField {
-    let mut dist = HexGrid::new(passable.centre, passable.radius as u32, u32::MAX);
-    let mut queue = std::collections::VecDeque::with_capacity(passable.cells.len().min(1024));
+    let (r, side) = (passable.radius, passable.side);
+    let mut dist = HexGrid { centre: passable.centre, radius: r, side, cells: vec![u32::MAX; passable.cells.len()] };
     // A start outside the area has no slot: nothing is reached from it.
-    if dist.get(from).is_some() {
-        dist.set(from, 0);
-        queue.push_back((from, 0u32));
-    }
-    while let Some((h, d)) = queue.pop_front() {
+    let Some(start) = passable.index(from) else { return DistanceField { dist } };
+    dist.cells[start] = 0;
+    // Every slot enters the queue at most once: a plain vector and a cursor.
+    let mut queue = Vec::with_capacity(passable.cells.len());
+    queue.push(start);
+    let mut head = 0;
+    while let Some(&i) = queue.get(head) {
+        head += 1;
+        let d = dist.cells[i];
         if d >= limit {
             continue;
         }
-        for n in h.neighbours() {
-            let Some(i) = passable.index(n) else { continue };
-            if passable.cells[i] && dist.cells[i] == u32::MAX {
-                dist.cells[i] = d + 1;
-                queue.push_back((n, d + 1));
+        let (dq, dr) = (i as i64 / side - r, i as i64 % side - r);
+        for (a, b) in super::DIRECTIONS {
+            let (nq, nr) = (dq + i64::from(a), dr + i64::from(b));
+            if nq.abs() > r || nr.abs() > r || (nq + nr).abs() > r {
+                continue;
+            }
+            let j = ((nq + r) * side + (nr + r)) as usize;
+            if passable.cells[j] && dist.cells[j] == u32::MAX {
+                dist.cells[j] = d + 1;
+                queue.push(j);
             }
         }
     }
