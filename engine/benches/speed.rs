@@ -117,7 +117,7 @@ fn effect_call(b: divan::Bencher) {
 #[divan::bench(sample_count = 20)]
 fn check_bundled(b: divan::Bencher) {
     let paths = [root().join("content")];
-    b.bench(|| load::load(&paths, &load::Options::default()));
+    b.bench_local(|| load::load(&paths, &load::Options::default()));
 }
 
 #[divan::bench(sample_count = 20)]
@@ -126,7 +126,7 @@ fn parse_and_compile_bundled(b: divan::Bencher) {
     let files: Vec<PathBuf> = l.docs.keys().cloned().collect();
     let sources: Vec<ScriptSource> = l.script_set.sources().to_vec();
     eprintln!("arena-bench check-input files={} scripts={}", files.len(), sources.len());
-    b.bench(|| {
+    b.bench_local(|| {
         for f in &files {
             let text = std::fs::read_to_string(f).unwrap();
             divan::black_box(toml::from_str::<toml::Table>(&text).unwrap());
