@@ -84,6 +84,7 @@ fn main() {
             rt.used_memory()
         );
     }
+    eprintln!("arena-bench check-input files={} scripts={}", l.docs.len(), l.script_set.sources().len());
     divan::main();
 }
 
@@ -125,7 +126,6 @@ fn parse_and_compile_bundled(b: divan::Bencher) {
     let l = loaded();
     let files: Vec<PathBuf> = l.docs.keys().cloned().collect();
     let sources: Vec<ScriptSource> = l.script_set.sources().to_vec();
-    eprintln!("arena-bench check-input files={} scripts={}", files.len(), sources.len());
     b.bench_local(|| {
         for f in &files {
             let text = std::fs::read_to_string(f).unwrap();
