@@ -9,8 +9,14 @@
 #
 # Arguments go to divan. The raw divan output is kept in target/bench/check.log;
 # `tools/bench.sh --from-log FILE` prints the tables of an earlier run.
+#
+#   tools/bench.sh speed [--write-docs]   # issue 17's game-speed targets instead (tools/bench-speed.sh)
 set -euo pipefail
 cd "$(dirname "$0")/.."
+if [[ "${1:-}" == "speed" ]]; then
+    shift
+    exec tools/bench-speed.sh "$@"
+fi
 
 log=target/bench/check.log
 if [[ "${1:-}" == "--from-log" ]]; then

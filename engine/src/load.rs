@@ -29,7 +29,7 @@ pub fn load(paths: &[PathBuf], options: &Options) -> Loaded {
 /// Load the given pack folders.
 pub fn load_packs(roots: &[PathBuf], diags: Vec<Diagnostic>, options: &Options) -> Loaded {
     let mut out = Loaded { diagnostics: diags, ..Loaded::default() };
-    let schemas = Schemas::new();
+    let schemas = Schemas::shared();
 
     // 1. Manifests and file lists.
     let mut packs = Vec::new();
@@ -89,7 +89,7 @@ pub fn load_packs(roots: &[PathBuf], diags: Vec<Diagnostic>, options: &Options) 
         let files = out.packs[pi].content_files.clone();
         let pack_id = out.packs[pi].manifest.id.clone();
         for file in files {
-            load_content_file(&pack_id, &file, &schemas, options, &mut out);
+            load_content_file(&pack_id, &file, schemas, options, &mut out);
         }
     }
 
@@ -109,10 +109,17 @@ pub fn load_packs(roots: &[PathBuf], diags: Vec<Diagnostic>, options: &Options) 
         out.sources.insert(path, text);
     }
     if options.run_script_tests && options.compile_scripts {
-        let tests = crate::packtest::run_all(&out, options.limits);
+        // One VM for the packs' script tests and the check of file scripts' functions.
+        let runtime = crate::script::runtime::Runtime::new(
+            std::sync::Arc::new(out.content.clone()),
+            out.script_set.clone(),
+            options.limits,
+        )
+        .ok();
+        let tests = crate::packtest::run_all(&out, runtime.as_ref(), options.limits);
         out.script_tests = tests.run;
         out.diagnostics.extend(tests.diagnostics);
-        let missing = crate::packtest::check_functions(&out, options.limits);
+        let missing = crate::packtest::check_functions(&out, runtime.as_ref(), options.limits);
         out.diagnostics.extend(missing);
     }
     // The same problem found twice (a test file compiled for two purposes) is shown once.

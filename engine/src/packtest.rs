@@ -42,8 +42,10 @@ pub struct Outcome {
     pub diagnostics: Vec<Diagnostic>,
 }
 
-/// Run every `*.test.lua` of every loaded pack.
-pub fn run_all(loaded: &Loaded, limits: Limits) -> Outcome {
+/// Run every `*.test.lua` of every loaded pack, on `runtime` (a VM of the
+/// loaded content and scripts: the one [`check_functions`] uses too) or, for
+/// `None`, a VM of their own.
+pub fn run_all(loaded: &Loaded, runtime: Option<&Runtime>, limits: Limits) -> Outcome {
     let mut out = Outcome::default();
     let files: Vec<(&str, &Path)> = loaded
         .packs
@@ -58,12 +60,19 @@ pub fn run_all(loaded: &Loaded, limits: Limits) -> Outcome {
     if files.is_empty() {
         return out;
     }
-    let runtime = match Runtime::new(Arc::new(loaded.content.clone()), loaded.script_set.clone(), limits) {
-        Ok(rt) => rt,
-        Err(e) => {
-            out.diagnostics.push(Diagnostic::error(Code::ScriptError, format!("cannot start the Lua VM: {e}")));
-            return out;
-        }
+    let started;
+    let runtime = match runtime {
+        Some(rt) => rt,
+        None => match Runtime::new(Arc::new(loaded.content.clone()), loaded.script_set.clone(), limits) {
+            Ok(rt) => {
+                started = rt;
+                &started
+            }
+            Err(e) => {
+                out.diagnostics.push(Diagnostic::error(Code::ScriptError, format!("cannot start the Lua VM: {e}")));
+                return out;
+            }
+        },
     };
     let mut own: std::collections::BTreeMap<&str, Runtime> = Default::default();
     for (pack, file) in files {
@@ -78,7 +87,7 @@ pub fn run_all(loaded: &Loaded, limits: Limits) -> Outcome {
                 }
             }
         }
-        let rt = own.get(pack).unwrap_or(&runtime);
+        let rt = own.get(pack).unwrap_or(runtime);
         let first = out.diagnostics.len();
         run_file(rt, pack, file, text, &mut out);
         // A test of a card that failed to load fails because of that error:
@@ -116,12 +125,13 @@ fn scripts_as_of(loaded: &Loaded, pack: &str) -> Option<Arc<crate::script::runti
             }
         }
     }
-    let mut changed = false;
+    let mut changed = Vec::new();
     let sources: Vec<ScriptSource> = loaded
         .script_set
         .sources()
         .iter()
-        .map(|s| {
+        .enumerate()
+        .map(|(i, s)| {
             let lua_path = format!("{}.lua", s.effect);
             let foreign = loaded
                 .provenance
@@ -139,18 +149,18 @@ fn scripts_as_of(loaded: &Loaded, pack: &str) -> Option<Arc<crate::script::runti
             });
             match original {
                 Some(text) => {
-                    changed = true;
+                    changed.push(i);
                     ScriptSource { source: text.into(), ..s.clone() }
                 }
                 None => s.clone(),
             }
         })
         .collect();
-    if !changed {
+    if changed.is_empty() {
         return None;
     }
-    let (set, _) = crate::script::runtime::compile_all(sources);
-    Some(set)
+    // Only the sources the foreign patches changed are compiled again.
+    Some(loaded.script_set.with_sources_replaced(&changed, &sources))
 }
 
 fn run_file(rt: &Runtime, pack: &str, file: &Path, text: &str, out: &mut Outcome) {
@@ -303,15 +313,23 @@ fn json_to_api(v: &Value, ty: Ty) -> Result<ApiValue, String> {
 /// Every effect that names a script file must find its function there: the
 /// file is run once in the sandbox (it should only define functions) and what
 /// it returns is checked against the effect's `function`.
-pub fn check_functions(loaded: &Loaded, limits: Limits) -> Vec<Diagnostic> {
+pub fn check_functions(loaded: &Loaded, runtime: Option<&Runtime>, limits: Limits) -> Vec<Diagnostic> {
     let mut out = Vec::new();
     let modules: Vec<&ScriptSource> =
         loaded.script_set.sources().iter().filter(|s| s.module.is_some() && !s.card.starts_with("script:")).collect();
     if modules.is_empty() {
         return out;
     }
-    let Ok(runtime) = Runtime::new(Arc::new(loaded.content.clone()), loaded.script_set.clone(), limits) else {
-        return out;
+    let started;
+    let runtime = match runtime {
+        Some(rt) => rt,
+        None => match Runtime::new(Arc::new(loaded.content.clone()), loaded.script_set.clone(), limits) {
+            Ok(rt) => {
+                started = rt;
+                &started
+            }
+            Err(_) => return out,
+        },
     };
     let mut cache: std::collections::BTreeMap<std::path::PathBuf, Result<Value, String>> = Default::default();
     for s in modules {

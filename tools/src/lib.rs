@@ -4,6 +4,7 @@
 //! takes the arguments and two writers so tests drive the whole CLI in-process.
 //! Exit codes: 0 clean (warnings allowed), 1 content errors, 2 usage or IO failure.
 
+mod balance;
 mod check;
 mod content_cmds;
 mod packs;
@@ -232,9 +233,13 @@ struct ScriptArgs {
 }
 
 #[derive(clap::Args, Debug)]
+#[command(args_conflicts_with_subcommands = true, subcommand_negates_reqs = true)]
 struct SimArgs {
     /// A Scenario id (`assault`: its first ready-made setup is used) or a setup id (`first-game`).
-    scenario: String,
+    #[arg(required = true)]
+    scenario: Option<String>,
+    #[command(subcommand)]
+    command: Option<balance::SimCommand>,
     /// The RNG seed: the same seed and content give the same game.
     #[arg(long, default_value_t = 1)]
     seed: u64,
@@ -260,6 +265,18 @@ struct SimArgs {
     /// --games, one draw per seed), instead of the ready-made setup
     #[arg(long)]
     random_teams: bool,
+    /// Play only the I-th of N disjoint parts of the --games seeds (I from 1);
+    /// `arena sim merge` adds the parts' `--format json` reports up (docs/balance-runs.md)
+    #[arg(long, value_name = "I/N", requires = "games")]
+    shard: Option<arena_engine::sim::Shard>,
+    /// With --games and --format json: leave the per-game list out (a big
+    /// balance run's reports stay small, and still merge)
+    #[arg(long, requires = "games")]
+    without_games: bool,
+    /// With --games: print each game's digest (a hash of its events and
+    /// answers) and one of them all, instead of statistics
+    #[arg(long, requires = "games", conflicts_with = "shard")]
+    digest: bool,
 }
 
 #[derive(clap::Args, Debug)]

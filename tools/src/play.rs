@@ -217,6 +217,13 @@ pub(super) fn load_for_play(
 
 pub(super) fn sim(args: SimArgs, ui: &Ui, stdout: &mut dyn Write, stderr: &mut dyn Write) -> anyhow::Result<Exit> {
     use arena_engine::script::runtime::{Limits, Runtime};
+    if let Some(balance::SimCommand::Merge(merge)) = args.command {
+        return balance::merge(merge, ui, stdout, stderr);
+    }
+    let Some(scenario) = args.scenario.clone() else {
+        writeln!(stderr, "error: arena sim needs a Scenario or setup id (or `arena sim merge FILES...`)")?;
+        return Ok(2);
+    };
     let loaded = match load_for_play(&args.packs, ui, stderr)? {
         Ok(loaded) => loaded,
         Err(code) => return Ok(code),
@@ -224,26 +231,26 @@ pub(super) fn sim(args: SimArgs, ui: &Ui, stdout: &mut dyn Write, stderr: &mut d
     let content = &loaded.content;
     // A Scenario for more than two players loads and validates, but the
     // engine plays 2-player games (Prime Time's need their own rules engine).
-    if let Some(sc) = content.scenarios.get(&args.scenario) {
+    if let Some(sc) = content.scenarios.get(&scenario) {
         let p = &sc.value.players;
         if !(p.min..=p.max).contains(&2) {
             writeln!(
                 stderr,
                 "error: `{}` is a {}-{} player Scenario; the engine plays 2-player games (the Prime Time Scenarios are data for now)",
-                args.scenario, p.min, p.max
+                scenario, p.min, p.max
             )?;
             return Ok(2);
         }
     }
-    let setup_id = if content.setups.contains_key(&args.scenario) {
-        args.scenario.clone()
+    let setup_id = if content.setups.contains_key(&scenario) {
+        scenario.clone()
     } else {
-        match content.setups.values().find(|s| s.value.scenario == args.scenario) {
+        match content.setups.values().find(|s| s.value.scenario == scenario) {
             Some(s) => s.value.id.clone(),
             // Random teams need only the Scenario.
-            None if args.random_teams && content.scenarios.contains_key(&args.scenario) => String::new(),
+            None if args.random_teams && content.scenarios.contains_key(&scenario) => String::new(),
             None => {
-                let hint = if content.scenarios.contains_key(&args.scenario) {
+                let hint = if content.scenarios.contains_key(&scenario) {
                     " (it has no ready-made setup: add --random-teams)"
                 } else {
                     ""
@@ -251,7 +258,7 @@ pub(super) fn sim(args: SimArgs, ui: &Ui, stdout: &mut dyn Write, stderr: &mut d
                 writeln!(
                     stderr,
                     "error: no setup, and no Scenario with a ready-made setup, is called `{}`{hint}",
-                    args.scenario
+                    scenario
                 )?;
                 return Ok(2);
             }
@@ -275,15 +282,15 @@ pub(super) fn sim(args: SimArgs, ui: &Ui, stdout: &mut dyn Write, stderr: &mut d
         }
     }
     let players = seats(&args.players);
-    let random_scenario = if content.scenarios.contains_key(&args.scenario) {
-        args.scenario.clone()
+    let random_scenario = if content.scenarios.contains_key(&scenario) {
+        scenario.clone()
     } else {
         content.setups.get(&setup_id).map(|s| s.value.scenario.clone()).unwrap_or_default()
     };
     if let Some(n) = args.games {
         let teams = if args.random_teams {
-            let scenario = if content.scenarios.contains_key(&args.scenario) {
-                args.scenario.clone()
+            let scenario = if content.scenarios.contains_key(&scenario) {
+                scenario.clone()
             } else {
                 content.setups.get(&setup_id).map(|s| s.value.scenario.clone()).unwrap_or_default()
             };
@@ -291,7 +298,18 @@ pub(super) fn sim(args: SimArgs, ui: &Ui, stdout: &mut dyn Write, stderr: &mut d
         } else {
             arena_engine::sim::Teams::Setup(setup_id.clone())
         };
-        return sim_batch(&loaded, &teams, args.seed, n, players, args.jobs, args.format, ui, stdout, stderr);
+        if args.digest {
+            return balance::digest_batch(&loaded, &teams, args.seed..args.seed + n, &players, stdout);
+        }
+        let batch = balance::Batch {
+            first_seed: args.seed,
+            games: n,
+            shard: args.shard,
+            players,
+            jobs: args.jobs,
+            without_games: args.without_games,
+        };
+        return sim_batch(&loaded, &teams, batch, args.format, ui, stdout, stderr);
     }
     // One game: the setup's teams, or teams drawn from the seed (`--random-teams`).
     let setup_id =
@@ -332,75 +350,52 @@ pub(super) fn sim(args: SimArgs, ui: &Ui, stdout: &mut dyn Write, stderr: &mut d
     Ok(if record.effect_failures > 0 { 1 } else { 0 })
 }
 
-#[allow(clippy::too_many_arguments)]
 pub(super) fn sim_batch(
     loaded: &Loaded,
     teams: &arena_engine::sim::Teams,
-    first_seed: u64,
-    games: u64,
-    players: Vec<arena_engine::sim::Policy>,
-    jobs: Option<usize>,
+    batch: balance::Batch,
     format: Output,
     ui: &Ui,
     stdout: &mut dyn Write,
     stderr: &mut dyn Write,
 ) -> anyhow::Result<Exit> {
-    let jobs = jobs.unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get()));
+    let jobs = batch.jobs.unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get()));
+    let seeds = batch.seeds();
     let started = std::time::Instant::now();
-    let results = with_progress(games, !ui.quiet(), |tick| {
+    let results = with_progress(seeds.end - seeds.start, !ui.quiet(), |tick| {
         arena_engine::sim::batch(
             std::sync::Arc::new(loaded.content.clone()),
             loaded.script_set.clone(),
             teams,
-            first_seed..first_seed + games,
-            &players,
+            seeds.clone(),
+            &batch.players,
             jobs,
             tick,
         )
     })
     .map_err(|e| anyhow::anyhow!(e))?;
     let elapsed = started.elapsed();
-    let report = arena_engine::sim::Report::of(&results);
-    let setup = match teams {
-        arena_engine::sim::Teams::Setup(s) => s.clone(),
-        arena_engine::sim::Teams::Random(s) => format!("{s} (random teams)"),
-    };
+    let tally = arena_engine::sim::Tally::of(&results);
+    let report = tally.report();
+    let setup = balance::setup_name(teams);
     match format {
         Output::Json => {
-            let v = serde_json::json!({ "version": JSON_VERSION, "kind": "sim-batch", "setup": setup, "seeds": [first_seed, first_seed + games - 1], "report": report, "games": results });
+            let games = (!batch.without_games).then(|| serde_json::to_value(&results)).transpose()?;
+            let v = balance::batch_json(loaded, &setup, &batch, &report, &tally, games)?;
             writeln!(stdout, "{}", serde_json::to_string_pretty(&v)?)?;
         }
         _ => {
-            let pct = |r: &arena_engine::sim::Rate| {
-                format!("{:5.1}% [{:.1}-{:.1}]", r.rate * 100.0, r.low * 100.0, r.high * 100.0)
-            };
+            let shard = batch.shard.map(|s| format!(" (shard {s} of seeds {}-{})", batch.first_seed, batch.last_seed()));
             writeln!(
                 stdout,
-                "{} games of {setup}, seeds {first_seed}-{}, {jobs} jobs, {:.1}s",
+                "{} games of {setup}, seeds {}-{}{}, {jobs} jobs, {:.1}s",
                 report.games,
-                (first_seed + games).saturating_sub(1),
+                seeds.start,
+                seeds.end.saturating_sub(1),
+                shard.unwrap_or_default(),
                 elapsed.as_secs_f64()
             )?;
-            writeln!(
-                stdout,
-                "player 1 wins {}  mean VP {:.2}  mean Frags {:.2}",
-                pct(&report.win_rate[P1]),
-                report.mean_victory_points[P1],
-                report.mean_frags[P1]
-            )?;
-            writeln!(
-                stdout,
-                "player 2 wins {}  mean VP {:.2}  mean Frags {:.2}",
-                pct(&report.win_rate[P2]),
-                report.mean_victory_points[P2],
-                report.mean_frags[P2]
-            )?;
-            writeln!(
-                stdout,
-                "draws {}  mean Rounds {:.2}  games with failed effects {}  engine errors {}",
-                report.draws, report.mean_rounds, report.games_with_effect_failures, report.errors
-            )?;
-            write!(stdout, "{}", character_table(loaded, &report))?;
+            write!(stdout, "{}", balance::report_text(loaded, &report))?;
             for g in results
                 .iter()
                 .filter(|g| g.error.is_some() || !g.effect_failures.is_empty())

@@ -4,7 +4,7 @@
 //! the engine's internals.
 
 use crate::rules::decision::{Choice, Controller, Decision, DecisionKind};
-use crate::rules::geometry::Hex;
+use crate::rules::geometry::{DistanceField, Hex, HexGrid, distance_field_on};
 use crate::rules::state::{Location, View};
 
 /// A greedy heuristic that plays sensibly: deploys and moves toward the Scoring
@@ -31,43 +31,73 @@ impl GreedyController {
 /// The route length to the Scoring Zone's centre from any space, around
 /// Blocked spaces, Barriers and Characters (hex distance would get stuck
 /// behind a wall): one distance field per decision, computed only if a space
-/// has to be weighed.
+/// has to be weighed, over the board's passability grid (computed once per
+/// game) with the Characters marked on it.
 struct ZoneField<'v> {
     view: &'v View<'v>,
     centre: Option<Hex>,
-    occupied: std::collections::BTreeSet<Hex>,
-    field: std::cell::OnceCell<std::collections::HashMap<Hex, u32>>,
+    field: std::cell::OnceCell<std::rc::Rc<DistanceField>>,
+}
+
+thread_local! {
+    /// The last field this thread computed, with its centre and passability:
+    /// decisions in a row with nobody moved (the options of an Attack, a
+    /// Switch, a Tactic) ask for the same field.
+    static LAST_FIELD: std::cell::RefCell<Option<(Hex, HexGrid<bool>, std::rc::Rc<DistanceField>)>> =
+        const { std::cell::RefCell::new(None) };
+}
+
+/// The distance field from `centre` over `passable`, reused when the last one
+/// was of the same inputs (a pure function of them, so games stay the same).
+fn field_of(centre: Hex, passable: HexGrid<bool>) -> std::rc::Rc<DistanceField> {
+    LAST_FIELD.with(|last| {
+        if let Some((c, g, f)) = &*last.borrow() {
+            if *c == centre && *g == passable {
+                return f.clone();
+            }
+        }
+        let f = std::rc::Rc::new(distance_field_on(&passable, centre, 40));
+        *last.borrow_mut() = Some((centre, passable, f.clone()));
+        f
+    })
 }
 
 impl<'v> ZoneField<'v> {
     fn new(view: &'v View<'v>) -> Self {
-        let occupied = view
-            .state
-            .units
-            .iter()
-            .filter_map(|u| match u.location {
-                Location::Space(h) => Some(h),
-                _ => None,
-            })
-            .collect();
-        ZoneField { view, centre: GreedyController::zone_centre(view), occupied, field: Default::default() }
+        ZoneField { view, centre: GreedyController::zone_centre(view), field: Default::default() }
+    }
+
+    /// The board's passability with every unit's space marked impassable, in
+    /// an area that holds the board and `centre`.
+    fn passable(&self, centre: Hex) -> HexGrid<bool> {
+        let board = self.view.board;
+        let origin = Hex::new(0, 0);
+        let mut grid = if centre.distance(origin) <= board.radius {
+            board.open_grid().clone()
+        } else {
+            // A centre off the board (a map that puts a zone there): spaces
+            // off the board stay impassable.
+            let mut g = HexGrid::new(origin, centre.distance(origin), false);
+            for (h, open) in board.open_grid().iter() {
+                g.set(h, *open);
+            }
+            g
+        };
+        for u in &self.view.state.units {
+            if let Location::Space(h) = u.location {
+                grid.set(h, false);
+            }
+        }
+        grid
     }
 
     /// Steps from `h` to the zone's centre (0 without a Scoring Zone).
     fn near(&self, h: &Hex) -> u32 {
         self.centre.map_or(0, |c| {
-            let board = self.view.board;
-            let passable = |h: Hex| {
-                board.on_board(h)
-                    && !board.blocked.contains(&h)
-                    && !board.barriers.contains(&h)
-                    && !self.occupied.contains(&h)
-            };
-            let f = self.field.get_or_init(|| crate::rules::geometry::distance_field(c, passable, 40));
+            let f = self.field.get_or_init(|| field_of(c, self.passable(c)));
             // An occupied space (the Character's own) is one step from its best neighbour.
-            f.get(h)
-                .copied()
-                .or_else(|| h.neighbours().iter().filter_map(|n| f.get(n)).min().map(|d| d + 1))
+            f.get(*h)
+                .or_else(|| h.neighbours().iter().filter_map(|n| f.get(*n)).min().map(|d| d + 1))
                 .unwrap_or(100 + h.distance(c))
         })
     }

@@ -88,6 +88,14 @@ impl Schemas {
         Schemas { content: build(crate::schema::content_schema()), manifest: build(crate::schema::manifest_schema()) }
     }
 
+    /// The schemas, generated and compiled once per process (the first load
+    /// pays for them; every later load, a `watch` reload or a test's, reuses
+    /// them: they depend only on the engine's types).
+    pub(crate) fn shared() -> &'static Schemas {
+        static SCHEMAS: std::sync::OnceLock<Schemas> = std::sync::OnceLock::new();
+        SCHEMAS.get_or_init(Schemas::new)
+    }
+
     /// Validate a document; every error becomes a diagnostic. Also returns the
     /// JSON Pointers of the invalid values.
     pub(crate) fn check(

@@ -226,18 +226,43 @@ pub struct Board {
     pub barriers: BTreeSet<Hex>,
     /// Zones by id: (kind, spaces).
     pub zones: BTreeMap<Id, (model::ZoneKind, Vec<Hex>)>,
+    /// Every space of the board: `true` where the terrain lets a Character
+    /// through (not Blocked, no Barrier), computed once; see [`Board::is_open`].
+    open: crate::rules::geometry::HexGrid<bool>,
 }
 
 impl Board {
     /// The board of a map.
     pub fn of(map: &model::Map) -> Board {
         let h = |v: &[i16; 2]| Hex::new(v[0] as i32, v[1] as i32);
-        Board {
-            radius: map.radius as u32,
-            blocked: map.blocked.iter().map(h).collect(),
-            barriers: map.barriers.iter().map(h).collect(),
-            zones: map.zones.iter().map(|z| (z.id.clone(), (z.kind, z.spaces.iter().map(h).collect()))).collect(),
+        let radius = map.radius as u32;
+        let blocked: BTreeSet<Hex> = map.blocked.iter().map(h).collect();
+        let barriers: BTreeSet<Hex> = map.barriers.iter().map(h).collect();
+        let mut open = crate::rules::geometry::HexGrid::new(Hex::new(0, 0), radius, true);
+        for s in blocked.iter().chain(&barriers) {
+            open.set(*s, false);
         }
+        Board {
+            radius,
+            blocked,
+            barriers,
+            zones: map.zones.iter().map(|z| (z.id.clone(), (z.kind, z.spaces.iter().map(h).collect()))).collect(),
+            open,
+        }
+    }
+
+    /// Whether the terrain of `h` lets a Character through: on the board, not
+    /// Blocked, no Barrier (`000 § Free Spaces` without the Characters). One
+    /// array lookup.
+    #[inline]
+    pub fn is_open(&self, h: Hex) -> bool {
+        self.open.get(h).copied().unwrap_or(false)
+    }
+
+    /// The terrain passability of every space of the board ([`Board::is_open`]),
+    /// to mark Characters on for a distance field.
+    pub fn open_grid(&self) -> &crate::rules::geometry::HexGrid<bool> {
+        &self.open
     }
 
     /// Add Obstacles (a Scenario's: `model::Scenario::obstacles`), which the

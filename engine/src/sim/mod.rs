@@ -5,10 +5,14 @@
 //! same record, byte for byte.
 
 mod check;
+mod digest;
 mod replay;
+mod tally;
 
 pub use check::{SimCheck, check_sims, check_situations};
 pub use replay::{RANDOM_TEAMS, Replay, ReplayCheck, check_replay, replay_setup};
+pub use digest::{digest, digests};
+pub use tally::{CharacterTally, Failure, MAX_FAILURES, Shard, Tally};
 
 use crate::content::Content;
 use crate::players::{GreedyController, RandomController};
@@ -218,9 +222,13 @@ fn available_cores() -> usize {
     std::thread::available_parallelism().map_or(1, |n| n.get())
 }
 
-/// Play games with seeds `seeds` in parallel on `jobs` threads (one Lua VM per
-/// thread), calling `progress` after each game. Results are in seed order, so a
-/// batch is as deterministic as one game.
+/// Play games with seeds `seeds` in parallel on `jobs` threads, calling
+/// `progress` after each game. Results are in seed order, so a batch is as
+/// deterministic as one game.
+///
+/// Each worker thread starts one Lua VM and plays game after game on it,
+/// taking the next seed from a shared counter (so a long game on one thread
+/// does not leave the other idle at the end of a static split).
 pub fn batch(
     content: std::sync::Arc<Content>,
     scripts: std::sync::Arc<crate::script::runtime::ScriptSet>,
@@ -230,41 +238,51 @@ pub fn batch(
     jobs: usize,
     progress: &(dyn Fn() + Sync),
 ) -> Result<Vec<GameSummary>, String> {
-    use rayon::prelude::*;
+    use std::sync::atomic::{AtomicU64, Ordering};
     if jobs > MAX_JOBS {
         return Err(format!(
             "--jobs {jobs}: at most {MAX_JOBS} worker threads (this machine has {})",
             available_cores()
         ));
     }
-    let pool = rayon::ThreadPoolBuilder::new().num_threads(jobs.max(1)).build().map_err(|e| e.to_string())?;
+    let jobs = jobs.max(1).min(usize::try_from(seeds.end - seeds.start).unwrap_or(usize::MAX).max(1));
+    let pool = rayon::ThreadPoolBuilder::new().num_threads(jobs).build().map_err(|e| e.to_string())?;
     let limits = crate::script::runtime::Limits::default();
-    Ok(pool.install(|| {
-        seeds
-            .into_par_iter()
-            .map_init(
-                || Runtime::new(content.clone(), scripts.clone(), limits).map_err(|e| e.to_string()),
-                |rt, seed| {
-                    let result = match rt {
-                        Err(e) => Err(e.clone()),
-                        Ok(rt) => teams.setup(&content, seed).and_then(|s| {
-                            let teams = s.teams.clone();
-                            play_with(&content, rt, &s, players).map(|r| (r, teams))
-                        }),
-                    };
-                    progress();
-                    match result {
-                        Ok((record, teams)) => {
-                            let mut g = GameSummary::of(seed, Ok(record));
-                            g.teams = teams;
-                            g
-                        }
-                        Err(e) => GameSummary::of(seed, Err(e)),
-                    }
-                },
-            )
-            .collect()
-    }))
+    let next = AtomicU64::new(seeds.start);
+    let play_one = |rt: &Result<Runtime, String>, seed: u64| {
+        let result = match rt {
+            Err(e) => Err(e.clone()),
+            Ok(rt) => teams.setup(&content, seed).and_then(|s| {
+                let teams = s.teams.clone();
+                play_with(&content, rt, &s, players).map(|r| (r, teams))
+            }),
+        };
+        progress();
+        match result {
+            Ok((record, teams)) => {
+                let mut g = GameSummary::of(seed, Ok(record));
+                g.teams = teams;
+                g
+            }
+            Err(e) => GameSummary::of(seed, Err(e)),
+        }
+    };
+    // One VM per worker thread, for the whole batch.
+    let per_thread: Vec<Vec<GameSummary>> = pool.broadcast(|_| {
+        let rt = Runtime::new(content.clone(), scripts.clone(), limits).map_err(|e| e.to_string());
+        let mut mine = Vec::new();
+        loop {
+            let seed = next.fetch_add(1, Ordering::Relaxed);
+            if seed >= seeds.end || seed < seeds.start {
+                break;
+            }
+            mine.push(play_one(&rt, seed));
+        }
+        mine
+    });
+    let mut games: Vec<GameSummary> = per_thread.into_iter().flatten().collect();
+    games.sort_by_key(|g| g.seed);
+    Ok(games)
 }
 
 /// A proportion with its 95% Wilson score interval.
@@ -319,38 +337,9 @@ pub struct Report {
 }
 
 impl Report {
-    /// Sum up a batch.
+    /// Sum up a batch: the rates and means of its [`Tally`].
     pub fn of(games: &[GameSummary]) -> Report {
-        let n = games.len();
-        let wins = |p| games.iter().filter(|g| g.winner == Some(p)).count();
-        // Every game of a batch has the same table; an empty batch has two seats.
-        let table = games.first().map_or(Table::of(2), |g| g.victory_points.table());
-        let mean =
-            |f: &dyn Fn(&GameSummary) -> f64| if n == 0 { 0.0 } else { games.iter().map(f).sum::<f64>() / n as f64 };
-        Report {
-            games: n,
-            win_rate: Seated::from_fn(table, |p| Rate::of(wins(p), n)),
-            draws: games.iter().filter(|g| g.winner.is_none() && g.error.is_none()).count(),
-            mean_victory_points: Seated::from_fn(table, |p| mean(&|g| g.victory_points[p] as f64)),
-            mean_frags: Seated::from_fn(table, |p| mean(&|g| g.frags[p] as f64)),
-            mean_rounds: mean(&|g| g.rounds as f64),
-            games_with_effect_failures: games.iter().filter(|g| !g.effect_failures.is_empty()).count(),
-            errors: games.iter().filter(|g| g.error.is_some()).count(),
-            characters: {
-                let mut played: std::collections::BTreeMap<crate::model::Id, (usize, usize)> = Default::default();
-                for g in games.iter().filter(|g| g.error.is_none()) {
-                    for (p, team) in g.teams.enumerate() {
-                        for c in team {
-                            let e = played.entry(c.clone()).or_default();
-                            e.1 += 1;
-                            e.0 += usize::from(g.winner == Some(p));
-                        }
-                    }
-                }
-                played.into_iter().map(|(c, (w, n))| (c, Rate::of(w, n))).collect()
-            },
-            per_character: CharacterReport::of(games),
-        }
+        Tally::of(games).report()
     }
 }
 
@@ -426,29 +415,6 @@ pub struct CharacterReport {
 impl CharacterReport {
     /// Every Character's readout over `games`.
     pub fn of(games: &[GameSummary]) -> std::collections::BTreeMap<crate::model::Id, CharacterReport> {
-        let mut sums: std::collections::BTreeMap<crate::model::Id, (usize, usize, u64, u64, u64)> = Default::default();
-        for g in games.iter().filter(|g| g.error.is_none()) {
-            for (c, l) in &g.characters {
-                let e = sums.entry(c.clone()).or_default();
-                e.0 += 1;
-                e.1 += usize::from(g.winner == Some(l.player));
-                e.2 += u64::from(l.damage_dealt);
-                e.3 += u64::from(l.damage_taken);
-                e.4 += u64::from(l.infirmary);
-            }
-        }
-        sums.into_iter()
-            .map(|(c, (n, w, dealt, taken, inf))| {
-                let per = |x: u64| x as f64 / n.max(1) as f64;
-                let r = CharacterReport {
-                    games: n,
-                    win_rate: Rate::of(w, n),
-                    mean_damage_dealt: per(dealt),
-                    mean_damage_taken: per(taken),
-                    mean_infirmary: per(inf),
-                };
-                (c, r)
-            })
-            .collect()
+        Tally::of(games).report().per_character
     }
 }

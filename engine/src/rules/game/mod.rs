@@ -249,6 +249,8 @@ pub struct Game<'a> {
     roll_frame: RollFrame,
     /// The effects running, and what they set off.
     effect_frame: EffectFrame,
+    /// Line of Sight and Cover for the positions of the moment (`sight.rs`).
+    sight_cache: std::cell::RefCell<sight::SightCache>,
 }
 
 /// What a Roll in progress carries between its steps (`000 § Rolls`): the
@@ -506,6 +508,7 @@ impl<'a> Game<'a> {
             effects_run: BTreeSet::new(),
             roll_frame: RollFrame::default(),
             effect_frame: EffectFrame::default(),
+            sight_cache: Default::default(),
         };
         game.emit(Event::GameStarted {
             scenario: setup.scenario.clone(),

@@ -2,6 +2,23 @@
 
 use super::*;
 
+/// Line of Sight and Cover answers for the positions of the moment
+/// (`Game::sight`, `Game::cover`): both depend only on the two spaces and on
+/// what stands where (the static terrain aside), so they are kept until a unit
+/// or a Smoke token is somewhere else. Games ask the same pairs again and
+/// again (every Action's options, every Attack's Cover).
+#[derive(Default)]
+pub(super) struct SightCache {
+    /// What stood where when the answers were computed: each unit on a space
+    /// in unit order, with whether it obstructs (a Character), then each Smoke
+    /// token's space (tag 2). It decides every `obstructs` and `provides`.
+    positions: Vec<(Hex, u8)>,
+    /// The same, being built for the current question (kept to reuse its memory).
+    scratch: Vec<(Hex, u8)>,
+    sight: rustc_hash::FxHashMap<(Hex, Hex), Sight>,
+    cover: rustc_hash::FxHashMap<(Hex, Hex), bool>,
+}
+
 impl<'a> Game<'a> {
     pub(super) fn space_of(&self, id: &str) -> Option<Hex> {
         match self.unit(id) {
@@ -19,10 +36,28 @@ impl<'a> Game<'a> {
 
     /// Free: on the board, not Blocked, no Character, no Barrier (`000 § Free Spaces`).
     pub(in crate::rules) fn is_free(&self, h: Hex) -> bool {
-        self.board.on_board(h)
-            && !self.board.blocked.contains(&h)
-            && !self.board.barriers.contains(&h)
-            && self.occupant(h).is_none()
+        self.board.is_open(h) && self.occupant(h).is_none()
+    }
+
+    /// The answers of [`SightCache`], emptied first if anything moved since
+    /// they were computed.
+    fn fresh_sight_cache(&self) -> std::cell::RefMut<'_, SightCache> {
+        let mut cache = self.sight_cache.borrow_mut();
+        let mut now = std::mem::take(&mut cache.scratch);
+        now.clear();
+        for u in &self.state.units {
+            if let Location::Space(h) = u.location {
+                now.push((h, u8::from(u.minion.is_none() && u.projectile.is_none())));
+            }
+        }
+        now.extend(self.state.smoke.iter().map(|(h, _)| (*h, 2)));
+        if now != cache.positions {
+            std::mem::swap(&mut cache.positions, &mut now);
+            cache.sight.clear();
+            cache.cover.clear();
+        }
+        cache.scratch = now;
+        cache
     }
 
     /// Why a space is not Free, for messages.
@@ -84,7 +119,12 @@ impl<'a> Game<'a> {
         if self.has_state(from, "dazzled") || self.has_state(to, "hidden") || self.in_smoke(a) || self.in_smoke(b) {
             return Sight::Blocked;
         }
-        geometry::line_of_sight(a, b, |h| self.obstructs(h))
+        if let Some(s) = self.fresh_sight_cache().sight.get(&(a, b)) {
+            return *s;
+        }
+        let s = geometry::line_of_sight(a, b, |h| self.obstructs(h));
+        self.sight_cache.borrow_mut().sight.insert((a, b), s);
+        s
     }
 
     /// Whether `to` is within `range` of `from` (`000 § Range`).
@@ -126,7 +166,12 @@ impl<'a> Game<'a> {
         }
         let provides =
             |h: Hex| self.board.blocked.contains(&h) || self.board.barriers.contains(&h) || self.occupant(h).is_some();
-        geometry::cover(a, b, provides, |h| self.obstructs(h))
+        if let Some(c) = self.fresh_sight_cache().cover.get(&(a, b)) {
+            return *c;
+        }
+        let c = geometry::cover(a, b, provides, |h| self.obstructs(h));
+        self.sight_cache.borrow_mut().cover.insert((a, b), c);
+        c
     }
 
     pub(super) fn zone_spaces(&self, zone: &str) -> Vec<Hex> {

@@ -23,9 +23,13 @@
 //! The rulings this module follows are written out, with citations, in
 //! `docs/rulings-geometry.md` (G1–G8); the comments below name them.
 
-use std::collections::{HashMap, HashSet, VecDeque};
+use std::collections::VecDeque;
 
+use rustc_hash::{FxHashMap, FxHashSet};
 use serde::{Deserialize, Serialize};
+
+mod grid;
+pub use grid::{DistanceField, HexGrid, distance_field_on};
 
 /// A point of the scaled integer plane (see the module documentation): `x` in
 /// units of `√3/2` circumradii, `y` in units of half a circumradius.
@@ -180,8 +184,17 @@ fn sight_with(from: Hex, to: Hex, obstructs: &impl Fn(Hex) -> bool, pair_rule: b
         return Sight::Clear;
     }
     let field = Field::collect(from, to, obstructs);
-    let reached = reach(from, to, |a, b| field.segment_obstructed(a, b, pair_rule));
-    Sight::from_reached(reached.into_iter().max().unwrap_or(0))
+    // The best viewer vertex decides: stop at the first that reaches all six.
+    let targets = vertices(to);
+    let mut best = 0;
+    for a in vertices(from) {
+        let n = targets.iter().filter(|&&b| !field.segment_obstructed(a, b, pair_rule)).count();
+        best = best.max(n);
+        if best == 6 {
+            break;
+        }
+    }
+    Sight::from_reached(best)
 }
 
 /// Whether the Character in `defender` benefits from Cover against the Enemy in
@@ -270,7 +283,8 @@ pub fn path_distance(from: Hex, to: Hex, passable: impl Fn(Hex) -> bool, limit: 
         return Some(0);
     }
     let limit = u64::from(limit);
-    let mut seen = HashSet::from([from]);
+    let mut seen = FxHashSet::default();
+    seen.insert(from);
     let mut queue = VecDeque::from([(from, 0u64)]);
     while let Some((h, steps)) = queue.pop_front() {
         let next = steps + 1;
@@ -293,8 +307,10 @@ pub fn path_distance(from: Hex, to: Hex, passable: impl Fn(Hex) -> bool, limit: 
 /// Steps from `from` to every space reachable through `passable` spaces within
 /// `limit` steps (a breadth-first distance field; `from` itself is 0 even if
 /// not passable). One call answers "how far is each of these spaces" at once.
-pub fn distance_field(from: Hex, passable: impl Fn(Hex) -> bool, limit: u32) -> HashMap<Hex, u32> {
-    let mut dist = HashMap::from([(from, 0u32)]);
+/// [`distance_field_on`] does the same over a passability grid computed once.
+pub fn distance_field(from: Hex, passable: impl Fn(Hex) -> bool, limit: u32) -> FxHashMap<Hex, u32> {
+    let mut dist = FxHashMap::default();
+    dist.insert(from, 0u32);
     let mut queue = VecDeque::from([from]);
     while let Some(h) = queue.pop_front() {
         let d = dist[&h];
@@ -326,40 +342,62 @@ fn reach(from: Hex, to: Hex, blocked: impl Fn(Pt, Pt) -> bool) -> [usize; 6] {
 /// members in the set.
 struct Field {
     obstructing: Vec<Hex>,
-    set: HashSet<Hex>,
+    /// Which spaces of the bounding rows `r0..` and columns `q0..` (`width`
+    /// wide) are in `obstructing`: a flat bitmap, no hashing.
+    r0: i64,
+    q0: i64,
+    width: i64,
+    rows: i64,
+    set: Vec<bool>,
 }
 
 impl Field {
     fn collect(from: Hex, to: Hex, obstructs: &impl Fn(Hex) -> bool) -> Field {
-        let pts: Vec<Pt> = vertices(from).into_iter().chain(vertices(to)).collect();
-        let xmin = pts.iter().map(|p| p.0).min().unwrap_or(0);
-        let xmax = pts.iter().map(|p| p.0).max().unwrap_or(0);
-        let ymin = pts.iter().map(|p| p.1).min().unwrap_or(0);
-        let ymax = pts.iter().map(|p| p.1).max().unwrap_or(0);
+        let (vf, vt) = (vertices(from), vertices(to));
+        let pts = vf.iter().chain(&vt);
+        let xmin = pts.clone().map(|p| p.0).min().unwrap_or(0);
+        let xmax = pts.clone().map(|p| p.0).max().unwrap_or(0);
+        let ymin = pts.clone().map(|p| p.1).min().unwrap_or(0);
+        let ymax = pts.map(|p| p.1).max().unwrap_or(0);
         // A hexagon spans x in [cx − 1, cx + 1] and y in [cy − 2, cy + 2], with
         // cx = 2q + r and cy = 3r.
-        let mut obstructing = Vec::new();
-        for r in ceil_div(ymin - 2, 3)..=(ymax + 2).div_euclid(3) {
+        let (r0, r1) = (ceil_div(ymin - 2, 3), (ymax + 2).div_euclid(3));
+        let (q0, q1) = (ceil_div(xmin - 1 - r1, 2), (xmax + 1 - r0).div_euclid(2));
+        let (width, rows) = ((q1 - q0 + 1).max(0), (r1 - r0 + 1).max(0));
+        let mut field = Field { obstructing: Vec::new(), r0, q0, width, rows, set: vec![false; (width * rows) as usize] };
+        for r in r0..=r1 {
             for q in ceil_div(xmin - 1 - r, 2)..=(xmax + 1 - r).div_euclid(2) {
                 let h = Hex::new(q as i32, r as i32);
                 if h != from && h != to && obstructs(h) {
-                    obstructing.push(h);
+                    field.obstructing.push(h);
+                    field.set[((r - r0) * width + (q - q0)) as usize] = true;
                 }
             }
         }
-        let set = obstructing.iter().copied().collect();
-        Field { obstructing, set }
+        field
     }
 
     fn contains(&self, h: Hex) -> bool {
-        self.set.contains(&h)
+        let (q, r) = (i64::from(h.q) - self.q0, i64::from(h.r) - self.r0);
+        (0..self.width).contains(&q) && (0..self.rows).contains(&r) && self.set[(r * self.width + q) as usize]
     }
 
     /// Whether segment `a → b` is obstructed by the collected spaces.
     /// `pair_rule` switches the explicit "between two Adjacent spaces" test
     /// (kept switchable so the tests can show it is implied by the other two).
     fn segment_obstructed(&self, a: Pt, b: Pt, pair_rule: bool) -> bool {
-        self.obstructing.iter().any(|&s| space_obstructs(a, b, s, |h| self.contains(h), pair_rule))
+        // A space whose closed hexagon (x in cx ± 1, y in cy ± 2) lies outside
+        // the segment's bounding box can neither be entered nor touched by it,
+        // nor can its sides: skip it before the exact tests.
+        let (xlo, xhi, ylo, yhi) = (a.0.min(b.0), a.0.max(b.0), a.1.min(b.1), a.1.max(b.1));
+        self.obstructing.iter().any(|&s| {
+            let (cx, cy) = centre(s);
+            cx + 1 >= xlo
+                && cx - 1 <= xhi
+                && cy + 2 >= ylo
+                && cy - 2 <= yhi
+                && space_obstructs(a, b, s, |h| self.contains(h), pair_rule)
+        })
     }
 }
 
@@ -397,7 +435,7 @@ fn strictly_inside(p: Pt, a: Pt, b: Pt) -> bool {
 /// its outer closed side.
 fn enters_interior(a: Pt, b: Pt, h: Hex) -> bool {
     let v = vertices(h);
-    let sides: Vec<i64> = v.iter().map(|&p| cross(a, b, p)).collect();
+    let sides = v.map(|p| cross(a, b, p));
     if sides.iter().all(|&s| s >= 0) || sides.iter().all(|&s| s <= 0) {
         return false;
     }
@@ -437,10 +475,24 @@ fn space_obstructs(a: Pt, b: Pt, s: Hex, is_obstructing: impl Fn(Hex) -> bool, p
         return true;
     }
     pair_rule
-        && s.neighbours().into_iter().filter(|&n| is_obstructing(n)).any(|n| {
-            let (e, f) = shared_side(s, n);
+        && s.neighbours().into_iter().enumerate().filter(|&(_, n)| is_obstructing(n)).any(|(k, _)| {
+            let (e, f) = side_towards(s, k);
             meets_away_from_ends(a, b, e, f)
         })
+}
+
+/// The side `s` shares with its neighbour in direction `k` ([`DIRECTIONS`]
+/// order): [`shared_side`] of `s` and that neighbour, from a table.
+fn side_towards(s: Hex, k: usize) -> (Pt, Pt) {
+    static SIDES: std::sync::OnceLock<[(Pt, Pt); 6]> = std::sync::OnceLock::new();
+    let sides = SIDES.get_or_init(|| {
+        let o = Hex::new(0, 0);
+        let n = o.neighbours();
+        std::array::from_fn(|k| shared_side(o, n[k]))
+    });
+    let (cx, cy) = centre(s);
+    let ((ex, ey), (fx, fy)) = sides[k];
+    ((cx + ex, cy + ey), (cx + fx, cy + fy))
 }
 
 /// The two vertices shared by Adjacent spaces `s` and `n`.

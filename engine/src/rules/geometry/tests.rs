@@ -1,6 +1,7 @@
 //! Geometry tests: the rulebooks' diagrams of Range, Line of Sight and Cover.
 
 use super::*;
+use std::collections::HashSet;
 
 fn hexes(v: &[(i32, i32)]) -> HashSet<Hex> {
     v.iter().map(|&(q, r)| Hex::new(q, r)).collect()

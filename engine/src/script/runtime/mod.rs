@@ -123,6 +123,9 @@ pub struct ScriptSource {
 pub struct ScriptSet {
     sources: Vec<ScriptSource>,
     bytecode: Vec<Vec<u8>>,
+    /// card → effect → the first script with them, for [`ScriptSet::find`]
+    /// (games ask for every Action option's condition and every window's skills).
+    index: rustc_hash::FxHashMap<String, rustc_hash::FxHashMap<String, usize>>,
 }
 
 /// Handle of a script in a [`ScriptSet`].
@@ -137,7 +140,29 @@ impl ScriptSet {
 
     /// Find a script by card and effect.
     pub fn find(&self, card: &str, effect: &str) -> Option<ScriptId> {
-        self.sources.iter().position(|s| s.card == card && s.effect == effect).map(ScriptId)
+        self.index.get(card)?.get(effect).copied().map(ScriptId)
+    }
+
+    /// This set with the sources at `changed` (indices) taken from `sources`
+    /// (as long as this set's) and compiled again; every other script keeps
+    /// its bytecode. A changed source that no longer compiles is left out.
+    pub fn with_sources_replaced(&self, changed: &[usize], sources: &[ScriptSource]) -> Arc<ScriptSet> {
+        let fresh: Vec<ScriptSource> = changed.iter().filter_map(|&i| sources.get(i).cloned()).collect();
+        let (compiled, _) = compile_all(fresh);
+        let mut set = ScriptSet::default();
+        for (i, (source, code)) in self.sources.iter().zip(&self.bytecode).enumerate() {
+            let (source, code) = if changed.contains(&i) {
+                let Some(id) = compiled.find(&source.card, &source.effect) else { continue };
+                (&compiled.sources[id.0], &compiled.bytecode[id.0])
+            } else {
+                (source, code)
+            };
+            let at = set.sources.len();
+            set.index.entry(source.card.clone()).or_default().entry(source.effect.clone()).or_insert(at);
+            set.sources.push(source.clone());
+            set.bytecode.push(code.clone());
+        }
+        Arc::new(set)
     }
 
     /// Number of scripts.
@@ -187,6 +212,8 @@ pub fn compile_all(sources: Vec<ScriptSource>) -> (Arc<ScriptSet>, Vec<ScriptErr
         };
         match compiler.compile(text.as_bytes()) {
             Ok(b) => {
+                let i = set.sources.len();
+                set.index.entry(s.card.clone()).or_default().entry(s.effect.clone()).or_insert(i);
                 set.bytecode.push(b);
                 set.sources.push(s);
             }

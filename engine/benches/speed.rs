@@ -1,0 +1,136 @@
+//! The in-process figures of issue 17's target table (tools/bench.sh prints
+//! them with the whole-process ones; docs/performance.md § Game speed):
+//!
+//! - `effect_call`: one effect call as a game makes it: host → Lua → one API
+//!   call back into the game (`game:damage(ctx.self)`) → host, with the game's
+//!   undo snapshot taken before and dropped after (`Host::begin_effect`,
+//!   `end_effect`);
+//! - `check_bundled`: `load::load` of the bundled packs as `arena check` runs
+//!   it (scripts compiled, the packs' script tests run);
+//! - `parse_and_compile_bundled`: the floor it is compared with: reading and
+//!   parsing every TOML file that load read (`toml::Table`) and compiling each
+//!   script once (`compile_all`);
+//! - memory: the peak of bytes allocated while one Assault game is played,
+//!   printed as `arena-bench game-memory ...` lines (a counting allocator).
+//!
+//! Run with `cargo bench -p arena-engine --bench speed`.
+
+use arena_engine::load::{self, Loaded};
+use arena_engine::players::GreedyController;
+use arena_engine::rules::decision::Controller;
+use arena_engine::rules::game::{Game, GameSetup};
+use arena_engine::script::runtime::{Ctx, Limits, Runtime, ScriptSource, compile_all};
+use arena_engine::sim::{self, Policy};
+use std::alloc::{GlobalAlloc, Layout, System};
+use std::path::PathBuf;
+use std::sync::atomic::{AtomicUsize, Ordering};
+use std::sync::{Arc, OnceLock};
+
+struct Counting;
+static CURRENT: AtomicUsize = AtomicUsize::new(0);
+static PEAK: AtomicUsize = AtomicUsize::new(0);
+
+unsafe impl GlobalAlloc for Counting {
+    unsafe fn alloc(&self, layout: Layout) -> *mut u8 {
+        let p = unsafe { System.alloc(layout) };
+        if !p.is_null() {
+            let now = CURRENT.fetch_add(layout.size(), Ordering::Relaxed) + layout.size();
+            PEAK.fetch_max(now, Ordering::Relaxed);
+        }
+        p
+    }
+    unsafe fn dealloc(&self, ptr: *mut u8, layout: Layout) {
+        unsafe { System.dealloc(ptr, layout) };
+        CURRENT.fetch_sub(layout.size(), Ordering::Relaxed);
+    }
+}
+
+#[global_allocator]
+static ALLOC: Counting = Counting;
+
+fn root() -> PathBuf {
+    std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("..")
+}
+
+fn loaded() -> &'static Loaded {
+    static L: OnceLock<Loaded> = OnceLock::new();
+    L.get_or_init(|| {
+        let l = load::load(&[root().join("content")], &load::Options::default());
+        assert!(!l.has_errors(), "bundled content has errors");
+        l
+    })
+}
+
+fn main() {
+    let l = loaded();
+    let rt = Runtime::new(Arc::new(l.content.clone()), l.script_set.clone(), Limits::default()).unwrap();
+    for (name, players) in [("random", [Policy::Random, Policy::Random]), ("greedy", [Policy::Greedy, Policy::Greedy])]
+    {
+        let mut peaks = Vec::new();
+        for seed in 1..=20 {
+            let setup = GameSetup::from_content(&l.content, "first-game", seed).unwrap();
+            let base = CURRENT.load(Ordering::Relaxed);
+            PEAK.store(base, Ordering::Relaxed);
+            let rec = sim::play_with(&l.content, &rt, &setup, &players).unwrap();
+            let peak = PEAK.load(Ordering::Relaxed) - base;
+            drop(rec);
+            peaks.push(peak);
+        }
+        peaks.sort();
+        eprintln!(
+            "arena-bench game-memory players={name} games=20 median_peak_bytes={} max_peak_bytes={} vm_bytes={}",
+            peaks[peaks.len() / 2],
+            peaks[peaks.len() - 1],
+            rt.used_memory()
+        );
+    }
+    eprintln!("arena-bench check-input files={} scripts={}", l.docs.len(), l.script_set.sources().len());
+    divan::main();
+}
+
+#[divan::bench(sample_count = 50, sample_size = 200)]
+fn effect_call(b: divan::Bencher) {
+    let l = loaded();
+    let (set, errors) = compile_all(vec![ScriptSource {
+        pack: "bench".into(),
+        card: "bench".into(),
+        effect: String::new(),
+        file: PathBuf::from("bench.lua"),
+        first_line: 1,
+        source: "local game, ctx = ...\nreturn game:damage(ctx.self)".into(),
+        module: None,
+    }]);
+    assert!(errors.is_empty(), "{errors:?}");
+    let script = set.find("bench", "").unwrap();
+    let content = Arc::new(l.content.clone());
+    let rt = Runtime::new(content, set, Limits::default()).unwrap();
+    let setup = GameSetup::from_content(&l.content, "first-game", 1).unwrap();
+    let me = setup.teams.iter().next().and_then(|t| t.first()).cloned().unwrap();
+    let (mut a, mut c) = (GreedyController, GreedyController);
+    let controllers: Vec<&mut dyn Controller> = vec![&mut a, &mut c];
+    let mut game = Game::new(&l.content, &rt, &setup, controllers).unwrap();
+    let ctx = Ctx { self_id: Some(me), target: None, successes: None };
+    // The answer is right: the Character has no Damage yet.
+    assert_eq!(rt.call(script, &mut game, &ctx).unwrap().to_string(), "0");
+    b.bench_local(|| rt.call(script, &mut game, &ctx).unwrap());
+}
+
+#[divan::bench(sample_count = 20)]
+fn check_bundled(b: divan::Bencher) {
+    let paths = [root().join("content")];
+    b.bench_local(|| load::load(&paths, &load::Options::default()));
+}
+
+#[divan::bench(sample_count = 20)]
+fn parse_and_compile_bundled(b: divan::Bencher) {
+    let l = loaded();
+    let files: Vec<PathBuf> = l.docs.keys().cloned().collect();
+    let sources: Vec<ScriptSource> = l.script_set.sources().to_vec();
+    b.bench_local(|| {
+        for f in &files {
+            let text = std::fs::read_to_string(f).unwrap();
+            divan::black_box(toml::from_str::<toml::Table>(&text).unwrap());
+        }
+        compile_all(sources.clone())
+    });
+}

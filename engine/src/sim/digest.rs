@@ -1,0 +1,46 @@
+//! Digests of seeded games: a short hash of everything a game did, to show
+//! that a change to the engine's speed left every game byte for byte the same.
+
+use std::sync::Arc;
+
+use super::{Policy, Teams, play_with};
+use crate::content::Content;
+use crate::script::runtime::{Limits, Runtime, ScriptSet};
+
+/// The BLAKE3 hash (hex) of a game's record: its events and its answers, as
+/// the JSON `arena sim --format json` prints them, and its count of failed
+/// effects. Two games with the same digest told the same story with the same
+/// answers.
+pub fn digest(record: &super::Record) -> String {
+    let mut h = blake3::Hasher::new();
+    // Serializing plain data to a Vec cannot fail.
+    h.update(&serde_json::to_vec(&record.events).unwrap_or_default());
+    h.update(b"\n");
+    h.update(&serde_json::to_vec(&record.answers).unwrap_or_default());
+    h.update(format!("\n{}", record.effect_failures).as_bytes());
+    h.finalize().to_hex().to_string()
+}
+
+/// The [`digest`] of each game of `seeds`, in seed order (an engine error is
+/// digested as its message), played one after another on one Lua VM, and the
+/// digest of them all (BLAKE3 of the lines `seed digest`).
+pub fn digests(
+    content: Arc<Content>,
+    scripts: Arc<ScriptSet>,
+    teams: &Teams,
+    seeds: std::ops::Range<u64>,
+    players: &[Policy],
+) -> Result<(Vec<(u64, String)>, String), String> {
+    let rt = Runtime::new(content.clone(), scripts, Limits::default()).map_err(|e| e.to_string())?;
+    let mut all = blake3::Hasher::new();
+    let mut out = Vec::new();
+    for seed in seeds {
+        let d = match teams.setup(&content, seed).and_then(|s| play_with(&content, &rt, &s, players)) {
+            Ok(record) => digest(&record),
+            Err(e) => format!("error: {e}"),
+        };
+        all.update(format!("{seed} {d}\n").as_bytes());
+        out.push((seed, d));
+    }
+    Ok((out, all.finalize().to_hex().to_string()))
+}

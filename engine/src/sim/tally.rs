@@ -1,0 +1,272 @@
+//! Balance runs split across machines: a batch's exact counts ([`Tally`]),
+//! which add up, and the seed ranges of its shards ([`Shard`]).
+//!
+//! A [`Report`] holds rates and means, which do not add up; a [`Tally`] holds
+//! the integer sums they are computed from. `Tally::of(games).report()` is
+//! exactly `Report::of(games)`, and the tallies of disjoint shards of a batch,
+//! [`merge`](Tally::merge)d, give the tally of the whole batch, so its report
+//! is the one the unsharded batch gives, bit for bit (every sum is an integer,
+//! exact in `f64` below 2^53).
+
+use std::collections::BTreeMap;
+
+use super::{CharacterReport, GameSummary, Rate, Report};
+use crate::model::Id;
+use crate::rules::seats::{Seated, Table};
+
+/// How many games with failed effects or engine errors a tally names (the
+/// first ones, in seed order); the counts are always complete.
+pub const MAX_FAILURES: usize = 100;
+
+/// The exact counts of a batch: what its [`Report`] is computed from.
+#[derive(Debug, Clone, PartialEq, Eq, Default, serde::Serialize, serde::Deserialize)]
+pub struct Tally {
+    /// Games played.
+    pub games: u64,
+    /// Games each player won.
+    pub wins: Seated<u64>,
+    /// Games that ended with no winner and no engine error.
+    pub draws: u64,
+    /// Victory Points of each player, summed over the games.
+    pub victory_points: Seated<u64>,
+    /// Frags of each player, summed over the games.
+    pub frags: Seated<u64>,
+    /// Rounds played, summed over the games.
+    pub rounds: u64,
+    /// Games with at least one failed effect.
+    pub games_with_effect_failures: u64,
+    /// Games an engine error stopped.
+    pub errors: u64,
+    /// Per Character, the sums behind its rates and means.
+    pub characters: BTreeMap<Id, CharacterTally>,
+    /// The first [`MAX_FAILURES`] games with failed effects or an engine
+    /// error, in seed order.
+    pub failures: Vec<Failure>,
+}
+
+/// One Character's sums over a batch (games stopped by an engine error left out).
+#[derive(Debug, Clone, PartialEq, Eq, Default, serde::Serialize, serde::Deserialize)]
+pub struct CharacterTally {
+    /// Games its team played (from the setups).
+    pub team_games: u64,
+    /// Of those, games its team won.
+    pub team_wins: u64,
+    /// Games it played (from the events).
+    pub games: u64,
+    /// Of those, games its side won.
+    pub wins: u64,
+    /// Damage its Enemies suffered during its Activations.
+    pub damage_dealt: u64,
+    /// Damage it suffered.
+    pub damage_taken: u64,
+    /// Times it was sent to the Infirmary.
+    pub infirmary: u64,
+}
+
+/// A game with failed effects or an engine error.
+#[derive(Debug, Clone, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
+pub struct Failure {
+    /// Its seed.
+    pub seed: u64,
+    /// The engine error, or the failed effects joined by `; `.
+    pub what: String,
+}
+
+fn add(into: &mut Seated<u64>, from: &Seated<u64>) {
+    if into.as_slice().is_empty() {
+        *into = from.clone();
+    } else {
+        for (a, b) in into.iter_mut().zip(from) {
+            *a += b;
+        }
+    }
+}
+
+impl Tally {
+    /// The counts of `games`.
+    pub fn of(games: &[GameSummary]) -> Tally {
+        // Every game of a batch has the same table; an empty batch has two seats.
+        let table = games.first().map_or(Table::of(2), |g| g.victory_points.table());
+        let mut t = Tally {
+            wins: Seated::splat(table, 0),
+            victory_points: Seated::splat(table, 0),
+            frags: Seated::splat(table, 0),
+            ..Tally::default()
+        };
+        for g in games {
+            t.games += 1;
+            if let Some(w) = g.winner {
+                t.wins[w] += 1;
+            } else if g.error.is_none() {
+                t.draws += 1;
+            }
+            for (p, vp) in g.victory_points.enumerate() {
+                t.victory_points[p] += u64::from(*vp);
+            }
+            for (p, f) in g.frags.enumerate() {
+                t.frags[p] += u64::from(*f);
+            }
+            t.rounds += u64::from(g.rounds);
+            t.games_with_effect_failures += u64::from(!g.effect_failures.is_empty());
+            t.errors += u64::from(g.error.is_some());
+            if (g.error.is_some() || !g.effect_failures.is_empty()) && t.failures.len() < MAX_FAILURES {
+                let what = g.error.clone().unwrap_or_else(|| g.effect_failures.join("; "));
+                t.failures.push(Failure { seed: g.seed, what });
+            }
+            if g.error.is_some() {
+                continue;
+            }
+            for (p, team) in g.teams.enumerate() {
+                for c in team {
+                    let e = t.characters.entry(c.clone()).or_default();
+                    e.team_games += 1;
+                    e.team_wins += u64::from(g.winner == Some(p));
+                }
+            }
+            for (c, l) in &g.characters {
+                let e = t.characters.entry(c.clone()).or_default();
+                e.games += 1;
+                e.wins += u64::from(g.winner == Some(l.player));
+                e.damage_dealt += u64::from(l.damage_dealt);
+                e.damage_taken += u64::from(l.damage_taken);
+                e.infirmary += u64::from(l.infirmary);
+            }
+        }
+        t
+    }
+
+    /// Add the counts of another, disjoint set of games of the same batch.
+    /// `other`'s failures are taken to come after this tally's in seed order
+    /// (merge shards in seed order).
+    pub fn merge(&mut self, other: &Tally) {
+        self.games += other.games;
+        add(&mut self.wins, &other.wins);
+        self.draws += other.draws;
+        add(&mut self.victory_points, &other.victory_points);
+        add(&mut self.frags, &other.frags);
+        self.rounds += other.rounds;
+        self.games_with_effect_failures += other.games_with_effect_failures;
+        self.errors += other.errors;
+        for (c, o) in &other.characters {
+            let e = self.characters.entry(c.clone()).or_default();
+            e.team_games += o.team_games;
+            e.team_wins += o.team_wins;
+            e.games += o.games;
+            e.wins += o.wins;
+            e.damage_dealt += o.damage_dealt;
+            e.damage_taken += o.damage_taken;
+            e.infirmary += o.infirmary;
+        }
+        let room = MAX_FAILURES.saturating_sub(self.failures.len());
+        self.failures.extend(other.failures.iter().take(room).cloned());
+    }
+
+    /// The rates and means of these counts: for the tally of a batch,
+    /// exactly [`Report::of`] that batch.
+    pub fn report(&self) -> Report {
+        let n = self.games as usize;
+        let table = if self.wins.as_slice().is_empty() { Table::of(2) } else { self.wins.table() };
+        let mean = |sum: u64| if n == 0 { 0.0 } else { sum as f64 / n as f64 };
+        let at = |s: &Seated<u64>, p| s.as_slice().get(p).copied().unwrap_or(0);
+        Report {
+            games: n,
+            win_rate: Seated::from_fn(table, |p| Rate::of(at(&self.wins, p.index()) as usize, n)),
+            draws: self.draws as usize,
+            mean_victory_points: Seated::from_fn(table, |p| mean(at(&self.victory_points, p.index()))),
+            mean_frags: Seated::from_fn(table, |p| mean(at(&self.frags, p.index()))),
+            mean_rounds: mean(self.rounds),
+            games_with_effect_failures: self.games_with_effect_failures as usize,
+            errors: self.errors as usize,
+            characters: self
+                .characters
+                .iter()
+                .filter(|(_, c)| c.team_games > 0)
+                .map(|(id, c)| (id.clone(), Rate::of(c.team_wins as usize, c.team_games as usize)))
+                .collect(),
+            per_character: self
+                .characters
+                .iter()
+                .filter(|(_, c)| c.games > 0)
+                .map(|(id, c)| {
+                    let per = |x: u64| x as f64 / c.games.max(1) as f64;
+                    let r = CharacterReport {
+                        games: c.games as usize,
+                        win_rate: Rate::of(c.wins as usize, c.games as usize),
+                        mean_damage_dealt: per(c.damage_dealt),
+                        mean_damage_taken: per(c.damage_taken),
+                        mean_infirmary: per(c.infirmary),
+                    };
+                    (id.clone(), r)
+                })
+                .collect(),
+        }
+    }
+}
+
+/// The I-th of N disjoint parts of a batch's seeds (`--shard I/N`, I from 1).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
+pub struct Shard {
+    /// Which part, from 1.
+    pub index: u64,
+    /// How many parts.
+    pub count: u64,
+}
+
+impl Shard {
+    /// The seeds of this part of the batch of `games` games from `first`:
+    /// shard I of N plays seeds `first + ⌊games·(I−1)/N⌋` up to (not
+    /// including) `first + ⌊games·I/N⌋`, so the N parts are disjoint, in seed
+    /// order, cover the batch, and differ in size by at most one game.
+    pub fn seeds(self, first: u64, games: u64) -> std::ops::Range<u64> {
+        let cut = |i: u64| first + (u128::from(games) * u128::from(i) / u128::from(self.count)) as u64;
+        cut(self.index - 1)..cut(self.index)
+    }
+}
+
+impl std::str::FromStr for Shard {
+    type Err = String;
+
+    /// `I/N` with `1 <= I <= N`: `3/8` is the third of eight parts.
+    fn from_str(s: &str) -> Result<Shard, String> {
+        let (i, n) = s.split_once('/').ok_or_else(|| format!("`{s}` is not I/N (for example 1/4)"))?;
+        let number = |x: &str| x.trim().parse::<u64>().map_err(|e| format!("`{x}` in `{s}`: {e}"));
+        let (index, count) = (number(i)?, number(n)?);
+        if count == 0 || index == 0 || index > count {
+            return Err(format!("`{s}`: I/N needs 1 <= I <= N (shards are numbered from 1)"));
+        }
+        Ok(Shard { index, count })
+    }
+}
+
+impl std::fmt::Display for Shard {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "{}/{}", self.index, self.count)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn shards_are_disjoint_in_order_and_cover_the_batch() {
+        for (games, n) in [(10u64, 4u64), (3, 4), (1_000_000, 7), (0, 2)] {
+            let mut next = 5;
+            for i in 1..=n {
+                let r = Shard { index: i, count: n }.seeds(5, games);
+                assert_eq!(r.start, next, "{games} games, shard {i}/{n}");
+                assert!(r.end - r.start <= games / n + 1);
+                next = r.end;
+            }
+            assert_eq!(next, 5 + games);
+        }
+    }
+
+    #[test]
+    fn shard_syntax_is_i_of_n_from_one() {
+        assert_eq!("2/4".parse::<Shard>(), Ok(Shard { index: 2, count: 4 }));
+        for bad in ["0/4", "5/4", "1/0", "4", "a/b", "1/4/2"] {
+            assert!(bad.parse::<Shard>().is_err(), "{bad}");
+        }
+    }
+}

@@ -1,0 +1,224 @@
+//! Balance runs split across machines (issue 17, item 4): `arena sim --games N
+//! --shard I/N` plays one of N disjoint parts of the seeds, and `arena sim
+//! merge` adds the parts' reports up into exactly what the whole batch gives
+//! on one machine. The workflows in docs/balance-runs.md parse and shard the
+//! way the command expects.
+
+use arena_tests::arena;
+use serde_json::Value;
+
+/// A batch with random teams (every Character's row), one greedy and one
+/// random seat, on the core box and a mod.
+fn batch(games: &str, extra: &[&str]) -> Vec<String> {
+    let mut v: Vec<String> = [
+        "sim",
+        "assault",
+        "--pack",
+        "../content/aristeia-core",
+        "--pack",
+        "../mods/duelist",
+        "--random-teams",
+        "--players",
+        "greedy,random",
+        "--seed",
+        "7",
+        "--games",
+        games,
+        "--jobs",
+        "2",
+    ]
+    .map(String::from)
+    .to_vec();
+    v.extend(extra.iter().map(|s| s.to_string()));
+    v
+}
+
+fn run(args: &[String]) -> arena_tests::Run {
+    let args: Vec<&str> = args.iter().map(String::as_str).collect();
+    arena(&args)
+}
+
+/// Everything under the first line (which names the seeds and the time taken).
+fn table(stdout: &str) -> String {
+    stdout.lines().skip(1).collect::<Vec<_>>().join("\n")
+}
+
+/// Play the batch in `n` shards, write each one's JSON to a file, and return the files.
+fn shards(dir: &std::path::Path, games: &str, n: u64, extra: &[&str]) -> Vec<String> {
+    let mut files = Vec::new();
+    // Out of order on purpose: merge sorts them.
+    for i in (1..=n).rev() {
+        let shard = format!("{i}/{n}");
+        let mut args = vec!["--shard", shard.as_str(), "--format", "json"];
+        args.extend(extra);
+        let r = run(&batch(games, &args));
+        assert!(r.code <= 1, "shard {shard}: {}", r.stderr);
+        let v: Value = serde_json::from_str(&r.stdout).unwrap();
+        assert_eq!(v["shard"]["index"], i);
+        let path = dir.join(format!("shard-{i}.json"));
+        std::fs::write(&path, &r.stdout).unwrap();
+        files.push(path.to_string_lossy().into_owned());
+    }
+    files
+}
+
+fn merge(files: &[String], extra: &[&str]) -> arena_tests::Run {
+    let mut args: Vec<String> =
+        ["sim", "merge", "--pack", "../content/aristeia-core", "--pack", "../mods/duelist"].map(String::from).to_vec();
+    args.extend(files.iter().cloned());
+    args.extend(extra.iter().map(|s| s.to_string()));
+    run(&args)
+}
+
+#[test]
+fn four_merged_shards_equal_one_batch_in_json_and_table() {
+    let dir = tempfile::tempdir().unwrap();
+    let files = shards(dir.path(), "14", 4, &[]);
+
+    let whole_json = run(&batch("14", &["--format", "json"]));
+    let merged_json = merge(&files, &["--format", "json"]);
+    assert_eq!(merged_json.code, whole_json.code, "{}", merged_json.stderr);
+    assert_eq!(merged_json.stdout, whole_json.stdout, "the merged JSON is the batch's, byte for byte");
+    let v: Value = serde_json::from_str(&merged_json.stdout).unwrap();
+    assert_eq!(v["report"]["games"], 14);
+    assert_eq!(v["seeds"], serde_json::json!([7, 20]));
+    assert_eq!(v["games"].as_array().unwrap().len(), 14);
+    assert_eq!(v["tally"]["games"], 14);
+    assert!(v.get("shard").is_none());
+    // The shards really split the work: each played a part of the seeds.
+    let parts: Vec<u64> = files
+        .iter()
+        .map(|f| {
+            let s: Value = serde_json::from_str(&std::fs::read_to_string(f).unwrap()).unwrap();
+            s["report"]["games"].as_u64().unwrap()
+        })
+        .collect();
+    assert_eq!(parts, vec![4, 3, 4, 3], "shards 4, 3, 2, 1 of 14 games");
+
+    let whole = run(&batch("14", &[]));
+    let merged = merge(&files, &[]);
+    assert_eq!(merged.code, whole.code, "{}", merged.stderr);
+    assert!(merged.stdout.starts_with("14 games of assault (random teams), seeds 7-20, merged from 4 shards\n"));
+    assert_eq!(table(&merged.stdout), table(&whole.stdout));
+    assert!(table(&whole.stdout).contains("la-duelista"), "{}", whole.stdout);
+    assert_eq!(merged.stderr.lines().filter(|l| l.starts_with("seed ")).count(), {
+        whole.stderr.lines().filter(|l| l.starts_with("seed ")).count()
+    });
+}
+
+#[test]
+fn shards_without_the_game_list_still_merge_and_empty_shards_count_nothing() {
+    let dir = tempfile::tempdir().unwrap();
+    // Three games in four shards: one shard plays none.
+    let files = shards(dir.path(), "3", 4, &["--without-games"]);
+    let whole = run(&batch("3", &["--format", "json", "--without-games"]));
+    let merged = merge(&files, &["--format", "json"]);
+    assert_eq!(merged.stdout, whole.stdout, "{}", merged.stderr);
+    let v: Value = serde_json::from_str(&merged.stdout).unwrap();
+    assert!(v.get("games").is_none());
+    assert_eq!(v["report"]["games"], 3);
+}
+
+#[test]
+fn merge_refuses_what_is_not_one_whole_batch() {
+    let dir = tempfile::tempdir().unwrap();
+    let files = shards(dir.path(), "4", 2, &["--without-games"]);
+
+    let missing = merge(&files[..1], &[]);
+    assert_eq!(missing.code, 2);
+    assert!(missing.stderr.contains("1 of 2 shards missing: 1/2"), "{}", missing.stderr);
+
+    let twice = merge(&[files[0].clone(), files[0].clone(), files[1].clone()], &[]);
+    assert_eq!(twice.code, 2);
+    assert!(twice.stderr.contains("shard 2/2 is given twice"), "{}", twice.stderr);
+
+    // Other packs than the shards played: their content hash differs.
+    let mut args: Vec<String> = ["sim", "merge", "--pack", "../content/aristeia-core"].map(String::from).to_vec();
+    args.extend(files.iter().cloned());
+    let other = run(&args);
+    assert_eq!(other.code, 2);
+    assert!(other.stderr.contains("played other content"), "{}", other.stderr);
+
+    // A batch of another size is another batch.
+    let other_dir = tempfile::tempdir().unwrap();
+    let five = shards(other_dir.path(), "5", 2, &["--without-games"]);
+    let mixed = merge(&[files[0].clone(), five[0].clone()], &[]);
+    assert_eq!(mixed.code, 2);
+    assert!(mixed.stderr.contains("are not shards of one batch"), "{}", mixed.stderr);
+
+    let not_json = dir.path().join("notes.txt");
+    std::fs::write(&not_json, "hello").unwrap();
+    let bad = merge(&[not_json.to_string_lossy().into_owned()], &[]);
+    assert_eq!(bad.code, 2);
+    assert!(bad.stderr.contains("not a JSON report"), "{}", bad.stderr);
+}
+
+#[test]
+fn bad_shard_syntax_is_a_usage_error() {
+    for bad in ["0/4", "5/4", "2", "x/y"] {
+        let r = run(&batch("4", &["--shard", bad]));
+        assert_eq!(r.code, 2, "{bad}: {}", r.stderr);
+        assert!(r.stderr.contains("--shard"), "{bad}: {}", r.stderr);
+    }
+}
+
+/// The YAML blocks of docs/balance-runs.md, parsed (every document of each).
+fn doc_yaml() -> Vec<serde_yaml_ng::Value> {
+    let text = std::fs::read_to_string("../docs/balance-runs.md").unwrap();
+    let mut docs = Vec::new();
+    let mut rest = text.as_str();
+    while let Some(start) = rest.find("```yaml\n") {
+        let body = &rest[start + 8..];
+        let end = body.find("\n```").expect("a closed yaml block");
+        for d in serde_yaml_ng::Deserializer::from_str(&body[..end]) {
+            use serde::Deserialize;
+            docs.push(serde_yaml_ng::Value::deserialize(d).expect("the docs' YAML parses"));
+        }
+        rest = &body[end..];
+    }
+    docs
+}
+
+/// The `I/N` after `--shard` in a command line.
+fn shard_count(command: &str) -> u64 {
+    let after = command.split("--shard ").nth(1).expect("the command shards");
+    let (_, n) = after.split_once('/').expect("--shard I/N");
+    n.chars().take_while(char::is_ascii_digit).collect::<String>().parse().unwrap()
+}
+
+#[test]
+fn the_docs_workflows_parse_and_shard_a_million_games() {
+    let docs = doc_yaml();
+    let workflow = docs.iter().find(|d| d.get("jobs").is_some()).expect("a GitHub Actions workflow");
+    let jobs = &workflow["jobs"];
+    let matrix = jobs["shard"]["strategy"]["matrix"]["shard"].as_sequence().expect("a shard matrix");
+    let steps = jobs["shard"]["steps"].as_sequence().unwrap();
+    let play = steps
+        .iter()
+        .filter_map(|s| s.get("run").and_then(|r| r.as_str()))
+        .find(|r| r.contains("arena sim"))
+        .expect("a step that plays its shard");
+    let n = shard_count(play);
+    assert_eq!(matrix.len() as u64, n, "one matrix job per shard");
+    let indices: Vec<u64> = matrix.iter().map(|v| v.as_u64().unwrap()).collect();
+    assert_eq!(indices, (1..=n).collect::<Vec<_>>());
+    assert!(play.contains("--shard ${{ matrix.shard }}/") && play.contains("--games 1000000"), "{play}");
+    let merge_steps = jobs["merge"]["steps"].as_sequence().unwrap();
+    assert!(merge_steps.iter().any(|s| s.get("run").and_then(|r| r.as_str()).is_some_and(|r| r.contains("sim merge"))));
+    assert!(jobs["merge"]["needs"] == "shard");
+
+    let job = docs.iter().find(|d| d.get("kind").is_some_and(|k| k == "Job")).expect("a Kubernetes Job");
+    assert_eq!(job["apiVersion"], "batch/v1");
+    assert_eq!(job["spec"]["completionMode"], "Indexed");
+    let container = &job["spec"]["template"]["spec"]["containers"][0];
+    let command: Vec<&str> = container["args"].as_sequence().unwrap().iter().filter_map(|a| a.as_str()).collect();
+    let command = command.join(" ");
+    assert_eq!(job["spec"]["completions"].as_u64().unwrap(), shard_count(&command), "{command}");
+    assert!(command.contains("JOB_COMPLETION_INDEX + 1") && command.contains("--games 1000000"), "{command}");
+    assert!(
+        docs.iter().any(|d| d["spec"]["template"]["spec"]["containers"][0]["args"]
+            .as_sequence()
+            .is_some_and(|a| a.iter().any(|x| x.as_str().is_some_and(|x| x.contains("sim merge"))))),
+        "a merge step"
+    );
+}
