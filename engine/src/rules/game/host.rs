@@ -17,6 +17,7 @@ impl Host for Game<'_> {
             HostFn::Dice(func) => self.api_dice(func, &a),
             HostFn::Roll(func) => self.api_roll(func, &a),
             HostFn::Choice(func) => self.api_choice(func, &a),
+            HostFn::Invictus(func) => Err(format!("{} is a function of Invictus games", func.name())),
         }
     }
 
