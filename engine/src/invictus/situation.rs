@@ -62,7 +62,7 @@ pub struct SituationPlayer {
 }
 
 /// A position: players in seat order, the Boost deck's top cards, whose turn.
-#[derive(Debug, Clone, Deserialize, Default)]
+#[derive(Debug, Clone, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct Situation {
     /// Players, seat 1 first (clockwise).
@@ -90,6 +90,21 @@ pub struct Situation {
 
 fn yes() -> bool {
     true
+}
+
+impl Default for Situation {
+    /// No players yet, revivals allowed, seed 0.
+    fn default() -> Self {
+        Situation {
+            player: Vec::new(),
+            boost_deck: Vec::new(),
+            boost_deck_only: false,
+            active: 0,
+            revivals_allowed: true,
+            answers: Vec::new(),
+            seed: 0,
+        }
+    }
 }
 
 /// Answers by the option's text; records a mismatch instead of guessing.

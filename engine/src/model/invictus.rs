@@ -155,10 +155,8 @@ pub enum CounterTrigger {
     AbilityAttack,
     /// An on-target standard attack against you.
     StandardAttack,
-    /// An enemy countered an attack you made (a counter to a counter).
+    /// An enemy countered your attack or your counter (a counter to a counter).
     Countered,
-    /// An on-target attack against one of your allies.
-    AllyAttacked,
 }
 
 /// A character ability on a god board (`003 § Character Boards`).
