@@ -485,3 +485,138 @@ fn a_god_written_as_a_mod_plays_in_a_batch() {
     assert!(report.to_string().contains("nike"));
     assert_eq!(report.decided, 60, "every game ends with a winning team");
 }
+
+/// Write a pack depending on the bundled Invictus into a temporary folder.
+fn temp_pack(files: &[(&str, &str)]) -> tempfile::TempDir {
+    let dir = tempfile::tempdir().unwrap();
+    std::fs::write(
+        dir.path().join("pack.toml"),
+        "id = \"test-pack\"\nversion = \"0.1.0\"\ngame = \"invictus\"\ntitle = \"t\"\n\n[dependencies]\ninvictus = \"^1.1\"\n",
+    )
+    .unwrap();
+    for (name, text) in files {
+        std::fs::write(dir.path().join(name), text).unwrap();
+    }
+    dir
+}
+
+/// `003 § Revival`: "If the revived player was defeated during their own
+/// turn, the turn is over and play resumes with the next player": no
+/// drawing, no Stamina replenished. A counter ability's Lua deals the damage.
+#[test]
+fn a_revival_during_ones_own_turn_ends_it() {
+    let pack = temp_pack(&[(
+        "gods.toml",
+        r#"
+[[god]]
+id = "hydra"
+name = "Hydra"
+health = 150
+
+[[god.abilities]]
+id = "venom"
+name = "Venom"
+energy = [{ type = "aqua", amount = 1 }]
+timing = "counter"
+trigger = "attacked"
+effect = { text = "Counter: the attacker takes 30 damage.", lua = '''
+local game, ctx = ...
+game:deal_damage(game:attacker(), 30)
+''' }
+
+[[god.abilities]]
+id = "bite"
+name = "Bite"
+energy = [{ type = "fire", amount = 1 }]
+stamina_cost = 2
+range = true
+damage = 10
+target = "enemy"
+effect = { text = "Deal 10 damage to an enemy in range." }
+"#,
+    )]);
+    let root = arena_tests::tests_dir().join("..");
+    let loaded = load::load(
+        &[root.join("content/invictus"), pack.path().to_path_buf()],
+        &load::Options { run_script_tests: false, ..load::Options::default() },
+    );
+    assert!(!loaded.has_errors(), "{:?}", loaded.diagnostics);
+    let rt = runtime(&loaded);
+    let s = Situation {
+        player: vec![
+            SituationPlayer {
+                health: Some(20),
+                stamina_tokens: Some(3),
+                hand: strings(&["gladius", "radiant-core"]),
+                draw: strings(&["xiphos", "xiphos", "xiphos", "xiphos", "xiphos", "xiphos"]),
+                ..player("hermes", 0)
+            },
+            SituationPlayer { hand: strings(&["aegis"]), ..player("hydra", 1) },
+            player("zeus", 0),
+            player("ares", 1),
+        ],
+        answers: strings(&["swift-strike on hydra", "counter with venom", "revive, giving 20 HP"]),
+        ..Situation::default()
+    };
+    let game = play_turn(&s, &loaded, &rt);
+    let hermes = game.state.player(PlayerId::seat(0));
+    assert!(game.events.contains(&Event::Revived { god: "hermes".into(), by: "zeus".into(), gave: 20 }), "{}", narrative(&game));
+    assert!(game.state.turn_over);
+    assert!(!game.events.iter().any(|e| matches!(e, Event::TurnEnded { .. })), "the turn is not completed");
+    assert_eq!(hermes.stamina, 9);
+    assert_eq!(hermes.hand.len(), 5);
+    assert_eq!(hermes.health, 20);
+}
+
+/// Errata patch Invictus cards like Aristeia's: a guarded `replace` on a god's ability.
+#[test]
+fn patches_apply_to_invictus_kinds() {
+    let pack = temp_pack(&[(
+        "errata.toml",
+        r#"
+[[patch]]
+target = "god:hephaestus"
+reason = "the printed board"
+
+[[patch.op]]
+op = "replace"
+path = "abilities[id=volcanic-smash].damage"
+expect = 20
+value = 25
+"#,
+    )]);
+    let root = arena_tests::tests_dir().join("..");
+    let loaded = load::load(
+        &[root.join("content/invictus"), pack.path().to_path_buf()],
+        &load::Options { run_script_tests: false, ..load::Options::default() },
+    );
+    assert!(!loaded.has_errors(), "{:?}", loaded.diagnostics);
+    let heph = &loaded.content.gods["hephaestus"].value;
+    assert_eq!(heph.abilities.iter().find(|a| a.id == "volcanic-smash").unwrap().damage, Some(25));
+}
+
+/// `arena sim invictus --players 4`: one game's narrative, a batch's per-god
+/// readout, and a replay that plays again.
+#[test]
+fn cli_sim_invictus() {
+    let one = arena_tests::arena(&["sim", "invictus", "--players", "4", "--seed", "2", "--pack", "../content/invictus"]);
+    assert_eq!(one.code, 0, "{}", one.stderr);
+    assert!(one.stdout.contains("wins after"), "{}", one.stdout);
+    let batch = arena_tests::arena(&[
+        "sim", "invictus", "--players", "6", "--games", "12", "--jobs", "1", "--controllers", "greedy,random", "--pack",
+        "../content/invictus",
+    ]);
+    assert_eq!(batch.code, 0, "{}", batch.stderr);
+    assert!(batch.stdout.contains("win rate by god") && batch.stdout.contains("seat 6"), "{}", batch.stdout);
+    let dir = tempfile::tempdir().unwrap();
+    let file = dir.path().join("game.json");
+    let file = file.to_str().unwrap();
+    let rec = arena_tests::arena(&["sim", "invictus", "--players", "4", "--seed", "5", "--replay", file, "--pack", "../content/invictus"]);
+    assert_eq!(rec.code, 0, "{}", rec.stderr);
+    let again = arena_tests::arena(&["replay", file, "--pack", "../content/invictus"]);
+    assert_eq!(again.code, 0, "{}", again.stderr);
+    assert!(again.stdout.contains("plays the same"));
+    let bad = arena_tests::arena(&["sim", "invictus", "--players", "5", "--pack", "../content/invictus"]);
+    assert_eq!(bad.code, 2);
+    assert!(bad.stderr.contains("2, 4 or 6"), "{}", bad.stderr);
+}
