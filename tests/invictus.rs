@@ -620,3 +620,61 @@ fn cli_sim_invictus() {
     assert_eq!(bad.code, 2);
     assert!(bad.stderr.contains("2, 4 or 6"), "{}", bad.stderr);
 }
+
+/// `arena check` finds what the engine cannot play: a counter with no
+/// trigger, an Artifact used as a block with no `block`, a starter deck
+/// naming an Artifact no pack defines.
+#[test]
+fn check_reports_unplayable_invictus_content() {
+    let pack = temp_pack(&[(
+        "cards.toml",
+        r#"
+[[boost]]
+id = "leaky"
+name = "Leaky"
+copies = { omega = 1 }
+timing = "counter"
+effect = { text = "?" }
+
+[[artifact]]
+id = "sieve"
+name = "Sieve"
+energy_type = "aqua"
+use = "block"
+count = 1
+
+[[marketplace]]
+id = "odd"
+name = "Odd"
+starter_deck = [{ artifact = "radiant-cor", count = 4 }]
+hand_size = 5
+base_stamina = 14
+stamina_step = 2
+max_stamina = 24
+boost_price = 2
+reinforcement_price = 5
+reinforcement_replace_price = 7
+max_reinforcements = 2
+reinforcement_hits = 2
+revival_penalty = 10
+apocalypse_threshold = 40
+apocalypse_damage = 40
+apocalypse_floor = 10
+"#,
+    )]);
+    let root = arena_tests::tests_dir().join("..");
+    let loaded = load::load(
+        &[root.join("content/invictus"), pack.path().to_path_buf()],
+        &load::Options { run_script_tests: false, ..load::Options::default() },
+    );
+    let errors: Vec<(String, String)> = loaded
+        .diagnostics
+        .iter()
+        .filter(|d| d.is_error())
+        .map(|d| (d.code.as_str().to_string(), d.message.clone()))
+        .collect();
+    assert!(errors.iter().any(|(c, m)| c == "invalid-value" && m.contains("`leaky` has no `trigger`")), "{errors:#?}");
+    assert!(errors.iter().any(|(c, m)| c == "invalid-value" && m.contains("`sieve`") && m.contains("`block`")), "{errors:#?}");
+    assert!(errors.iter().any(|(c, m)| c == "dangling-reference" && m.contains("artifact:radiant-cor")), "{errors:#?}");
+    assert_eq!(errors.len(), 3, "{errors:#?}");
+}

@@ -6,6 +6,7 @@
 //! reader); returns diagnostics and never changes the content.
 
 mod effects;
+mod invictus;
 
 use crate::content::{Entry, Origin};
 use crate::diag::{Code, Diagnostic, Location};
@@ -52,6 +53,7 @@ pub fn validate(loaded: &Loaded, options: &Options) -> Report {
     };
     v.dice_pools();
     v.references();
+    v.invictus();
     v.maps();
     v.effects(options);
     v.timings();
