@@ -84,7 +84,12 @@ fn stamina_example_hephaestus_at_18() {
     // Volcanic Smash (6) + Volcanic Smash (6) + Volcanic Smash (6) = 18.
     let s = Situation {
         player: vec![heph(&["xiphos", "xiphos", "xiphos"], &[]), ares.clone()],
-        answers: strings(&["volcanic-smash on ares", "volcanic-smash on ares", "volcanic-smash on ares", "end the turn"]),
+        answers: strings(&[
+            "volcanic-smash on ares",
+            "volcanic-smash on ares",
+            "volcanic-smash on ares",
+            "end the turn",
+        ]),
         ..Situation::default()
     };
     let game = play_turn(&s, &loaded, &rt);
@@ -95,7 +100,12 @@ fn stamina_example_hephaestus_at_18() {
     let s = Situation {
         player: vec![heph(&["xiphos", "mystic-pearl", "xiphos"], &["sol-fire"]), ares.clone()],
         boost_deck: strings(&["godlike:omega"]),
-        answers: strings(&["volcanic-smash on ares", "sentry-drone on ares", "attack ares with xiphos", "end the turn"]),
+        answers: strings(&[
+            "volcanic-smash on ares",
+            "sentry-drone on ares",
+            "attack ares with xiphos",
+            "end the turn",
+        ]),
         ..Situation::default()
     };
     let game = play_turn(&s, &loaded, &rt);
@@ -139,7 +149,11 @@ fn attacking_and_countering_chain_deals_40() {
                 boosts: strings(&["godlike", "server-down"]),
                 ..player("athena", 0)
             },
-            SituationPlayer { hand: strings(&["hoplon"]), boosts: strings(&["aegis-perfected"]), ..player("apollo", 1) },
+            SituationPlayer {
+                hand: strings(&["hoplon"]),
+                boosts: strings(&["aegis-perfected"]),
+                ..player("apollo", 1)
+            },
         ],
         answers: strings(&[
             "spectral-force on apollo",
@@ -170,7 +184,13 @@ fn attacking_and_countering_chain_deals_40() {
     // Without Server Down, Aegis Perfected makes the ability fail: 0 damage.
     let mut s2 = s.clone();
     s2.player[0].boosts = strings(&["godlike"]);
-    s2.answers = strings(&["spectral-force on apollo", "declare godlike", "counter with aegis-perfected", "pass", "end the turn"]);
+    s2.answers = strings(&[
+        "spectral-force on apollo",
+        "declare godlike",
+        "counter with aegis-perfected",
+        "pass",
+        "end the turn",
+    ]);
     let game = play_turn(&s2, &loaded, &rt);
     assert_eq!(game.state.player(PlayerId::seat(1)).health, 140, "{}", narrative(&game));
 }
@@ -207,7 +227,8 @@ fn range_example_with_a_defeated_player() {
     assert!(game.state.in_range(a, e));
     // And the legal standard attacks say so: E, not D.
     game.state.player_mut(a).hand = vec![arena_engine::invictus::state::Card::Artifact("gladius".into())];
-    let targets: Vec<String> = game.actions(a).iter().map(ToString::to_string).filter(|t| t.starts_with("attack")).collect();
+    let targets: Vec<String> =
+        game.actions(a).iter().map(ToString::to_string).filter(|t| t.starts_with("attack")).collect();
     assert_eq!(targets, vec!["attack hera with gladius".to_string()]);
 }
 
@@ -220,7 +241,11 @@ fn accuracy_example() {
     for (flip, hit) in [("omega", true), ("delta", true), ("sigma", false), ("phi", false)] {
         let s = Situation {
             player: vec![
-                SituationPlayer { hand: strings(&["xiphos"]), accuracy: strings(&["omega", "delta"]), ..player("athena", 0) },
+                SituationPlayer {
+                    hand: strings(&["xiphos"]),
+                    accuracy: strings(&["omega", "delta"]),
+                    ..player("athena", 0)
+                },
                 player("apollo", 1),
             ],
             boost_deck: vec![format!("server-down:{flip}")],
@@ -234,7 +259,11 @@ fn accuracy_example() {
     // Wild: the flipper decides the colour.
     let s = Situation {
         player: vec![
-            SituationPlayer { hand: strings(&["xiphos"]), accuracy: strings(&["omega", "delta"]), ..player("athena", 0) },
+            SituationPlayer {
+                hand: strings(&["xiphos"]),
+                accuracy: strings(&["omega", "delta"]),
+                ..player("athena", 0)
+            },
             player("apollo", 1),
         ],
         boost_deck: strings(&["wild:wild"]),
@@ -253,7 +282,10 @@ fn financial_transaction_example() {
     let rt = runtime(&loaded);
     let s = Situation {
         player: vec![
-            SituationPlayer { hand: strings(&["nova-shard", "nova-shard", "gladius", "clinker"]), ..player("athena", 0) },
+            SituationPlayer {
+                hand: strings(&["nova-shard", "nova-shard", "gladius", "clinker"]),
+                ..player("athena", 0)
+            },
             player("apollo", 1),
         ],
         // Nothing else is affordable once 6 Prisma are announced: the
@@ -361,7 +393,8 @@ fn an_immediately_boost_bought_last_acts_before_the_apocalypse() {
     s.player[0].hand = strings(&["mystic-pearl"]);
     s.answers = strings(&["buy a Boost", "end the turn"]);
     let game = play_turn(&s, &loaded, &rt);
-    let played = game.events.iter().position(|e| matches!(e, Event::BoostPlayed { boost, .. } if boost == "heavy-clinker"));
+    let played =
+        game.events.iter().position(|e| matches!(e, Event::BoostPlayed { boost, .. } if boost == "heavy-clinker"));
     let apocalypse = game.events.iter().position(|e| matches!(e, Event::Apocalypse { .. }));
     assert!(played.is_some() && played < apocalypse, "{}", narrative(&game));
     assert!(game.state.player(PlayerId::seat(0)).hand.iter().any(|c| c.id() == "heavy-clinker"));
@@ -453,7 +486,11 @@ fn seeded_games_are_deterministic_and_end() {
         for seed in 1..=5 {
             for policies in [&[Policy::Greedy][..], &[Policy::Random], &[Policy::Greedy, Policy::Random]] {
                 let r = isim::play(&loaded.content, &rt, &setup, seed, policies).unwrap();
-                assert!(r.winner.is_some(), "{players} {seating:?} seed {seed} {policies:?}: no winner in {} turns", r.turns);
+                assert!(
+                    r.winner.is_some(),
+                    "{players} {seating:?} seed {seed} {policies:?}: no winner in {} turns",
+                    r.turns
+                );
                 assert_eq!(r.effect_failures, 0, "{:?}", r.last_failure);
             }
         }
@@ -560,7 +597,11 @@ effect = { text = "Deal 10 damage to an enemy in range." }
     };
     let game = play_turn(&s, &loaded, &rt);
     let hermes = game.state.player(PlayerId::seat(0));
-    assert!(game.events.contains(&Event::Revived { god: "hermes".into(), by: "zeus".into(), gave: 20 }), "{}", narrative(&game));
+    assert!(
+        game.events.contains(&Event::Revived { god: "hermes".into(), by: "zeus".into(), gave: 20 }),
+        "{}",
+        narrative(&game)
+    );
     assert!(game.state.turn_over);
     assert!(!game.events.iter().any(|e| matches!(e, Event::TurnEnded { .. })), "the turn is not completed");
     assert_eq!(hermes.stamina, 9);
@@ -599,11 +640,22 @@ value = 25
 /// readout, and a replay that plays again.
 #[test]
 fn cli_sim_invictus() {
-    let one = arena_tests::arena(&["sim", "invictus", "--players", "4", "--seed", "2", "--pack", "../content/invictus"]);
+    let one =
+        arena_tests::arena(&["sim", "invictus", "--players", "4", "--seed", "2", "--pack", "../content/invictus"]);
     assert_eq!(one.code, 0, "{}", one.stderr);
     assert!(one.stdout.contains("wins after"), "{}", one.stdout);
     let batch = arena_tests::arena(&[
-        "sim", "invictus", "--players", "6", "--games", "12", "--jobs", "1", "--controllers", "greedy,random", "--pack",
+        "sim",
+        "invictus",
+        "--players",
+        "6",
+        "--games",
+        "12",
+        "--jobs",
+        "1",
+        "--controllers",
+        "greedy,random",
+        "--pack",
         "../content/invictus",
     ]);
     assert_eq!(batch.code, 0, "{}", batch.stderr);
@@ -611,7 +663,18 @@ fn cli_sim_invictus() {
     let dir = tempfile::tempdir().unwrap();
     let file = dir.path().join("game.json");
     let file = file.to_str().unwrap();
-    let rec = arena_tests::arena(&["sim", "invictus", "--players", "4", "--seed", "5", "--replay", file, "--pack", "../content/invictus"]);
+    let rec = arena_tests::arena(&[
+        "sim",
+        "invictus",
+        "--players",
+        "4",
+        "--seed",
+        "5",
+        "--replay",
+        file,
+        "--pack",
+        "../content/invictus",
+    ]);
     assert_eq!(rec.code, 0, "{}", rec.stderr);
     let again = arena_tests::arena(&["replay", file, "--pack", "../content/invictus"]);
     assert_eq!(again.code, 0, "{}", again.stderr);
@@ -674,7 +737,10 @@ apocalypse_floor = 10
         .map(|d| (d.code.as_str().to_string(), d.message.clone()))
         .collect();
     assert!(errors.iter().any(|(c, m)| c == "invalid-value" && m.contains("`leaky` has no `trigger`")), "{errors:#?}");
-    assert!(errors.iter().any(|(c, m)| c == "invalid-value" && m.contains("`sieve`") && m.contains("`block`")), "{errors:#?}");
+    assert!(
+        errors.iter().any(|(c, m)| c == "invalid-value" && m.contains("`sieve`") && m.contains("`block`")),
+        "{errors:#?}"
+    );
     assert!(errors.iter().any(|(c, m)| c == "dangling-reference" && m.contains("artifact:radiant-cor")), "{errors:#?}");
     assert_eq!(errors.len(), 3, "{errors:#?}");
 }

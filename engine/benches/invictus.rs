@@ -22,7 +22,10 @@ fn loaded() -> &'static Loaded {
     static L: OnceLock<Loaded> = OnceLock::new();
     L.get_or_init(|| {
         let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("..");
-        let l = load::load(&[root.join("content/invictus")], &load::Options { run_script_tests: false, ..Default::default() });
+        let l = load::load(
+            &[root.join("content/invictus")],
+            &load::Options { run_script_tests: false, ..Default::default() },
+        );
         assert!(!l.has_errors(), "content/invictus has errors");
         l
     })

@@ -93,7 +93,8 @@ pub(super) fn sim(args: SimArgs, ui: &Ui, stdout: &mut dyn Write, stderr: &mut d
         writeln!(stderr, "error: no Invictus god is loaded: add --pack content/invictus")?;
         return Ok(2);
     }
-    let kinds: Vec<PlayerKind> = if args.controllers.is_empty() { vec![PlayerKind::Greedy] } else { args.controllers.clone() };
+    let kinds: Vec<PlayerKind> =
+        if args.controllers.is_empty() { vec![PlayerKind::Greedy] } else { args.controllers.clone() };
     let policies: Vec<arena_engine::sim::Policy> = kinds.iter().map(|k| policy(*k)).collect();
     let content = std::sync::Arc::new(loaded.content.clone());
     if let Some(games) = args.games {
@@ -171,11 +172,18 @@ pub(super) fn sim(args: SimArgs, ui: &Ui, stdout: &mut dyn Write, stderr: &mut d
 
 /// Whether a replay file's text is an Invictus replay.
 pub(super) fn is_replay(text: &str) -> bool {
-    serde_json::from_str::<serde_json::Value>(text).is_ok_and(|v| v.get("game").and_then(|g| g.as_str()) == Some("invictus"))
+    serde_json::from_str::<serde_json::Value>(text)
+        .is_ok_and(|v| v.get("game").and_then(|g| g.as_str()) == Some("invictus"))
 }
 
 /// `arena replay FILE` for an Invictus replay: exit 0 when every event is the same.
-pub(super) fn replay(text: &str, packs: &[PathBuf], ui: &Ui, stdout: &mut dyn Write, stderr: &mut dyn Write) -> anyhow::Result<Exit> {
+pub(super) fn replay(
+    text: &str,
+    packs: &[PathBuf],
+    ui: &Ui,
+    stdout: &mut dyn Write,
+    stderr: &mut dyn Write,
+) -> anyhow::Result<Exit> {
     let replay: Replay = serde_json::from_str(text).context("not an Invictus replay file")?;
     let loaded = match load_for_play(packs, ui, stderr)? {
         Ok(loaded) => loaded,

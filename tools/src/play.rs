@@ -228,7 +228,10 @@ pub(super) fn sim(args: SimArgs, ui: &Ui, stdout: &mut dyn Write, stderr: &mut d
         })
         .collect();
     if kinds.len() != args.players.len() {
-        writeln!(stderr, "error: --players names controllers (greedy, random, human); a number of players is for `arena sim invictus`")?;
+        writeln!(
+            stderr,
+            "error: --players names controllers (greedy, random, human); a number of players is for `arena sim invictus`"
+        )?;
         return Ok(2);
     }
     let loaded = match load_for_play(&args.packs, ui, stderr)? {

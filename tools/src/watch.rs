@@ -80,8 +80,13 @@ pub fn run(args: WatchArgs, ui: &Ui, stdout: &mut dyn Write, stderr: &mut dyn Wr
         if args.once { "; stopping after one change" } else { "; Ctrl-C to stop" }
     )?;
     stdout.flush()?;
-    let mut printer =
-        Printer { args: &args, color: ui.color(), previous: None, previous_characters: BTreeMap::new(), previous_invictus: None };
+    let mut printer = Printer {
+        args: &args,
+        color: ui.color(),
+        previous: None,
+        previous_characters: BTreeMap::new(),
+        previous_invictus: None,
+    };
     let mut loaded_once = false;
     loop {
         // Everything already waiting is handled as one group: a simulation is
@@ -207,13 +212,14 @@ impl Printer<'_> {
         use arena_engine::invictus::sim as isim;
         let setup = arena_engine::invictus::InvictusSetup::teams(4);
         let policies = seats(&self.args.players);
-        let games = match isim::batch(snapshot.content(), snapshot.scripts(), &setup, seeds.clone(), &policies, jobs, &|| {}) {
-            Ok(g) => g,
-            Err(e) => {
-                writeln!(stderr, "error: sim: {e}")?;
-                return Ok(());
-            }
-        };
+        let games =
+            match isim::batch(snapshot.content(), snapshot.scripts(), &setup, seeds.clone(), &policies, jobs, &|| {}) {
+                Ok(g) => g,
+                Err(e) => {
+                    writeln!(stderr, "error: sim: {e}")?;
+                    return Ok(());
+                }
+            };
         let r = isim::Report::of(&games);
         writeln!(
             stdout,

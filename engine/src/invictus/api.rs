@@ -22,7 +22,14 @@ const fn opt(name: &'static str, ty: Ty, doc: &'static str) -> Param {
 
 const GOD: Param = p("god", Ty::String, "a player, by their god's id (`\"athena\"`)");
 
-const fn host(id: F, name: &'static str, params: &'static [Param], returns: Ty, doc: &'static str, source: &'static str) -> ApiFn {
+const fn host(
+    id: F,
+    name: &'static str,
+    params: &'static [Param],
+    returns: Ty,
+    doc: &'static str,
+    source: &'static str,
+) -> ApiFn {
     ApiFn { id: HostFn::Invictus(id), name, params, returns, answer: Answer::Host, doc, source }
 }
 
@@ -49,8 +56,22 @@ pub const REGISTRY: &[ApiFn] = &[
     host(F::Health, "health", &[GOD], Ty::Integer, "The player's HP now.", "003 § Character Boards"),
     host(F::MaxHealth, "max_health", &[GOD], Ty::Integer, "The player's maximum HP.", "003 § Character Boards"),
     host(F::Stamina, "stamina", &[GOD], Ty::Integer, "The player's Stamina left.", "003 § Stamina"),
-    host(F::Enemies, "enemies", &[GOD], Ty::StringList, "The player's enemies not defeated, in seat order.", "003 § Team Assignment"),
-    host(F::Allies, "allies", &[GOD], Ty::StringList, "The player's allies not defeated, not the player, in seat order.", "003 § Team Assignment"),
+    host(
+        F::Enemies,
+        "enemies",
+        &[GOD],
+        Ty::StringList,
+        "The player's enemies not defeated, in seat order.",
+        "003 § Team Assignment",
+    ),
+    host(
+        F::Allies,
+        "allies",
+        &[GOD],
+        Ty::StringList,
+        "The player's allies not defeated, not the player, in seat order.",
+        "003 § Team Assignment",
+    ),
     host(
         F::InRange,
         "in_range",
@@ -59,11 +80,46 @@ pub const REGISTRY: &[ApiFn] = &[
         "Whether `to` is within `from`'s Range around the ring of players not defeated.",
         "003 § Range",
     ),
-    host(F::Hand, "hand", &[GOD], Ty::StringList, "The ids of the Artifacts (and counterfeits) in the player's hand.", "003 § During Your Turn"),
-    host(F::Attacker, "attacker", &[], Ty::String, "The attacker of the attack being declared or countered, or nil.", "003 § Attacking and Countering"),
-    host(F::Defender, "defender", &[], Ty::String, "The attacked player of the attack being declared or countered, or nil.", "003 § Attacking and Countering"),
-    host(F::AttackKind, "attack_kind", &[], Ty::String, "`\"standard\"` or `\"ability\"` for the attack being declared or countered, or nil.", "003 § Attack the Enemy"),
-    host(F::AttackDamage, "attack_damage", &[], Ty::Integer, "The damage the attack would deal as things stand (after bonuses, failures and blocks); 0 with no attack.", "003 § Attacking and Countering"),
+    host(
+        F::Hand,
+        "hand",
+        &[GOD],
+        Ty::StringList,
+        "The ids of the Artifacts (and counterfeits) in the player's hand.",
+        "003 § During Your Turn",
+    ),
+    host(
+        F::Attacker,
+        "attacker",
+        &[],
+        Ty::String,
+        "The attacker of the attack being declared or countered, or nil.",
+        "003 § Attacking and Countering",
+    ),
+    host(
+        F::Defender,
+        "defender",
+        &[],
+        Ty::String,
+        "The attacked player of the attack being declared or countered, or nil.",
+        "003 § Attacking and Countering",
+    ),
+    host(
+        F::AttackKind,
+        "attack_kind",
+        &[],
+        Ty::String,
+        "`\"standard\"` or `\"ability\"` for the attack being declared or countered, or nil.",
+        "003 § Attack the Enemy",
+    ),
+    host(
+        F::AttackDamage,
+        "attack_damage",
+        &[],
+        Ty::Integer,
+        "The damage the attack would deal as things stand (after bonuses, failures and blocks); 0 with no attack.",
+        "003 § Attacking and Countering",
+    ),
     host(
         F::DealDamage,
         "deal_damage",
@@ -72,9 +128,30 @@ pub const REGISTRY: &[ApiFn] = &[
         "Damage outside an attack: no counter blocks it. A player it takes to 0 HP is revived or defeated once the effect has run.",
         "003 § Revival and Defeat",
     ),
-    host(F::Heal, "heal", &[GOD, p("amount", Ty::Integer, "HP, 0 to 1000")], Ty::Nil, "Heal the player, never above their maximum HP.", "003 § Heal Yourself or Allies"),
-    host(F::GainStamina, "gain_stamina", &[GOD, p("amount", Ty::Integer, "Stamina, 0 to 1000")], Ty::Nil, "Add Stamina, never above 24.", "003 § Artifact Card Reference"),
-    host(F::Draw, "draw", &[GOD, p("count", Ty::Integer, "cards, at most 20")], Ty::Integer, "Draw cards from the player's draw pile (shuffling the discard pile when it runs out); returns how many were drawn.", "003 § Completing Your Turn"),
+    host(
+        F::Heal,
+        "heal",
+        &[GOD, p("amount", Ty::Integer, "HP, 0 to 1000")],
+        Ty::Nil,
+        "Heal the player, never above their maximum HP.",
+        "003 § Heal Yourself or Allies",
+    ),
+    host(
+        F::GainStamina,
+        "gain_stamina",
+        &[GOD, p("amount", Ty::Integer, "Stamina, 0 to 1000")],
+        Ty::Nil,
+        "Add Stamina, never above 24.",
+        "003 § Artifact Card Reference",
+    ),
+    host(
+        F::Draw,
+        "draw",
+        &[GOD, p("count", Ty::Integer, "cards, at most 20")],
+        Ty::Integer,
+        "Draw cards from the player's draw pile (shuffling the discard pile when it runs out); returns how many were drawn.",
+        "003 § Completing Your Turn",
+    ),
     host(
         F::DiscardEnergyType,
         "discard_energy_type",
@@ -83,11 +160,46 @@ pub const REGISTRY: &[ApiFn] = &[
         "The player discards every Artifact of that Energy type from their hand (Olympian Slash); returns how many.",
         "003 § Boosts",
     ),
-    host(F::FlipBoost, "flip_boost", &[], Ty::String, "Flip the top Boost for probability and return its colour (`omega`, `sigma`, `phi`, `delta`); the effect's player chooses a Wild Boost's colour. Exposing the Apocalypse sets it off.", "003 § Boosts"),
-    host(F::AddAttackDamage, "add_attack_damage", &[p("amount", Ty::Integer, "damage, -1000 to 1000")], Ty::Nil, "The attack being declared or countered deals this much more (Godlike: 20). Undone if this Boost is negated.", "003 § Attacking and Countering"),
-    host(F::FailAttack, "fail_attack", &[], Ty::Boolean, "A character ability's attack fails: 0 damage and none of its further effects (Aegis Perfected); returns false, doing nothing, for a standard attack.", "003 § Attacking and Countering"),
-    host(F::NegatePreviousBoost, "negate_previous_boost", &[], Ty::Boolean, "Fully negate the latest Boost played with or against the attack before this one (Server Down); returns false if there is none.", "003 § Attacking and Countering"),
-    host(F::Block, "block", &[p("amount", Ty::Integer, "damage, 0 to 1000")], Ty::Nil, "Block this much of the attack's damage (a counter).", "003 § Counters"),
+    host(
+        F::FlipBoost,
+        "flip_boost",
+        &[],
+        Ty::String,
+        "Flip the top Boost for probability and return its colour (`omega`, `sigma`, `phi`, `delta`); the effect's player chooses a Wild Boost's colour. Exposing the Apocalypse sets it off.",
+        "003 § Boosts",
+    ),
+    host(
+        F::AddAttackDamage,
+        "add_attack_damage",
+        &[p("amount", Ty::Integer, "damage, -1000 to 1000")],
+        Ty::Nil,
+        "The attack being declared or countered deals this much more (Godlike: 20). Undone if this Boost is negated.",
+        "003 § Attacking and Countering",
+    ),
+    host(
+        F::FailAttack,
+        "fail_attack",
+        &[],
+        Ty::Boolean,
+        "A character ability's attack fails: 0 damage and none of its further effects (Aegis Perfected); returns false, doing nothing, for a standard attack.",
+        "003 § Attacking and Countering",
+    ),
+    host(
+        F::NegatePreviousBoost,
+        "negate_previous_boost",
+        &[],
+        Ty::Boolean,
+        "Fully negate the latest Boost played with or against the attack before this one (Server Down); returns false if there is none.",
+        "003 § Attacking and Countering",
+    ),
+    host(
+        F::Block,
+        "block",
+        &[p("amount", Ty::Integer, "damage, 0 to 1000")],
+        Ty::Nil,
+        "Block this much of the attack's damage (a counter).",
+        "003 § Counters",
+    ),
     host(
         F::InactivateToken,
         "inactivate_token",
@@ -166,7 +278,13 @@ fn lua_ls() -> String {
     for f in REGISTRY {
         s.push_str(&format!("--- {}\n", f.doc.replace('\n', " ")));
         for p in f.params {
-            s.push_str(&format!("---@param {}{} {} {}\n", p.name, if p.optional { "?" } else { "" }, p.ty.lua_name(), p.doc));
+            s.push_str(&format!(
+                "---@param {}{} {} {}\n",
+                p.name,
+                if p.optional { "?" } else { "" },
+                p.ty.lua_name(),
+                p.doc
+            ));
         }
         if f.returns != Ty::Nil {
             s.push_str(&format!("---@return {}\n", f.returns.lua_name()));

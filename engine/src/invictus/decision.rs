@@ -124,7 +124,9 @@ impl std::fmt::Display for Choice {
             Choice::StandardAttack { artifact, target, reinforcement: Some(r) } => {
                 write!(f, "attack {target}'s {r} with {artifact}")
             }
-            Choice::StandardAttack { artifact, target, reinforcement: None } => write!(f, "attack {target} with {artifact}"),
+            Choice::StandardAttack { artifact, target, reinforcement: None } => {
+                write!(f, "attack {target} with {artifact}")
+            }
             Choice::Ability { ability, target: Some(t) } => write!(f, "{ability} on {t}"),
             Choice::Ability { ability, target: None } => write!(f, "{ability}"),
             Choice::Heal { artifact, target } => write!(f, "heal {target} with {artifact}"),

@@ -120,7 +120,9 @@ impl std::fmt::Display for Event {
             Event::Down { god } => write!(f, "  {god} is at 0 HP"),
             Event::Revived { god, by, gave } => write!(f, "  {by} revives {god} with {gave} HP"),
             Event::Defeated { god } => write!(f, "  {god} is defeated"),
-            Event::Apocalypse { damage: true } => f.write_str("  the Apocalypse: 40 unpreventable damage to every player"),
+            Event::Apocalypse { damage: true } => {
+                f.write_str("  the Apocalypse: 40 unpreventable damage to every player")
+            }
             Event::Apocalypse { damage: false } => f.write_str("  the Apocalypse: every player is reduced to 10 HP"),
             Event::Log { text } => write!(f, "  | {text}"),
             Event::EffectFailed { card, message } => write!(f, "  effect of {card} failed: {message}"),

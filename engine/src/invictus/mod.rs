@@ -17,8 +17,8 @@ pub mod decision;
 pub mod event;
 pub mod game;
 pub mod players;
-pub mod situation;
 pub mod sim;
+pub mod situation;
 pub mod state;
 
 pub use decision::{Choice, Controller, Decision, DecisionKind, Purchase, View};

@@ -71,7 +71,13 @@ impl GreedyController {
                 });
                 if missing >= amount { amount } else { -1 }
             }
-            Choice::Stamina { .. } => if me.stamina < 6 { 4 } else { -1 },
+            Choice::Stamina { .. } => {
+                if me.stamina < 6 {
+                    4
+                } else {
+                    -1
+                }
+            }
             Choice::Add { purchase } => Self::purchase(view, d, purchase),
             Choice::Charge { .. } => 1,
             Choice::Discharge { .. } => -2,
@@ -81,10 +87,15 @@ impl GreedyController {
             Choice::Attach { .. } => 10,
             Choice::Colour { colour } => i32::from(view.state.accuracy(d.player).contains(colour)),
             Choice::Revive { give } => {
-                if me.health - give >= 30 { 50 - (give - 30).abs() } else { -1 }
+                if me.health - give >= 30 {
+                    50 - (give - 30).abs()
+                } else {
+                    -1
+                }
             }
             Choice::Discard { reinforcement } => {
-                -(view.state.players.iter().flat_map(|p| &p.reinforcements).filter(|r| r.id == *reinforcement).count() as i32)
+                -(view.state.players.iter().flat_map(|p| &p.reinforcements).filter(|r| r.id == *reinforcement).count()
+                    as i32)
             }
             Choice::God { god } => content.gods.get(god).map_or(0, |g| g.value.health as i32),
             Choice::Transaction | Choice::Text { .. } => 0,
@@ -116,7 +127,13 @@ impl GreedyController {
             Purchase::Token { skill: Skill::Stamina, .. } => 7,
             Purchase::Boost => 5,
             Purchase::Reinforcement => 8,
-            Purchase::ReplaceReinforcement => if me.reinforcements.iter().any(|r| r.hits > 0) { 6 } else { -1 },
+            Purchase::ReplaceReinforcement => {
+                if me.reinforcements.iter().any(|r| r.hits > 0) {
+                    6
+                } else {
+                    -1
+                }
+            }
         }
     }
 }

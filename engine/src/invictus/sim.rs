@@ -100,7 +100,13 @@ pub fn play_with<'a>(
 ///
 /// # Errors
 /// As [`play_with`].
-pub fn play(content: &Content, runtime: &Runtime, setup: &InvictusSetup, seed: u64, policies: &[Policy]) -> Result<Record, String> {
+pub fn play(
+    content: &Content,
+    runtime: &Runtime,
+    setup: &InvictusSetup,
+    seed: u64,
+    policies: &[Policy],
+) -> Result<Record, String> {
     let controllers = (0..setup.players)
         .map(|s| controller(*policies.get(s % policies.len().max(1)).unwrap_or(&Policy::Random), seed, s))
         .collect();
@@ -155,7 +161,8 @@ pub fn batch(
             .map_init(
                 || runtime(content.clone(), scripts.clone()),
                 |rt, seed| {
-                    let result = rt.as_ref().map_err(Clone::clone).and_then(|rt| play(&content, rt, setup, seed, policies));
+                    let result =
+                        rt.as_ref().map_err(Clone::clone).and_then(|rt| play(&content, rt, setup, seed, policies));
                     progress();
                     match result {
                         Ok(r) => GameSummary {
@@ -379,7 +386,15 @@ pub fn check_sims(
         }
         let setup = InvictusSetup::teams(players);
         for (policies, seeds, named) in mixes.iter().filter(|m| !m.1.is_empty()) {
-            let games = match batch(content.clone(), loaded.script_set.clone(), &setup, seeds.clone(), policies, jobs, &|| {}) {
+            let games = match batch(
+                content.clone(),
+                loaded.script_set.clone(),
+                &setup,
+                seeds.clone(),
+                policies,
+                jobs,
+                &|| {},
+            ) {
                 Ok(g) => g,
                 Err(e) => {
                     found.push((
@@ -398,21 +413,29 @@ pub fn check_sims(
                 if let Some(e) = &g.error {
                     found.push((
                         format!("invictus error {e}"),
-                        Diagnostic::error(Code::SimFailed, format!("Invictus, {players} players, seed {}: {e}", g.seed)).help(repro),
+                        Diagnostic::error(
+                            Code::SimFailed,
+                            format!("Invictus, {players} players, seed {}: {e}", g.seed),
+                        )
+                        .help(repro),
                     ));
                     continue;
                 }
                 if let Some(f) = &g.last_failure {
                     found.push((
                         format!("invictus effect {f}"),
-                        Diagnostic::error(Code::ScriptError, format!("in a simulated Invictus game: {f}")).help(repro.clone()),
+                        Diagnostic::error(Code::ScriptError, format!("in a simulated Invictus game: {f}"))
+                            .help(repro.clone()),
                     ));
                 }
                 if g.winner.is_none() {
                     found.push((
                         format!("invictus unfinished {players}"),
-                        Diagnostic::warning(Code::SimFailed, format!("Invictus, {players} players, seed {}: no team won", g.seed))
-                            .help(repro),
+                        Diagnostic::warning(
+                            Code::SimFailed,
+                            format!("Invictus, {players} players, seed {}: no team won", g.seed),
+                        )
+                        .help(repro),
                     ));
                 }
             }

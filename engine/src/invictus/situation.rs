@@ -120,7 +120,10 @@ impl ScriptedController {
     pub fn shared(answers: &[String]) -> (Self, Arc<Mutex<Vec<String>>>) {
         let errors = Arc::new(Mutex::new(Vec::new()));
         (
-            ScriptedController { answers: Arc::new(Mutex::new(answers.iter().cloned().collect())), errors: errors.clone() },
+            ScriptedController {
+                answers: Arc::new(Mutex::new(answers.iter().cloned().collect())),
+                errors: errors.clone(),
+            },
             errors,
         )
     }

@@ -232,7 +232,8 @@ impl God {
         if !self.chargeable.is_empty() {
             return self.chargeable.clone();
         }
-        let mut out: Vec<EnergyType> = self.abilities.iter().flat_map(|a| a.energy.iter().map(|e| e.energy_type)).collect();
+        let mut out: Vec<EnergyType> =
+            self.abilities.iter().flat_map(|a| a.energy.iter().map(|e| e.energy_type)).collect();
         out.push(EnergyType::Wild);
         out.sort();
         out.dedup();
@@ -258,7 +259,8 @@ pub enum BoostColour {
 
 impl BoostColour {
     /// The four colours (not Wild).
-    pub const COLOURS: [BoostColour; 4] = [BoostColour::Omega, BoostColour::Sigma, BoostColour::Phi, BoostColour::Delta];
+    pub const COLOURS: [BoostColour; 4] =
+        [BoostColour::Omega, BoostColour::Sigma, BoostColour::Phi, BoostColour::Delta];
 
     /// The kebab-case name.
     pub fn as_str(self) -> &'static str {

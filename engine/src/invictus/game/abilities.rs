@@ -49,7 +49,9 @@ impl<'a> Game<'a> {
                         .copied()
                         .filter(|k| pool[*k].3 >= left)
                         .min_by_key(|k| (!from_charge(k), pool[*k].3, *k))
-                        .or_else(|| candidates.iter().copied().max_by_key(|k| (from_charge(k), pool[*k].3, usize::MAX - *k)));
+                        .or_else(|| {
+                            candidates.iter().copied().max_by_key(|k| (from_charge(k), pool[*k].3, usize::MAX - *k))
+                        });
                     let Some(k) = best else { break };
                     used[k] = true;
                     left -= pool[k].3;

@@ -66,7 +66,13 @@ pub struct AttackResult {
 
 impl AttackFrame {
     /// A new attack with nothing declared yet.
-    pub fn new(attacker: PlayerId, target: PlayerId, reinforcement: Option<String>, kind: AttackKind, base: i32) -> Self {
+    pub fn new(
+        attacker: PlayerId,
+        target: PlayerId,
+        reinforcement: Option<String>,
+        kind: AttackKind,
+        base: i32,
+    ) -> Self {
         AttackFrame { attacker, target, reinforcement, kind, base, entries: Vec::new() }
     }
 
@@ -154,7 +160,8 @@ impl<'a> Game<'a> {
                 return;
             }
             options.push(Choice::Pass);
-            let Choice::Attach { boost } = self.ask(p, DecisionKind::AttachBoost, "declare a Boost with the attack?", options)
+            let Choice::Attach { boost } =
+                self.ask(p, DecisionKind::AttachBoost, "declare a Boost with the attack?", options)
             else {
                 return;
             };
@@ -176,7 +183,15 @@ impl<'a> Game<'a> {
     fn frame_effect(&mut self, p: PlayerId, card: String, boost: bool, path: &str, block: i32, _bonus: i32) {
         let Some(frame) = self.attack.as_mut() else { return };
         let target = frame.attacker;
-        frame.entries.push(FrameEntry { by: p, source: card.clone(), boost, negated: false, bonus: 0, block, fail: false });
+        frame.entries.push(FrameEntry {
+            by: p,
+            source: card.clone(),
+            boost,
+            negated: false,
+            bonus: 0,
+            block,
+            fail: false,
+        });
         let index = frame.entries.len() - 1;
         if path.is_empty() {
             return;
@@ -307,7 +322,14 @@ impl<'a> Game<'a> {
                 self.pay_energy(q, payment);
                 self.state.player_mut(q).stamina -= ab.stamina_cost as i32;
                 self.emit(Event::Counter { god: self.name(q), with: ability.clone() });
-                self.frame_effect(q, format!("god:{}", god.id), false, &format!("abilities[id={ability}].effect"), 0, 0);
+                self.frame_effect(
+                    q,
+                    format!("god:{}", god.id),
+                    false,
+                    &format!("abilities[id={ability}].effect"),
+                    0,
+                    0,
+                );
             }
             _ => {}
         }

@@ -12,11 +12,9 @@ impl<'a> Game<'a> {
     /// The Prisma a card is worth as currency (0 if not Prisma).
     fn prisma(&self, c: &Card) -> u32 {
         match c {
-            Card::Artifact(id) => self
-                .artifact(id)
-                .filter(|a| a.use_ == ArtifactUse::Prisma)
-                .and_then(|a| a.prisma)
-                .unwrap_or(0) as u32,
+            Card::Artifact(id) => {
+                self.artifact(id).filter(|a| a.use_ == ArtifactUse::Prisma).and_then(|a| a.prisma).unwrap_or(0) as u32
+            }
             Card::Counterfeit(_) => 0,
         }
     }
@@ -99,7 +97,8 @@ impl<'a> Game<'a> {
             return Vec::new();
         }
         let me = self.state.player(p);
-        let mut items: Vec<Purchase> = self.state.piles.keys().map(|id| Purchase::Artifact { id: id.clone() }).collect();
+        let mut items: Vec<Purchase> =
+            self.state.piles.keys().map(|id| Purchase::Artifact { id: id.clone() }).collect();
         items.push(Purchase::Boost);
         items.push(Purchase::Reinforcement);
         items.push(Purchase::ReplaceReinforcement);
@@ -239,7 +238,9 @@ impl<'a> Game<'a> {
                         .map(|r| Choice::Discard { reinforcement: r.id.clone() })
                         .collect();
                     let q = "which Reinforcement do you discard?";
-                    if let Choice::Discard { reinforcement } = self.ask(p, DecisionKind::DiscardReinforcement, q, options) {
+                    if let Choice::Discard { reinforcement } =
+                        self.ask(p, DecisionKind::DiscardReinforcement, q, options)
+                    {
                         self.lose_reinforcement(p, &reinforcement);
                     }
                 }
@@ -281,7 +282,13 @@ impl<'a> Game<'a> {
 
     /// A skill token on the next placeholder; an Accuracy token in a colour
     /// not owned. Stamina tokens count at once (ruling I8).
-    pub(crate) fn gain_token(&mut self, p: PlayerId, skill: Skill, colour: Option<BoostColour>, from_reinforcement: bool) {
+    pub(crate) fn gain_token(
+        &mut self,
+        p: PlayerId,
+        skill: Skill,
+        colour: Option<BoostColour>,
+        from_reinforcement: bool,
+    ) {
         let colour = if skill == Skill::Accuracy {
             let owned = self.state.accuracy(p);
             colour.or_else(|| BoostColour::COLOURS.into_iter().find(|c| !owned.contains(c)))
@@ -326,9 +333,12 @@ impl<'a> Game<'a> {
         self.emit(Event::ReinforcementLost { owner: self.name(p), reinforcement: id.to_string() });
         let skill = self.content.reinforcements.get(id).and_then(|r| r.value.skill_tier);
         if let Some(skill) = skill {
-            let still = self.state.player(p).reinforcements.iter().any(|r| {
-                self.content.reinforcements.get(&r.id).and_then(|e| e.value.skill_tier) == Some(skill)
-            });
+            let still = self
+                .state
+                .player(p)
+                .reinforcements
+                .iter()
+                .any(|r| self.content.reinforcements.get(&r.id).and_then(|e| e.value.skill_tier) == Some(skill));
             if !still {
                 if let Some(t) = self.state.player_mut(p).tokens.get_mut(&skill) {
                     t.retain(|t| !t.from_reinforcement);

@@ -130,9 +130,10 @@ impl<'a> Game<'a> {
                 let p = self.player_arg(a, 0)?;
                 let Some(ApiValue::Str(t)) = a.get(1) else { return Err("argument #2 must be an Energy type".into()) };
                 let t = EnergyType::parse(t).ok_or_else(|| format!("`{t}` is not an Energy type"))?;
-                let (gone, kept): (Vec<Card>, Vec<Card>) = std::mem::take(&mut self.state.player_mut(p).hand)
-                    .into_iter()
-                    .partition(|c| matches!(c, Card::Artifact(id) if self.artifact(id).is_some_and(|x| x.energy_type == t)));
+                let (gone, kept): (Vec<Card>, Vec<Card>) =
+                    std::mem::take(&mut self.state.player_mut(p).hand).into_iter().partition(
+                        |c| matches!(c, Card::Artifact(id) if self.artifact(id).is_some_and(|x| x.energy_type == t)),
+                    );
                 let player = self.state.player_mut(p);
                 player.hand = kept;
                 let cards: Vec<String> = gone.iter().map(|c| c.id().to_string()).collect();
@@ -181,7 +182,8 @@ impl<'a> Game<'a> {
             F::InactivateToken | F::ActivateToken => {
                 let p = self.player_arg(a, 0)?;
                 let Some(ApiValue::Str(s)) = a.get(1) else { return Err("argument #2 must be a skill".into()) };
-                let skill = Skill::parse(s).ok_or_else(|| format!("`{s}` is not a skill (stamina, range, accuracy)"))?;
+                let skill =
+                    Skill::parse(s).ok_or_else(|| format!("`{s}` is not a skill (stamina, range, accuracy)"))?;
                 let active = func == F::ActivateToken;
                 let changed = {
                     let tokens = self.state.player_mut(p).tokens.entry(skill).or_default();

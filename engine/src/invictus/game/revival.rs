@@ -77,7 +77,8 @@ impl<'a> Game<'a> {
         all.append(&mut player.charged);
         all.append(&mut player.draw);
         all.append(&mut player.discard);
-        let (mut cards, counterfeits): (Vec<Card>, Vec<Card>) = all.into_iter().partition(|c| matches!(c, Card::Artifact(_)));
+        let (mut cards, counterfeits): (Vec<Card>, Vec<Card>) =
+            all.into_iter().partition(|c| matches!(c, Card::Artifact(_)));
         for c in counterfeits {
             if let Card::Counterfeit(b) = c {
                 self.state.boost_discard.push(b);

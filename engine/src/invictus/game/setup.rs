@@ -49,7 +49,13 @@ fn max_turns() -> u32 {
 impl InvictusSetup {
     /// `players` players in two teams, standard seating.
     pub fn teams(players: usize) -> Self {
-        InvictusSetup { players, seating: Seating::Standard, gods: Vec::new(), marketplace: standard(), max_turns: max_turns() }
+        InvictusSetup {
+            players,
+            seating: Seating::Standard,
+            gods: Vec::new(),
+            marketplace: standard(),
+            max_turns: max_turns(),
+        }
     }
 
     /// The teams of each seat (before any random draw).

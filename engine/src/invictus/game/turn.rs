@@ -55,10 +55,18 @@ impl<'a> Game<'a> {
                             continue;
                         }
                         let target = self.name(e);
-                        out.push(Choice::StandardAttack { artifact: id.clone(), target: target.clone(), reinforcement: None });
+                        out.push(Choice::StandardAttack {
+                            artifact: id.clone(),
+                            target: target.clone(),
+                            reinforcement: None,
+                        });
                         for r in &self.state.player(e).reinforcements {
                             let reinforcement = Some(r.id.clone());
-                            out.push(Choice::StandardAttack { artifact: id.clone(), target: target.clone(), reinforcement });
+                            out.push(Choice::StandardAttack {
+                                artifact: id.clone(),
+                                target: target.clone(),
+                                reinforcement,
+                            });
                         }
                     }
                 }
