@@ -744,3 +744,17 @@ apocalypse_floor = 10
     assert!(errors.iter().any(|(c, m)| c == "dangling-reference" && m.contains("artifact:radiant-cor")), "{errors:#?}");
     assert_eq!(errors.len(), 3, "{errors:#?}");
 }
+
+/// `arena run` plays an Invictus situation file (`game = "invictus"`).
+#[test]
+fn arena_run_plays_an_invictus_situation() {
+    let run = arena_tests::arena(&[
+        "run",
+        "situations-invictus/attacking-and-countering.toml",
+        "--pack",
+        "../content/invictus",
+    ]);
+    assert_eq!(run.code, 0, "{}", run.stderr);
+    assert!(run.stdout.contains("athena's attack on apollo: 40 damage (20 blocked)"), "{}", run.stdout);
+    assert!(run.stdout.contains("apollo takes 40 damage (100 HP)"), "{}", run.stdout);
+}

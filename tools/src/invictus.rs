@@ -202,3 +202,51 @@ pub(super) fn replay(
         }
     }
 }
+
+/// `arena run FILE` for an Invictus situation (`game = "invictus"`): the
+/// active player's turn from the position, answered by the option texts;
+/// exit 1 on a missing or wrong answer or a failed effect.
+pub(super) fn run_situation(
+    text: &str,
+    file: &std::path::Path,
+    packs: &[PathBuf],
+    format: Output,
+    ui: &Ui,
+    stdout: &mut dyn Write,
+    stderr: &mut dyn Write,
+) -> anyhow::Result<Exit> {
+    let sit = match arena_engine::invictus::situation::Situation::from_toml(text) {
+        Ok(s) => s,
+        Err(e) => {
+            writeln!(stderr, "error: {}: {e}", file.display())?;
+            return Ok(1);
+        }
+    };
+    let loaded = match load_for_play(packs, ui, stderr)? {
+        Ok(loaded) => loaded,
+        Err(code) => return Ok(code),
+    };
+    let content = std::sync::Arc::new(loaded.content.clone());
+    let runtime = isim::runtime(content.clone(), loaded.script_set.clone()).map_err(|e| anyhow::anyhow!(e))?;
+    let (mut game, errors) = match sit.game(&content, Some(&runtime)) {
+        Ok(g) => g,
+        Err(e) => {
+            writeln!(stderr, "error: {}: {e}", file.display())?;
+            return Ok(1);
+        }
+    };
+    game.play_turn();
+    match format {
+        Output::Json => writeln!(stdout, "{}", serde_json::to_string_pretty(&game.events)?)?,
+        Output::Human => {
+            for e in &game.events {
+                writeln!(stdout, "{e}")?;
+            }
+        }
+    }
+    let errors = errors.lock().map(|e| e.clone()).unwrap_or_default();
+    for e in &errors {
+        writeln!(stderr, "error: {}: {e}", file.display())?;
+    }
+    Ok(if errors.is_empty() && game.effect_failures == 0 { 0 } else { 1 })
+}

@@ -603,6 +603,9 @@ pub(super) fn run_situation(
     use arena_engine::script::runtime::{Limits, Runtime};
     let text = arena_engine::read::read_text_limited(&args.file, arena_engine::read::MAX_TOOL_FILE)
         .map_err(|e| anyhow::anyhow!(e))?;
+    if toml::from_str::<toml::Table>(&text).is_ok_and(|t| t.get("game").and_then(|g| g.as_str()) == Some("invictus")) {
+        return super::invictus::run_situation(&text, &args.file, &args.packs, args.format, ui, stdout, stderr);
+    }
     let sit: Situation = match toml::from_str(&text) {
         Ok(s) => s,
         Err(e) => {

@@ -65,6 +65,9 @@ pub struct SituationPlayer {
 #[derive(Debug, Clone, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct Situation {
+    /// `"invictus"`: what tells an Invictus situation file from an Aristeia one.
+    #[serde(default)]
+    pub game: Option<String>,
     /// Players, seat 1 first (clockwise).
     pub player: Vec<SituationPlayer>,
     /// The Boost deck, top first, as `id:colour` (`godlike:delta`); the
@@ -96,6 +99,7 @@ impl Default for Situation {
     /// No players yet, revivals allowed, seed 0.
     fn default() -> Self {
         Situation {
+            game: Some("invictus".into()),
             player: Vec::new(),
             boost_deck: Vec::new(),
             boost_deck_only: false,
