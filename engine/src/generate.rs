@@ -10,6 +10,7 @@ pub fn files() -> Vec<(String, String)> {
     let mut out: Vec<(String, String)> =
         crate::schema::generated_files().into_iter().map(|(name, text)| (format!("schemas/{name}"), text)).collect();
     out.extend(crate::script::api::generated_files().into_iter().map(|(p, t)| (p.to_string(), t)));
+    out.extend(crate::invictus::api::generated_files().into_iter().map(|(p, t)| (p.to_string(), t)));
     out.push(("docs/diagnostics.md".to_string(), diagnostics_reference()));
     out.push(("docs/windows.md".to_string(), windows_reference()));
     out

@@ -8,6 +8,7 @@
 pub mod content;
 pub mod diag;
 pub mod generate;
+pub mod invictus;
 pub mod load;
 pub mod loaded;
 pub mod lock;

@@ -47,8 +47,13 @@ pub(super) fn check(args: CheckArgs, ui: &Ui, stdout: &mut dyn Write, stderr: &m
                 .values()
                 .filter(|s| (s.value.players.min..=s.value.players.max).contains(&2))
                 .count();
+            let invictus = if loaded.content.gods.len() >= 4 {
+                format!(", and {n} 4- and 6-player Invictus games")
+            } else {
+                String::new()
+            };
             simulated = Some(format!(
-                "simulated {n} seeded games of each of {two_player} 2-player Scenario(s), with their setups and with random teams: {}; {} of {} scripted effects ran{}",
+                "simulated {n} seeded games of each of {two_player} 2-player Scenario(s), with their setups and with random teams{invictus}: {}; {} of {} scripted effects ran{}",
                 if failures == 0 { "no failure".to_string() } else { format!("{failures} problem(s)") },
                 cov.exercised,
                 cov.scripted,

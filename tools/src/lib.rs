@@ -7,6 +7,7 @@
 mod balance;
 mod check;
 mod content_cmds;
+mod invictus;
 mod packs;
 mod play;
 mod scaffold;
@@ -250,8 +251,15 @@ struct SimArgs {
     #[arg(long, value_enum, default_value_t = Output::Human)]
     format: Output,
     /// Controllers of player 1 and player 2, `greedy` or `random` (one value: both).
-    #[arg(long, value_delimiter = ',', default_value = "greedy")]
-    players: Vec<PlayerKind>,
+    /// For `arena sim invictus`: the number of players (2, 4 or 6).
+    #[arg(long, value_delimiter = ',', default_value = "greedy", value_parser = parse_player_arg)]
+    players: Vec<PlayerArg>,
+    /// Invictus: the controller of each seat, `greedy`, `random` or `human` (cycled).
+    #[arg(long, value_delimiter = ',', value_enum)]
+    controllers: Vec<PlayerKind>,
+    /// Invictus: how the two teams sit (`003 § Team Assignment`), or a free-for-all.
+    #[arg(long, value_enum, default_value_t = SeatingArg::Standard)]
+    seating: SeatingArg,
     /// Play this many games (at least 1), with seeds from --seed on, and print statistics.
     #[arg(long, value_parser = clap::value_parser!(u64).range(1..))]
     games: Option<u64>,
@@ -298,6 +306,37 @@ struct ReplayArgs {
     /// Packs to load. Default: the bundled ones.
     #[arg(long = "pack", value_name = "PATH")]
     packs: Vec<PathBuf>,
+}
+
+/// A `--players` value: a controller, or (Invictus) a number of players.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum PlayerArg {
+    /// A controller.
+    Kind(PlayerKind),
+    /// A number of players.
+    Count(usize),
+}
+
+fn parse_player_arg(s: &str) -> Result<PlayerArg, String> {
+    if let Ok(n) = s.parse::<usize>() {
+        return Ok(PlayerArg::Count(n));
+    }
+    PlayerKind::from_str(s, true)
+        .map(PlayerArg::Kind)
+        .map_err(|_| format!("`{s}`: expected greedy, random, human, or (for Invictus) a number of players"))
+}
+
+/// How Invictus teams sit.
+#[derive(ValueEnum, Clone, Copy, Debug, PartialEq, Eq)]
+enum SeatingArg {
+    /// Teams sit opposite each other.
+    Standard,
+    /// Teams alternate around the table.
+    EveryOther,
+    /// Teams drawn at random.
+    Random,
+    /// Every player for themselves.
+    FreeForAll,
 }
 
 #[derive(ValueEnum, Clone, Copy, Debug, PartialEq, Eq)]

@@ -224,6 +224,24 @@ pub(super) fn sim(args: SimArgs, ui: &Ui, stdout: &mut dyn Write, stderr: &mut d
         writeln!(stderr, "error: arena sim needs a Scenario or setup id (or `arena sim merge FILES...`)")?;
         return Ok(2);
     };
+    if scenario == "invictus" {
+        return super::invictus::sim(args, ui, stdout, stderr);
+    }
+    let kinds: Vec<PlayerKind> = args
+        .players
+        .iter()
+        .filter_map(|p| match p {
+            PlayerArg::Kind(k) => Some(*k),
+            PlayerArg::Count(_) => None,
+        })
+        .collect();
+    if kinds.len() != args.players.len() {
+        writeln!(
+            stderr,
+            "error: --players names controllers (greedy, random, human); a number of players is for `arena sim invictus`"
+        )?;
+        return Ok(2);
+    }
     let loaded = match load_for_play(&args.packs, ui, stderr)? {
         Ok(loaded) => loaded,
         Err(code) => return Ok(code),
@@ -281,7 +299,7 @@ pub(super) fn sim(args: SimArgs, ui: &Ui, stdout: &mut dyn Write, stderr: &mut d
             return Ok(2);
         }
     }
-    let players = seats(&args.players);
+    let players = seats(&kinds);
     let random_scenario = if content.scenarios.contains_key(&scenario) {
         scenario.clone()
     } else {
@@ -319,7 +337,7 @@ pub(super) fn sim(args: SimArgs, ui: &Ui, stdout: &mut dyn Write, stderr: &mut d
         .map_err(|e| anyhow::anyhow!("cannot start the Lua VM: {e}"))?;
     let mut controllers: Vec<Box<dyn arena_engine::rules::decision::Controller>> = (0..2)
         .map(|seat| {
-            let kind = args.players.get(seat).or(args.players.first()).copied().unwrap_or(PlayerKind::Greedy);
+            let kind = kinds.get(seat).or(kinds.first()).copied().unwrap_or(PlayerKind::Greedy);
             match kind {
                 PlayerKind::Human => {
                     Box::new(HumanController { fallback: Default::default(), closed: false, shown: 0 })
@@ -507,6 +525,9 @@ pub(super) fn replay(
     use arena_engine::sim::{Replay, ReplayCheck};
     let text = arena_engine::read::read_text_limited(&args.file, arena_engine::read::MAX_TOOL_FILE)
         .map_err(|e| anyhow::anyhow!(e))?;
+    if super::invictus::is_replay(&text) {
+        return super::invictus::replay(&text, &args.packs, ui, stdout, stderr);
+    }
     let replay: Replay =
         serde_json::from_str(&text).with_context(|| format!("{} is not a replay file", args.file.display()))?;
     if replay.format != 1 {
@@ -578,6 +599,9 @@ pub(super) fn run_situation(
     use arena_engine::script::runtime::{Limits, Runtime};
     let text = arena_engine::read::read_text_limited(&args.file, arena_engine::read::MAX_TOOL_FILE)
         .map_err(|e| anyhow::anyhow!(e))?;
+    if toml::from_str::<toml::Table>(&text).is_ok_and(|t| t.get("game").and_then(|g| g.as_str()) == Some("invictus")) {
+        return super::invictus::run_situation(&text, &args.file, &args.packs, args.format, ui, stdout, stderr);
+    }
     let sit: Situation = match toml::from_str(&text) {
         Ok(s) => s,
         Err(e) => {

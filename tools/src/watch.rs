@@ -80,7 +80,13 @@ pub fn run(args: WatchArgs, ui: &Ui, stdout: &mut dyn Write, stderr: &mut dyn Wr
         if args.once { "; stopping after one change" } else { "; Ctrl-C to stop" }
     )?;
     stdout.flush()?;
-    let mut printer = Printer { args: &args, color: ui.color(), previous: None, previous_characters: BTreeMap::new() };
+    let mut printer = Printer {
+        args: &args,
+        color: ui.color(),
+        previous: None,
+        previous_characters: BTreeMap::new(),
+        previous_invictus: None,
+    };
     let mut loaded_once = false;
     loop {
         // Everything already waiting is handled as one group: a simulation is
@@ -115,6 +121,8 @@ struct Printer<'a> {
     /// Each Character of the content of that simulation, with its Tactics, as
     /// JSON: what tells which Characters a change touched.
     previous_characters: BTreeMap<String, String>,
+    /// The last Invictus batch (`--sim invictus`), to compare with.
+    previous_invictus: Option<arena_engine::invictus::sim::Report>,
 }
 
 impl Printer<'_> {
@@ -192,6 +200,50 @@ impl Printer<'_> {
         Ok(())
     }
 
+    /// `--sim invictus`: a 4-player batch, each god's win rate beside the last batch's.
+    fn simulate_invictus(
+        &mut self,
+        snapshot: &Arc<Snapshot>,
+        seeds: std::ops::Range<u64>,
+        jobs: usize,
+        stdout: &mut dyn Write,
+        stderr: &mut dyn Write,
+    ) -> anyhow::Result<()> {
+        use arena_engine::invictus::sim as isim;
+        let setup = arena_engine::invictus::InvictusSetup::teams(4);
+        let policies = seats(&self.args.players);
+        let games =
+            match isim::batch(snapshot.content(), snapshot.scripts(), &setup, seeds.clone(), &policies, jobs, &|| {}) {
+                Ok(g) => g,
+                Err(e) => {
+                    writeln!(stderr, "error: sim: {e}")?;
+                    return Ok(());
+                }
+            };
+        let r = isim::Report::of(&games);
+        writeln!(
+            stdout,
+            "  sim invictus: {} games, seeds {}-{}; mean {:.1} turns; {} engine errors, {} effect failures",
+            r.games,
+            seeds.start,
+            seeds.end.saturating_sub(1),
+            r.mean_turns,
+            r.errors,
+            r.effect_failures
+        )?;
+        for (god, line) in &r.gods {
+            let was = self.previous_invictus.as_ref().and_then(|p| p.gods.get(god));
+            writeln!(
+                stdout,
+                "  {god:<12} {:5.1}%{}",
+                line.rate.rate * 100.0,
+                was.map(|w| format!(" (was {:5.1}%)", w.rate.rate * 100.0)).unwrap_or_default()
+            )?;
+        }
+        self.previous_invictus = Some(r);
+        Ok(())
+    }
+
     /// Play the --sim batch on a new snapshot and compare it with the last one.
     fn simulate(
         &mut self,
@@ -202,6 +254,9 @@ impl Printer<'_> {
         let Some(scenario) = &self.args.sim else { return Ok(()) };
         let jobs = self.args.jobs.unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get()));
         let seeds = self.args.seed..self.args.seed + self.args.games;
+        if scenario == "invictus" {
+            return self.simulate_invictus(snapshot, seeds, jobs, stdout, stderr);
+        }
         let started = Instant::now();
         let stats = match snapshot.simulate(
             scenario,

@@ -65,8 +65,18 @@ macro_rules! content_kinds {
             Setup, setup, setups: Setup;
             #[doc = "Invictus Artifact cards (`003 § Artifact card reference`)."]
             Artifact, artifact, artifacts: Artifact;
-            #[doc = "Invictus components other than Artifacts: Boosts, Reinforcements, gods,"]
-            #[doc = "the Apocalypse card, Charge Stations, counters (`003 § Components`)."]
+            #[doc = "Invictus god boards: Health and two character abilities (`003 § Character Boards`)."]
+            God, god, gods: God;
+            #[doc = "Invictus Boost cards (`003 § Boosts`)."]
+            Boost, boost, boosts: Boost;
+            #[doc = "Invictus Reinforcement cards (`003 § Reinforcements`)."]
+            Reinforcement, reinforcement, reinforcements: Reinforcement;
+            #[doc = "Invictus character skill tracks: Stamina, Range, Accuracy (`003 § Character Skills`)."]
+            SkillTrack, skill_track, skill_tracks: SkillTrack;
+            #[doc = "The Invictus marketplace, starter deck and rule numbers (`003 § Marketplace Setup`)."]
+            Marketplace, marketplace, marketplaces: Marketplace;
+            #[doc = "Invictus components and rules with no typed card: the Apocalypse card,"]
+            #[doc = "Charge Stations, counters (`003 § Components`)."]
             Component, component, components: Component;
         }
     };

@@ -84,6 +84,12 @@ pub fn check_sims(loaded: &crate::loaded::Loaded, n: u64, jobs: usize) -> SimChe
     for scenario in content.scenarios.keys().filter(|s| two_player(s)) {
         play(&Teams::Random(scenario.clone()), &format!("{scenario} --random-teams"), &mut note);
     }
+    // Invictus team games, when gods are loaded (`crate::invictus::sim::check_sims`).
+    let (invictus_ran, invictus_found) = crate::invictus::sim::check_sims(loaded, n, jobs, &packs);
+    ran.borrow_mut().extend(invictus_ran);
+    for (key, d) in invictus_found {
+        note(key, d);
+    }
     let coverage = effect_coverage(loaded, &ran.borrow());
     let mut diagnostics: Vec<Diagnostic> = problems
         .into_values()

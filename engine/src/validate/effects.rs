@@ -186,11 +186,14 @@ impl Validator<'_> {
     /// warning with "did you mean".
     pub(super) fn unknown_game_calls(&mut self, sources: &[ScriptSource]) {
         for src in sources {
+            // Invictus cards call the Invictus API (docs/invictus-lua-api.md).
+            let invictus = ["god:", "boost:", "reinforcement:", "artifact:"].iter().any(|k| src.card.starts_with(k));
+            let registry = if invictus { crate::invictus::api::REGISTRY } else { crate::script::api::REGISTRY };
+            let doc = if invictus { "docs/invictus-lua-api.md" } else { "docs/lua-api.md" };
             for (line_no, line) in src.source.lines().enumerate() {
                 for name in game_calls(line) {
-                    if crate::script::api::find(name).is_none() {
-                        let known: Vec<String> =
-                            crate::script::api::REGISTRY.iter().map(|f| f.name.to_string()).collect();
+                    if !registry.iter().any(|f| f.name == name) {
+                        let known: Vec<String> = registry.iter().map(|f| f.name.to_string()).collect();
                         let mut d = Diagnostic::warning(
                             Code::ScriptError,
                             format!("`game:{name}` is not a function of the API"),
@@ -206,8 +209,8 @@ impl Validator<'_> {
                             format!("{} {}", src.card, src.effect)
                         });
                         d = match read::suggest(name, &known) {
-                            Some(s) => d.help(format!("did you mean `game:{s}`? (docs/lua-api.md)")),
-                            None => d.help("see docs/lua-api.md for the functions effects can call"),
+                            Some(s) => d.help(format!("did you mean `game:{s}`? ({doc})")),
+                            None => d.help(format!("see {doc} for the functions effects can call")),
                         };
                         self.out.push(d);
                     }

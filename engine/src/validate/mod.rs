@@ -7,6 +7,7 @@
 
 mod effects;
 mod scenarios;
+mod invictus;
 
 use crate::content::{Entry, Origin};
 use crate::diag::{Code, Diagnostic, Location};
@@ -56,6 +57,7 @@ pub fn validate(loaded: &Loaded, options: &Options) -> Report {
     };
     v.dice_pools();
     v.references();
+    v.invictus();
     v.maps();
     v.effects(options);
     v.timings();

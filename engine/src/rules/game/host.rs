@@ -18,6 +18,7 @@ impl Host for Game<'_> {
             HostFn::Roll(func) => self.api_roll(func, &a),
             HostFn::Choice(func) => self.api_choice(func, &a),
             HostFn::Scenario(func) => self.api_scenario(func, &a),
+            HostFn::Invictus(func) => Err(format!("{} is a function of Invictus games", func.name())),
         }
     }
 

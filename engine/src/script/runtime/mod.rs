@@ -439,6 +439,18 @@ fn lua_err(e: impl std::fmt::Display) -> mlua::Error {
 impl Runtime {
     /// A VM over `content` with the scripts of `set` loaded.
     pub fn new(content: Arc<Content>, set: Arc<ScriptSet>, limits: Limits) -> mlua::Result<Runtime> {
+        Self::with_api(content, set, limits, api::REGISTRY)
+    }
+
+    /// A VM whose `game` object has the functions of `registry` (the
+    /// Invictus games pass `crate::invictus::api::REGISTRY`; Aristeia's is
+    /// [`api::REGISTRY`]); otherwise as [`Runtime::new`].
+    pub fn with_api(
+        content: Arc<Content>,
+        set: Arc<ScriptSet>,
+        limits: Limits,
+        registry: &'static [ApiFn],
+    ) -> mlua::Result<Runtime> {
         let lua = Lua::new_with(StdLib::STRING | StdLib::TABLE | StdLib::MATH | StdLib::UTF8, LuaOptions::new())?;
         let shared = Rc::new(Shared {
             budget: Cell::new(limits.instructions),
@@ -459,7 +471,7 @@ impl Runtime {
         });
         let ctx_object = lua.create_userdata(CtxObject(shared.clone()))?;
         harden(&lua, &shared, &ctx_object)?;
-        let game = build_game(&lua, &shared)?;
+        let game = build_game(&lua, &shared, registry)?;
         shared.game_ptr.set(game.to_pointer() as usize);
         lua.sandbox(true)?;
         lua.set_memory_limit(limits.memory_bytes)?;

@@ -182,9 +182,9 @@ pub(super) fn harden(lua: &Lua, shared: &Rc<Shared>, ctx: &mlua::AnyUserData) ->
 }
 
 /// The `game` object: one function per registry entry, checked arguments.
-pub(super) fn build_game(lua: &Lua, shared: &Rc<Shared>) -> mlua::Result<Table> {
+pub(super) fn build_game(lua: &Lua, shared: &Rc<Shared>, registry: &'static [ApiFn]) -> mlua::Result<Table> {
     let game = lua.create_table()?;
-    for f in api::REGISTRY {
+    for f in registry {
         let shared = shared.clone();
         let func = lua.create_function(move |lua, args: mlua::MultiValue| call_api(lua, &shared, f, args))?;
         game.raw_set(f.name, func)?;

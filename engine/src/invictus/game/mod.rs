@@ -1,0 +1,217 @@
+//! The running Invictus game, one file per chapter of `003`: `setup` (§ Game
+//! Setup, § Who Goes First?), `turn` (§ During Your Turn, § Charge Station,
+//! § Completing Your Turn, § Anytime Boosts), `finance` (§ Financial
+//! Transactions), `attack` (§ Attack the Enemy, § Attacking and Countering,
+//! § Counters, § Defeating an Enemy's Reinforcement), `abilities` (§ Perform
+//! Character Abilities, Energy), `revival` (§ Revival and Defeat, § The
+//! Apocalypse), `host` (the Lua API's calls).
+//!
+//! Synchronous like Aristeia's: the game asks a [`Controller`] and waits.
+//! All randomness is the game's seeded `ChaCha8` (shuffles, flips, `math.random`).
+
+mod abilities;
+mod attack;
+mod finance;
+mod host;
+mod revival;
+mod setup;
+mod turn;
+
+pub use attack::{AttackFrame, AttackKind, FrameEntry};
+pub use setup::{InvictusSetup, Seating};
+
+use super::decision::{Choice, Controller, Decision, DecisionKind, View};
+use super::event::Event;
+use super::state::{BoostCard, Card, GameState, Outcome};
+use crate::content::Content;
+use crate::model::{Artifact, Boost, God, Marketplace};
+use crate::rules::seats::PlayerId;
+use crate::script::runtime::{Ctx, Runtime, ScriptId};
+use rand::{RngExt, SeedableRng};
+use rand_chacha::ChaCha8Rng;
+
+/// Why a game could not be set up.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct SetupError(pub String);
+
+impl std::fmt::Display for SetupError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(&self.0)
+    }
+}
+
+/// An Invictus game in progress.
+pub struct Game<'a> {
+    /// The content played with (read-only).
+    pub content: &'a Content,
+    runtime: Option<&'a Runtime>,
+    market: &'a Marketplace,
+    /// The state.
+    pub state: GameState,
+    /// Everything that happened.
+    pub events: Vec<Event>,
+    /// Every answer given, in order.
+    pub answers: Vec<usize>,
+    /// Effects that failed and were undone.
+    pub effect_failures: usize,
+    /// Scripts run (indices into the runtime's set), for coverage.
+    pub effects_run: Vec<usize>,
+    /// The last failure's message, for reports.
+    pub last_failure: Option<String>,
+    rng: ChaCha8Rng,
+    controllers: Vec<Box<dyn Controller + 'a>>,
+    /// The attack being resolved, with its counters.
+    attack: Option<AttackFrame>,
+    /// Whose effect is running (the `ctx.self` of the call).
+    effect_owner: Option<PlayerId>,
+    /// The entry of the attack frame the running effect writes to.
+    effect_entry: Option<usize>,
+    snapshots: Vec<(GameState, usize, Option<AttackFrame>)>,
+    max_turns: u32,
+}
+
+impl std::fmt::Debug for Game<'_> {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Game").field("state", &self.state).finish()
+    }
+}
+
+impl<'a> Game<'a> {
+    /// The god board of a seat.
+    pub fn god(&self, p: PlayerId) -> &'a God {
+        let id = &self.state.player(p).god;
+        &self.content.gods.get(id).expect("seated gods are loaded").value
+    }
+
+    /// A player's name: their god's id.
+    pub fn name(&self, p: PlayerId) -> String {
+        self.state.player(p).god.clone()
+    }
+
+    /// An Artifact card.
+    pub fn artifact(&self, id: &str) -> Option<&'a Artifact> {
+        self.content.artifacts.get(id).map(|e| &e.value)
+    }
+
+    /// A Boost card.
+    pub fn boost(&self, id: &str) -> Option<&'a Boost> {
+        self.content.boosts.get(id).map(|e| &e.value)
+    }
+
+    /// The marketplace and rule numbers played with.
+    pub fn marketplace(&self) -> &'a Marketplace {
+        self.market
+    }
+
+    /// The Energy a card gives towards an ability (0 for counterfeits and Clinkers).
+    pub(crate) fn energy_value(&self, c: &Card) -> i32 {
+        match c {
+            Card::Artifact(id) => self.artifact(id).and_then(|a| a.energy).unwrap_or(0) as i32,
+            Card::Counterfeit(_) => 0,
+        }
+    }
+
+    /// Full Stamina: the first token's 14 and 2 for every further active
+    /// token (`003 § Stamina`; ruling I2: an inactive token, even the
+    /// first, takes away 2).
+    pub fn full_stamina(&self, p: PlayerId) -> i32 {
+        let active = self.state.active_tokens(p, crate::model::Skill::Stamina) as i32;
+        (self.market.base_stamina as i32 + self.market.stamina_step as i32 * (active - 1)).max(0)
+    }
+
+    pub(crate) fn emit(&mut self, e: Event) {
+        self.events.push(e);
+    }
+
+    /// Ask `player` a decision; a single option is taken without asking.
+    pub(crate) fn ask(&mut self, player: PlayerId, kind: DecisionKind, prompt: &str, options: Vec<Choice>) -> Choice {
+        if options.len() == 1 {
+            return options.into_iter().next().expect("one option");
+        }
+        let d = Decision { player, kind, prompt: prompt.to_string(), options };
+        let view = View { state: &self.state, content: self.content };
+        let i = self.controllers[player.index()].decide(&d, &view);
+        let i = i.min(d.options.len() - 1);
+        self.answers.push(i);
+        d.options.into_iter().nth(i).expect("index checked")
+    }
+
+    /// A Fisher-Yates shuffle with the game's RNG.
+    pub(crate) fn shuffle<T>(&mut self, v: &mut [T]) {
+        for i in (1..v.len()).rev() {
+            let j = self.rng.random_range(0..=i);
+            v.swap(i, j);
+        }
+    }
+
+    /// Run an effect's Lua, if it has any: `card` is `god:athena`, `boost:godlike`...,
+    /// `path` the effect's path in it. A failure is recorded and undone.
+    pub(crate) fn run_effect(&mut self, owner: PlayerId, card: &str, path: &str, target: Option<PlayerId>) {
+        let Some(rt) = self.runtime else { return };
+        let Some(id): Option<ScriptId> = rt.scripts().find(card, path) else { return };
+        let ctx = Ctx { self_id: Some(self.name(owner)), target: target.map(|t| self.name(t)), ..Ctx::default() };
+        let previous = self.effect_owner.replace(owner);
+        self.effects_run.push(id.0);
+        if let Err(e) = rt.call(id, self, &ctx) {
+            self.effect_failures += 1;
+            let message = e.to_string();
+            self.last_failure = Some(format!("{card} {path}: {message}"));
+            self.emit(Event::EffectFailed { card: format!("{card} {path}"), message });
+        }
+        self.effect_owner = previous;
+        self.check_down();
+    }
+
+    /// Take the top Boost of the deck, after an Apocalypse if it is empty.
+    pub(crate) fn take_boost(&mut self) -> Option<BoostCard> {
+        if self.state.boost_deck.is_empty() {
+            self.reshuffle_boosts();
+        }
+        self.state.boost_deck.pop()
+    }
+
+    fn reshuffle_boosts(&mut self) {
+        let mut d = std::mem::take(&mut self.state.boost_discard);
+        self.shuffle(&mut d);
+        self.state.boost_deck = d;
+    }
+
+    /// Whether the game is over.
+    pub fn over(&self) -> bool {
+        self.state.outcome.is_some()
+    }
+
+    /// Play the game to its end (or `max_turns` turns) and return the outcome.
+    pub fn play(&mut self) -> Outcome {
+        while self.state.outcome.is_none() {
+            if self.state.turn >= self.max_turns {
+                self.state.outcome = Some(Outcome::NoWinner);
+                break;
+            }
+            self.play_turn();
+            if self.state.outcome.is_none() {
+                self.state.active = self.state.next_after(self.state.active);
+            }
+        }
+        let winner = match self.state.outcome {
+            Some(Outcome::Team(t)) => Some(t),
+            _ => None,
+        };
+        self.emit(Event::GameEnded { winner, turns: self.state.turn });
+        self.state.outcome.clone().unwrap_or(Outcome::NoWinner)
+    }
+
+    /// Ends the game when at most one team has players left (`003 § Revival and Defeat`:
+    /// "A team wins when all enemies have been defeated").
+    pub(crate) fn check_winner(&mut self) {
+        if self.state.outcome.is_some() {
+            return;
+        }
+        let teams = self.state.teams_left();
+        match teams.as_slice() {
+            [t] => self.state.outcome = Some(Outcome::Team(*t)),
+            [] => self.state.outcome = Some(Outcome::NoWinner),
+            _ => {}
+        }
+    }
+}

@@ -1,0 +1,252 @@
+//! `arena sim invictus` and `arena replay` of an Invictus replay: headless
+//! Invictus games (one with its narrative, or a batch with per-god and
+//! per-seat win rates), and a human seat at the terminal.
+
+use super::*;
+use arena_engine::invictus::sim::{self as isim, Replay};
+use arena_engine::invictus::{Controller, Decision, InvictusSetup, Seating, View};
+use play::{load_for_play, with_progress};
+
+/// A person at the terminal for an Invictus seat: numbered options on
+/// stderr, a number on stdin; at the end of input the greedy player goes on.
+struct HumanSeat {
+    closed: bool,
+    shown: usize,
+}
+
+impl Controller for HumanSeat {
+    fn decide(&mut self, d: &Decision, view: &View<'_>) -> usize {
+        use std::io::BufRead;
+        if self.closed {
+            return arena_engine::invictus::players::GreedyController.decide(d, view);
+        }
+        let me = view.state.player(d.player);
+        let hand: Vec<&str> = me.hand.iter().map(|c| c.id()).collect();
+        let boosts: Vec<&str> = me.boosts.iter().map(|b| b.card.id.as_str()).collect();
+        eprintln!(
+            "\n{} ({} HP, Stamina {}): hand {}; Boosts {}",
+            me.god,
+            me.health,
+            me.stamina,
+            hand.join(", "),
+            if boosts.is_empty() { "none".into() } else { boosts.join(", ") }
+        );
+        eprintln!("{}", d.prompt);
+        for (i, o) in d.options.iter().enumerate() {
+            eprintln!("  {:>2}. {o}", i + 1);
+        }
+        self.shown += 1;
+        loop {
+            eprint!("> ");
+            let mut line = String::new();
+            match std::io::stdin().lock().read_line(&mut line) {
+                Ok(0) | Err(_) => {
+                    eprintln!("(end of input: the greedy player plays on)");
+                    self.closed = true;
+                    return arena_engine::invictus::players::GreedyController.decide(d, view);
+                }
+                Ok(_) => match line.trim().parse::<usize>() {
+                    Ok(n) if (1..=d.options.len()).contains(&n) => return n - 1,
+                    _ => eprintln!("type a number from 1 to {}", d.options.len()),
+                },
+            }
+        }
+    }
+}
+
+fn policy(k: PlayerKind) -> arena_engine::sim::Policy {
+    match k {
+        PlayerKind::Random => arena_engine::sim::Policy::Random,
+        // Batches never wait on a person: a human seat plays greedy there.
+        PlayerKind::Greedy | PlayerKind::Human => arena_engine::sim::Policy::Greedy,
+    }
+}
+
+/// `arena sim invictus --players N`: one game, or `--games N`.
+pub(super) fn sim(args: SimArgs, ui: &Ui, stdout: &mut dyn Write, stderr: &mut dyn Write) -> anyhow::Result<Exit> {
+    let mut count = None;
+    for p in &args.players {
+        match p {
+            PlayerArg::Count(n) => count = Some(*n),
+            PlayerArg::Kind(_) => {
+                writeln!(
+                    stderr,
+                    "error: for Invictus, --players is the number of players (2, 4 or 6; 3-6 with --seating free-for-all); name the controllers with --controllers greedy,random,human"
+                )?;
+                return Ok(2);
+            }
+        }
+    }
+    let seating = match args.seating {
+        SeatingArg::Standard => Seating::Standard,
+        SeatingArg::EveryOther => Seating::EveryOther,
+        SeatingArg::Random => Seating::Random,
+        SeatingArg::FreeForAll => Seating::FreeForAll,
+    };
+    let mut setup = InvictusSetup::teams(count.unwrap_or(4));
+    setup.seating = seating;
+    let loaded = match load_for_play(&args.packs, ui, stderr)? {
+        Ok(loaded) => loaded,
+        Err(code) => return Ok(code),
+    };
+    if loaded.content.gods.is_empty() {
+        writeln!(stderr, "error: no Invictus god is loaded: add --pack content/invictus")?;
+        return Ok(2);
+    }
+    let kinds: Vec<PlayerKind> =
+        if args.controllers.is_empty() { vec![PlayerKind::Greedy] } else { args.controllers.clone() };
+    let policies: Vec<arena_engine::sim::Policy> = kinds.iter().map(|k| policy(*k)).collect();
+    let content = std::sync::Arc::new(loaded.content.clone());
+    if let Some(games) = args.games {
+        if args.replay.is_some() {
+            writeln!(stderr, "error: --replay writes the file of one game; leave out --games")?;
+            return Ok(2);
+        }
+        let Some(end) = args.seed.checked_add(games) else {
+            writeln!(stderr, "error: --seed {} with --games {games} runs past the largest seed", args.seed)?;
+            return Ok(2);
+        };
+        let jobs = args.jobs.unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get()));
+        let started = std::time::Instant::now();
+        let results = with_progress(games, !ui.quiet(), |tick| {
+            isim::batch(content.clone(), loaded.script_set.clone(), &setup, args.seed..end, &policies, jobs, tick)
+        })
+        .map_err(|e| anyhow::anyhow!(e))?;
+        let report = isim::Report::of(&results);
+        match args.format {
+            Output::Json => {
+                let v = serde_json::json!({ "version": JSON_VERSION, "kind": "invictus-sim-batch", "setup": setup, "seeds": [args.seed, end - 1], "report": report, "games": results });
+                writeln!(stdout, "{}", serde_json::to_string_pretty(&v)?)?;
+            }
+            Output::Human => {
+                writeln!(
+                    stdout,
+                    "{games} Invictus games, {} players, seeds {}-{}, {jobs} jobs, {:.1}s",
+                    setup.players,
+                    args.seed,
+                    end - 1,
+                    started.elapsed().as_secs_f64()
+                )?;
+                write!(stdout, "{report}")?;
+                for g in results.iter().filter(|g| g.error.is_some() || g.last_failure.is_some()).take(5) {
+                    writeln!(
+                        stdout,
+                        "seed {}: {}",
+                        g.seed,
+                        g.error.as_deref().or(g.last_failure.as_deref()).unwrap_or_default()
+                    )?;
+                }
+            }
+        }
+        return Ok(if report.errors > 0 || report.effect_failures > 0 { 1 } else { 0 });
+    }
+    let runtime = isim::runtime(content.clone(), loaded.script_set.clone()).map_err(|e| anyhow::anyhow!(e))?;
+    let controllers: Vec<Box<dyn Controller>> = (0..setup.players)
+        .map(|s| match kinds[s % kinds.len()] {
+            PlayerKind::Human => Box::new(HumanSeat { closed: false, shown: 0 }) as Box<dyn Controller>,
+            k => isim::controller(policy(k), args.seed, s),
+        })
+        .collect();
+    let record = match isim::play_with(&content, &runtime, &setup, args.seed, controllers) {
+        Ok(r) => r,
+        Err(e) => {
+            writeln!(stderr, "error: {e}")?;
+            return Ok(2);
+        }
+    };
+    if let Some(path) = &args.replay {
+        let packs = loaded.packs.iter().map(|p| format!("{}@{}", p.manifest.id, p.manifest.version)).collect();
+        let replay = Replay::of(&record, &setup, packs);
+        std::fs::write(path, serde_json::to_string(&replay)? + "\n")
+            .with_context(|| format!("cannot write {}", path.display()))?;
+    }
+    match args.format {
+        Output::Json => {
+            let v = serde_json::json!({ "version": JSON_VERSION, "kind": "invictus-sim-game", "setup": setup, "record": record });
+            writeln!(stdout, "{}", serde_json::to_string_pretty(&v)?)?;
+        }
+        Output::Human => write!(stdout, "{}", record.narrative())?,
+    }
+    Ok(if record.effect_failures > 0 { 1 } else { 0 })
+}
+
+/// Whether a replay file's text is an Invictus replay.
+pub(super) fn is_replay(text: &str) -> bool {
+    serde_json::from_str::<serde_json::Value>(text)
+        .is_ok_and(|v| v.get("game").and_then(|g| g.as_str()) == Some("invictus"))
+}
+
+/// `arena replay FILE` for an Invictus replay: exit 0 when every event is the same.
+pub(super) fn replay(
+    text: &str,
+    packs: &[PathBuf],
+    ui: &Ui,
+    stdout: &mut dyn Write,
+    stderr: &mut dyn Write,
+) -> anyhow::Result<Exit> {
+    let replay: Replay = serde_json::from_str(text).context("not an Invictus replay file")?;
+    let loaded = match load_for_play(packs, ui, stderr)? {
+        Ok(loaded) => loaded,
+        Err(code) => return Ok(code),
+    };
+    let content = std::sync::Arc::new(loaded.content.clone());
+    let runtime = isim::runtime(content.clone(), loaded.script_set.clone()).map_err(|e| anyhow::anyhow!(e))?;
+    match isim::check_replay(&content, &runtime, &replay) {
+        Ok(r) => {
+            writeln!(stdout, "the replay plays the same {} events", r.events.len())?;
+            Ok(0)
+        }
+        Err(e) => {
+            writeln!(stderr, "error: {e}")?;
+            Ok(1)
+        }
+    }
+}
+
+/// `arena run FILE` for an Invictus situation (`game = "invictus"`): the
+/// active player's turn from the position, answered by the option texts;
+/// exit 1 on a missing or wrong answer or a failed effect.
+pub(super) fn run_situation(
+    text: &str,
+    file: &std::path::Path,
+    packs: &[PathBuf],
+    format: Output,
+    ui: &Ui,
+    stdout: &mut dyn Write,
+    stderr: &mut dyn Write,
+) -> anyhow::Result<Exit> {
+    let sit = match arena_engine::invictus::situation::Situation::from_toml(text) {
+        Ok(s) => s,
+        Err(e) => {
+            writeln!(stderr, "error: {}: {e}", file.display())?;
+            return Ok(1);
+        }
+    };
+    let loaded = match load_for_play(packs, ui, stderr)? {
+        Ok(loaded) => loaded,
+        Err(code) => return Ok(code),
+    };
+    let content = std::sync::Arc::new(loaded.content.clone());
+    let runtime = isim::runtime(content.clone(), loaded.script_set.clone()).map_err(|e| anyhow::anyhow!(e))?;
+    let (mut game, errors) = match sit.game(&content, Some(&runtime)) {
+        Ok(g) => g,
+        Err(e) => {
+            writeln!(stderr, "error: {}: {e}", file.display())?;
+            return Ok(1);
+        }
+    };
+    game.play_turn();
+    match format {
+        Output::Json => writeln!(stdout, "{}", serde_json::to_string_pretty(&game.events)?)?,
+        Output::Human => {
+            for e in &game.events {
+                writeln!(stdout, "{e}")?;
+            }
+        }
+    }
+    let errors = errors.lock().map(|e| e.clone()).unwrap_or_default();
+    for e in &errors {
+        writeln!(stderr, "error: {}: {e}", file.display())?;
+    }
+    Ok(if errors.is_empty() && game.effect_failures == 0 { 0 } else { 1 })
+}
