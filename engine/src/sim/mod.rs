@@ -8,7 +8,7 @@ mod check;
 mod replay;
 
 pub use check::{SimCheck, check_sims, check_situations};
-pub use replay::{RANDOM_TEAMS, Replay, ReplayCheck, check_replay, replay_setup};
+pub use replay::{RANDOM_TEAMS, Replay, ReplayCheck, check_replay, replay_events, replay_setup};
 
 use crate::content::Content;
 use crate::players::{GreedyController, RandomController};
