@@ -70,7 +70,13 @@ pub fn balance_svg(title: &str, report: &Report) -> String {
     let (w, h) = (num(WIDTH), num(height));
     let view = format!("0 0 {w} {h}");
     let mut svg = BytesStart::new("svg");
-    for a in [("xmlns", "http://www.w3.org/2000/svg"), ("width", &w), ("height", &h), ("viewBox", &view), ("font-family", "sans-serif")] {
+    for a in [
+        ("xmlns", "http://www.w3.org/2000/svg"),
+        ("width", w.as_str()),
+        ("height", h.as_str()),
+        ("viewBox", view.as_str()),
+        ("font-family", "sans-serif"),
+    ] {
         svg.push_attribute(a);
     }
     let _ = d.0.write_event(Xml::Start(svg));

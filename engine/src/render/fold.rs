@@ -60,7 +60,7 @@ fn set_total(slot: &mut Vec<u32>, player: PlayerId, total: u32) {
 
 fn step(content: &Content, scene: &mut Scene, e: &Event, vp: &mut Vec<u32>, frags: &mut Vec<u32>, round: &mut u8) {
     use Event::*;
-    let mut place = |scene: &mut Scene, id: &str, to: Location| {
+    let place = |scene: &mut Scene, id: &str, to: Location| {
         if let Some(f) = figure(scene, id) {
             f.location = to;
         }

@@ -437,7 +437,7 @@ fn legend(d: &mut Doc, scene: &Scene, options: &Options, left: f64) {
     d.start("g", &[("id", "legend")]);
     let x = num(left);
     let mut y = TOP + 4.0;
-    let mut line = |d: &mut Doc, class: &str, text: &str, y: &mut f64| {
+    let line = |d: &mut Doc, class: &str, text: &str, y: &mut f64| {
         d.element("text", &[("x", &x), ("y", &num(*y)), ("class", class)], text);
         *y += 15.0;
     };

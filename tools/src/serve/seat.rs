@@ -140,7 +140,7 @@ pub(super) fn start(state: &State, q: &BTreeMap<String, String>) -> Reply {
         };
         let mut other = arena_engine::sim::Policy::Greedy.controller(seed, 1 - seat);
         let seats: Vec<&mut dyn Controller> =
-            if seat == 0 { vec![&mut person, other.as_mut()] } else { vec![other.as_mut(), &mut person] };
+            if seat == 0 { vec![&mut person as &mut dyn Controller, other.as_mut()] } else { vec![other.as_mut(), &mut person] };
         let result = arena_engine::sim::play(&content, &runtime, &setup, seats);
         let mut s = lock(&out);
         s.over = true;
