@@ -113,8 +113,7 @@ fn situation_picture() {
     let run = arena(&["render", "situation", file.to_str().unwrap()]);
     assert_eq!(run.code, 0, "{}", run.stderr);
     let els = parse(&run.stdout);
-    let figures: Vec<&str> =
-        els.iter().filter_map(|e| e.attrs.get("data-id").map(String::as_str)).collect();
+    let figures: Vec<&str> = els.iter().filter_map(|e| e.attrs.get("data-id").map(String::as_str)).collect();
     assert_eq!(figures, ["tinker", "gata", "major-lunah", "8-ball", "spider-drone-1", "running-projectile-1"]);
     let legend = texts(&els, "text").join("\n");
     assert!(legend.contains("ML major-lunah [2, -1] Damage 2/"), "{legend}");
@@ -180,7 +179,8 @@ fn sight_overlay_agrees_with_the_geometry() {
     assert!(seen.len() == 3, "all three conditions occur on this map: {seen:?}");
     // The Range numbers are routes around Blocked spaces and Barriers: [-1, -4]
     // is Adjacent (1); [3, -4] is 3 away, with [1, -4] and [2, -4] Blocked between.
-    let tip = |q: i32, r: i32| texts(&els, "title").into_iter().find(|t| t.starts_with(&format!("[{q}, {r}] "))).unwrap();
+    let tip =
+        |q: i32, r: i32| texts(&els, "title").into_iter().find(|t| t.starts_with(&format!("[{q}, {r}] "))).unwrap();
     assert_eq!(tip(-1, -4), "[-1, -4] Clear Line of Sight, Range 1");
     let barriers: Vec<Hex> = map.barriers.iter().map(|b| Hex::new(b[0].into(), b[1].into())).collect();
     let free = |h: Hex| h.within(9) && !blocked.contains(&h) && !barriers.contains(&h);

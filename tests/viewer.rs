@@ -71,7 +71,9 @@ fn serves_on_loopback_only_and_refuses_paths_outside_the_packs() {
     assert_eq!(code, 200, "{body}");
     assert!(body.contains("id = \"hexadome-a\""));
     // Out of the pack: up and out, absolute, through a link, encoded.
-    for path in ["..%2Fsecret.txt", "maps%2F..%2F..%2Fsecret.txt", "%2Fetc%2Fpasswd", "maps%2Flink.toml", "..", "C:%5Cx"] {
+    for path in
+        ["..%2Fsecret.txt", "maps%2F..%2F..%2Fsecret.txt", "%2Fetc%2Fpasswd", "maps%2Flink.toml", "..", "C:%5Cx"]
+    {
         let (code, body) = get(&format!("/api/source?pack=aristeia-core&path={path}"));
         assert_eq!(code, 403, "{path}: {body}");
         assert!(!body.contains("not for the browser"));
@@ -216,8 +218,18 @@ fn in_a_browser_the_viewer_steps_a_replay_and_follows_a_saved_pack() {
     for _ in 0..first_move {
         tab.find_element("#next").unwrap().click().unwrap();
     }
-    wait_for(&tab, &format!("document.querySelector('#event-no').textContent.startsWith('event {first_move} ')"), 30, "the step");
-    wait_for(&tab, &format!("document.querySelector('#replay-board .title').textContent.includes('event {first_move}:')"), 60, "the board after the steps");
+    wait_for(
+        &tab,
+        &format!("document.querySelector('#event-no').textContent.startsWith('event {first_move} ')"),
+        30,
+        "the step",
+    );
+    wait_for(
+        &tab,
+        &format!("document.querySelector('#replay-board .title').textContent.includes('event {first_move}:')"),
+        60,
+        "the board after the steps",
+    );
     let moved = board(&tab);
     assert_ne!(at_start, moved, "stepping the replay changes the board");
     assert_eq!(eval_string(&tab, "document.querySelector('#narrative li.now').textContent"), {
@@ -226,21 +238,40 @@ fn in_a_browser_the_viewer_steps_a_replay_and_follows_a_saved_pack() {
     });
     shot(&tab, "replay-stepped.png");
     tab.find_element("#prev").unwrap().click().unwrap();
-    wait_for(&tab, &format!("document.querySelector('#replay-board .title').textContent.includes('event {}:')", first_move - 1), 60, "a step back");
+    wait_for(
+        &tab,
+        &format!("document.querySelector('#replay-board .title').textContent.includes('event {}:')", first_move - 1),
+        60,
+        "a step back",
+    );
     assert_ne!(board(&tab), moved, "a step back changes the board again");
 
     // The map, with a Line of Sight overlay; then a save to the pack redraws it.
     tab.find_element("nav button[data-tab=map]").unwrap().click().unwrap();
     wait_for(&tab, "!!document.querySelector('#map-board svg')", 60, "the map");
-    tab.evaluate("document.querySelector('#map-from').value = '0,-4'; document.querySelector('#map-from').onchange()", false).unwrap();
-    wait_for(&tab, "document.querySelectorAll('#map-board [data-sight]').length > 200", 60, "the Line of Sight overlay");
+    tab.evaluate(
+        "document.querySelector('#map-from').value = '0,-4'; document.querySelector('#map-from').onchange()",
+        false,
+    )
+    .unwrap();
+    wait_for(
+        &tab,
+        "document.querySelectorAll('#map-board [data-sight]').length > 200",
+        60,
+        "the Line of Sight overlay",
+    );
     shot(&tab, "map-line-of-sight.png");
     let map_file = root.join("maps/hexadome.toml");
     let text = std::fs::read_to_string(&map_file).unwrap();
     let saved = text.replace("name = \"HexaDome (side A)\"", "name = \"HexaDome (side A, as saved)\"");
     assert_ne!(saved, text);
     std::fs::write(&map_file, saved).unwrap();
-    wait_for(&tab, "document.querySelector('#map-board .title').textContent.includes('as saved')", 60, "the page to follow the save");
+    wait_for(
+        &tab,
+        "document.querySelector('#map-board .title').textContent.includes('as saved')",
+        60,
+        "the page to follow the save",
+    );
     shot(&tab, "map-after-save.png");
     // A broken save: its diagnostics show, and the last good map stays.
     std::fs::write(&map_file, text.replace("radius = 9", "radius = \"nine\"")).unwrap();

@@ -22,16 +22,18 @@ fn the_human_seat_shows_the_board_with_each_decision() {
     assert!(out.status.code().unwrap_or(9) <= 1, "{err}");
     let key = "A-Z player 1  a-z player 2  1-9 options";
     let boards = err.matches(key).count();
-    assert!(boards >= 4, "a board with each of the 4 Decisions shown (3 answered, 1 at the end of input): {boards}\n{err}");
+    assert!(
+        boards >= 4,
+        "a board with each of the 4 Decisions shown (3 answered, 1 at the end of input): {boards}\n{err}"
+    );
     // The first Decision about a space (Deployment): its options are numbered on the board.
     let deploy = err.find("Deploy where?").expect("a Deployment Decision");
     let key_at = err[..deploy].rfind(key).expect("a board before it");
     let option_line = |l: &str| {
         l.trim_start().split_once(". ").is_some_and(|(n, _)| !n.is_empty() && n.chars().all(|c| c.is_ascii_digit()))
     };
-    let board_chars = |l: &str| {
-        !option_line(l) && l.chars().all(|c| c.is_ascii_alphanumeric() || " .#=*?~!+".contains(c))
-    };
+    let board_chars =
+        |l: &str| !option_line(l) && l.chars().all(|c| c.is_ascii_alphanumeric() || " .#=*?~!+".contains(c));
     let start = err[..key_at].rfind(key).map_or(0, |i| i + key.len());
     let rows: Vec<&str> = err[start..key_at].lines().filter(|l| l.contains('.') && board_chars(l)).collect();
     let board = rows.join("\n");

@@ -8,10 +8,13 @@ use crate::sim::{Rate, Report};
 use quick_xml::Writer;
 use quick_xml::events::{BytesEnd, BytesStart, BytesText, Event as Xml};
 
-const WIDTH: f64 = 720.0;
+const WIDTH: f64 = 900.0;
 const ROW: f64 = 22.0;
-const NAME: f64 = 180.0;
+const NAME: f64 = 220.0;
 const BAR: f64 = 300.0;
+/// Where the Damage bars start, and their longest length.
+const DAMAGE: f64 = 680.0;
+const DAMAGE_BAR: f64 = 120.0;
 
 fn num(v: f64) -> String {
     let s = format!("{v:.2}");
@@ -80,7 +83,11 @@ pub fn balance_svg(title: &str, report: &Report) -> String {
         svg.push_attribute(a);
     }
     let _ = d.0.write_event(Xml::Start(svg));
-    d.el("style", &[], Some(".title{font-size:16px;font-weight:bold}.head{font-size:13px;font-weight:bold}.small{font-size:12px}"));
+    d.el(
+        "style",
+        &[],
+        Some(".title{font-size:16px;font-weight:bold}.head{font-size:13px;font-weight:bold}.small{font-size:12px}"),
+    );
     d.el("rect", &[("x", "0"), ("y", "0"), ("width", &w), ("height", &h), ("fill", "#fbfaf7")], None);
     d.text(12.0, 24.0, "title", title);
     let mut y = 50.0;
@@ -91,7 +98,12 @@ pub fn balance_svg(title: &str, report: &Report) -> String {
         d.rate_bar(y, rate, player_colour(p));
         y += ROW;
     }
-    d.text(12.0, y, "small", &format!("draws {}  mean Rounds {:.2}  engine errors {}", report.draws, report.mean_rounds, report.errors));
+    d.text(
+        12.0,
+        y,
+        "small",
+        &format!("draws {}  mean Rounds {:.2}  engine errors {}", report.draws, report.mean_rounds, report.errors),
+    );
     y += ROW * 1.5;
     d.text(12.0, y, "head", "Each Character: its side's win rate; Damage dealt / taken per game");
     y += ROW;
@@ -99,11 +111,25 @@ pub fn balance_svg(title: &str, report: &Report) -> String {
     for (id, c) in &report.per_character {
         d.text(12.0, y, "small", &format!("{id} ({} games)", c.games));
         d.rate_bar(y, &c.win_rate, "#64748b");
-        // Damage as two thin bars under the label column's right edge.
-        let dealt = c.mean_damage_dealt / most * (NAME - 130.0);
-        let taken = c.mean_damage_taken / most * (NAME - 130.0);
-        d.el("rect", &[("x", "120"), ("y", &num(y - 13.0)), ("width", &num(dealt)), ("height", "6"), ("fill", "#16a34a")], None);
-        d.el("rect", &[("x", "120"), ("y", &num(y - 6.0)), ("width", &num(taken)), ("height", "6"), ("fill", "#dc2626")], None);
+        // Damage dealt (green) and taken (red) per game, as two thin bars.
+        let dealt = c.mean_damage_dealt / most * DAMAGE_BAR;
+        let taken = c.mean_damage_taken / most * DAMAGE_BAR;
+        d.el(
+            "rect",
+            &[("x", &num(DAMAGE)), ("y", &num(y - 13.0)), ("width", &num(dealt)), ("height", "6"), ("fill", "#16a34a")],
+            None,
+        );
+        d.el(
+            "rect",
+            &[("x", &num(DAMAGE)), ("y", &num(y - 6.0)), ("width", &num(taken)), ("height", "6"), ("fill", "#dc2626")],
+            None,
+        );
+        d.text(
+            DAMAGE + DAMAGE_BAR + 4.0,
+            y,
+            "small",
+            &format!("{:.1} / {:.1}", c.mean_damage_dealt, c.mean_damage_taken),
+        );
         y += ROW;
     }
     let _ = d.0.write_event(Xml::End(BytesEnd::new("svg")));

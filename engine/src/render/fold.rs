@@ -140,9 +140,7 @@ fn step(content: &Content, scene: &mut Scene, e: &Event, vp: &mut Vec<u32>, frag
                     f.damage = 0;
                     f.tokens.clear();
                 }
-                None => {
-                    scene.figures.push(new_figure(minion, player, FigureKind::Minion, hp, Location::Space(*space)))
-                }
+                None => scene.figures.push(new_figure(minion, player, FigureKind::Minion, hp, Location::Space(*space))),
             }
         }
         MinionRemoved { minion, .. } => place(scene, minion, Location::Aside),

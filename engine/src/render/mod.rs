@@ -156,7 +156,12 @@ impl Scene {
             zones: map
                 .zones
                 .iter()
-                .map(|z| ZoneMark { id: z.id.clone(), kind: z.kind, number: z.number, spaces: z.spaces.iter().map(h).collect() })
+                .map(|z| ZoneMark {
+                    id: z.id.clone(),
+                    kind: z.kind,
+                    number: z.number,
+                    spaces: z.spaces.iter().map(h).collect(),
+                })
                 .collect(),
             scoring_zone: None,
             special_spaces: Vec::new(),
@@ -207,7 +212,8 @@ impl Scene {
                 active: state.active.as_deref() == Some(u.id.as_str()),
             });
         }
-        let vp: Vec<String> = state.players.enumerate().map(|(p, pl)| format!("{p} {} VP", pl.victory_points)).collect();
+        let vp: Vec<String> =
+            state.players.enumerate().map(|(p, pl)| format!("{p} {} VP", pl.victory_points)).collect();
         let frags: Vec<String> = state.players.iter().map(|pl| pl.frags.to_string()).collect();
         scene.status = vec![
             format!("Round {}  Scoring Zone {}", state.round, state.scoring_zone),
@@ -350,4 +356,3 @@ fn short_label(id: &str, kind: FigureKind) -> String {
         }
     }
 }
-

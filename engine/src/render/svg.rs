@@ -15,7 +15,7 @@ use quick_xml::events::{BytesEnd, BytesStart, BytesText, Event as Xml};
 /// Circumradius of a space, in pixels.
 pub const SIZE: f64 = 20.0;
 /// Width of the legend beside the board, in pixels.
-const LEGEND: f64 = 300.0;
+const LEGEND: f64 = 470.0;
 const MARGIN: f64 = 16.0;
 const TOP: f64 = 40.0;
 
@@ -237,7 +237,10 @@ fn overlay(d: &mut Doc, scene: &Scene, frame: &Frame, from: Hex) {
             d.label(x, y - SIZE * 0.45, 7.0, "range", &n.to_string());
         }
     }
-    d.empty("polygon", &[("points", &frame.polygon(from)), ("fill", "none"), ("stroke", "#be123c"), ("stroke-width", "3")]);
+    d.empty(
+        "polygon",
+        &[("points", &frame.polygon(from)), ("fill", "none"), ("stroke", "#be123c"), ("stroke-width", "3")],
+    );
     d.end("g");
 }
 
@@ -334,7 +337,14 @@ fn figures(d: &mut Doc, scene: &Scene, frame: &Frame) {
         match f.kind {
             FigureKind::Character => d.empty(
                 "circle",
-                &[("cx", &num(x)), ("cy", &num(y)), ("r", &num(r)), ("fill", colour), ("stroke", stroke), ("stroke-width", width)],
+                &[
+                    ("cx", &num(x)),
+                    ("cy", &num(y)),
+                    ("r", &num(r)),
+                    ("fill", colour),
+                    ("stroke", stroke),
+                    ("stroke-width", width),
+                ],
             ),
             FigureKind::Minion => {
                 let s = r * 1.5;
@@ -377,7 +387,14 @@ fn figures(d: &mut Doc, scene: &Scene, frame: &Frame) {
             let fill = if *side == TokenSide::Red { "#b91c1c" } else { "#1d4ed8" };
             d.empty(
                 "rect",
-                &[("x", &num(bx)), ("y", &num(by)), ("width", "7"), ("height", "7"), ("fill", fill), ("stroke", "#fff")],
+                &[
+                    ("x", &num(bx)),
+                    ("y", &num(by)),
+                    ("width", "7"),
+                    ("height", "7"),
+                    ("fill", fill),
+                    ("stroke", "#fff"),
+                ],
             );
             let initial = state.chars().next().map(|c| c.to_uppercase().collect::<String>()).unwrap_or_default();
             d.label(bx + 3.5, by + 6.0, 6.0, "badge", &initial);
@@ -449,7 +466,10 @@ fn legend(d: &mut Doc, scene: &Scene, options: &Options, left: f64) {
     players.dedup();
     for p in players {
         y += 4.0;
-        d.empty("rect", &[("x", &x), ("y", &num(y - 10.0)), ("width", "10"), ("height", "10"), ("fill", player_colour(p))]);
+        d.empty(
+            "rect",
+            &[("x", &x), ("y", &num(y - 10.0)), ("width", "10"), ("height", "10"), ("fill", player_colour(p))],
+        );
         d.element("text", &[("x", &num(left + 14.0)), ("y", &num(y)), ("class", "head")], &p.to_string());
         y += 15.0;
         for f in scene.figures.iter().filter(|f| f.player == p) {
@@ -475,7 +495,10 @@ fn legend(d: &mut Doc, scene: &Scene, options: &Options, left: f64) {
     if let Some(from) = options.sight_from {
         line(d, "head", &format!("Line of Sight from [{}, {}]", from.q, from.r), &mut y);
         for s in [Sight::Clear, Sight::Limited, Sight::Blocked] {
-            d.empty("rect", &[("x", &x), ("y", &num(y - 10.0)), ("width", "10"), ("height", "10"), ("fill", sight_fill(s))]);
+            d.empty(
+                "rect",
+                &[("x", &x), ("y", &num(y - 10.0)), ("width", "10"), ("height", "10"), ("fill", sight_fill(s))],
+            );
             d.element("text", &[("x", &num(left + 14.0)), ("y", &num(y)), ("class", "legend")], sight_name(s));
             y += 15.0;
         }

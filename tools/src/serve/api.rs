@@ -44,7 +44,8 @@ impl Reply {
 pub(super) fn handle(state: &State, request: tiny_http::Request) {
     let reply = route(state, &request);
     let mut response = tiny_http::Response::from_data(reply.body).with_status_code(reply.status);
-    for (k, v) in [("Content-Type", reply.content_type), ("Cache-Control", "no-store"), ("X-Content-Type-Options", "nosniff")]
+    for (k, v) in
+        [("Content-Type", reply.content_type), ("Cache-Control", "no-store"), ("X-Content-Type-Options", "nosniff")]
     {
         if let Ok(h) = tiny_http::Header::from_bytes(k, v) {
             response = response.with_header(h);
@@ -131,7 +132,9 @@ fn content(state: &State, snap: &Snapshot) -> Reply {
             json!({ "id": p.manifest.id, "version": p.manifest.version.to_string(), "files": files })
         })
         .collect();
-    let names = |v: Vec<(String, String)>| v.into_iter().map(|(id, name)| json!({ "id": id, "name": name })).collect::<Vec<_>>();
+    let names = |v: Vec<(String, String)>| {
+        v.into_iter().map(|(id, name)| json!({ "id": id, "name": name })).collect::<Vec<_>>()
+    };
     let replays: Vec<String> = state.replays.lock().map(|r| r.keys().cloned().collect()).unwrap_or_default();
     Reply::json(json!({
         "generation": snap.generation,
@@ -187,8 +190,10 @@ pub(crate) fn pack_file(snap: &Snapshot, pack: &str, path: &str) -> Result<Strin
 /// Load a replay file and play it again on the live content.
 pub(super) fn add_replay_file(state: &State, file: &Path) -> Result<(), String> {
     let snap = state.live.snapshot().ok_or("no content has loaded clean")?;
-    let text = arena_engine::read::read_text_limited(file, arena_engine::read::MAX_TOOL_FILE).map_err(|e| e.to_string())?;
-    let replay: arena_engine::sim::Replay = serde_json::from_str(&text).map_err(|e| format!("not a replay file: {e}"))?;
+    let text =
+        arena_engine::read::read_text_limited(file, arena_engine::read::MAX_TOOL_FILE).map_err(|e| e.to_string())?;
+    let replay: arena_engine::sim::Replay =
+        serde_json::from_str(&text).map_err(|e| format!("not a replay file: {e}"))?;
     let events = crate::render::replay_events(&snap.loaded, &replay)?;
     let name = file.file_stem().map_or("replay".into(), |s| s.to_string_lossy().into_owned());
     state.replays.lock().map_err(|_| "poisoned")?.insert(name, Arc::new(events));

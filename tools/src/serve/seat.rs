@@ -4,8 +4,8 @@
 //! greedy player in the other; each Decision is published with a picture of
 //! the position, and the page's answer is handed back through a channel.
 
-use super::*;
 use super::api::Reply;
+use super::*;
 use arena_engine::render::{self, Options, Scene};
 use arena_engine::rules::decision::{Choice, Controller, Decision};
 use arena_engine::rules::state::View;
@@ -117,7 +117,10 @@ pub(super) fn start(state: &State, q: &BTreeMap<String, String>) -> Reply {
     let seed: u64 = get("seed").parse().unwrap_or(1);
     let seat = if get("seat") == "2" { 1 } else { 0 };
     let Some(setup_id) = arena_engine::watch::setup_for(&snap.loaded.content, get("setup")) else {
-        return Reply::error(404, format!("no setup, and no Scenario with a ready-made setup, is called `{}`", get("setup")));
+        return Reply::error(
+            404,
+            format!("no setup, and no Scenario with a ready-made setup, is called `{}`", get("setup")),
+        );
     };
     cancel(state);
     let (tx, rx) = mpsc::channel();
@@ -139,8 +142,11 @@ pub(super) fn start(state: &State, q: &BTreeMap<String, String>) -> Reply {
             }
         };
         let mut other = arena_engine::sim::Policy::Greedy.controller(seed, 1 - seat);
-        let seats: Vec<&mut dyn Controller> =
-            if seat == 0 { vec![&mut person as &mut dyn Controller, other.as_mut()] } else { vec![other.as_mut(), &mut person] };
+        let seats: Vec<&mut dyn Controller> = if seat == 0 {
+            vec![&mut person as &mut dyn Controller, other.as_mut()]
+        } else {
+            vec![other.as_mut(), &mut person]
+        };
         let result = arena_engine::sim::play(&content, &runtime, &setup, seats);
         let mut s = lock(&out);
         s.over = true;
