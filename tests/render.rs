@@ -62,6 +62,17 @@ fn parse(svg: &str) -> Vec<El> {
                     out[i].text.push_str(&text);
                 }
             }
+            // quick-xml reports `&lt;` and the like apart from the text around them.
+            Xml::GeneralRef(r) => {
+                let name = r.decode().expect("UTF-8 reference").into_owned();
+                let ch = quick_xml::escape::resolve_predefined_entity(&name)
+                    .map(String::from)
+                    .or_else(|| r.resolve_char_ref().ok().flatten().map(String::from))
+                    .unwrap_or_else(|| panic!("unknown entity &{name};"));
+                if let Some(&i) = open.last() {
+                    out[i].text.push_str(&ch);
+                }
+            }
             Xml::Eof => break,
             _ => {}
         }

@@ -40,7 +40,8 @@ fn viewer(root: &Path) -> Viewer {
 fn request(v: &Viewer, method: &str, target: &str, headers: &[&str]) -> (u16, String) {
     let mut s = std::net::TcpStream::connect(v.addr()).unwrap();
     s.set_read_timeout(Some(Duration::from_secs(60))).unwrap();
-    let mut text = format!("{method} {target} HTTP/1.1\r\nConnection: close\r\n");
+    // HTTP/1.0: the whole body at once, never chunked.
+    let mut text = format!("{method} {target} HTTP/1.0\r\nConnection: close\r\n");
     if !headers.iter().any(|h| h.starts_with("Host:")) {
         text.push_str(&format!("Host: {}\r\n", v.addr()));
     }
@@ -62,7 +63,7 @@ fn serves_on_loopback_only_and_refuses_paths_outside_the_packs() {
     let secret = dir.path().join("secret.txt");
     std::fs::write(&secret, "not for the browser").unwrap();
     #[cfg(unix)]
-    std::os::unix::fs::symlink(&secret, root.join("maps/link.toml")).unwrap();
+    std::os::unix::fs::symlink(&secret, root.join("maps/.link")).unwrap();
     let v = viewer(&root);
     assert!(v.addr().ip().is_loopback(), "{}", v.addr());
     let get = |target: &str| request(&v, "GET", target, &[]);
@@ -72,7 +73,7 @@ fn serves_on_loopback_only_and_refuses_paths_outside_the_packs() {
     assert!(body.contains("id = \"hexadome-a\""));
     // Out of the pack: up and out, absolute, through a link, encoded.
     for path in
-        ["..%2Fsecret.txt", "maps%2F..%2F..%2Fsecret.txt", "%2Fetc%2Fpasswd", "maps%2Flink.toml", "..", "C:%5Cx"]
+        ["..%2Fsecret.txt", "maps%2F..%2F..%2Fsecret.txt", "%2Fetc%2Fpasswd", "maps%2F.link", "..", "C:%5Cx"]
     {
         let (code, body) = get(&format!("/api/source?pack=aristeia-core&path={path}"));
         assert_eq!(code, 403, "{path}: {body}");

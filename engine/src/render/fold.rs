@@ -107,7 +107,12 @@ fn step(content: &Content, scene: &mut Scene, e: &Event, vp: &mut Vec<u32>, frag
             }
         }
         StateImposed { character, state } => {
+            let stacking = content.states.get(state).is_some_and(|s| s.value.stacking);
             if let Some(f) = figure(scene, character) {
+                if !stacking {
+                    // Re-imposed: the old token goes, a new one is placed red side up (`000 § States`).
+                    f.tokens.retain(|(s, _)| s != state);
+                }
                 f.tokens.push((state.clone(), TokenSide::Red));
             }
         }

@@ -237,11 +237,11 @@ impl Scene {
         };
         let map = scenario_map(content, scenario)?;
         let sc = &content.scenarios[scenario].value;
-        let mut scene = fold::apply(content, Scene::of_map(map), events);
-        if scene.scoring_zone.is_none() {
-            // As the game starts: the Scenario's first Scoring Zone (`Game::new`).
-            scene.scoring_zone = Some(sc.scoring_zones.first().cloned().unwrap_or_else(|| "central".into()));
-        }
+        let mut start = Scene::of_map(map);
+        // As the game starts: the Scenario's first Scoring Zone (`Game::new`);
+        // `ScoringZone` events move it.
+        start.scoring_zone = Some(sc.scoring_zones.first().cloned().unwrap_or_else(|| "central".into()));
+        let mut scene = fold::apply(content, start, events);
         scene.label_figures();
         Ok(scene)
     }
