@@ -72,9 +72,7 @@ fn serves_on_loopback_only_and_refuses_paths_outside_the_packs() {
     assert_eq!(code, 200, "{body}");
     assert!(body.contains("id = \"hexadome-a\""));
     // Out of the pack: up and out, absolute, through a link, encoded.
-    for path in
-        ["..%2Fsecret.txt", "maps%2F..%2F..%2Fsecret.txt", "%2Fetc%2Fpasswd", "maps%2F.link", "..", "C:%5Cx"]
-    {
+    for path in ["..%2Fsecret.txt", "maps%2F..%2F..%2Fsecret.txt", "%2Fetc%2Fpasswd", "maps%2F.link", "..", "C:%5Cx"] {
         let (code, body) = get(&format!("/api/source?pack=aristeia-core&path={path}"));
         assert_eq!(code, 403, "{path}: {body}");
         assert!(!body.contains("not for the browser"));
