@@ -326,6 +326,11 @@ impl SourceMap {
         self.files.insert(path, (text, starts.into()));
     }
 
+    /// The recorded files' paths, in order.
+    pub fn paths(&self) -> impl Iterator<Item = &Path> {
+        self.files.keys().map(PathBuf::as_path)
+    }
+
     /// The text of a file, if recorded.
     pub fn get(&self, path: &Path) -> Option<&str> {
         self.files.get(path).map(|(s, _)| &**s)

@@ -17,6 +17,7 @@ pub mod packtest;
 pub mod patch;
 pub mod players;
 pub mod read;
+pub mod render;
 pub mod resolve;
 pub mod rules;
 pub mod schema;

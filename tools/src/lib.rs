@@ -10,7 +10,9 @@ mod content_cmds;
 mod invictus;
 mod packs;
 mod play;
+mod render;
 mod scaffold;
+pub mod serve;
 
 use anyhow::Context;
 use arena_engine::diag::{self, Code, Diagnostic, Severity};
@@ -141,6 +143,14 @@ enum Command {
     /// good reload and compares win rates and mean VP with the previous
     /// content. Runs until Ctrl-C (or, with `--once`, one change).
     Watch(watch::WatchArgs),
+    /// Draw a map, a situation's position or a replay at one event as SVG:
+    /// zones, Blocked spaces, Barriers, markers, figures with their Damage,
+    /// States and Action Points; optionally Line of Sight and Range from a space.
+    Render(render::RenderArgs),
+    /// Serve a local viewer on 127.0.0.1: the content, maps, replays stepped
+    /// forwards and backwards, balance charts, and a seat to play from the
+    /// browser; the page redraws when a watched pack is saved (docs/viewer.md).
+    Serve(serve::ServeArgs),
 }
 
 #[derive(clap::Args, Debug)]
@@ -420,6 +430,8 @@ where
         Command::Diff(args) => content_cmds::diff(args, &ui, out, err),
         Command::Run(args) => run_situation(args, &ui, out, err),
         Command::Watch(args) => watch::run(args, &ui, out, err),
+        Command::Render(args) => render::run(args, &ui, out, err),
+        Command::Serve(args) => serve::run(args, &ui, out, err),
         Command::Completions(args) => completions(args, out),
         Command::New(args) => scaffold::run(args, out, err),
         Command::Man(args) => man(args, out),

@@ -27,6 +27,7 @@ impl arena_engine::rules::decision::Controller for HumanController {
             eprintln!("{e}");
         }
         self.shown = view.events.len();
+        eprint!("{}", board_picture(d, view));
         let hand = &view.state.players[d.player].hand;
         if !hand.is_empty() {
             eprintln!("({}'s hand: {})", d.player, hand.join(", "));
@@ -53,6 +54,26 @@ impl arena_engine::rules::decision::Controller for HumanController {
             }
         }
     }
+}
+
+/// The compact board of the human seat: the position, with the Decision's
+/// options on spaces numbered as they are listed.
+pub(super) fn board_picture(
+    d: &arena_engine::rules::decision::Decision,
+    view: &arena_engine::rules::state::View<'_>,
+) -> String {
+    use arena_engine::rules::decision::Choice;
+    let Ok(scene) = arena_engine::render::Scene::of_state(view.content, view.state) else { return String::new() };
+    let marks: Vec<_> = d
+        .options
+        .iter()
+        .enumerate()
+        .filter_map(|(i, o)| match o {
+            Choice::Space { space } | Choice::MoveTo { space } => Some((*space, i + 1)),
+            _ => None,
+        })
+        .collect();
+    format!("\n{}{}\n", arena_engine::render::text::board(&scene, &marks), arena_engine::render::text::KEY)
 }
 
 impl PlayerKind {
@@ -403,7 +424,8 @@ pub(super) fn sim_batch(
             writeln!(stdout, "{}", serde_json::to_string_pretty(&v)?)?;
         }
         _ => {
-            let shard = batch.shard.map(|s| format!(" (shard {s} of seeds {}-{})", batch.first_seed, batch.last_seed()));
+            let shard =
+                batch.shard.map(|s| format!(" (shard {s} of seeds {}-{})", batch.first_seed, batch.last_seed()));
             writeln!(
                 stdout,
                 "{} games of {setup}, seeds {}-{}{}, {jobs} jobs, {:.1}s",

@@ -10,8 +10,8 @@ mod replay;
 mod tally;
 
 pub use check::{SimCheck, check_sims, check_situations};
-pub use replay::{RANDOM_TEAMS, Replay, ReplayCheck, check_replay, replay_setup};
 pub use digest::{digest, digests};
+pub use replay::{RANDOM_TEAMS, Replay, ReplayCheck, check_replay, replay_events, replay_setup};
 pub use tally::{CharacterTally, Failure, MAX_FAILURES, Shard, Tally};
 
 use crate::content::Content;

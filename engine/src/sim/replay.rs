@@ -132,3 +132,18 @@ pub fn replay_setup(content: &Content, setup: &str, seed: u64) -> Result<GameSet
 
 /// How a replay names a game with random teams: `random-teams:<scenario>`.
 pub const RANDOM_TEAMS: &str = "random-teams:";
+
+/// Play a replay again with its answers and return the game's events (what
+/// `arena render replay` and the viewer step through). The events are the
+/// engine's own, typed; [`check_replay`] says whether they match the file's.
+///
+/// # Errors
+/// When the setup or Scenario the replay names is not loaded, or the game
+/// cannot start.
+pub fn replay_events(content: &Content, runtime: &Runtime, replay: &Replay) -> Result<Vec<Event>, String> {
+    let setup = replay_setup(content, &replay.setup, replay.seed)?;
+    let queue = std::rc::Rc::new(std::cell::RefCell::new((replay.answers.iter().copied().collect(), false)));
+    let mut a = ReplayController(queue.clone());
+    let mut b = ReplayController(queue);
+    Ok(play(content, runtime, &setup, vec![&mut a, &mut b])?.events)
+}

@@ -6,8 +6,8 @@
 //! reader); returns diagnostics and never changes the content.
 
 mod effects;
-mod scenarios;
 mod invictus;
+mod scenarios;
 
 use crate::content::{Entry, Origin};
 use crate::diag::{Code, Diagnostic, Location};

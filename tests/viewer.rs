@@ -1,0 +1,282 @@
+//! `arena serve` (issue 18): the viewer listens on the loopback address only
+//! and refuses paths outside its packs; and, in a real headless Chromium
+//! (Debian's `chromium`, which `.ci/run` installs), the page steps a replay
+//! and follows a saved pack. Screenshots go to `target/viewer-screenshots/`
+//! for a person to look at.
+
+use arena::serve::{Config, Viewer, start};
+use arena_tests::tests_dir;
+use std::io::{Read, Write};
+use std::path::{Path, PathBuf};
+use std::time::{Duration, Instant};
+
+/// A copy of the core pack in a temporary folder, so the test can save into it.
+fn core_copy() -> (tempfile::TempDir, PathBuf) {
+    let dir = tempfile::tempdir().unwrap();
+    let root = dir.path().join("aristeia-core");
+    copy_dir(&tests_dir().join("../content/aristeia-core"), &root);
+    (dir, root)
+}
+
+fn copy_dir(from: &Path, to: &Path) {
+    std::fs::create_dir_all(to).unwrap();
+    for e in std::fs::read_dir(from).unwrap() {
+        let e = e.unwrap();
+        let target = to.join(e.file_name());
+        if e.file_type().unwrap().is_dir() {
+            copy_dir(&e.path(), &target);
+        } else {
+            std::fs::copy(e.path(), &target).unwrap();
+        }
+    }
+}
+
+fn viewer(root: &Path) -> Viewer {
+    start(Config { paths: vec![root.to_path_buf()], port: 0, replays: vec![], debounce_ms: Some(50) }).unwrap()
+}
+
+/// The status code and body of one request, sent as raw bytes (this test
+/// needs requests no client library would send, such as an unnormalised path).
+fn request(v: &Viewer, method: &str, target: &str, headers: &[&str]) -> (u16, String) {
+    let mut s = std::net::TcpStream::connect(v.addr()).unwrap();
+    s.set_read_timeout(Some(Duration::from_secs(60))).unwrap();
+    // HTTP/1.0: the whole body at once, never chunked.
+    let mut text = format!("{method} {target} HTTP/1.0\r\nConnection: close\r\n");
+    if !headers.iter().any(|h| h.starts_with("Host:")) {
+        text.push_str(&format!("Host: {}\r\n", v.addr()));
+    }
+    for h in headers {
+        text.push_str(&format!("{h}\r\n"));
+    }
+    text.push_str("Content-Length: 0\r\n\r\n");
+    s.write_all(text.as_bytes()).unwrap();
+    let mut reply = String::new();
+    s.read_to_string(&mut reply).unwrap();
+    let code = reply.split(' ').nth(1).and_then(|c| c.parse().ok()).unwrap_or(0);
+    let body = reply.split_once("\r\n\r\n").map(|(_, b)| b.to_string()).unwrap_or_default();
+    (code, body)
+}
+
+#[test]
+fn serves_on_loopback_only_and_refuses_paths_outside_the_packs() {
+    let (dir, root) = core_copy();
+    let secret = dir.path().join("secret.txt");
+    std::fs::write(&secret, "not for the browser").unwrap();
+    #[cfg(unix)]
+    std::os::unix::fs::symlink(&secret, root.join("maps/.link")).unwrap();
+    let v = viewer(&root);
+    assert!(v.addr().ip().is_loopback(), "{}", v.addr());
+    let get = |target: &str| request(&v, "GET", target, &[]);
+    // A file of the pack, by pack id and path.
+    let (code, body) = get("/api/source?pack=aristeia-core&path=maps%2Fhexadome.toml");
+    assert_eq!(code, 200, "{body}");
+    assert!(body.contains("id = \"hexadome-a\""));
+    // Out of the pack: up and out, absolute, through a link, encoded.
+    for path in ["..%2Fsecret.txt", "maps%2F..%2F..%2Fsecret.txt", "%2Fetc%2Fpasswd", "maps%2F.link", "..", "C:%5Cx"] {
+        let (code, body) = get(&format!("/api/source?pack=aristeia-core&path={path}"));
+        assert_eq!(code, 403, "{path}: {body}");
+        assert!(!body.contains("not for the browser"));
+    }
+    assert_eq!(get("/api/source?pack=no-such-pack&path=pack.toml").0, 404);
+    assert_eq!(get("/api/source?pack=aristeia-core&path=maps%2Fnone.toml").0, 404);
+    // Paths that are not routes are not files either.
+    assert_eq!(get("/../secret.txt").0, 404);
+    assert_eq!(get("/%2e%2e/secret.txt").0, 404);
+    // Another site's name for this address is refused; POST needs the viewer's header.
+    assert_eq!(request(&v, "GET", "/api/status", &["Host: attacker.example"]).0, 403);
+    assert_eq!(request(&v, "POST", "/api/replays?setup=assault&seed=1", &[]).0, 403);
+    // The packs are only read.
+    let before = arena_tests::tree_fingerprint(dir.path());
+    assert_eq!(get("/api/map.svg?id=hexadome-a&coords=1&from=0,0").0, 200);
+    assert_eq!(request(&v, "POST", "/api/replays?setup=assault&seed=2", &["X-Arena: 1"]).0, 200);
+    assert_eq!(arena_tests::tree_fingerprint(dir.path()), before);
+    v.stop();
+}
+
+#[test]
+fn the_seat_plays_a_game_from_the_browser_api() {
+    let (_dir, root) = core_copy();
+    let v = viewer(&root);
+    let post = |t: &str| request(&v, "POST", t, &["X-Arena: 1"]);
+    let (code, body) = post("/api/play/start?setup=assault&seed=4&seat=2");
+    assert_eq!(code, 200, "{body}");
+    // Answer the first option of every Decision until the game ends.
+    let deadline = Instant::now() + Duration::from_secs(300);
+    let mut answered = 0;
+    let mut last_asked = 0;
+    loop {
+        assert!(Instant::now() < deadline, "the game did not end");
+        let (_, body) = request(&v, "GET", "/api/play", &[]);
+        let g: serde_json::Value = serde_json::from_str(&body).unwrap();
+        if g["over"] == true {
+            assert!(g["error"].is_null(), "{}", g["error"]);
+            assert!(g["narrative"].as_array().unwrap().last().unwrap().as_str().unwrap().starts_with("== Game over"));
+            break;
+        }
+        let asked = g["asked"].as_u64().unwrap();
+        if g["decision"].is_object() && asked != last_asked {
+            assert_eq!(g["decision"]["player"], "player 2", "the person plays seat 2 only");
+            assert!(g["board"].as_str().unwrap().starts_with("<svg"));
+            last_asked = asked;
+            answered += 1;
+            assert_eq!(post("/api/play/answer?index=0").0, 200);
+        } else {
+            std::thread::sleep(Duration::from_millis(20));
+        }
+    }
+    assert!(answered > 10, "only {answered} Decisions reached the browser seat");
+    v.stop();
+}
+
+fn chromium() -> PathBuf {
+    for name in ["chromium", "chromium-browser"] {
+        for dir in std::env::var("PATH").unwrap_or_default().split(':') {
+            let p = Path::new(dir).join(name);
+            if p.is_file() {
+                return p;
+            }
+        }
+    }
+    panic!("the viewer's browser test needs Chromium: `apt-get install chromium` (.ci/run installs it)");
+}
+
+fn screenshots() -> PathBuf {
+    let dir = tests_dir().join("../target/viewer-screenshots");
+    std::fs::create_dir_all(&dir).unwrap();
+    dir
+}
+
+/// Evaluate `js` in the page until it returns `true`, or panic after `secs`.
+fn wait_for(tab: &headless_chrome::Tab, js: &str, secs: u64, what: &str) {
+    let deadline = Instant::now() + Duration::from_secs(secs);
+    loop {
+        let ok = tab.evaluate(js, false).ok().and_then(|r| r.value).and_then(|v| v.as_bool()).unwrap_or(false);
+        if ok {
+            return;
+        }
+        assert!(Instant::now() < deadline, "timed out waiting for {what}");
+        std::thread::sleep(Duration::from_millis(100));
+    }
+}
+
+fn eval_string(tab: &headless_chrome::Tab, js: &str) -> String {
+    tab.evaluate(js, false).unwrap().value.and_then(|v| v.as_str().map(String::from)).unwrap_or_default()
+}
+
+fn shot(tab: &headless_chrome::Tab, name: &str) {
+    use headless_chrome::protocol::cdp::Page::CaptureScreenshotFormatOption;
+    let png = tab.capture_screenshot(CaptureScreenshotFormatOption::Png, None, None, true).unwrap();
+    assert!(png.starts_with(b"\x89PNG"), "a PNG");
+    std::fs::write(screenshots().join(name), png).unwrap();
+}
+
+#[test]
+fn in_a_browser_the_viewer_steps_a_replay_and_follows_a_saved_pack() {
+    let (_dir, root) = core_copy();
+    let v = viewer(&root);
+    let profile = tempfile::tempdir().unwrap();
+    let args: Vec<&std::ffi::OsStr> = [
+        "--disable-gpu",
+        "--disable-quic",
+        "--no-first-run",
+        "--disable-background-networking",
+        "--disable-component-update",
+        "--disable-sync",
+    ]
+    .iter()
+    .map(std::ffi::OsStr::new)
+    .collect();
+    let options = headless_chrome::LaunchOptions {
+        headless: true,
+        sandbox: false,
+        path: Some(chromium()),
+        user_data_dir: Some(profile.path().to_path_buf()),
+        window_size: Some((1500, 1000)),
+        args,
+        idle_browser_timeout: Duration::from_secs(300),
+        ..Default::default()
+    };
+    let browser = headless_chrome::Browser::new(options).expect("start headless Chromium");
+    let tab = browser.new_tab().unwrap();
+    tab.set_default_timeout(Duration::from_secs(120));
+    tab.navigate_to(&format!("{}#replay", v.url())).unwrap().wait_until_navigated().unwrap();
+    wait_for(&tab, "document.querySelectorAll('#replay-setup option').length > 0", 60, "the content lists");
+
+    // A replay: play a greedy game, then step it forwards and backwards.
+    tab.find_element("#replay-new").unwrap().click().unwrap();
+    wait_for(&tab, "document.querySelectorAll('#narrative li').length > 10", 240, "the replay's narrative");
+    wait_for(&tab, "!!document.querySelector('#replay-board svg')", 60, "the board at event 0");
+    let board = |tab: &headless_chrome::Tab| eval_string(tab, "document.querySelector('#replay-board').innerHTML");
+    let at_start = board(&tab);
+    // Forward to the first Move: the board must differ from the start.
+    let first_move = eval_string(
+        &tab,
+        "String([...document.querySelectorAll('#narrative li')].findIndex(li => / moves \\[/.test(li.textContent)))",
+    );
+    let first_move: usize = first_move.parse().expect("an event index");
+    for _ in 0..first_move {
+        tab.find_element("#next").unwrap().click().unwrap();
+    }
+    wait_for(
+        &tab,
+        &format!("document.querySelector('#event-no').textContent.startsWith('event {first_move} ')"),
+        30,
+        "the step",
+    );
+    wait_for(
+        &tab,
+        &format!("document.querySelector('#replay-board .title').textContent.includes('event {first_move}:')"),
+        60,
+        "the board after the steps",
+    );
+    let moved = board(&tab);
+    assert_ne!(at_start, moved, "stepping the replay changes the board");
+    assert_eq!(eval_string(&tab, "document.querySelector('#narrative li.now').textContent"), {
+        let line = eval_string(&tab, &format!("document.querySelectorAll('#narrative li')[{first_move}].textContent"));
+        line
+    });
+    shot(&tab, "replay-stepped.png");
+    tab.find_element("#prev").unwrap().click().unwrap();
+    wait_for(
+        &tab,
+        &format!("document.querySelector('#replay-board .title').textContent.includes('event {}:')", first_move - 1),
+        60,
+        "a step back",
+    );
+    assert_ne!(board(&tab), moved, "a step back changes the board again");
+
+    // The map, with a Line of Sight overlay; then a save to the pack redraws it.
+    tab.find_element("nav button[data-tab=map]").unwrap().click().unwrap();
+    wait_for(&tab, "!!document.querySelector('#map-board svg')", 60, "the map");
+    tab.evaluate(
+        "document.querySelector('#map-from').value = '0,-4'; document.querySelector('#map-from').onchange()",
+        false,
+    )
+    .unwrap();
+    wait_for(
+        &tab,
+        "document.querySelectorAll('#map-board [data-sight]').length > 200",
+        60,
+        "the Line of Sight overlay",
+    );
+    shot(&tab, "map-line-of-sight.png");
+    let map_file = root.join("maps/hexadome.toml");
+    let text = std::fs::read_to_string(&map_file).unwrap();
+    let saved = text.replace("name = \"HexaDome (side A)\"", "name = \"HexaDome (side A, as saved)\"");
+    assert_ne!(saved, text);
+    std::fs::write(&map_file, saved).unwrap();
+    wait_for(
+        &tab,
+        "document.querySelector('#map-board .title').textContent.includes('as saved')",
+        60,
+        "the page to follow the save",
+    );
+    shot(&tab, "map-after-save.png");
+    // A broken save: its diagnostics show, and the last good map stays.
+    std::fs::write(&map_file, text.replace("radius = 9", "radius = \"nine\"")).unwrap();
+    wait_for(&tab, "!document.querySelector('#rejected').hidden", 60, "the rejected save's diagnostics");
+    assert!(eval_string(&tab, "document.querySelector('#rejected').textContent").contains("hexadome.toml"));
+    assert!(eval_string(&tab, "document.querySelector('#map-board .title').textContent").contains("as saved"));
+    shot(&tab, "map-rejected-save.png");
+    v.stop();
+}

@@ -1,0 +1,189 @@
+//! A person plays a seat from the browser: the game runs on a thread of its
+//! own with a [`BrowserSeat`] as that seat's `Controller` (the engine's
+//! synchronous Decisions, as the terminal's human seat answers them) and the
+//! greedy player in the other; each Decision is published with a picture of
+//! the position, and the page's answer is handed back through a channel.
+
+use super::api::Reply;
+use super::*;
+use arena_engine::render::{self, Options, Scene};
+use arena_engine::rules::decision::{Choice, Controller, Decision};
+use arena_engine::rules::state::View;
+use serde_json::json;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::mpsc;
+use std::time::Duration;
+
+/// The browser's game.
+pub(crate) struct Session {
+    answers: mpsc::Sender<usize>,
+    shown: Arc<Mutex<Shown>>,
+    cancel: Arc<AtomicBool>,
+    thread: Option<std::thread::JoinHandle<()>>,
+}
+
+/// What the page shows of the game.
+#[derive(Debug, Clone, Default, serde::Serialize)]
+struct Shown {
+    /// The person's seat, from 1.
+    seat: usize,
+    /// The Decision waiting for the person, if any.
+    decision: Option<serde_json::Value>,
+    /// Counts the Decisions asked, so the page can tell a new one from the last.
+    asked: u64,
+    /// The narrative so far.
+    narrative: Vec<String>,
+    /// The position, as SVG.
+    board: String,
+    /// Whether the game has ended.
+    over: bool,
+    /// Why it stopped, when it failed.
+    error: Option<String>,
+}
+
+fn lock(shown: &Mutex<Shown>) -> std::sync::MutexGuard<'_, Shown> {
+    shown.lock().unwrap_or_else(|p| p.into_inner())
+}
+
+/// The person's seat.
+struct BrowserSeat {
+    answers: mpsc::Receiver<usize>,
+    shown: Arc<Mutex<Shown>>,
+    cancel: Arc<AtomicBool>,
+}
+
+impl Controller for BrowserSeat {
+    fn decide(&mut self, d: &Decision, view: &View<'_>) -> usize {
+        let marks: Vec<_> = d
+            .options
+            .iter()
+            .enumerate()
+            .filter_map(|(i, o)| match o {
+                Choice::Space { space } | Choice::MoveTo { space } => Some((*space, (i + 1).to_string())),
+                _ => None,
+            })
+            .collect();
+        let board = match Scene::of_state(view.content, view.state) {
+            Ok(scene) => render::svg::to_svg(&scene, &Options { marks, ..Options::default() }),
+            Err(e) => format!("<p>{e}</p>"),
+        };
+        {
+            let mut s = lock(&self.shown);
+            s.board = board;
+            s.narrative = view.events.iter().map(ToString::to_string).collect();
+            s.asked += 1;
+            s.decision = Some(json!({
+                "player": d.player.to_string(),
+                "character": d.character,
+                "prompt": d.prompt,
+                "options": d.options.iter().map(ToString::to_string).collect::<Vec<_>>(),
+            }));
+        }
+        loop {
+            if self.cancel.load(Ordering::Relaxed) {
+                // The engine stops asking once a controller gives up.
+                return usize::MAX;
+            }
+            match self.answers.recv_timeout(Duration::from_millis(200)) {
+                Ok(i) if i < d.options.len() => {
+                    lock(&self.shown).decision = None;
+                    return i;
+                }
+                Ok(_) | Err(mpsc::RecvTimeoutError::Timeout) => {}
+                Err(mpsc::RecvTimeoutError::Disconnected) => return usize::MAX,
+            }
+        }
+    }
+}
+
+/// Stop the browser's game, if one runs.
+pub(super) fn cancel(state: &State) {
+    let old = state.play.lock().ok().and_then(|mut p| p.take());
+    if let Some(mut s) = old {
+        s.cancel.store(true, Ordering::Relaxed);
+        if let Some(t) = s.thread.take() {
+            let _ = t.join();
+        }
+    }
+}
+
+/// `POST /api/play/start?setup=S&seed=N&seat=1|2`: a new game, the person in
+/// that seat and the greedy player in the other.
+pub(super) fn start(state: &State, q: &BTreeMap<String, String>) -> Reply {
+    let Some(snap) = state.live.snapshot() else {
+        return Reply::error(503, "no content has loaded clean yet: see /api/status");
+    };
+    let get = |k: &str| q.get(k).map_or("", String::as_str);
+    let seed: u64 = get("seed").parse().unwrap_or(1);
+    let seat = if get("seat") == "2" { 1 } else { 0 };
+    let Some(setup_id) = arena_engine::watch::setup_for(&snap.loaded.content, get("setup")) else {
+        return Reply::error(
+            404,
+            format!("no setup, and no Scenario with a ready-made setup, is called `{}`", get("setup")),
+        );
+    };
+    cancel(state);
+    let (tx, rx) = mpsc::channel();
+    let shown = Arc::new(Mutex::new(Shown { seat: seat + 1, ..Shown::default() }));
+    let cancel_flag = Arc::new(AtomicBool::new(false));
+    let content = snap.content();
+    let setup = match arena_engine::sim::replay_setup(&content, &setup_id, seed) {
+        Ok(s) => s,
+        Err(e) => return Reply::error(500, e),
+    };
+    let mut person = BrowserSeat { answers: rx, shown: shown.clone(), cancel: cancel_flag.clone() };
+    let out = shown.clone();
+    let thread = std::thread::spawn(move || {
+        let runtime = match snap.runtime() {
+            Ok(r) => r,
+            Err(e) => {
+                lock(&out).error = Some(e);
+                return;
+            }
+        };
+        let mut other = arena_engine::sim::Policy::Greedy.controller(seed, 1 - seat);
+        let seats: Vec<&mut dyn Controller> = if seat == 0 {
+            vec![&mut person as &mut dyn Controller, other.as_mut()]
+        } else {
+            vec![other.as_mut(), &mut person]
+        };
+        let result = arena_engine::sim::play(&content, &runtime, &setup, seats);
+        let mut s = lock(&out);
+        s.over = true;
+        s.decision = None;
+        match result {
+            Ok(record) => {
+                s.narrative = record.events.iter().map(ToString::to_string).collect();
+                if let Ok(scene) = Scene::of_events(&content, &record.events) {
+                    s.board = render::svg::to_svg(&scene, &Options::default());
+                }
+            }
+            Err(e) => s.error = Some(e),
+        }
+    });
+    if let Ok(mut p) = state.play.lock() {
+        *p = Some(Session { answers: tx, shown, cancel: cancel_flag, thread: Some(thread) });
+    }
+    Reply::json(json!({ "setup": setup_id, "seed": seed, "seat": seat + 1 }))
+}
+
+/// `GET /api/play`: the game as the page shows it.
+pub(super) fn poll(state: &State) -> Reply {
+    let shown = state.play.lock().ok().and_then(|p| p.as_ref().map(|s| lock(&s.shown).clone()));
+    match shown {
+        Some(s) => Reply::json(json!(s)),
+        None => Reply::json(json!({ "decision": null, "over": false, "narrative": [], "board": "", "asked": 0 })),
+    }
+}
+
+/// `POST /api/play/answer?index=I`: the person's answer (from 0).
+pub(super) fn answer(state: &State, q: &BTreeMap<String, String>) -> Reply {
+    let Some(i) = q.get("index").and_then(|i| i.parse::<usize>().ok()) else {
+        return Reply::error(400, "answer takes index=N");
+    };
+    let sent = state.play.lock().ok().and_then(|p| p.as_ref().map(|s| s.answers.send(i).is_ok()));
+    match sent {
+        Some(true) => Reply::json(json!({ "ok": true })),
+        _ => Reply::error(409, "no game is waiting for an answer"),
+    }
+}
