@@ -88,7 +88,7 @@ pub fn check_sims(loaded: &crate::loaded::Loaded, n: u64, jobs: usize) -> SimChe
     let mut diagnostics: Vec<Diagnostic> = problems
         .into_values()
         .map(|(mut d, count)| {
-            if d.is_error() {
+            if d.is_error() || d.severity == crate::diag::Severity::Warning {
                 d.notes.push(format!("in {count} of the simulated games"));
             }
             d
@@ -153,6 +153,22 @@ pub(super) fn report_game(
             format!("unfinished {what}"),
             Diagnostic::error(Code::SimFailed, format!("`{what}`, seed {}: the game did not end", g.seed))
                 .help(repro.clone()),
+        );
+    }
+    // Over before anyone played: a rule that ends the game at once, most likely.
+    if g.ended_before_activation {
+        let by = match &g.ended_by {
+            Some(rule) => format!(": Scenario rule `{rule}` ended it"),
+            None => String::new(),
+        };
+        note(
+            format!("ended early {what}"),
+            Diagnostic::warning(
+                Code::SimFailed,
+                format!("`{what}`, seed {}: the game ended in Round {} before any Activation{by}", g.seed, g.rounds),
+            )
+            .with_note("a game that ends before any Character is activated is usually a rule ending it too soon (`game:end_game()` at `round-start`?)")
+            .help(repro.clone()),
         );
     }
     let mut this_game = std::collections::BTreeSet::new();
@@ -240,11 +256,20 @@ pub fn check_situations(
             }
         };
         match sit.play(&content, &runtime) {
-            Err(e) => out.push(
-                Diagnostic::error(Code::SituationFailed, format!("cannot set up the situation: {e}"))
-                    .at(line_location(&file, &text, 1))
-                    .help(help(&file)),
-            ),
+            Err(e) => {
+                // At the key concerned (`/character/1/space`), else the file's first line.
+                let location = match e.locate(&text) {
+                    Some((span, line, column)) => {
+                        crate::diag::Location { file: file.clone(), span: Some(span), line, column }
+                    }
+                    None => line_location(&file, &text, 1),
+                };
+                out.push(
+                    Diagnostic::error(Code::SituationFailed, format!("cannot set up the situation: {e}"))
+                        .at(location)
+                        .help(help(&file)),
+                )
+            }
             Ok(played) => {
                 for p in played.problems {
                     out.push(
