@@ -33,8 +33,8 @@ pub fn check_sims(loaded: &crate::loaded::Loaded, n: u64, jobs: usize) -> SimChe
             setups.extend(ready);
         }
     }
-    // The packs, for the reproduction command.
-    let packs: String = loaded.packs.iter().map(|p| format!(" --pack {}", p.root.display())).collect();
+    // The packs, for the reproduction command: pasted where `check` ran.
+    let packs: String = loaded.packs.iter().map(|p| format!(" --pack {}", pack_arg(&p.root))).collect();
     let mut problems: std::collections::BTreeMap<String, (Diagnostic, usize)> = Default::default();
     let mut note = |key: String, d: Diagnostic| problems.entry(key).or_insert((d, 0)).1 += 1;
     // Players that use their cards: a greedy seat against a random one, the
@@ -102,6 +102,27 @@ pub fn check_sims(loaded: &crate::loaded::Loaded, n: u64, jobs: usize) -> SimChe
         );
     }
     SimCheck { diagnostics, coverage }
+}
+
+/// A pack folder as a `--pack` argument that works pasted in the folder
+/// `arena check` ran in: the path as given when it is relative, plain (no
+/// `..`) and there; else the absolute path (a bundled pack found beside the
+/// binary's checkout is `/.../tools/../content/...`, which reads as relative
+/// to the wrong folder). Quoted when it holds a space or a quote.
+pub(super) fn pack_arg(root: &std::path::Path) -> String {
+    use std::path::Component;
+    let plain = root.is_relative()
+        && root.components().all(|c| matches!(c, Component::Normal(_) | Component::CurDir))
+        && root.is_dir();
+    let path = if plain {
+        root.to_path_buf()
+    } else {
+        root.canonicalize()
+            .or_else(|_| std::env::current_dir().map(|d| d.join(root)))
+            .unwrap_or_else(|_| root.to_path_buf())
+    };
+    let text = path.display().to_string();
+    if text.contains([' ', '\'', '"']) { format!("'{}'", text.replace('\'', "'\\''")) } else { text }
 }
 
 /// Which scripted effects ran: every effect with Lua but conditions and
