@@ -472,8 +472,8 @@ fn a_discard_at_random_follows_the_seed() {
 fn setup_errors_name_the_line_and_column() {
     let dir = tests_dir().join("fixtures/situations");
     let cases = [
-        ("setup-unknown-character.toml", "12:6", "no Character `maximos` (did you mean `maximus`?)"),
-        ("setup-bad-space.toml", "14:9", "maximus: [12, 0] "),
+        ("setup-unknown-character.toml", "12:1", "no Character `maximos` (did you mean `maximus`?)"),
+        ("setup-bad-space.toml", "14:1", "maximus: [12, 0] "),
         (
             "setup-bad-counter-holder.toml",
             "5:15",

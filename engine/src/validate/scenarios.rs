@@ -56,7 +56,14 @@ impl Validator<'_> {
                 for (k, reward) in rule.rewards.iter().enumerate() {
                     if !c.characters.contains_key(&reward.character) {
                         let sub = format!("{at}/rewards/{k}/character");
-                        found.push(self.dangling(&e.origin, &sub, Kind::Character, &reward.character, characters));
+                        let mut d = self.dangling(&e.origin, &sub, Kind::Character, &reward.character, characters);
+                        // A table may name another expansion's Characters: when
+                        // the pack lists it as an optional dependency that is not
+                        // loaded, the row waits for it (a note, not an error).
+                        if self.optional_dependency_absent(&e.origin) {
+                            d.severity = crate::diag::Severity::Note;
+                        }
+                        found.push(d);
                     }
                 }
                 // What performs the rule, besides `performed_by`.
@@ -178,6 +185,15 @@ impl Validator<'_> {
             }
         }
         self.out.extend(found);
+    }
+}
+
+impl Validator<'_> {
+    /// Whether the entry's pack has an optional dependency that is not loaded.
+    fn optional_dependency_absent(&self, origin: &crate::content::Origin) -> bool {
+        self.loaded.packs.iter().find(|p| p.manifest.id == origin.pack).is_some_and(|p| {
+            p.manifest.optional_dependencies.keys().any(|dep| !self.loaded.packs.iter().any(|l| &l.manifest.id == dep))
+        })
     }
 }
 
