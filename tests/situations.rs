@@ -479,7 +479,7 @@ fn setup_errors_name_the_line_and_column() {
             "5:15",
             "counter `raids` on `maximus`: that is not a Character of the situation, a zone of the map, nor a player (`player 1` to `player 2`)",
         ),
-        ("setup-bad-zone.toml", "5:28", "map `hexadome` has no zone `zone-9` (did you mean `zone-1`?)"),
+        ("setup-bad-zone.toml", "5:28", "map `hexadome-a` has no zone `zone-9` (its zones: zone-1, zone-2"),
     ];
     for (file, at, message) in cases {
         let path = dir.join(file);
