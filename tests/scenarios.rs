@@ -173,3 +173,78 @@ fn prime_time_text_only_rules_are_those_waiting_for_issue_15() {
     );
     assert_eq!(doc["summary"]["errors"], 0, "{}", doc["summary"]);
 }
+
+/// A rule whose Lua ends the game at the start of Round 1 (a mistake: meant for
+/// a later Round) is noticed: `arena sim` prints a warning in its summary, and
+/// `arena check --sims` warns with the rule's name and a command that plays
+/// the game again; the narrative names the rule
+/// (`situations/scenarios/end-game-at-round-start.toml`).
+#[test]
+fn a_game_ended_before_any_activation_is_reported() {
+    let core = root().join("content/aristeia-core");
+    let pack = tests_dir().join("fixtures/packs/ends-at-once");
+    let (core, pack) = (core.to_str().unwrap(), pack.to_str().unwrap());
+    let sim = arena(&["sim", "sudden-death", "--pack", core, "--pack", pack, "--games", "3", "--random-teams", "-q"]);
+    assert_eq!(sim.code, 0, "{}{}", sim.stdout, sim.stderr);
+    assert!(
+        sim.stdout.contains(
+            "warning: 3 of 3 games ended before any Activation (first: seed 1; Scenario rule `last-round` ended it)"
+        ),
+        "{}",
+        sim.stdout
+    );
+    let run = arena(&["sim", "sudden-death", "--pack", core, "--pack", pack, "--seed", "1", "--random-teams", "-q"]);
+    assert!(run.stdout.contains("last-round ends the game in Round 1"), "{}", run.stdout);
+
+    let check = arena(&["check", core, pack, "--sims", "2", "--format", "json", "-q"]);
+    assert_eq!(check.code, 0, "a warning, not an error: {}{}", check.stdout, check.stderr);
+    let doc: Value = serde_json::from_str(&check.stdout).unwrap();
+    let warned: Vec<&Value> = doc["diagnostics"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter(|d| d["severity"] == "warning" && d["code"] == "sim-failed")
+        .collect();
+    assert!(
+        warned.iter().any(|d| d["message"]
+            .as_str()
+            .unwrap()
+            .contains("the game ended in Round 1 before any Activation: Scenario rule `last-round` ended it")),
+        "{warned:?}"
+    );
+    // The ordinary games of the core pack end after Activations: no such warning.
+    let plain = arena(&["check", core, "--sims", "2", "--format", "json", "-q"]);
+    assert!(!plain.stdout.contains("before any Activation"), "{}", plain.stdout);
+}
+
+/// The command `arena check --sims` gives to play a game again works pasted in
+/// the folder check ran in (here `tests/`): a pack given as a relative path
+/// stays as given, and a bundled pack borrowed for a dependency, found beside
+/// the binary's checkout as `.../tools/../content/...`, is an absolute path
+/// without `..`.
+#[test]
+fn the_reproduce_command_works_where_check_ran() {
+    let check = arena(&["check", "fixtures/packs/ends-at-once", "--sims", "1", "--format", "json", "-q"]);
+    let doc: Value = serde_json::from_str(&check.stdout).unwrap();
+    let help = doc["diagnostics"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find_map(|d| d["help"].as_str().filter(|h| h.starts_with("reproduce with `arena sim ")))
+        .unwrap_or_else(|| panic!("no reproduce command: {}", check.stdout))
+        .to_string();
+    let command = help.trim_start_matches("reproduce with `arena ").trim_end_matches('`');
+    let args: Vec<&str> = command.split(' ').collect();
+    let packs: Vec<&str> = args.windows(2).filter(|w| w[0] == "--pack").map(|w| w[1]).collect();
+    assert!(packs.contains(&"fixtures/packs/ends-at-once"), "the pack as given: {help}");
+    for p in &packs {
+        assert!(!p.contains(".."), "a path through `..`: {help}");
+        assert!(Path::new(p).is_dir(), "`{p}` is not a folder from tests/: {help}");
+    }
+    let core = packs.iter().find(|p| p.ends_with("aristeia-core")).expect("the borrowed core pack");
+    assert!(Path::new(core).is_absolute(), "{help}");
+    // Pasted: it plays the game that was reported.
+    let run = arena(&args);
+    assert_eq!(run.code, 0, "{command}: {}", run.stderr);
+    assert!(run.stdout.contains("last-round ends the game in Round 1"), "{}", run.stdout);
+}

@@ -463,3 +463,77 @@ fn a_discard_at_random_follows_the_seed() {
         ["dodge", "take-aim", "focus"].iter().map(|t| format!("player 2 Discards {t} at random")).collect();
     assert!(every.iter().all(|l| seen.contains(l)), "{seen:?}");
 }
+
+/// A situation that cannot be set up says where: `FILE:LINE:COLUMN` at the
+/// key concerned, for the mistakes a designer makes most (a misspelt
+/// Character, a space off the board, a counter on something that cannot hold
+/// one, a zone the map lacks), with "did you mean" where a name is close.
+#[test]
+fn setup_errors_name_the_line_and_column() {
+    let dir = tests_dir().join("fixtures/situations");
+    let cases = [
+        ("setup-unknown-character.toml", "12:1", "no Character `maximos` (did you mean `maximus`?)"),
+        ("setup-bad-space.toml", "14:1", "maximus: [12, 0] "),
+        (
+            "setup-bad-counter-holder.toml",
+            "5:15",
+            "counter `raids` on `maximus`: that is not a Character of the situation, a zone of the map, nor a player (`player 1` to `player 2`)",
+        ),
+        ("setup-bad-zone.toml", "5:28", "map `hexadome-a` has no zone `zone-9` (its zones: zone-1, zone-2"),
+    ];
+    for (file, at, message) in cases {
+        let path = dir.join(file);
+        let path = path.to_str().unwrap();
+        let run = arena(&["run", path]);
+        assert_eq!(run.code, 1, "{file}: {}{}", run.stdout, run.stderr);
+        let want = format!("error: {path}:{at}: ");
+        assert!(run.stderr.contains(&want), "{file}: no `{want}` in:\n{}", run.stderr);
+        assert!(run.stderr.contains(message), "{file}: no `{message}` in:\n{}", run.stderr);
+    }
+}
+
+/// 001 § Short Distance: "Characters may return from the Bench using any
+/// Deployment Zone except the Central Zone" (`bench_return_to =
+/// "any-deployment-zone-except-central"`; rulings R44). The Central Zone is not
+/// a Scoring Zone here, yet none of its spaces is offered; a numbered zone's are.
+#[test]
+fn short_distance_returns_from_the_bench_outside_the_central_zone() {
+    use arena_engine::rules::decision::DecisionKind;
+    use arena_engine::rules::game::Game;
+    use arena_engine::rules::situation::Situation;
+    let root = tests_dir().join("..");
+    let loaded = arena_engine::load::load(
+        &[
+            root.join("content/aristeia-core"),
+            root.join("content/aristeia-prime-time"),
+            tests_dir().join("fixtures/packs/prime-time-two-player"),
+        ],
+        &arena_engine::load::Options { run_script_tests: false, ..arena_engine::load::Options::default() },
+    );
+    assert!(!loaded.has_errors(), "{:?}", loaded.diagnostics);
+    let rt = arena_engine::script::runtime::Runtime::new(
+        std::sync::Arc::new(loaded.content.clone()),
+        loaded.script_set.clone(),
+        arena_engine::script::runtime::Limits::default(),
+    )
+    .unwrap();
+    let offered = |scenario: &str| {
+        let text = format!(
+            "scenario = \"{scenario}\"\nactive = \"hexx3r\"\nscoring_zones = [\"ziggurat-1\"]\n[[character]]\nid = \"hexx3r\"\nplayer = 1\n\n[[character]]\nid = \"wild-bill\"\nplayer = 2\nspace = [4, 0]\n"
+        );
+        let sit: Situation = toml::from_str(&text).unwrap();
+        let seen = std::rc::Rc::new(std::cell::RefCell::new(Vec::new()));
+        let (mut a, mut b) =
+            (OptionsOf(DecisionKind::BenchReturn, seen.clone()), OptionsOf(DecisionKind::BenchReturn, seen.clone()));
+        let mut g = Game::from_situation(&loaded.content, &rt, &sit, vec![&mut a, &mut b]).unwrap();
+        g.run_activation(false).unwrap();
+        let options = seen.borrow().clone();
+        options
+    };
+    let central = ["[0, 0]", "[1, 0]", "[1, -1]", "[0, -1]", "[-1, 0]", "[-1, 1]", "[0, 1]"];
+    let has = |options: &[String], space: &str| options.contains(&format!("space {space}"));
+    let options = offered("short-distance");
+    assert!(!options.is_empty(), "hEXx3r was offered no space");
+    assert!(central.iter().all(|s| !has(&options, s)), "a Central Zone space is offered: {options:?}");
+    assert!(has(&options, "[0, -7]"), "zone 1 is offered: {options:?}");
+}

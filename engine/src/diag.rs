@@ -82,6 +82,7 @@ codes! {
     UnsupportedEffect = "unsupported-effect", "An effect has printed text but no Lua yet: the engine cannot run it.";
     ScenarioRuleTextOnly = "scenario-rule-text-only", "A Scenario rule is text the engine cannot perform: no declarative key, no Lua, no `performed_by` (listed with `--strict`).";
     ObjectiveNeverScored = "objective-never-scored", "A Scenario rule gives Victory Points that nothing can award, or names a key the Scenario does not set.";
+    ScenarioRulePerformedTwice = "scenario-rule-performed-twice", "A Scenario rule has `performed_by` and also a declarative key or Lua that performs it.";
     PatchTargetMissing = "patch-target-missing", "A patch names an entry that no pack it depends on defines.";
     PatchKeyNotFound = "patch-key-not-found", "A patch path names a key or list item the entry does not have.";
     PatchGuardFailed = "patch-guard-failed", "A patch's `expect` guard does not match: the card changed since the patch was written.";
@@ -164,6 +165,9 @@ impl Code {
             }
             Code::ObjectiveNeverScored => {
                 "Give the rule an `objective`, `rewards` or an `effect` that calls `game:gain_victory_points`, or set the key it names."
+            }
+            Code::ScenarioRulePerformedTwice => {
+                "Remove `performed_by`: the rule's `objective`, `move_scoring_zone`, `rewards` or `effect` performs it."
             }
             Code::PatchTargetMissing => "Correct the patched entry's reference, or depend on the pack that defines it.",
             Code::PatchKeyNotFound => "Correct the patch path; `arena show KIND:ID --fields` lists the entry's fields.",

@@ -436,6 +436,21 @@ pub(super) fn sim_batch(
                 elapsed.as_secs_f64()
             )?;
             write!(stdout, "{}", balance::report_text(loaded, &report))?;
+            if report.games_ended_before_activation > 0 {
+                // Suspicious: a Scenario rule that ends the game at once?
+                let first = results.iter().find(|g| g.ended_before_activation);
+                let by = first
+                    .and_then(|g| g.ended_by.as_ref())
+                    .map(|r| format!("; Scenario rule `{r}` ended it"))
+                    .unwrap_or_default();
+                writeln!(
+                    stdout,
+                    "warning: {} of {} games ended before any Activation (first: seed {}{by})",
+                    report.games_ended_before_activation,
+                    report.games,
+                    first.map_or(0, |g| g.seed)
+                )?;
+            }
             for g in results
                 .iter()
                 .filter(|g| g.error.is_some() || !g.effect_failures.is_empty())
@@ -648,7 +663,11 @@ pub(super) fn run_situation(
     let played = match sit.play(&loaded.content, &runtime) {
         Ok(p) => p,
         Err(e) => {
-            writeln!(stderr, "error: {}: {e}", args.file.display())?;
+            // FILE:LINE:COLUMN at the key concerned, when the error names one.
+            match e.locate(&text) {
+                Some((_, line, column)) => writeln!(stderr, "error: {}:{line}:{column}: {e}", args.file.display())?,
+                None => writeln!(stderr, "error: {}: {e}", args.file.display())?,
+            }
             return Ok(1);
         }
     };

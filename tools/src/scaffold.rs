@@ -423,25 +423,31 @@ frags_break_ties = true
 # Where the entry comes from: a rulebook citation (`<file> § <heading>`) or "original design".
 source = "original design"
 
-# An Objective: what scores Victory Points at the end of each Round. These ids
-# are the ones the engine scores (docs/rulings.md R8).
+# An Objective: what scores Victory Points at the end of each Round
+# (docs/scenarios.md § Rules).
 [[scenario.rules]]
-# Its id.
+# Its id: the narrative names it when a player scores by it.
 id = "only-player-in-scoring-zone"
 # The printed text.
 text = "Being the only player with Characters in the Scoring Zone at the end of the Round."
 # Victory Points it gives.
 vp = 3
+# What the engine does with it: a Scoring Zone objective, scored in the
+# Objectives Phase (without it, or an `effect` with Lua, the rule is text only
+# and its `vp` is never scored).
+objective = {{ scores = "only-player" }}
 
 [[scenario.rules]]
 id = "more-characters-in-scoring-zone"
 text = "Having more Characters in the Scoring Zone than the opponent at the end of the Round."
 vp = 2
+objective = {{ scores = "most-characters" }}
 
 [[scenario.rules]]
 id = "same-characters-in-scoring-zone"
 text = "Having as many Characters in the Scoring Zone as the opponent (at least one each) at the end of the Round."
 vp = 1
+objective = {{ scores = "same-characters" }}
 
 {map_entry}"#,
         schema = schema_line(&root.join("scenarios"), "content.schema.json"),

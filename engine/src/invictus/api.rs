@@ -13,11 +13,11 @@
 use crate::script::api::{Answer, ApiFn, ChanceFn, HostFn, InvictusFn as F, Param, Ty};
 
 const fn p(name: &'static str, ty: Ty, doc: &'static str) -> Param {
-    Param { name, ty, optional: false, doc }
+    Param { name, ty, optional: false, doc, range: None }
 }
 
 const fn opt(name: &'static str, ty: Ty, doc: &'static str) -> Param {
-    Param { name, ty, optional: true, doc }
+    Param { name, ty, optional: true, doc, range: None }
 }
 
 const GOD: Param = p("god", Ty::String, "a player, by their god's id (`\"athena\"`)");

@@ -266,8 +266,10 @@ pub enum ZoneChoice {
 #[derive(Debug, Clone, Serialize, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct Reward {
-    /// The Character sent (an id; a Character no pack defines never scores,
-    /// so a table may name another expansion's Characters).
+    /// The Character sent: an id some loaded pack defines (`arena check`
+    /// reports a misspelt or missing one as a dangling reference; a table
+    /// naming another expansion's Characters depends on that expansion, or
+    /// lists it as an optional dependency).
     pub character: Id,
     /// Victory Points the player credited with the Frag scores.
     pub vp: u8,
@@ -313,9 +315,15 @@ pub enum ScenarioKey {
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
 #[serde(rename_all = "kebab-case")]
 pub enum BenchReturn {
-    /// Any Free space of a Deployment Zone that is not a Scoring Zone.
+    /// Any Free space of a Deployment Zone that is not a Scoring Zone, the
+    /// Central Zone included (`000 § Bench`; rulings R26).
     #[default]
     AnyDeploymentZone,
+    /// Any Free space of a Deployment Zone that is neither a Scoring Zone nor
+    /// the Central Zone (`001 § Short Distance`: "Characters may return from
+    /// the Bench using any Deployment Zone except the Central Zone"; rulings
+    /// R26, R44).
+    AnyDeploymentZoneExceptCentral,
     /// A Free space of the player's own Deployment Zone.
     OwnDeploymentZone,
 }
@@ -361,7 +369,8 @@ pub struct Scenario {
     pub bench_return: Option<String>,
     /// Where the engine Places a Character returning from the Bench: any
     /// Deployment Zone but the Scoring Zones (Assault, `000 § Bench`; the
-    /// default), or the player's own Deployment Zone.
+    /// default), the same but not the Central Zone either (Short Distance),
+    /// or the player's own Deployment Zone.
     #[serde(default, skip_serializing_if = "BenchReturn::is_default")]
     pub bench_return_to: BenchReturn,
     /// Whether Frags break ties on Victory Points at the end of the game.

@@ -118,6 +118,9 @@ pub enum Event {
     /// Decisions): the last effect that gave Action or Movement Points is named
     /// (`card` is `(engine)` when none did). Counted as a failed effect.
     Stopped { card: Id, effect: String, message: String, file: String },
+    /// A Scenario rule's Lua ends the game (`game:end_game`), in this Round:
+    /// the narrative says which rule, before the Game over line.
+    GameEndedByRule { rule: Id, round: u8 },
     /// The game is over.
     GameEnded { winner: Option<PlayerId>, victory_points: Seated<u32>, frags: Seated<u32>, rounds: u8 },
 }
@@ -259,6 +262,7 @@ impl std::fmt::Display for Event {
             Stopped { card, effect, message, .. } => {
                 write!(f, "{message}; the last points came from {card} {effect}")
             }
+            GameEndedByRule { rule, round } => write!(f, "{rule} ends the game in Round {round}"),
             GameEnded { winner, victory_points, frags, rounds } => match winner {
                 Some(w) => write!(
                     f,

@@ -16,4 +16,5 @@ pub mod geometry;
 pub mod roll;
 pub mod seats;
 pub mod situation;
+mod situation_setup;
 pub mod state;

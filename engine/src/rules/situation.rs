@@ -32,7 +32,7 @@ use crate::rules::decision::{Controller, Decision};
 use crate::rules::game::{Game, GameSetup};
 use crate::rules::geometry::Hex;
 use crate::rules::seats::{PlayerId, Seated};
-use crate::rules::state::{Location, SpecialSpaceMarker, Token, TokenSide, Unit, View};
+use crate::rules::state::View;
 use crate::script::runtime::Runtime;
 use serde::Deserialize;
 
@@ -226,6 +226,11 @@ impl Situation {
     }
 }
 
+/// ` (did you mean `x`?)` for a name close to one of `known`, else nothing.
+pub(super) fn mean(name: &str, known: &[String]) -> String {
+    crate::read::suggest(name, known).map(|s| format!(" (did you mean `{s}`?)")).unwrap_or_default()
+}
+
 fn one() -> u8 {
     1
 }
@@ -322,18 +327,63 @@ pub struct Problem {
     pub line: Option<String>,
 }
 
+/// Why a situation cannot be set up: what is wrong, and the key concerned as
+/// a JSON Pointer into the file (`/character/1/space`), when there is one, so
+/// `arena run` and `arena check` show its line and column.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct SetupError {
+    /// What is wrong.
+    pub message: String,
+    /// The key concerned (`/counters/0/on`), if the error is about one.
+    pub at: Option<String>,
+}
+
+impl SetupError {
+    /// An error about the key at `pointer` (`/character/0/id`).
+    pub fn at(pointer: impl Into<String>, message: impl Into<String>) -> SetupError {
+        SetupError { message: message.into(), at: Some(pointer.into()) }
+    }
+
+    /// Where the key is in the situation's text: its byte span, line and
+    /// column (1-based), or `None` when the error names no key.
+    pub fn locate(&self, text: &str) -> Option<(std::ops::Range<usize>, usize, usize)> {
+        let doc = crate::tomljson::parse(text).ok()?;
+        let span = doc.key_span(self.at.as_deref()?)?;
+        let (line, column) = crate::diag::line_column(text, span.start);
+        Some((span, line, column))
+    }
+}
+
+impl From<String> for SetupError {
+    fn from(message: String) -> SetupError {
+        SetupError { message, at: None }
+    }
+}
+
+impl From<&str> for SetupError {
+    fn from(message: &str) -> SetupError {
+        SetupError { message: message.into(), at: None }
+    }
+}
+
+impl std::fmt::Display for SetupError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(&self.message)
+    }
+}
+
 impl Situation {
     /// Play the situation on `content` with `runtime` (one Activation, or the
     /// end of the Round for `phase = "end-of-round"`) and report how it went.
     ///
     /// # Errors
     /// When the position cannot be set up (an unknown Character, a space that
-    /// is not Free, ...): the message says which.
+    /// is not Free, ...): the message says which, and the key concerned.
     pub fn play(
         &self,
         content: &crate::content::Content,
         runtime: &crate::script::runtime::Runtime,
-    ) -> Result<Played, String> {
+    ) -> Result<Played, SetupError> {
         use crate::rules::game::Game;
         use crate::rules::situation::{SituationController, SituationSeat};
         let shared = std::rc::Rc::new(std::cell::RefCell::new(SituationController::new(self.answers.clone())));
@@ -342,7 +392,7 @@ impl Situation {
         let skip = self.character.iter().any(|c| c.id == self.active && c.action_points.is_some());
         let mut game = Game::from_situation(content, runtime, self, vec![&mut a, &mut b])?;
         match self.phase {
-            Phase::Activation => game.run_activation(skip)?,
+            Phase::Activation => game.run_activation(skip).map_err(SetupError::from)?,
             Phase::EndOfRound => game.run_end_of_round(),
             Phase::RoundStart => game.run_round_start(),
         }
@@ -398,35 +448,49 @@ impl<'a> Game<'a> {
         runtime: &'a Runtime,
         sit: &Situation,
         controllers: Vec<&'a mut dyn Controller>,
-    ) -> Result<Game<'a>, String> {
-        let scenario =
-            &content.scenarios.get(&sit.scenario).ok_or_else(|| format!("no scenario `{}`", sit.scenario))?.value;
+    ) -> Result<Game<'a>, SetupError> {
+        let Some(scenario) = content.scenarios.get(&sit.scenario).map(|e| &e.value) else {
+            let known: Vec<String> = content.scenarios.keys().cloned().collect();
+            return Err(SetupError::at(
+                "/scenario",
+                format!("no scenario `{}`{}", sit.scenario, mean(&sit.scenario, &known)),
+            ));
+        };
         let map = &content.maps.get(&scenario.map).ok_or_else(|| format!("no map `{}`", scenario.map))?.value;
         if !(1..=2).contains(&sit.underdog) {
-            return Err(format!("underdog must be 1 or 2, not {}", sit.underdog));
+            return Err(SetupError::at("/underdog", format!("underdog must be 1 or 2, not {}", sit.underdog)));
         }
         for (p, deck) in sit.decks.iter().enumerate() {
-            if let Some(t) = deck.iter().find(|t| !content.tactics.contains_key(*t)) {
-                return Err(format!("player {}'s deck: no Tactic `{t}`", p + 1));
+            if let Some(k) = deck.iter().position(|t| !content.tactics.contains_key(t)) {
+                let at = format!("/decks/{p}/{k}");
+                return Err(SetupError::at(at, format!("player {}'s deck: no Tactic `{}`", p + 1, deck[k])));
             }
         }
         for (key, n) in
             [("decks", sit.decks.len()), ("hands", sit.hands.len()), ("victory_points", sit.victory_points.len())]
         {
             if n > 2 {
-                return Err(format!("`{key}` lists {n} players; a situation has 2"));
+                return Err(SetupError::at(format!("/{key}"), format!("`{key}` lists {n} players; a situation has 2")));
             }
         }
         let mut teams: Vec<Vec<Id>> = vec![vec![], vec![]];
-        for c in &sit.character {
+        let characters: Vec<String> = content.characters.keys().cloned().collect();
+        for (i, c) in sit.character.iter().enumerate() {
             if teams.iter().flatten().any(|x| *x == c.id) {
-                return Err(format!("`{}` is in the situation twice", c.id));
+                return Err(SetupError::at(
+                    format!("/character/{i}/id"),
+                    format!("`{}` is in the situation twice", c.id),
+                ));
             }
             if !content.characters.contains_key(&c.id) {
-                return Err(format!("no Character `{}`", c.id));
+                let help = mean(&c.id, &characters);
+                return Err(SetupError::at(format!("/character/{i}/id"), format!("no Character `{}`{help}", c.id)));
             }
             if !(1..=2).contains(&c.player) {
-                return Err(format!("{}: player must be 1 or 2", c.id));
+                return Err(SetupError::at(
+                    format!("/character/{i}/player"),
+                    format!("{}: player must be 1 or 2", c.id),
+                ));
             }
             teams[c.player as usize - 1].push(c.id.clone());
         }
@@ -441,33 +505,37 @@ impl<'a> Game<'a> {
         let mut g = Game::new(content, runtime, &setup, controllers)?;
         g.events.clear();
         g.state.underdog = PlayerId::seat((sit.underdog.clamp(1, 2) - 1) as usize);
+        let map_zones: Vec<String> = map.zones.iter().map(|z| z.id.clone()).collect();
+        let no_zone = |z: &str| {
+            let help = match crate::read::suggest(z, &map_zones) {
+                Some(s) => format!(" (did you mean `{s}`?)"),
+                None => format!(" (its zones: {})", map_zones.join(", ")),
+            };
+            format!("map `{}` has no zone `{z}`{help}", scenario.map)
+        };
         let zones = match (&sit.scoring_zone, &sit.scoring_zones) {
-            (Some(_), Some(_)) => return Err("give `scoring_zone` or `scoring_zones`, not both".into()),
+            (Some(_), Some(_)) => {
+                return Err(SetupError::at("/scoring_zones", "give `scoring_zone` or `scoring_zones`, not both"));
+            }
+            (Some(z), None) if !board_zone(z) => return Err(SetupError::at("/scoring_zone", no_zone(z))),
             (Some(z), None) => Some(vec![z.clone()]),
             (None, zones) => zones.clone(),
         };
         if let Some(zones) = zones {
-            if let Some(z) = zones.iter().find(|z| !board_zone(z)) {
-                return Err(format!("map `{}` has no zone `{z}`", scenario.map));
+            if let Some(k) = zones.iter().position(|z| !board_zone(z)) {
+                return Err(SetupError::at(format!("/scoring_zones/{k}"), no_zone(&zones[k])));
             }
             g.state.scoring_zones = zones;
         }
-        for c in &sit.counters {
-            if c.value < 0 {
-                return Err(format!("counter `{}` on `{}`: {} is below 0", c.counter, c.on, c.value));
-            }
-            if c.value > 0 {
-                g.state.counters.entry(c.on.clone()).or_default().insert(c.counter.clone(), c.value);
-            }
-        }
         g.place_situation_characters(sit)?;
         g.place_situation_minions(sit)?;
+        g.situation_counters(sit, &map_zones)?;
         g.events.clear();
         for p in g.state.players.table().seats() {
             let i = p.index();
             let hand = sit.hands.get(i).cloned().unwrap_or_default();
-            if let Some(t) = hand.iter().find(|t| !content.tactics.contains_key(*t)) {
-                return Err(format!("{p}'s hand: no Tactic `{t}`"));
+            if let Some(k) = hand.iter().position(|t| !content.tactics.contains_key(t)) {
+                return Err(SetupError::at(format!("/hands/{i}/{k}"), format!("{p}'s hand: no Tactic `{}`", hand[k])));
             }
             g.state.players[p].hand = hand;
             g.state.players[p].deck = sit.decks.get(i).cloned().unwrap_or_default();
@@ -481,7 +549,7 @@ impl<'a> Game<'a> {
                 g.state.scored[sit.round as usize - 2][p] = sit.previous_round_vp.get(p.index()).copied().unwrap_or(0);
             }
         } else if !sit.previous_round_vp.is_empty() {
-            return Err("`previous_round_vp` needs `round` 2 or more".into());
+            return Err(SetupError::at("/previous_round_vp", "`previous_round_vp` needs `round` 2 or more"));
         }
         if !sit.frags_this_round.is_empty() {
             g.state.fragged = vec![Seated::splat(table, 0); sit.round.max(1) as usize];
@@ -497,163 +565,26 @@ impl<'a> Game<'a> {
         g.state.smoke = sit.smoke.iter().map(|t| (Hex::new(t.space[0], t.space[1]), t.character.clone())).collect();
         g.place_situation_markers(sit)?;
         if g.unit(&sit.active).is_none() {
-            return Err(format!("the active Character `{}` is not in the situation", sit.active));
+            return Err(SetupError::at(
+                "/active",
+                format!("the active Character `{}` is not in the situation", sit.active),
+            ));
         }
         if g.is_minion(&sit.active) {
-            return Err(format!(
-                "`{}` is a Minion: Minions have no Activation (their Controller activates them)",
-                sit.active
+            return Err(SetupError::at(
+                "/active",
+                format!("`{}` is a Minion: Minions have no Activation (their Controller activates them)", sit.active),
             ));
         }
         if sit.round == 0 || sit.round > scenario.rounds {
-            return Err(format!("round {} is not a Round of `{}` (1 to {})", sit.round, sit.scenario, scenario.rounds));
+            return Err(SetupError::at(
+                "/round",
+                format!("round {} is not a Round of `{}` (1 to {})", sit.round, sit.scenario, scenario.rounds),
+            ));
         }
         g.state.active = Some(sit.active.clone());
         g.forced.faces = sit.dice.iter().cloned().collect();
         Ok(g)
-    }
-
-    /// The situation's Characters: spaces, Damage, Action and Movement Points, States.
-    fn place_situation_characters(&mut self, sit: &Situation) -> Result<(), String> {
-        let content = self.content;
-        for c in &sit.character {
-            let loc = match c.space {
-                Some([q, r]) => {
-                    let h = Hex::new(q, r);
-                    if !self.is_free(h) {
-                        return Err(format!("{}: [{q}, {r}] {}", c.id, self.why_not_free(h)));
-                    }
-                    Location::Space(h)
-                }
-                None if c.infirmary => Location::Infirmary,
-                None => Location::Bench,
-            };
-            let hp = content.characters[&c.id].value.hit_points;
-            if c.damage >= hp {
-                return Err(format!("{}: {} Damage would put it in the Infirmary", c.id, c.damage));
-            }
-            let u = self.unit_mut(&c.id).expect("unit");
-            u.location = loc;
-            u.damage = c.damage;
-            u.action_points = c.action_points.unwrap_or(0);
-            u.movement_points = c.movement_points;
-            u.until_end_of_round = c.round_effects.clone();
-            for (st, side) in
-                c.states.iter().map(|s| (s, TokenSide::Red)).chain(c.blue_states.iter().map(|s| (s, TokenSide::Blue)))
-            {
-                if !content.states.contains_key(st) {
-                    return Err(format!("{}: no State `{st}`", c.id));
-                }
-                let source = if st == "taunted" { c.taunted_by.clone() } else { None };
-                u.tokens.push(Token { state: st.clone(), side, source, choice: None });
-            }
-            if let Some(by) = &c.taunted_by {
-                if !c.states.iter().chain(&c.blue_states).any(|s| s == "taunted") {
-                    return Err(format!("{}: `taunted_by` needs the Taunted State in `states`", c.id));
-                }
-                if !sit.character.iter().any(|o| o.id == *by) {
-                    return Err(format!("{}: `taunted_by`: `{by}` is not in the situation", c.id));
-                }
-            }
-        }
-        Ok(())
-    }
-
-    /// The situation's Minions, deployed by their Controllers.
-    fn place_situation_minions(&mut self, sit: &Situation) -> Result<(), String> {
-        let content = self.content;
-        for m in &sit.minion {
-            let [q, r] = m.space;
-            let h = Hex::new(q, r);
-            if !self.is_free(h) {
-                return Err(format!("minion {}: [{q}, {r}] is not a Free space", m.card));
-            }
-            if !sit.character.iter().any(|c| c.id == m.controller) {
-                return Err(format!("minion {}: its Controller `{}` is not in the situation", m.card, m.controller));
-            }
-            let id = self.deploy_minion(&m.controller, &m.card, h).map_err(|e| format!("minion {}: {e}", m.card))?;
-            let hp = self.card(&id).hit_points;
-            if m.damage >= hp {
-                return Err(format!("{id}: {} Damage would remove it from the HexaDome", m.damage));
-            }
-            let u = self.unit_mut(&id).expect("minion");
-            u.damage = m.damage;
-            for (st, side) in
-                m.states.iter().map(|s| (s, TokenSide::Red)).chain(m.blue_states.iter().map(|s| (s, TokenSide::Blue)))
-            {
-                if !content.states.contains_key(st) {
-                    return Err(format!("{id}: no State `{st}`"));
-                }
-                u.tokens.push(Token { state: st.clone(), side, source: None, choice: None });
-            }
-        }
-        Ok(())
-    }
-
-    /// The situation's Special Space markers and Running Projectiles.
-    fn place_situation_markers(&mut self, sit: &Situation) -> Result<(), String> {
-        let content = self.content;
-        for m in &sit.special_spaces {
-            if !content.special_spaces.contains_key(&m.marker) {
-                return Err(format!("no Special Space marker `{}`", m.marker));
-            }
-            let space = Hex::new(m.space[0], m.space[1]);
-            if self.state.special_spaces.iter().any(|x| x.space == space) {
-                return Err(format!(
-                    "two Special Space markers on [{}, {}]: a Space cannot have two (001 § Special Spaces)",
-                    m.space[0], m.space[1]
-                ));
-            }
-            if !self.board.on_board(space)
-                || self.board.blocked.contains(&space)
-                || self.board.barriers.contains(&space)
-            {
-                return Err(format!(
-                    "Special Space marker {}: [{}, {}] is not a space of the HexaDome",
-                    m.marker, m.space[0], m.space[1]
-                ));
-            }
-            self.state.special_spaces.push(SpecialSpaceMarker {
-                space,
-                marker: m.marker.clone(),
-                revealed: m.revealed,
-            });
-        }
-        for r in &sit.running_projectiles {
-            if !content.running_projectiles.contains_key(&r.marker) {
-                return Err(format!("no Running Projectile `{}`", r.marker));
-            }
-            if !(1..=2).contains(&r.player) {
-                return Err(format!("Running Projectile {}: player must be 1 or 2", r.marker));
-            }
-            let space = Hex::new(r.space[0], r.space[1]);
-            if !self.is_free(space) {
-                return Err(format!(
-                    "Running Projectile {}: [{}, {}] {}",
-                    r.marker,
-                    r.space[0],
-                    r.space[1],
-                    self.why_not_free(space)
-                ));
-            }
-            self.state.projectiles_deployed += 1;
-            self.state.units.push(Unit {
-                id: format!("running-projectile-{}", self.state.projectiles_deployed),
-                owner: PlayerId::seat((r.player.clamp(1, 2) - 1) as usize),
-                location: Location::Space(space),
-                damage: 0,
-                tokens: vec![],
-                action_points: 0,
-                movement_points: 0,
-                movement_spent: 0,
-                next_roll: vec![],
-                minion: None,
-                projectile: Some(r.marker.clone()),
-                until_end_of_activation: vec![],
-                until_end_of_round: vec![],
-            });
-        }
-        Ok(())
     }
 }
 

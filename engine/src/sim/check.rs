@@ -33,8 +33,8 @@ pub fn check_sims(loaded: &crate::loaded::Loaded, n: u64, jobs: usize) -> SimChe
             setups.extend(ready);
         }
     }
-    // The packs, for the reproduction command.
-    let packs: String = loaded.packs.iter().map(|p| format!(" --pack {}", p.root.display())).collect();
+    // The packs, for the reproduction command: pasted where `check` ran.
+    let packs: String = loaded.packs.iter().map(|p| format!(" --pack {}", pack_arg(&p.root))).collect();
     let mut problems: std::collections::BTreeMap<String, (Diagnostic, usize)> = Default::default();
     let mut note = |key: String, d: Diagnostic| problems.entry(key).or_insert((d, 0)).1 += 1;
     // Players that use their cards: a greedy seat against a random one, the
@@ -94,7 +94,7 @@ pub fn check_sims(loaded: &crate::loaded::Loaded, n: u64, jobs: usize) -> SimChe
     let mut diagnostics: Vec<Diagnostic> = problems
         .into_values()
         .map(|(mut d, count)| {
-            if d.is_error() {
+            if d.is_error() || d.severity == crate::diag::Severity::Warning {
                 d.notes.push(format!("in {count} of the simulated games"));
             }
             d
@@ -108,6 +108,27 @@ pub fn check_sims(loaded: &crate::loaded::Loaded, n: u64, jobs: usize) -> SimChe
         );
     }
     SimCheck { diagnostics, coverage }
+}
+
+/// A pack folder as a `--pack` argument that works pasted in the folder
+/// `arena check` ran in: the path as given when it is relative, plain (no
+/// `..`) and there; else the absolute path (a bundled pack found beside the
+/// binary's checkout is `/.../tools/../content/...`, which reads as relative
+/// to the wrong folder). Quoted when it holds a space or a quote.
+pub(super) fn pack_arg(root: &std::path::Path) -> String {
+    use std::path::Component;
+    let plain = root.is_relative()
+        && root.components().all(|c| matches!(c, Component::Normal(_) | Component::CurDir))
+        && root.is_dir();
+    let path = if plain {
+        root.to_path_buf()
+    } else {
+        root.canonicalize()
+            .or_else(|_| std::env::current_dir().map(|d| d.join(root)))
+            .unwrap_or_else(|_| root.to_path_buf())
+    };
+    let text = path.display().to_string();
+    if text.contains([' ', '\'', '"']) { format!("'{}'", text.replace('\'', "'\\''")) } else { text }
 }
 
 /// Which scripted effects ran: every effect with Lua but conditions and
@@ -159,6 +180,22 @@ pub(super) fn report_game(
             format!("unfinished {what}"),
             Diagnostic::error(Code::SimFailed, format!("`{what}`, seed {}: the game did not end", g.seed))
                 .help(repro.clone()),
+        );
+    }
+    // Over before anyone played: a rule that ends the game at once, most likely.
+    if g.ended_before_activation {
+        let by = match &g.ended_by {
+            Some(rule) => format!(": Scenario rule `{rule}` ended it"),
+            None => String::new(),
+        };
+        note(
+            format!("ended early {what}"),
+            Diagnostic::warning(
+                Code::SimFailed,
+                format!("`{what}`, seed {}: the game ended in Round {} before any Activation{by}", g.seed, g.rounds),
+            )
+            .with_note("a game that ends before any Character is activated is usually a rule ending it too soon (`game:end_game()` at `round-start`?)")
+            .help(repro.clone()),
         );
     }
     let mut this_game = std::collections::BTreeSet::new();
@@ -246,11 +283,20 @@ pub fn check_situations(
             }
         };
         match sit.play(&content, &runtime) {
-            Err(e) => out.push(
-                Diagnostic::error(Code::SituationFailed, format!("cannot set up the situation: {e}"))
-                    .at(line_location(&file, &text, 1))
-                    .help(help(&file)),
-            ),
+            Err(e) => {
+                // At the key concerned (`/character/1/space`), else the file's first line.
+                let location = match e.locate(&text) {
+                    Some((span, line, column)) => {
+                        crate::diag::Location { file: file.clone(), span: Some(span), line, column }
+                    }
+                    None => line_location(&file, &text, 1),
+                };
+                out.push(
+                    Diagnostic::error(Code::SituationFailed, format!("cannot set up the situation: {e}"))
+                        .at(location)
+                        .help(help(&file)),
+                )
+            }
             Ok(played) => {
                 for p in played.problems {
                     out.push(

@@ -140,6 +140,14 @@ pub struct GameSummary {
     /// The scripted effects that ran (indices of the batch's `ScriptSet`).
     #[serde(skip)]
     pub effects_run: Vec<usize>,
+    /// The game ended before any Character's Activation (a Scenario rule
+    /// ending it at once, say): suspicious, `arena sim` and `check --sims`
+    /// warn.
+    #[serde(skip_serializing_if = "std::ops::Not::not")]
+    pub ended_before_activation: bool,
+    /// The Scenario rule whose Lua ended the game (`game:end_game`), if one did.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub ended_by: Option<crate::model::Id>,
 }
 
 impl GameSummary {
@@ -156,17 +164,23 @@ impl GameSummary {
                 teams: Default::default(),
                 characters: Default::default(),
                 effects_run: Vec::new(),
+                ended_before_activation: false,
+                ended_by: None,
             },
             Ok(r) => {
                 let (mut vp, mut frags, mut rounds) =
                     (Seated::splat(Table::of(2), 0), Seated::splat(Table::of(2), 0), 0);
                 let mut failures = Vec::new();
+                let (mut activated, mut ended_before_activation, mut ended_by) = (false, false, None);
                 for e in &r.events {
                     match e {
+                        Event::ActivationStarted { .. } => activated = true,
+                        Event::GameEndedByRule { rule, .. } => ended_by = Some(rule.clone()),
                         Event::GameEnded { victory_points, frags: f, rounds: n, .. } => {
                             vp = victory_points.clone();
                             frags = f.clone();
                             rounds = *n;
+                            ended_before_activation = !activated;
                         }
                         Event::EffectFailed { card, effect, message, file, line } => {
                             failures.push(format!("{file}:{}: {card} {effect}: {message}", line.unwrap_or(1)))
@@ -188,6 +202,8 @@ impl GameSummary {
                     teams: Default::default(),
                     characters: character_lines(&r.events),
                     effects_run: r.effects_run,
+                    ended_before_activation,
+                    ended_by,
                 }
             }
         }
@@ -330,6 +346,10 @@ pub struct Report {
     pub games_with_effect_failures: usize,
     /// Games an engine error stopped.
     pub errors: usize,
+    /// Games that ended before any Activation (suspicious: a Scenario rule
+    /// that ends the game at once?).
+    #[serde(skip_serializing_if = "is_zero")]
+    pub games_ended_before_activation: usize,
     /// Win rate of each Character: games its team won over games it played.
     pub characters: std::collections::BTreeMap<crate::model::Id, Rate>,
     /// The balance readout of each Character (see [`CharacterReport`]).
@@ -417,4 +437,8 @@ impl CharacterReport {
     pub fn of(games: &[GameSummary]) -> std::collections::BTreeMap<crate::model::Id, CharacterReport> {
         Tally::of(games).report().per_character
     }
+}
+
+fn is_zero<T: Default + PartialEq>(n: &T) -> bool {
+    *n == T::default()
 }

@@ -37,6 +37,9 @@ pub struct Tally {
     pub games_with_effect_failures: u64,
     /// Games an engine error stopped.
     pub errors: u64,
+    /// Games that ended before any Activation.
+    #[serde(default, skip_serializing_if = "is_zero")]
+    pub games_ended_before_activation: u64,
     /// Per Character, the sums behind its rates and means.
     pub characters: BTreeMap<Id, CharacterTally>,
     /// The first [`MAX_FAILURES`] games with failed effects or an engine
@@ -70,6 +73,10 @@ pub struct Failure {
     pub seed: u64,
     /// The engine error, or the failed effects joined by `; `.
     pub what: String,
+}
+
+fn is_zero(n: &u64) -> bool {
+    *n == 0
 }
 
 fn add(into: &mut Seated<u64>, from: &Seated<u64>) {
@@ -109,6 +116,7 @@ impl Tally {
             t.rounds += u64::from(g.rounds);
             t.games_with_effect_failures += u64::from(!g.effect_failures.is_empty());
             t.errors += u64::from(g.error.is_some());
+            t.games_ended_before_activation += u64::from(g.ended_before_activation);
             if (g.error.is_some() || !g.effect_failures.is_empty()) && t.failures.len() < MAX_FAILURES {
                 let what = g.error.clone().unwrap_or_else(|| g.effect_failures.join("; "));
                 t.failures.push(Failure { seed: g.seed, what });
@@ -147,6 +155,7 @@ impl Tally {
         self.rounds += other.rounds;
         self.games_with_effect_failures += other.games_with_effect_failures;
         self.errors += other.errors;
+        self.games_ended_before_activation += other.games_ended_before_activation;
         for (c, o) in &other.characters {
             let e = self.characters.entry(c.clone()).or_default();
             e.team_games += o.team_games;
@@ -177,6 +186,7 @@ impl Tally {
             mean_rounds: mean(self.rounds),
             games_with_effect_failures: self.games_with_effect_failures as usize,
             errors: self.errors as usize,
+            games_ended_before_activation: self.games_ended_before_activation as usize,
             characters: self
                 .characters
                 .iter()

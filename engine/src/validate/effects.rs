@@ -259,7 +259,19 @@ impl Validator<'_> {
             let mut d = e.to_diagnostic();
             let text = self.loaded.sources.get(&e.file).or_else(|| texts.get(&e.file).map(|t| &**t));
             if let (Some(line), Some(text)) = (e.line, text) {
-                d.location = Some(crate::diag::line_location(&e.file, text, line));
+                // Luau gives a line, not a column: point at the line's first
+                // character that is not a space (inside a TOML string, the
+                // Lua's own indentation), so the caret is on the code.
+                let mut loc = crate::diag::line_location(&e.file, text, line);
+                if let Some(span) = loc.span.clone() {
+                    let indent = text[span.clone()].len() - text[span.clone()].trim_start().len();
+                    if indent < span.len() {
+                        let start = span.start + indent;
+                        loc.column = crate::diag::line_column(text, start).1;
+                        loc.span = Some(start..span.end);
+                    }
+                }
+                d.location = Some(loc);
             }
             self.out.push(d);
         }

@@ -4,8 +4,10 @@ use super::*;
 
 impl Validator<'_> {
     /// Every Scenario rule: text only (a note with `--strict`, always
-    /// counted), Victory Points nothing awards, `performed_by` keys the
-    /// Scenario does not set, zones its objectives name (warnings and errors).
+    /// counted), Victory Points nothing awards (performed or not),
+    /// `performed_by` keys the Scenario does not set or mixed with a key or
+    /// Lua that performs the rule (warnings); two rules with one id, a reward
+    /// for a Character no pack defines, zones its objectives name (errors).
     pub(super) fn scenario_rules(&mut self) {
         let c = &self.loaded.content;
         let mut found = Vec::new();
@@ -32,8 +34,66 @@ impl Validator<'_> {
                     }
                 }
             }
+            let characters = || c.characters.keys().cloned().collect::<Vec<String>>();
             for (i, rule) in s.rules.iter().enumerate() {
                 let at = format!("/rules/{i}");
+                // One id per rule: the narrative names the rule a player scores by.
+                if let Some(first) = s.rules[..i].iter().position(|r| r.id == rule.id) {
+                    let first_at = self.loc(&e.origin, &format!("/rules/{first}/id"));
+                    let mut d = Diagnostic::error(
+                        Code::DuplicateId,
+                        format!("Scenario `{}` has two rules with id `{}`", s.id, rule.id),
+                    )
+                    .at_opt(self.loc(&e.origin, &format!("{at}/id")))
+                    .path(self.cpath(&e.origin, &at))
+                    .help("give each rule its own id: the narrative names the rule a player scores by");
+                    if let Some(l) = first_at {
+                        d = d.with_note(format!("the first is at line {}", l.line));
+                    }
+                    found.push(d);
+                }
+                // A reward names a Character some loaded pack defines.
+                for (k, reward) in rule.rewards.iter().enumerate() {
+                    if !c.characters.contains_key(&reward.character) {
+                        let sub = format!("{at}/rewards/{k}/character");
+                        let mut d = self.dangling(&e.origin, &sub, Kind::Character, &reward.character, characters);
+                        // A table may name another expansion's Characters: when
+                        // the pack lists it as an optional dependency that is not
+                        // loaded, the row waits for it (a note, not an error).
+                        if self.optional_dependency_absent(&e.origin) {
+                            d.severity = crate::diag::Severity::Note;
+                        }
+                        found.push(d);
+                    }
+                }
+                // What performs the rule, besides `performed_by`.
+                let performers: Vec<&str> = [
+                    ("objective", rule.objective.is_some()),
+                    ("move_scoring_zone", rule.move_scoring_zone.is_some()),
+                    ("rewards", !rule.rewards.is_empty()),
+                    ("effect", rule.effect.as_ref().is_some_and(|e| e.lua.is_some() || e.script.is_some())),
+                ]
+                .into_iter()
+                .filter_map(|(k, set)| set.then_some(k))
+                .collect();
+                if !rule.performed_by.is_empty() && !performers.is_empty() {
+                    let keys = performers.iter().map(|k| format!("`{k}`")).collect::<Vec<_>>().join(" and ");
+                    found.push(
+                        Diagnostic::warning(
+                            Code::ScenarioRulePerformedTwice,
+                            format!(
+                                "rule `{}` of `{}` is performed by {keys} and also says `performed_by`",
+                                rule.id, s.id
+                            ),
+                        )
+                        .at_opt(self.loc(&e.origin, &format!("{at}/performed_by")))
+                        .path(self.cpath(&e.origin, &at))
+                        .with_note("`performed_by` marks a rule the Scenario's keys perform on their own; a rule with its own declarative key or Lua is performed by that")
+                        .help(format!(
+                            "remove `performed_by` (the rule's {keys} performs it); if part of its text restates a Scenario key, say so in a comment, or split the text into two rules"
+                        )),
+                    );
+                }
                 if let (Some(o), Some(map)) = (&rule.objective, map) {
                     if o.zone != SCORING_ZONE {
                         self.zone_ref(&e.origin, &format!("{at}/objective/zone"), map, &o.zone, &mut found);
@@ -56,15 +116,22 @@ impl Validator<'_> {
                 let awards = rule.objective.is_some()
                     || !rule.rewards.is_empty()
                     || rule.effect.as_ref().is_some_and(|e| e.lua.is_some() || e.script.is_some());
-                if rule.vp.is_some_and(|v| v > 0) && !awards && rule.performed() {
+                // Performed or text only: Victory Points nothing awards are
+                // never scored (a text-only rule's VP are not either).
+                if rule.vp.is_some_and(|v| v > 0) && !awards {
+                    let why = if rule.performed() {
+                        "nothing awards them"
+                    } else {
+                        "the rule is text only, so the engine never awards them"
+                    };
                     found.push(
                         Diagnostic::warning(
                             Code::ObjectiveNeverScored,
-                            format!("objective `{}` gives {} VP, but nothing awards them", rule.id, rule.vp.unwrap_or(0)),
+                            format!("objective `{}` gives {} VP, but {why}", rule.id, rule.vp.unwrap_or(0)),
                         )
                         .at_opt(self.loc(&e.origin, &format!("{at}/vp")))
                         .path(self.cpath(&e.origin, &at))
-                        .help("give it an `objective` (docs/scenarios.md) or an `effect` whose Lua calls `game:gain_victory_points`"),
+                        .help("give it an `objective` (docs/scenarios.md) or an `effect` whose Lua calls `game:gain_victory_points`; or remove `vp` and leave the printed value in `text`"),
                     );
                 }
                 if rule.objective.is_some() && rule.vp.is_none() {
@@ -118,6 +185,15 @@ impl Validator<'_> {
             }
         }
         self.out.extend(found);
+    }
+}
+
+impl Validator<'_> {
+    /// Whether the entry's pack has an optional dependency that is not loaded.
+    fn optional_dependency_absent(&self, origin: &crate::content::Origin) -> bool {
+        self.loaded.packs.iter().find(|p| p.manifest.id == origin.pack).is_some_and(|p| {
+            p.manifest.optional_dependencies.keys().any(|dep| !self.loaded.packs.iter().any(|l| &l.manifest.id == dep))
+        })
     }
 }
 

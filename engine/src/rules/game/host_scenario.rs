@@ -201,6 +201,12 @@ impl<'a> Game<'a> {
                 ApiValue::Int(value)
             }
             ScenarioFn::EndGame => {
+                // Say which rule ended it: a game that ends at a `round-start`
+                // would otherwise show only its Game over line.
+                if let Some(i) = self.effect_frame.scenario_rule {
+                    let rule = self.scenario().rules[i].id.clone();
+                    self.emit(Event::GameEndedByRule { rule, round: self.state.round });
+                }
                 self.end_game();
                 ApiValue::Nil
             }

@@ -161,8 +161,10 @@ impl<'a> Game<'a> {
     pub(super) fn return_from_bench(&mut self, id: &str, owner: PlayerId) {
         // A Free space in a Deployment Zone that is not the Scoring Zone (`000
         // § Bench`), or in the player's own, as the Scenario says.
-        let own =
-            self.content.scenarios[&self.state.scenario].value.bench_return_to == model::BenchReturn::OwnDeploymentZone;
+        let to = self.content.scenarios[&self.state.scenario].value.bench_return_to;
+        let own = to == model::BenchReturn::OwnDeploymentZone;
+        // Short Distance: "any Deployment Zone except the Central Zone" (rulings R44).
+        let central = to != model::BenchReturn::AnyDeploymentZoneExceptCentral;
         let own_zone = self.state.players[owner].zone.clone();
         let zones: Vec<Id> = self
             .board
@@ -170,7 +172,7 @@ impl<'a> Game<'a> {
             .iter()
             .filter(|(zid, (kind, _))| {
                 // The Central Zone is a Deployment Zone too (docs/rulings.md R26).
-                matches!(kind, model::ZoneKind::Deployment | model::ZoneKind::Central)
+                (*kind == model::ZoneKind::Deployment || (central && *kind == model::ZoneKind::Central))
                     && !self.state.scoring_zones.contains(zid)
                     && (!own || **zid == own_zone)
             })

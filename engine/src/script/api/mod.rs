@@ -300,6 +300,17 @@ pub struct Param {
     pub optional: bool,
     /// What it is.
     pub doc: &'static str,
+    /// For an integer: the values allowed, inclusive, and what they count
+    /// (`"Victory Points"`): a value outside is refused with a message that
+    /// says the range ("Victory Points must be 0..=100, got 900").
+    pub range: Option<(i64, i64, &'static str)>,
+}
+
+impl Param {
+    /// The same parameter, allowing only `min..=max` of `what`.
+    pub const fn range(self, min: i64, max: i64, what: &'static str) -> Param {
+        Param { range: Some((min, max, what)), ..self }
+    }
 }
 
 /// One API function.

@@ -3,11 +3,11 @@
 use super::*;
 
 pub(super) const fn p(name: &'static str, ty: Ty, doc: &'static str) -> Param {
-    Param { name, ty, optional: false, doc }
+    Param { name, ty, optional: false, doc, range: None }
 }
 
 pub(super) const fn opt(name: &'static str, ty: Ty, doc: &'static str) -> Param {
-    Param { name, ty, optional: true, doc }
+    Param { name, ty, optional: true, doc, range: None }
 }
 
 pub(super) const TARGET: Param = p("target", Ty::Character, "the Character it applies to");
@@ -671,7 +671,7 @@ pub const REGISTRY: &[ApiFn] = &[
         name: "gain_victory_points",
         params: &[
             p("player", Ty::Player, "who scores"),
-            opt("amount", Ty::Integer, "how many, 0 to 100 (default: the rule's `vp`)"),
+            opt("amount", Ty::Integer, "how many, 0 to 100 (default: the rule's `vp`)").range(0, 100, "Victory Points"),
         ],
         returns: Ty::Nil,
         answer: Answer::Host,
@@ -779,7 +779,11 @@ pub const REGISTRY: &[ApiFn] = &[
         params: &[
             p("on", Ty::String, "what holds it: a Character id, a zone id, or a player as `player 1`"),
             p("name", Ty::String, "the counter's name"),
-            p("amount", Ty::Integer, "how many to add, -1000 to 1000 (negative: remove)"),
+            p("amount", Ty::Integer, "how many to add, -1000 to 1000 (negative: remove)").range(
+                -1000,
+                1000,
+                "counters added",
+            ),
         ],
         returns: Ty::Integer,
         answer: Answer::Host,

@@ -239,6 +239,9 @@ pub(super) fn call_api(lua: &Lua, shared: &Shared, f: &'static ApiFn, args: mlua
     result
 }
 
+/// The most players a game seats (player arguments are `1..=MAX_PLAYERS`).
+const MAX_PLAYERS: i64 = 8;
+
 pub(super) fn check_arg(f: &ApiFn, i: usize, p: &api::Param, v: &Value) -> mlua::Result<ApiValue> {
     let bad = |expected: &str| {
         lua_err(format!(
@@ -271,11 +274,36 @@ pub(super) fn check_arg(f: &ApiFn, i: usize, p: &api::Param, v: &Value) -> mlua:
             Value::Boolean(b) => Ok(ApiValue::Bool(*b)),
             _ => Err(bad("boolean")),
         },
-        Ty::Integer => integer(v).map(ApiValue::Int).ok_or_else(|| bad("integer")),
-        Ty::Player => integer(v)
-            .filter(|n| (1..=8).contains(n))
-            .map(ApiValue::Int)
-            .ok_or_else(|| bad("a player number (1, 2, ...)")),
+        Ty::Integer | Ty::Player => {
+            // A number outside the allowed values says the range, not the type
+            // (`game:gain_victory_points(9)` passes 9 as the player).
+            let (min, max, what) = match (p.ty, p.range) {
+                (Ty::Player, _) => (1, MAX_PLAYERS, "player numbers"),
+                (_, Some(r)) => r,
+                _ => (i64::MIN, i64::MAX, ""),
+            };
+            let out_of_range = |shown: String| {
+                let names: Vec<&str> = f.params.iter().map(|p| p.name).collect();
+                lua_err(format!(
+                    "bad argument #{} `{}` to {}: {what} must be {min}..={max}, got {shown} (the call is game:{}({}))",
+                    i + 1,
+                    p.name,
+                    f.name,
+                    f.name,
+                    names.join(", ")
+                ))
+            };
+            match (integer(v), v) {
+                (Some(n), _) if (min..=max).contains(&n) => Ok(ApiValue::Int(n)),
+                (Some(n), _) => Err(out_of_range(n.to_string())),
+                // Whole but too large for an integer (1e20): still a number out of range.
+                (None, Value::Number(x)) if x.is_finite() && x.fract() == 0.0 && min > i64::MIN => {
+                    Err(out_of_range(format!("{x}")))
+                }
+                _ if p.ty == Ty::Player => Err(bad("a player number (1, 2, ...)")),
+                _ => Err(bad("integer")),
+            }
+        }
         Ty::String => string(4096).map(ApiValue::Str),
         Ty::Character | Ty::State | Ty::Die => string(128).map(ApiValue::Str),
         Ty::Symbol | Ty::Side => {

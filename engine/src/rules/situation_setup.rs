@@ -1,0 +1,228 @@
+//! Setting up a situation's position: its Characters, Minions, Scenario
+//! counters, Special Space markers and Running Projectiles, each refused with
+//! the key concerned ([`SetupError`]) when it cannot be set up.
+
+use super::game::Game;
+use super::geometry::Hex;
+use super::seats::PlayerId;
+use super::situation::{SetupError, Situation, mean};
+use super::state::{Location, SpecialSpaceMarker, Token, TokenSide, Unit};
+
+impl Game<'_> {
+    /// The situation's Characters: spaces, Damage, Action and Movement Points, States.
+    pub(super) fn place_situation_characters(&mut self, sit: &Situation) -> Result<(), SetupError> {
+        let content = self.content;
+        for (i, c) in sit.character.iter().enumerate() {
+            let at = |key: &str| format!("/character/{i}/{key}");
+            let loc = match c.space {
+                Some([q, r]) => {
+                    let h = Hex::new(q, r);
+                    if !self.is_free(h) {
+                        return Err(SetupError::at(
+                            at("space"),
+                            format!("{}: [{q}, {r}] {}", c.id, self.why_not_free(h)),
+                        ));
+                    }
+                    Location::Space(h)
+                }
+                None if c.infirmary => Location::Infirmary,
+                None => Location::Bench,
+            };
+            let hp = content.characters[&c.id].value.hit_points;
+            if c.damage >= hp {
+                return Err(SetupError::at(
+                    at("damage"),
+                    format!("{}: {} Damage would put it in the Infirmary", c.id, c.damage),
+                ));
+            }
+            let u = self.unit_mut(&c.id).expect("unit");
+            u.location = loc;
+            u.damage = c.damage;
+            u.action_points = c.action_points.unwrap_or(0);
+            u.movement_points = c.movement_points;
+            u.until_end_of_round = c.round_effects.clone();
+            let states = c.states.iter().enumerate().map(|(k, s)| (s, TokenSide::Red, format!("states/{k}")));
+            let blue = c.blue_states.iter().enumerate().map(|(k, s)| (s, TokenSide::Blue, format!("blue_states/{k}")));
+            for (st, side, key) in states.chain(blue) {
+                if !content.states.contains_key(st) {
+                    return Err(SetupError::at(at(&key), format!("{}: no State `{st}`", c.id)));
+                }
+                let source = if st == "taunted" { c.taunted_by.clone() } else { None };
+                u.tokens.push(Token { state: st.clone(), side, source, choice: None });
+            }
+            if let Some(by) = &c.taunted_by {
+                if !c.states.iter().chain(&c.blue_states).any(|s| s == "taunted") {
+                    return Err(SetupError::at(
+                        at("taunted_by"),
+                        format!("{}: `taunted_by` needs the Taunted State in `states`", c.id),
+                    ));
+                }
+                if !sit.character.iter().any(|o| o.id == *by) {
+                    return Err(SetupError::at(
+                        at("taunted_by"),
+                        format!("{}: `taunted_by`: `{by}` is not in the situation", c.id),
+                    ));
+                }
+            }
+        }
+        Ok(())
+    }
+
+    /// The situation's Minions, deployed by their Controllers.
+    pub(super) fn place_situation_minions(&mut self, sit: &Situation) -> Result<(), SetupError> {
+        let content = self.content;
+        for (i, m) in sit.minion.iter().enumerate() {
+            let [q, r] = m.space;
+            let h = Hex::new(q, r);
+            if !self.is_free(h) {
+                return Err(SetupError::at(
+                    format!("/minion/{i}/space"),
+                    format!("minion {}: [{q}, {r}] {}", m.card, self.why_not_free(h)),
+                ));
+            }
+            if !sit.character.iter().any(|c| c.id == m.controller) {
+                return Err(SetupError::at(
+                    format!("/minion/{i}/controller"),
+                    format!("minion {}: its Controller `{}` is not in the situation", m.card, m.controller),
+                ));
+            }
+            let id = self
+                .deploy_minion(&m.controller, &m.card, h)
+                .map_err(|e| SetupError::at(format!("/minion/{i}/card"), format!("minion {}: {e}", m.card)))?;
+            let hp = self.card(&id).hit_points;
+            if m.damage >= hp {
+                return Err(SetupError::at(
+                    format!("/minion/{i}/damage"),
+                    format!("{id}: {} Damage would remove it from the HexaDome", m.damage),
+                ));
+            }
+            let u = self.unit_mut(&id).expect("minion");
+            u.damage = m.damage;
+            let states = m.states.iter().enumerate().map(|(k, s)| (s, TokenSide::Red, format!("states/{k}")));
+            let blue = m.blue_states.iter().enumerate().map(|(k, s)| (s, TokenSide::Blue, format!("blue_states/{k}")));
+            for (st, side, key) in states.chain(blue) {
+                if !content.states.contains_key(st) {
+                    return Err(SetupError::at(format!("/minion/{i}/{key}"), format!("{id}: no State `{st}`")));
+                }
+                u.tokens.push(Token { state: st.clone(), side, source: None, choice: None });
+            }
+        }
+        Ok(())
+    }
+
+    /// The situation's Scenario counters, on what can hold one: a Character
+    /// (or Minion) of the situation, a zone of the map, or `player N` of a
+    /// player of the situation (what `game:add_counter` accepts).
+    pub(super) fn situation_counters(&mut self, sit: &Situation, zones: &[String]) -> Result<(), SetupError> {
+        let players = self.state.players.table().len();
+        for (i, c) in sit.counters.iter().enumerate() {
+            let player = c.on.strip_prefix("player ").and_then(|n| n.parse::<usize>().ok());
+            let holds = self.unit(&c.on).is_some()
+                || zones.contains(&c.on)
+                || player.is_some_and(|n| (1..=players).contains(&n));
+            if !holds {
+                let mut known: Vec<String> = sit.character.iter().map(|c| c.id.clone()).collect();
+                known.extend(zones.iter().cloned());
+                known.extend((1..=players).map(|n| format!("player {n}")));
+                let help = mean(&c.on, &known);
+                return Err(SetupError::at(
+                    format!("/counters/{i}/on"),
+                    format!(
+                        "counter `{}` on `{}`: that is not a Character of the situation, a zone of the map, nor a player (`player 1` to `player {players}`){help}",
+                        c.counter, c.on
+                    ),
+                ));
+            }
+            if c.value < 0 {
+                return Err(SetupError::at(
+                    format!("/counters/{i}/value"),
+                    format!("counter `{}` on `{}`: {} is below 0", c.counter, c.on, c.value),
+                ));
+            }
+            if c.value > 0 {
+                self.state.counters.entry(c.on.clone()).or_default().insert(c.counter.clone(), c.value);
+            }
+        }
+        Ok(())
+    }
+
+    /// The situation's Special Space markers and Running Projectiles.
+    pub(super) fn place_situation_markers(&mut self, sit: &Situation) -> Result<(), SetupError> {
+        let content = self.content;
+        for (i, m) in sit.special_spaces.iter().enumerate() {
+            let at = |key: &str| format!("/special_spaces/{i}/{key}");
+            if !content.special_spaces.contains_key(&m.marker) {
+                return Err(SetupError::at(at("marker"), format!("no Special Space marker `{}`", m.marker)));
+            }
+            let space = Hex::new(m.space[0], m.space[1]);
+            if self.state.special_spaces.iter().any(|x| x.space == space) {
+                return Err(SetupError::at(
+                    at("space"),
+                    format!(
+                        "two Special Space markers on [{}, {}]: a Space cannot have two (001 § Special Spaces)",
+                        m.space[0], m.space[1]
+                    ),
+                ));
+            }
+            if !self.board.on_board(space)
+                || self.board.blocked.contains(&space)
+                || self.board.barriers.contains(&space)
+            {
+                return Err(SetupError::at(
+                    at("space"),
+                    format!(
+                        "Special Space marker {}: [{}, {}] is not a space of the HexaDome",
+                        m.marker, m.space[0], m.space[1]
+                    ),
+                ));
+            }
+            self.state.special_spaces.push(SpecialSpaceMarker {
+                space,
+                marker: m.marker.clone(),
+                revealed: m.revealed,
+            });
+        }
+        for (i, r) in sit.running_projectiles.iter().enumerate() {
+            let at = |key: &str| format!("/running_projectiles/{i}/{key}");
+            if !content.running_projectiles.contains_key(&r.marker) {
+                return Err(SetupError::at(at("marker"), format!("no Running Projectile `{}`", r.marker)));
+            }
+            if !(1..=2).contains(&r.player) {
+                return Err(SetupError::at(
+                    at("player"),
+                    format!("Running Projectile {}: player must be 1 or 2", r.marker),
+                ));
+            }
+            let space = Hex::new(r.space[0], r.space[1]);
+            if !self.is_free(space) {
+                return Err(SetupError::at(
+                    at("space"),
+                    format!(
+                        "Running Projectile {}: [{}, {}] {}",
+                        r.marker,
+                        r.space[0],
+                        r.space[1],
+                        self.why_not_free(space)
+                    ),
+                ));
+            }
+            self.state.projectiles_deployed += 1;
+            self.state.units.push(Unit {
+                id: format!("running-projectile-{}", self.state.projectiles_deployed),
+                owner: PlayerId::seat((r.player.clamp(1, 2) - 1) as usize),
+                location: Location::Space(space),
+                damage: 0,
+                tokens: vec![],
+                action_points: 0,
+                movement_points: 0,
+                movement_spent: 0,
+                next_roll: vec![],
+                minion: None,
+                projectile: Some(r.marker.clone()),
+                until_end_of_activation: vec![],
+                until_end_of_round: vec![],
+            });
+        }
+        Ok(())
+    }
+}
