@@ -104,7 +104,8 @@ pub(crate) fn batch_json(
 /// The table under the first line of `sim --games` (and of `sim merge`).
 pub(crate) fn report_text(loaded: &Loaded, report: &Report) -> String {
     use std::fmt::Write as _;
-    let pct = |r: &arena_engine::sim::Rate| format!("{:5.1}% [{:.1}-{:.1}]", r.rate * 100.0, r.low * 100.0, r.high * 100.0);
+    let pct =
+        |r: &arena_engine::sim::Rate| format!("{:5.1}% [{:.1}-{:.1}]", r.rate * 100.0, r.low * 100.0, r.high * 100.0);
     let mut out = String::new();
     for (p, name) in [(play::P1, "player 1"), (play::P2, "player 2")] {
         let _ = writeln!(
@@ -219,10 +220,8 @@ fn check_shards(mut shards: Vec<ShardFile>, content_hash: &str) -> Result<Vec<Sh
         }
     }
     let count = first.shard.count;
-    let missing: Vec<String> = (1..=count)
-        .filter(|i| !shards.iter().any(|s| s.shard.index == *i))
-        .map(|i| format!("{i}/{count}"))
-        .collect();
+    let missing: Vec<String> =
+        (1..=count).filter(|i| !shards.iter().any(|s| s.shard.index == *i)).map(|i| format!("{i}/{count}")).collect();
     if !missing.is_empty() {
         let shown = missing.iter().take(20).cloned().collect::<Vec<_>>().join(", ");
         return Err(format!("{} of {count} shards missing: {shown}", missing.len()));
@@ -265,10 +264,7 @@ pub(crate) fn merge(args: MergeArgs, ui: &Ui, stdout: &mut dyn Write, stderr: &m
         first_seed: first.first_seed,
         games: first.games,
         shard: None,
-        players: players
-            .iter()
-            .map(|p| if p == "random" { Policy::Random } else { Policy::Greedy })
-            .collect(),
+        players: players.iter().map(|p| if p == "random" { Policy::Random } else { Policy::Greedy }).collect(),
         jobs: None,
         without_games: false,
     };

@@ -249,9 +249,16 @@ struct SimArgs {
     /// Output format: the narrative (`human`) or the events as JSON.
     #[arg(long, value_enum, default_value_t = Output::Human)]
     format: Output,
-    /// Controllers of player 1 and player 2, `greedy` or `random` (one value: both).
+    /// One controller per seat, clockwise from player 1: `greedy`, `random` or
+    /// `human` (`--players greedy,random,greedy` seats three players). One
+    /// value plays every seat; how many seats is then --seats, the setup's
+    /// teams, or the Scenario's default (2, or 3 for a Prime Time Scenario).
     #[arg(long, value_delimiter = ',', default_value = "greedy")]
     players: Vec<PlayerKind>,
+    /// How many players (2 for Aristeia!, 3-4 for the Prime Time Scenarios),
+    /// when --players gives one value for all of them.
+    #[arg(long, value_name = "N", value_parser = clap::value_parser!(u8).range(2..=4))]
+    seats: Option<u8>,
     /// Play this many games (at least 1), with seeds from --seed on, and print statistics.
     #[arg(long, value_parser = clap::value_parser!(u64).range(1..))]
     games: Option<u64>,

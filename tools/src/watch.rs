@@ -206,7 +206,7 @@ impl Printer<'_> {
         let stats = match snapshot.simulate(
             scenario,
             seeds.clone(),
-            &seats(&self.args.players),
+            &seats(&self.args.players, self.args.players.len().max(2)),
             jobs,
             self.args.random_teams,
         ) {

@@ -51,7 +51,12 @@ pub struct Situation {
     /// Scenario counters at the start: `{ on = "gata", counter = "crow-substance", value = 2 }`.
     #[serde(default)]
     pub counters: Vec<SituationCounter>,
-    /// The Underdog: player 1 or 2.
+    /// How many players sit at the table: 2 (Aristeia!, the default), or 3
+    /// or 4 (Prime Time's rules: `001`).
+    #[serde(default = "two")]
+    pub players: u8,
+    /// The Underdog: player 1 or 2; with 3 or 4 `players`, who holds the
+    /// Prime Time marker (`001 § Prime Time`).
     #[serde(default = "one")]
     pub underdog: u8,
     /// The Character whose Activation is played.
@@ -226,6 +231,10 @@ impl Situation {
     }
 }
 
+fn two() -> u8 {
+    2
+}
+
 fn one() -> u8 {
     1
 }
@@ -337,10 +346,15 @@ impl Situation {
         use crate::rules::game::Game;
         use crate::rules::situation::{SituationController, SituationSeat};
         let shared = std::rc::Rc::new(std::cell::RefCell::new(SituationController::new(self.answers.clone())));
-        let mut a = SituationSeat(shared.clone());
-        let mut b = SituationSeat(shared.clone());
+        let mut seats: Vec<SituationSeat> =
+            (0..self.players.clamp(2, 4)).map(|_| SituationSeat(shared.clone())).collect();
         let skip = self.character.iter().any(|c| c.id == self.active && c.action_points.is_some());
-        let mut game = Game::from_situation(content, runtime, self, vec![&mut a, &mut b])?;
+        let mut game = Game::from_situation(
+            content,
+            runtime,
+            self,
+            seats.iter_mut().map(|s| s as &mut dyn crate::rules::decision::Controller).collect(),
+        )?;
         match self.phase {
             Phase::Activation => game.run_activation(skip)?,
             Phase::EndOfRound => game.run_end_of_round(),
@@ -402,8 +416,12 @@ impl<'a> Game<'a> {
         let scenario =
             &content.scenarios.get(&sit.scenario).ok_or_else(|| format!("no scenario `{}`", sit.scenario))?.value;
         let map = &content.maps.get(&scenario.map).ok_or_else(|| format!("no map `{}`", scenario.map))?.value;
-        if !(1..=2).contains(&sit.underdog) {
-            return Err(format!("underdog must be 1 or 2, not {}", sit.underdog));
+        if !(2..=4).contains(&sit.players) {
+            return Err(format!("players must be 2, 3 or 4, not {}", sit.players));
+        }
+        let n = sit.players;
+        if !(1..=n).contains(&sit.underdog) {
+            return Err(format!("underdog must be a player from 1 to {n}, not {}", sit.underdog));
         }
         for (p, deck) in sit.decks.iter().enumerate() {
             if let Some(t) = deck.iter().find(|t| !content.tactics.contains_key(*t)) {
@@ -413,11 +431,11 @@ impl<'a> Game<'a> {
         for (key, n) in
             [("decks", sit.decks.len()), ("hands", sit.hands.len()), ("victory_points", sit.victory_points.len())]
         {
-            if n > 2 {
-                return Err(format!("`{key}` lists {n} players; a situation has 2"));
+            if n > sit.players as usize {
+                return Err(format!("`{key}` lists {n} players; the situation has {}", sit.players));
             }
         }
-        let mut teams: Vec<Vec<Id>> = vec![vec![], vec![]];
+        let mut teams: Vec<Vec<Id>> = vec![vec![]; n as usize];
         for c in &sit.character {
             if teams.iter().flatten().any(|x| *x == c.id) {
                 return Err(format!("`{}` is in the situation twice", c.id));
@@ -425,22 +443,22 @@ impl<'a> Game<'a> {
             if !content.characters.contains_key(&c.id) {
                 return Err(format!("no Character `{}`", c.id));
             }
-            if !(1..=2).contains(&c.player) {
-                return Err(format!("{}: player must be 1 or 2", c.id));
+            if !(1..=n).contains(&c.player) {
+                return Err(format!("{}: player must be from 1 to {n}", c.id));
             }
             teams[c.player as usize - 1].push(c.id.clone());
         }
         let setup = GameSetup {
             scenario: sit.scenario.clone(),
             teams: teams.into(),
-            decks: vec![vec![], vec![]].into(),
-            zones: GameSetup::default_zones(scenario, map)?,
+            decks: vec![vec![]; n as usize].into(),
+            zones: GameSetup::default_zones(scenario, map, crate::rules::seats::Table::of(n as usize))?,
             seed: sit.seed,
         };
         let board_zone = |z: &str| content.maps[&scenario.map].value.zones.iter().any(|x| x.id == z);
         let mut g = Game::new(content, runtime, &setup, controllers)?;
         g.events.clear();
-        g.state.underdog = PlayerId::seat((sit.underdog.clamp(1, 2) - 1) as usize);
+        g.state.underdog = PlayerId::seat((sit.underdog.clamp(1, n) - 1) as usize);
         let zones = match (&sit.scoring_zone, &sit.scoring_zones) {
             (Some(_), Some(_)) => return Err("give `scoring_zone` or `scoring_zones`, not both".into()),
             (Some(z), None) => Some(vec![z.clone()]),
@@ -623,8 +641,8 @@ impl<'a> Game<'a> {
             if !content.running_projectiles.contains_key(&r.marker) {
                 return Err(format!("no Running Projectile `{}`", r.marker));
             }
-            if !(1..=2).contains(&r.player) {
-                return Err(format!("Running Projectile {}: player must be 1 or 2", r.marker));
+            if !(1..=self.table().len() as u8).contains(&r.player) {
+                return Err(format!("Running Projectile {}: player must be a seat of the table", r.marker));
             }
             let space = Hex::new(r.space[0], r.space[1]);
             if !self.is_free(space) {
@@ -639,7 +657,7 @@ impl<'a> Game<'a> {
             self.state.projectiles_deployed += 1;
             self.state.units.push(Unit {
                 id: format!("running-projectile-{}", self.state.projectiles_deployed),
-                owner: PlayerId::seat((r.player.clamp(1, 2) - 1) as usize),
+                owner: PlayerId::seat((r.player.clamp(1, self.table().len() as u8) - 1) as usize),
                 location: Location::Space(space),
                 damage: 0,
                 tokens: vec![],

@@ -10,8 +10,8 @@ mod replay;
 mod tally;
 
 pub use check::{SimCheck, check_sims, check_situations};
-pub use replay::{RANDOM_TEAMS, Replay, ReplayCheck, check_replay, replay_setup};
 pub use digest::{digest, digests};
+pub use replay::{RANDOM_TEAMS, Replay, ReplayCheck, check_replay, random_teams_name, replay_setup};
 pub use tally::{CharacterTally, Failure, MAX_FAILURES, Shard, Tally};
 
 use crate::content::Content;
@@ -92,9 +92,8 @@ pub fn play_with(
 
 /// Play one game with random-legal controllers seeded from `seed`.
 pub fn play_random(content: &Content, runtime: &Runtime, setup: &GameSetup) -> Result<Record, String> {
-    let mut a = RandomController::new(setup.seed.wrapping_mul(2).wrapping_add(1));
-    let mut b = RandomController::new(setup.seed.wrapping_mul(2).wrapping_add(2));
-    play(content, runtime, setup, vec![&mut a, &mut b])
+    let players = vec![Policy::Random; setup.teams.table().len()];
+    play_with(content, runtime, setup, &players)
 }
 
 /// Play one game with the given controllers.
@@ -205,11 +204,30 @@ pub enum Teams {
 }
 
 impl Teams {
-    /// The setup of one game.
-    pub fn setup(&self, content: &Content, seed: u64) -> Result<GameSetup, String> {
+    /// The setup of one game of `seats` players.
+    pub fn setup(&self, content: &Content, seed: u64, seats: usize) -> Result<GameSetup, String> {
         match self {
-            Teams::Setup(id) => GameSetup::from_content(content, id, seed),
-            Teams::Random(scenario) => GameSetup::random(content, scenario, seed),
+            Teams::Setup(id) => {
+                let s = GameSetup::from_content(content, id, seed)?;
+                if s.teams.table().len() != seats {
+                    return Err(format!(
+                        "setup `{id}` has {} teams, but {seats} players were asked for",
+                        s.teams.table().len()
+                    ));
+                }
+                Ok(s)
+            }
+            Teams::Random(scenario) => GameSetup::random(content, scenario, seats, seed),
+        }
+    }
+
+    /// How a replay names these teams for `seats` players
+    /// ([`replay_setup`]): the setup id, or `random-teams:<scenario>`, with
+    /// `@<seats>` when that is not the Scenario's default number of players.
+    pub fn replay_name(&self, content: &Content, seats: usize) -> String {
+        match self {
+            Teams::Setup(id) => id.clone(),
+            Teams::Random(scenario) => random_teams_name(content, scenario, seats),
         }
     }
 }
@@ -252,7 +270,7 @@ pub fn batch(
     let play_one = |rt: &Result<Runtime, String>, seed: u64| {
         let result = match rt {
             Err(e) => Err(e.clone()),
-            Ok(rt) => teams.setup(&content, seed).and_then(|s| {
+            Ok(rt) => teams.setup(&content, seed, players.len()).and_then(|s| {
                 let teams = s.teams.clone();
                 play_with(&content, rt, &s, players).map(|r| (r, teams))
             }),

@@ -160,7 +160,8 @@ mod tests {
     #[test]
     fn distance_field_on_a_grid_equals_the_hashed_field() {
         let walls = [Hex::new(0, 1), Hex::new(1, 0), Hex::new(-2, 2), Hex::new(2, -3), Hex::new(-1, -1)];
-        for (radius, from, limit) in [(5u32, Hex::new(0, 0), 40u32), (4, Hex::new(3, -1), 3), (6, Hex::new(-6, 6), 40)] {
+        for (radius, from, limit) in [(5u32, Hex::new(0, 0), 40u32), (4, Hex::new(3, -1), 3), (6, Hex::new(-6, 6), 40)]
+        {
             let mut grid = HexGrid::new(Hex::new(0, 0), radius, true);
             for w in walls {
                 grid.set(w, false);

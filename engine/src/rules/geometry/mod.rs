@@ -364,7 +364,8 @@ impl Field {
         let (r0, r1) = (ceil_div(ymin - 2, 3), (ymax + 2).div_euclid(3));
         let (q0, q1) = (ceil_div(xmin - 1 - r1, 2), (xmax + 1 - r0).div_euclid(2));
         let (width, rows) = ((q1 - q0 + 1).max(0), (r1 - r0 + 1).max(0));
-        let mut field = Field { obstructing: Vec::new(), r0, q0, width, rows, set: vec![false; (width * rows) as usize] };
+        let mut field =
+            Field { obstructing: Vec::new(), r0, q0, width, rows, set: vec![false; (width * rows) as usize] };
         for r in r0..=r1 {
             for q in ceil_div(xmin - 1 - r, 2)..=(xmax + 1 - r).div_euclid(2) {
                 let h = Hex::new(q as i32, r as i32);
