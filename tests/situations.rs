@@ -463,3 +463,10 @@ fn a_discard_at_random_follows_the_seed() {
         ["dodge", "take-aim", "focus"].iter().map(|t| format!("player 2 Discards {t} at random")).collect();
     assert!(every.iter().all(|l| seen.contains(l)), "{seen:?}");
 }
+
+/// The Prime Time rules at a table of three or four (`001`, issue 15):
+/// `situations/prime-time/*.toml`.
+#[test]
+fn prime_time_rules_play_as_written() {
+    insta::glob!("situations/prime-time/*.toml", |path| insta::assert_snapshot!(plays_as_written(path)));
+}

@@ -66,10 +66,6 @@ impl PlayerKind {
     }
 }
 
-pub(super) const P1: arena_engine::rules::seats::PlayerId = arena_engine::rules::seats::PlayerId::seat(0);
-
-pub(super) const P2: arena_engine::rules::seats::PlayerId = arena_engine::rules::seats::PlayerId::seat(1);
-
 /// The policy of each of `n` seats: one per `kinds` value, or the one value for all.
 pub(super) fn seats(kinds: &[PlayerKind], n: usize) -> Vec<arena_engine::sim::Policy> {
     let a = kinds.first().copied().unwrap_or(PlayerKind::Greedy);

@@ -303,6 +303,11 @@ pub struct SituationCharacter {
     /// Attack only that Character (`000 § Taunted`).
     #[serde(default)]
     pub taunted_by: Option<Id>,
+    /// Who imposed each of its States, by State (`{ poisoned = "hexx3r" }`):
+    /// the Frag of Poisoned and Burning Damage goes to that Character's
+    /// player (`001 § Frags and States`).
+    #[serde(default)]
+    pub imposed_by: std::collections::BTreeMap<Id, Id>,
     /// Effects "until the end of the Round" already on it, by name (the
     /// Markers on its card, `000 § Effects`; `game:round_effect`).
     #[serde(default)]
@@ -562,7 +567,7 @@ impl<'a> Game<'a> {
                 if !content.states.contains_key(st) {
                     return Err(format!("{}: no State `{st}`", c.id));
                 }
-                let source = if st == "taunted" { c.taunted_by.clone() } else { None };
+                let source = if st == "taunted" { c.taunted_by.clone() } else { c.imposed_by.get(st).cloned() };
                 u.tokens.push(Token { state: st.clone(), side, source, choice: None });
             }
             if let Some(by) = &c.taunted_by {

@@ -372,7 +372,8 @@ pub struct CharacterLine {
     pub damage_dealt: u32,
     /// Damage it suffered.
     pub damage_taken: u32,
-    /// Times it was sent to the Infirmary (`000 § Infirmary`).
+    /// Times it was sent to the Infirmary (`000 § Infirmary`), or at Hit
+    /// Points to the Bench in Prime Time (`001 § Bench`).
     pub infirmary: u32,
 }
 
@@ -380,9 +381,12 @@ pub struct CharacterLine {
 pub fn character_lines(events: &[Event]) -> std::collections::BTreeMap<crate::model::Id, CharacterLine> {
     let mut lines: std::collections::BTreeMap<crate::model::Id, CharacterLine> = Default::default();
     let mut active: Option<crate::model::Id> = None;
+    // Prime Time has no Infirmary: a Character at Hit Points goes straight to the Bench.
+    let mut prime_time = false;
     for e in events {
         match e {
             Event::GameStarted { teams, .. } => {
+                prime_time = teams.table().prime_time();
                 for (player, team) in teams.enumerate() {
                     for c in team {
                         let line = CharacterLine { player, damage_dealt: 0, damage_taken: 0, infirmary: 0 };
@@ -403,6 +407,11 @@ pub fn character_lines(events: &[Event]) -> std::collections::BTreeMap<crate::mo
                 }
             }
             Event::Infirmary { character } => {
+                if let Some(l) = lines.get_mut(character) {
+                    l.infirmary += 1;
+                }
+            }
+            Event::Benched { character } if prime_time => {
                 if let Some(l) = lines.get_mut(character) {
                     l.infirmary += 1;
                 }
