@@ -134,3 +134,18 @@ fn parse_and_compile_bundled(b: divan::Bencher) {
         compile_all(sources.clone())
     });
 }
+
+/// A whole greedy game by number of players (issue 15: a 4-player game should
+/// cost no more than 2.5x a 2-player game of as many Rounds): Assault with 2,
+/// Crossover Assault with 3 and 4 (both 5 Rounds on the HexaDome A side),
+/// random teams of seed 3. Divide by the Rounds played (`arena sim ... --seed 3`
+/// prints them) to compare per Round.
+#[divan::bench(args = [2, 3, 4], sample_count = 10)]
+fn whole_game_by_players(b: divan::Bencher, seats: usize) {
+    let l = loaded();
+    let rt = Runtime::new(Arc::new(l.content.clone()), l.script_set.clone(), Limits::default()).unwrap();
+    let scenario = if seats == 2 { "assault" } else { "crossover-assault" };
+    let setup = GameSetup::random(&l.content, scenario, seats, 3).unwrap();
+    let players = vec![Policy::Greedy; seats];
+    b.bench_local(|| sim::play_with(&l.content, &rt, &setup, &players).unwrap());
+}

@@ -1,4 +1,6 @@
-//! A 2-player Aristeia! game: state, setup, and the Round loop (`000 § Rounds`).
+//! An Aristeia! game: state, setup, and the Round loop (`000 § Rounds`); with
+//! three or four players, Prime Time's (`001`: the marker, snake order, two
+//! Running Orders, the Bench instead of the Infirmary; rulings R44-R46).
 //!
 //! [`Game::play`] runs a whole game: every choice is a [`Decision`] answered by
 //! the players' [`Controller`]s, every change of state an [`Event`], every die
