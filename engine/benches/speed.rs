@@ -109,7 +109,7 @@ fn effect_call(b: divan::Bencher) {
     let (mut a, mut c) = (GreedyController, GreedyController);
     let controllers: Vec<&mut dyn Controller> = vec![&mut a, &mut c];
     let mut game = Game::new(&l.content, &rt, &setup, controllers).unwrap();
-    let ctx = Ctx { self_id: Some(me), target: None, successes: None };
+    let ctx = Ctx { self_id: Some(me), target: None, successes: None, ..Ctx::default() };
     // The answer is right: the Character has no Damage yet.
     assert_eq!(rt.call(script, &mut game, &ctx).unwrap().to_string(), "0");
     b.bench_local(|| rt.call(script, &mut game, &ctx).unwrap());
