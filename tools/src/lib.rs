@@ -269,7 +269,8 @@ struct SimArgs {
     #[arg(long, value_name = "FILE")]
     replay: Option<PathBuf>,
     /// Random teams from every loaded Character, drawn from the seed (with
-    /// --games, one draw per seed), instead of the ready-made setup
+    /// --games, one draw per seed), instead of the ready-made setup (a Prime
+    /// Time Scenario without one gets random teams anyway)
     #[arg(long)]
     random_teams: bool,
     /// Play only the I-th of N disjoint parts of the --games seeds (I from 1);

@@ -211,7 +211,7 @@ pub(super) fn load_for_play(
     Ok(Ok(loaded))
 }
 
-pub(super) fn sim(args: SimArgs, ui: &Ui, stdout: &mut dyn Write, stderr: &mut dyn Write) -> anyhow::Result<Exit> {
+pub(super) fn sim(mut args: SimArgs, ui: &Ui, stdout: &mut dyn Write, stderr: &mut dyn Write) -> anyhow::Result<Exit> {
     use arena_engine::script::runtime::{Limits, Runtime};
     if let Some(balance::SimCommand::Merge(merge)) = args.command {
         return balance::merge(merge, ui, stdout, stderr);
@@ -232,6 +232,13 @@ pub(super) fn sim(args: SimArgs, ui: &Ui, stdout: &mut dyn Write, stderr: &mut d
             Some(s) => s.value.id.clone(),
             // Random teams need only the Scenario.
             None if args.random_teams && content.scenarios.contains_key(&scenario) => String::new(),
+            // A Prime Time Scenario (3-4 players) without a ready-made setup:
+            // its teams are picked at the table (`001 § Preparations`), so
+            // random teams, as --random-teams would draw them.
+            None if content.scenarios.get(&scenario).is_some_and(|s| s.value.players.min > 2) => {
+                args.random_teams = true;
+                String::new()
+            }
             None => {
                 let hint = if content.scenarios.contains_key(&scenario) {
                     " (it has no ready-made setup: add --random-teams)"
