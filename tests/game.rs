@@ -241,7 +241,7 @@ fn special_spaces_and_running_projectiles_play_in_whole_games() {
     // Seeds whose greedy games once looped a Displace-twice marker onto itself
     // until the stack overflowed (rulings R18): they now end.
     for seed in [21, 46, 88, 126, 127] {
-        let setup = GameSetup::random(&loaded.content, "king-of-the-hill", seed).unwrap();
+        let setup = GameSetup::random(&loaded.content, "king-of-the-hill", 2, seed).unwrap();
         let (mut a, mut b) = (GreedyController, GreedyController);
         let rec = sim::play(&loaded.content, &rt, &setup, vec![&mut a, &mut b]).unwrap();
         assert!(rec.events.iter().any(|e| matches!(e, Event::GameEnded { .. })), "seed {seed} did not end");

@@ -636,24 +636,23 @@ value = 25
     assert_eq!(heph.abilities.iter().find(|a| a.id == "volcanic-smash").unwrap().damage, Some(25));
 }
 
-/// `arena sim invictus --players 4`: one game's narrative, a batch's per-god
+/// `arena sim invictus --seats 4`: one game's narrative, a batch's per-god
 /// readout, and a replay that plays again.
 #[test]
 fn cli_sim_invictus() {
-    let one =
-        arena_tests::arena(&["sim", "invictus", "--players", "4", "--seed", "2", "--pack", "../content/invictus"]);
+    let one = arena_tests::arena(&["sim", "invictus", "--seats", "4", "--seed", "2", "--pack", "../content/invictus"]);
     assert_eq!(one.code, 0, "{}", one.stderr);
     assert!(one.stdout.contains("wins after"), "{}", one.stdout);
     let batch = arena_tests::arena(&[
         "sim",
         "invictus",
-        "--players",
+        "--seats",
         "6",
         "--games",
         "12",
         "--jobs",
         "1",
-        "--controllers",
+        "--players",
         "greedy,random",
         "--pack",
         "../content/invictus",
@@ -666,7 +665,7 @@ fn cli_sim_invictus() {
     let rec = arena_tests::arena(&[
         "sim",
         "invictus",
-        "--players",
+        "--seats",
         "4",
         "--seed",
         "5",
@@ -679,7 +678,7 @@ fn cli_sim_invictus() {
     let again = arena_tests::arena(&["replay", file, "--pack", "../content/invictus"]);
     assert_eq!(again.code, 0, "{}", again.stderr);
     assert!(again.stdout.contains("plays the same"));
-    let bad = arena_tests::arena(&["sim", "invictus", "--players", "5", "--pack", "../content/invictus"]);
+    let bad = arena_tests::arena(&["sim", "invictus", "--seats", "5", "--pack", "../content/invictus"]);
     assert_eq!(bad.code, 2);
     assert!(bad.stderr.contains("2, 4 or 6"), "{}", bad.stderr);
 }

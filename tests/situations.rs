@@ -537,3 +537,10 @@ fn short_distance_returns_from_the_bench_outside_the_central_zone() {
     assert!(central.iter().all(|s| !has(&options, s)), "a Central Zone space is offered: {options:?}");
     assert!(has(&options, "[0, -7]"), "zone 1 is offered: {options:?}");
 }
+
+/// The Prime Time rules at a table of three or four (`001`, issue 15):
+/// `situations/prime-time/*.toml`.
+#[test]
+fn prime_time_rules_play_as_written() {
+    insta::glob!("situations/prime-time/*.toml", |path| insta::assert_snapshot!(plays_as_written(path)));
+}

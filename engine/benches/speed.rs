@@ -109,7 +109,7 @@ fn effect_call(b: divan::Bencher) {
     let (mut a, mut c) = (GreedyController, GreedyController);
     let controllers: Vec<&mut dyn Controller> = vec![&mut a, &mut c];
     let mut game = Game::new(&l.content, &rt, &setup, controllers).unwrap();
-    let ctx = Ctx { self_id: Some(me), target: None, successes: None };
+    let ctx = Ctx { self_id: Some(me), target: None, successes: None, ..Ctx::default() };
     // The answer is right: the Character has no Damage yet.
     assert_eq!(rt.call(script, &mut game, &ctx).unwrap().to_string(), "0");
     b.bench_local(|| rt.call(script, &mut game, &ctx).unwrap());
@@ -133,4 +133,19 @@ fn parse_and_compile_bundled(b: divan::Bencher) {
         }
         compile_all(sources.clone())
     });
+}
+
+/// A whole greedy game by number of players (issue 15: a 4-player game should
+/// cost no more than 2.5x a 2-player game of as many Rounds): Assault with 2,
+/// Crossover Assault with 3 and 4 (both 5 Rounds on the HexaDome A side),
+/// random teams of seed 3. Divide by the Rounds played (`arena sim ... --seed 3`
+/// prints them) to compare per Round.
+#[divan::bench(args = [2, 3, 4], sample_count = 10)]
+fn whole_game_by_players(b: divan::Bencher, seats: usize) {
+    let l = loaded();
+    let rt = Runtime::new(Arc::new(l.content.clone()), l.script_set.clone(), Limits::default()).unwrap();
+    let scenario = if seats == 2 { "assault" } else { "crossover-assault" };
+    let setup = GameSetup::random(&l.content, scenario, seats, 3).unwrap();
+    let players = vec![Policy::Greedy; seats];
+    b.bench_local(|| sim::play_with(&l.content, &rt, &setup, &players).unwrap());
 }

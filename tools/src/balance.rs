@@ -107,7 +107,8 @@ pub(crate) fn report_text(loaded: &Loaded, report: &Report) -> String {
     let pct =
         |r: &arena_engine::sim::Rate| format!("{:5.1}% [{:.1}-{:.1}]", r.rate * 100.0, r.low * 100.0, r.high * 100.0);
     let mut out = String::new();
-    for (p, name) in [(play::P1, "player 1"), (play::P2, "player 2")] {
+    for (p, _) in report.win_rate.enumerate() {
+        let name = p.to_string();
         let _ = writeln!(
             out,
             "{name} wins {}  mean VP {:.2}  mean Frags {:.2}",

@@ -62,28 +62,15 @@ fn policy(k: PlayerKind) -> arena_engine::sim::Policy {
     }
 }
 
-/// `arena sim invictus --players N`: one game, or `--games N`.
+/// `arena sim invictus --seats N`: one game, or `--games N`.
 pub(super) fn sim(args: SimArgs, ui: &Ui, stdout: &mut dyn Write, stderr: &mut dyn Write) -> anyhow::Result<Exit> {
-    let mut count = None;
-    for p in &args.players {
-        match p {
-            PlayerArg::Count(n) => count = Some(*n),
-            PlayerArg::Kind(_) => {
-                writeln!(
-                    stderr,
-                    "error: for Invictus, --players is the number of players (2, 4 or 6; 3-6 with --seating free-for-all); name the controllers with --controllers greedy,random,human"
-                )?;
-                return Ok(2);
-            }
-        }
-    }
     let seating = match args.seating {
         SeatingArg::Standard => Seating::Standard,
         SeatingArg::EveryOther => Seating::EveryOther,
         SeatingArg::Random => Seating::Random,
         SeatingArg::FreeForAll => Seating::FreeForAll,
     };
-    let mut setup = InvictusSetup::teams(count.unwrap_or(4));
+    let mut setup = InvictusSetup::teams(args.seats.map_or(4, usize::from));
     setup.seating = seating;
     let loaded = match load_for_play(&args.packs, ui, stderr)? {
         Ok(loaded) => loaded,
@@ -93,8 +80,7 @@ pub(super) fn sim(args: SimArgs, ui: &Ui, stdout: &mut dyn Write, stderr: &mut d
         writeln!(stderr, "error: no Invictus god is loaded: add --pack content/invictus")?;
         return Ok(2);
     }
-    let kinds: Vec<PlayerKind> =
-        if args.controllers.is_empty() { vec![PlayerKind::Greedy] } else { args.controllers.clone() };
+    let kinds: Vec<PlayerKind> = args.players.clone();
     let policies: Vec<arena_engine::sim::Policy> = kinds.iter().map(|k| policy(*k)).collect();
     let content = std::sync::Arc::new(loaded.content.clone());
     if let Some(games) = args.games {

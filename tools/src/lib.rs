@@ -260,13 +260,18 @@ struct SimArgs {
     /// Output format: the narrative (`human`) or the events as JSON.
     #[arg(long, value_enum, default_value_t = Output::Human)]
     format: Output,
-    /// Controllers of player 1 and player 2, `greedy` or `random` (one value: both).
-    /// For `arena sim invictus`: the number of players (2, 4 or 6).
-    #[arg(long, value_delimiter = ',', default_value = "greedy", value_parser = parse_player_arg)]
-    players: Vec<PlayerArg>,
-    /// Invictus: the controller of each seat, `greedy`, `random` or `human` (cycled).
-    #[arg(long, value_delimiter = ',', value_enum)]
-    controllers: Vec<PlayerKind>,
+    /// One controller per seat, clockwise from player 1: `greedy`, `random` or
+    /// `human` (`--players greedy,random,greedy` seats three players). One
+    /// value plays every seat; how many seats is then --seats, the setup's
+    /// teams, or the Scenario's default (2, or 3 for a Prime Time Scenario).
+    /// For Invictus the controllers are cycled over the --seats players.
+    #[arg(long, value_delimiter = ',', default_value = "greedy")]
+    players: Vec<PlayerKind>,
+    /// How many players: 2 for Aristeia!, 3-4 for the Prime Time Scenarios
+    /// (when --players gives one value for all of them); for Invictus 2, 4
+    /// or 6 (3-6 with --seating free-for-all; default 4).
+    #[arg(long, value_name = "N", value_parser = clap::value_parser!(u8).range(2..=6))]
+    seats: Option<u8>,
     /// Invictus: how the two teams sit (`003 § Team Assignment`), or a free-for-all.
     #[arg(long, value_enum, default_value_t = SeatingArg::Standard)]
     seating: SeatingArg,
@@ -280,7 +285,8 @@ struct SimArgs {
     #[arg(long, value_name = "FILE")]
     replay: Option<PathBuf>,
     /// Random teams from every loaded Character, drawn from the seed (with
-    /// --games, one draw per seed), instead of the ready-made setup
+    /// --games, one draw per seed), instead of the ready-made setup (a Prime
+    /// Time Scenario without one gets random teams anyway)
     #[arg(long)]
     random_teams: bool,
     /// Play only the I-th of N disjoint parts of the --games seeds (I from 1);
@@ -316,24 +322,6 @@ struct ReplayArgs {
     /// Packs to load. Default: the bundled ones.
     #[arg(long = "pack", value_name = "PATH")]
     packs: Vec<PathBuf>,
-}
-
-/// A `--players` value: a controller, or (Invictus) a number of players.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-enum PlayerArg {
-    /// A controller.
-    Kind(PlayerKind),
-    /// A number of players.
-    Count(usize),
-}
-
-fn parse_player_arg(s: &str) -> Result<PlayerArg, String> {
-    if let Ok(n) = s.parse::<usize>() {
-        return Ok(PlayerArg::Count(n));
-    }
-    PlayerKind::from_str(s, true)
-        .map(PlayerArg::Kind)
-        .map_err(|_| format!("`{s}`: expected greedy, random, human, or (for Invictus) a number of players"))
 }
 
 /// How Invictus teams sit.

@@ -87,14 +87,10 @@ impl PlayerKind {
     }
 }
 
-pub(super) const P1: arena_engine::rules::seats::PlayerId = arena_engine::rules::seats::PlayerId::seat(0);
-
-pub(super) const P2: arena_engine::rules::seats::PlayerId = arena_engine::rules::seats::PlayerId::seat(1);
-
-pub(super) fn seats(kinds: &[PlayerKind]) -> Vec<arena_engine::sim::Policy> {
+/// The policy of each of `n` seats: one per `kinds` value, or the one value for all.
+pub(super) fn seats(kinds: &[PlayerKind], n: usize) -> Vec<arena_engine::sim::Policy> {
     let a = kinds.first().copied().unwrap_or(PlayerKind::Greedy);
-    let b = kinds.get(1).copied().unwrap_or(a);
-    vec![a.engine(), b.engine()]
+    (0..n).map(|i| kinds.get(i).copied().unwrap_or(a).engine()).collect()
 }
 
 pub(super) fn script(
@@ -236,7 +232,7 @@ pub(super) fn load_for_play(
     Ok(Ok(loaded))
 }
 
-pub(super) fn sim(args: SimArgs, ui: &Ui, stdout: &mut dyn Write, stderr: &mut dyn Write) -> anyhow::Result<Exit> {
+pub(super) fn sim(mut args: SimArgs, ui: &Ui, stdout: &mut dyn Write, stderr: &mut dyn Write) -> anyhow::Result<Exit> {
     use arena_engine::script::runtime::{Limits, Runtime};
     if let Some(balance::SimCommand::Merge(merge)) = args.command {
         return balance::merge(merge, ui, stdout, stderr);
@@ -248,39 +244,11 @@ pub(super) fn sim(args: SimArgs, ui: &Ui, stdout: &mut dyn Write, stderr: &mut d
     if scenario == "invictus" {
         return super::invictus::sim(args, ui, stdout, stderr);
     }
-    let kinds: Vec<PlayerKind> = args
-        .players
-        .iter()
-        .filter_map(|p| match p {
-            PlayerArg::Kind(k) => Some(*k),
-            PlayerArg::Count(_) => None,
-        })
-        .collect();
-    if kinds.len() != args.players.len() {
-        writeln!(
-            stderr,
-            "error: --players names controllers (greedy, random, human); a number of players is for `arena sim invictus`"
-        )?;
-        return Ok(2);
-    }
     let loaded = match load_for_play(&args.packs, ui, stderr)? {
         Ok(loaded) => loaded,
         Err(code) => return Ok(code),
     };
     let content = &loaded.content;
-    // A Scenario for more than two players loads and validates, but the
-    // engine plays 2-player games (Prime Time's need their own rules engine).
-    if let Some(sc) = content.scenarios.get(&scenario) {
-        let p = &sc.value.players;
-        if !(p.min..=p.max).contains(&2) {
-            writeln!(
-                stderr,
-                "error: `{}` is a {}-{} player Scenario; the engine plays 2-player games (the Prime Time Scenarios are data for now)",
-                scenario, p.min, p.max
-            )?;
-            return Ok(2);
-        }
-    }
     let setup_id = if content.setups.contains_key(&scenario) {
         scenario.clone()
     } else {
@@ -288,6 +256,13 @@ pub(super) fn sim(args: SimArgs, ui: &Ui, stdout: &mut dyn Write, stderr: &mut d
             Some(s) => s.value.id.clone(),
             // Random teams need only the Scenario.
             None if args.random_teams && content.scenarios.contains_key(&scenario) => String::new(),
+            // A Prime Time Scenario (3-4 players) without a ready-made setup:
+            // its teams are picked at the table (`001 § Preparations`), so
+            // random teams, as --random-teams would draw them.
+            None if content.scenarios.get(&scenario).is_some_and(|s| s.value.players.min > 2) => {
+                args.random_teams = true;
+                String::new()
+            }
             None => {
                 let hint = if content.scenarios.contains_key(&scenario) {
                     " (it has no ready-made setup: add --random-teams)"
@@ -303,8 +278,51 @@ pub(super) fn sim(args: SimArgs, ui: &Ui, stdout: &mut dyn Write, stderr: &mut d
             }
         }
     };
-    if args.players.len() > 2 {
-        writeln!(stderr, "error: --players takes one value (both players) or two (player 1, player 2)")?;
+    // How many seats: --seats, else one per --players value, else the
+    // setup's teams, else the Scenario's default (2, or Prime Time's 3).
+    let setup_seats =
+        (!args.random_teams).then(|| content.setups.get(&setup_id).map(|s| s.value.teams.len())).flatten();
+    let scenario_of = if content.scenarios.contains_key(&scenario) {
+        scenario.clone()
+    } else {
+        content.setups.get(&setup_id).map(|s| s.value.scenario.clone()).unwrap_or_default()
+    };
+    let default_seats = content
+        .scenarios
+        .get(&scenario_of)
+        .map_or(2, |s| arena_engine::rules::game::GameSetup::default_seats(&s.value));
+    let n_seats = match (args.seats, args.players.len()) {
+        (Some(n), k) if k > 1 && k != n as usize => {
+            writeln!(
+                stderr,
+                "error: --seats {n} but --players names {k} controllers: give one per seat, or one for all"
+            )?;
+            return Ok(2);
+        }
+        (Some(n), _) => n as usize,
+        (None, k) if k > 1 => k,
+        (None, _) => setup_seats.unwrap_or(default_seats),
+    };
+    if !(2..=4).contains(&n_seats) {
+        writeln!(stderr, "error: {n_seats} players: a game has 2 to 4 (--players names one controller per seat)")?;
+        return Ok(2);
+    }
+    if let Some(sc) = content.scenarios.get(&scenario_of) {
+        let p = &sc.value.players;
+        if !(p.min as usize..=p.max as usize).contains(&n_seats) {
+            writeln!(
+                stderr,
+                "error: `{scenario_of}` is a {}-{} player Scenario, not for {n_seats} (use --seats N or one --players value per seat)",
+                p.min, p.max
+            )?;
+            return Ok(2);
+        }
+    }
+    if let Some(k) = setup_seats.filter(|k| *k != n_seats) {
+        writeln!(
+            stderr,
+            "error: setup `{setup_id}` seats {k} players, not {n_seats} (add --random-teams for other tables)"
+        )?;
         return Ok(2);
     }
     if args.games.is_some() && args.replay.is_some() {
@@ -320,7 +338,7 @@ pub(super) fn sim(args: SimArgs, ui: &Ui, stdout: &mut dyn Write, stderr: &mut d
             return Ok(2);
         }
     }
-    let players = seats(&kinds);
+    let players = seats(&args.players, n_seats);
     let random_scenario = if content.scenarios.contains_key(&scenario) {
         scenario.clone()
     } else {
@@ -351,14 +369,17 @@ pub(super) fn sim(args: SimArgs, ui: &Ui, stdout: &mut dyn Write, stderr: &mut d
         return sim_batch(&loaded, &teams, batch, args.format, ui, stdout, stderr);
     }
     // One game: the setup's teams, or teams drawn from the seed (`--random-teams`).
-    let setup_id =
-        if args.random_teams { format!("{}{random_scenario}", arena_engine::sim::RANDOM_TEAMS) } else { setup_id };
+    let setup_id = if args.random_teams {
+        arena_engine::sim::random_teams_name(content, &random_scenario, n_seats)
+    } else {
+        setup_id
+    };
     let setup = arena_engine::sim::replay_setup(content, &setup_id, args.seed).map_err(|e| anyhow::anyhow!(e))?;
     let runtime = Runtime::new(std::sync::Arc::new(content.clone()), loaded.script_set.clone(), Limits::default())
         .map_err(|e| anyhow::anyhow!("cannot start the Lua VM: {e}"))?;
-    let mut controllers: Vec<Box<dyn arena_engine::rules::decision::Controller>> = (0..2)
+    let mut controllers: Vec<Box<dyn arena_engine::rules::decision::Controller>> = (0..n_seats)
         .map(|seat| {
-            let kind = kinds.get(seat).or(kinds.first()).copied().unwrap_or(PlayerKind::Greedy);
+            let kind = args.players.get(seat).or(args.players.first()).copied().unwrap_or(PlayerKind::Greedy);
             match kind {
                 PlayerKind::Human => {
                     Box::new(HumanController { fallback: Default::default(), closed: false, shown: 0 })
@@ -368,9 +389,13 @@ pub(super) fn sim(args: SimArgs, ui: &Ui, stdout: &mut dyn Write, stderr: &mut d
             }
         })
         .collect();
-    let (a, b) = controllers.split_at_mut(1);
-    let record = arena_engine::sim::play(content, &runtime, &setup, vec![a[0].as_mut(), b[0].as_mut()])
-        .map_err(|e| anyhow::anyhow!(e))?;
+    let record = arena_engine::sim::play(
+        content,
+        &runtime,
+        &setup,
+        controllers.iter_mut().map(|c| c.as_mut() as &mut dyn arena_engine::rules::decision::Controller).collect(),
+    )
+    .map_err(|e| anyhow::anyhow!(e))?;
     if let Some(path) = &args.replay {
         let replay = arena_engine::sim::Replay::of(&record, &setup_id, &loaded.content_hash()).with_packs(&loaded);
         write_atomically(path, (serde_json::to_string(&replay)? + "\n").as_bytes())?;

@@ -211,7 +211,7 @@ impl Printer<'_> {
     ) -> anyhow::Result<()> {
         use arena_engine::invictus::sim as isim;
         let setup = arena_engine::invictus::InvictusSetup::teams(4);
-        let policies = seats(&self.args.players);
+        let policies = seats(&self.args.players, setup.players);
         let games =
             match isim::batch(snapshot.content(), snapshot.scripts(), &setup, seeds.clone(), &policies, jobs, &|| {}) {
                 Ok(g) => g,
@@ -261,7 +261,7 @@ impl Printer<'_> {
         let stats = match snapshot.simulate(
             scenario,
             seeds.clone(),
-            &seats(&self.args.players),
+            &seats(&self.args.players, self.args.players.len().max(2)),
             jobs,
             self.args.random_teams,
         ) {

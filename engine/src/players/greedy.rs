@@ -198,6 +198,21 @@ impl GreedyController {
         if let Some(i) = attack {
             return i;
         }
+        // The Scenario's own Actions (Crow Accumulator's capsules, Targeting
+        // the Accumulator, an Obstacle): what they do is how the Scenario
+        // scores, so perform them while the Character holds fewer than two
+        // of the Scenario's counters (the capsules stop at 2).
+        let scenario_actions =
+            view.content.scenarios.get(&view.state.scenario).map_or(&[][..], |s| &s.value.actions[..]);
+        if !scenario_actions.is_empty() {
+            let held: i64 = view.state.counters.get(me).map_or(0, |c| c.values().sum());
+            let scoring = d.options.iter().position(
+                |o| matches!(o, Choice::Perform { action, .. } if scenario_actions.iter().any(|a| a.id == *action)),
+            );
+            if let (Some(i), true) = (scoring, held < 2) {
+                return i;
+            }
+        }
         // Actions Step Tactics, while the hand keeps two for Rolls.
         let hand = view.state.players[d.player].hand.len();
         if hand > 2 {

@@ -96,6 +96,10 @@ pub enum Choice {
     Play { tactic: Id },
     /// A free-form option of an effect.
     Text { text: String },
+    /// Place a Character's Initiative card in a free position of one of the
+    /// two Running Orders (`001 § Round`, 1. Planning Phase): `order` 1 or 2,
+    /// `position` from 1.
+    Slot { character: Id, order: u8, position: u8 },
 }
 
 impl std::fmt::Display for Choice {
@@ -120,6 +124,9 @@ impl std::fmt::Display for Choice {
             Choice::Activate { switch } => write!(f, "activate {switch}"),
             Choice::Play { tactic } => write!(f, "play {tactic}"),
             Choice::Text { text } => f.write_str(text),
+            Choice::Slot { character, order, position } => {
+                write!(f, "{character} in Running Order {order}, position {position}")
+            }
         }
     }
 }

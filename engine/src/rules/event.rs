@@ -19,6 +19,11 @@ pub enum Event {
     Deployed { character: Id, space: Hex },
     /// Who holds the Underdog token, and why.
     Underdog { player: PlayerId, reason: String },
+    /// Who holds the Prime Time marker, and why (`001 § Prime Time`).
+    PrimeTime { player: PlayerId, reason: String },
+    /// An Initiative card placed in a position of one of the two Running
+    /// Orders (`001 § Round`, 1. Planning Phase; `order` 1 or 2, `position` from 1).
+    InitiativePlaced { player: PlayerId, character: Id, order: u8, position: u8 },
     /// A Round begins (`000 § Rounds`).
     RoundStarted { round: u8 },
     /// A player's Running Order for the Round (`000 § Planning Phase`).
@@ -157,6 +162,10 @@ impl std::fmt::Display for Event {
             }
             Deployed { character, space } => write!(f, "{character} deploys at {}", hex(space)),
             Underdog { player, reason } => write!(f, "{player} is the Underdog ({reason})"),
+            PrimeTime { player, reason } => write!(f, "{player} holds the Prime Time marker ({reason})"),
+            InitiativePlaced { player, character, order, position } => {
+                write!(f, "{player} places {character} in Running Order {order}, position {position}")
+            }
             RoundStarted { round } => write!(f, "== Round {round} =="),
             RunningOrder { player, order } => write!(f, "{player} Running Order: {}", order.join(", ")),
             Initiative { turn, first, second } => write!(f, "-- Turn {turn}: {first} activates before {second}"),

@@ -7,9 +7,11 @@
 //! engine computes "the other player" from a number, or indexes per-player
 //! data by a bare integer: per-player data is [`Seated`].
 //!
-//! Two players are the only mode played today; every relation here is written
-//! for any number of seats so that Prime Time (3-4 players) needs no new
-//! arithmetic elsewhere.
+//! Two players play Aristeia! (`000`); three or four play Prime Time (`001`),
+//! whose rules the game applies when the table has more than two seats
+//! ([`Table::prime_time`]). Every relation here is written for any number of
+//! seats, so no other module does seat arithmetic: the snake order of picking,
+//! deploying and placing Initiative cards is [`Table::snake_from`].
 
 use serde::{Deserialize, Serialize};
 
@@ -79,6 +81,31 @@ impl Table {
     /// Prime Time's order, `000 § Underdog`, `001 § Prime Time`).
     pub fn order_from(self, first: PlayerId) -> Vec<PlayerId> {
         (0..self.seats).map(|i| PlayerId((first.0 + i) % self.seats)).collect()
+    }
+
+    /// The snake order of `001 § Preparations` (4. Team Creation, 8. Team
+    /// Deployment) and `001 § Round` (1. Planning Phase): every seat
+    /// clockwise from `first`, then every seat again counter-clockwise from
+    /// the last one, so `first` is the first and the last. With two seats:
+    /// `first`, other, other, `first`.
+    pub fn snake_from(self, first: PlayerId) -> Vec<PlayerId> {
+        let mut order = self.order_from(first);
+        let back: Vec<PlayerId> = order.iter().rev().copied().collect();
+        order.extend(back);
+        order
+    }
+
+    /// Whether the Prime Time rules apply (`001`): a table of three or four.
+    /// A 2-player table plays `000`'s rules, the Underdog and the Infirmary,
+    /// even for a Scenario of 001 opened to two players (docs/rulings.md R46).
+    pub const fn prime_time(self) -> bool {
+        self.seats > 2
+    }
+
+    /// The seat to the right of `p` (counter-clockwise), wrapping around.
+    pub fn next_counter_clockwise(self, p: PlayerId) -> PlayerId {
+        let n = self.seats.max(1);
+        PlayerId((p.0 + n - 1) % n)
     }
 
     /// Every other player: in Aristeia! each player is every other player's
@@ -195,6 +222,19 @@ mod tests {
         assert_eq!(order, vec![3, 4, 1, 2]);
         assert_eq!(t.next_clockwise(PlayerId::seat(3)), PlayerId::seat(0));
         assert_eq!(t.opponents(PlayerId::seat(1)).count(), 3);
+    }
+
+    #[test]
+    fn snake_order_starts_and_ends_with_the_first() {
+        // 001 § Preparations, 4. Team Creation: "Prime Time is the first and
+        // last to pick their Characters".
+        let t = Table::of(4);
+        let order: Vec<usize> = t.snake_from(PlayerId::seat(1)).into_iter().map(PlayerId::number).collect();
+        assert_eq!(order, vec![2, 3, 4, 1, 1, 4, 3, 2]);
+        let order: Vec<usize> = Table::of(3).snake_from(PlayerId::seat(0)).into_iter().map(PlayerId::number).collect();
+        assert_eq!(order, vec![1, 2, 3, 3, 2, 1]);
+        assert!(Table::of(3).prime_time() && !Table::of(2).prime_time());
+        assert_eq!(Table::of(3).next_counter_clockwise(PlayerId::seat(0)), PlayerId::seat(2));
     }
 
     #[test]

@@ -51,7 +51,12 @@ pub struct Situation {
     /// Scenario counters at the start: `{ on = "gata", counter = "crow-substance", value = 2 }`.
     #[serde(default)]
     pub counters: Vec<SituationCounter>,
-    /// The Underdog: player 1 or 2.
+    /// How many players sit at the table: 2 (Aristeia!, the default), or 3
+    /// or 4 (Prime Time's rules: `001`).
+    #[serde(default = "two")]
+    pub players: u8,
+    /// The Underdog: player 1 or 2; with 3 or 4 `players`, who holds the
+    /// Prime Time marker (`001 § Prime Time`).
     #[serde(default = "one")]
     pub underdog: u8,
     /// The Character whose Activation is played.
@@ -231,6 +236,10 @@ pub(super) fn mean(name: &str, known: &[String]) -> String {
     crate::read::suggest(name, known).map(|s| format!(" (did you mean `{s}`?)")).unwrap_or_default()
 }
 
+fn two() -> u8 {
+    2
+}
+
 fn one() -> u8 {
     1
 }
@@ -299,6 +308,11 @@ pub struct SituationCharacter {
     /// Attack only that Character (`000 § Taunted`).
     #[serde(default)]
     pub taunted_by: Option<Id>,
+    /// Who imposed each of its States, by State (`{ poisoned = "hexx3r" }`):
+    /// the Frag of Poisoned and Burning Damage goes to that Character's
+    /// player (`001 § Frags and States`).
+    #[serde(default)]
+    pub imposed_by: std::collections::BTreeMap<Id, Id>,
     /// Effects "until the end of the Round" already on it, by name (the
     /// Markers on its card, `000 § Effects`; `game:round_effect`).
     #[serde(default)]
@@ -387,10 +401,15 @@ impl Situation {
         use crate::rules::game::Game;
         use crate::rules::situation::{SituationController, SituationSeat};
         let shared = std::rc::Rc::new(std::cell::RefCell::new(SituationController::new(self.answers.clone())));
-        let mut a = SituationSeat(shared.clone());
-        let mut b = SituationSeat(shared.clone());
+        let mut seats: Vec<SituationSeat> =
+            (0..self.players.clamp(2, 4)).map(|_| SituationSeat(shared.clone())).collect();
         let skip = self.character.iter().any(|c| c.id == self.active && c.action_points.is_some());
-        let mut game = Game::from_situation(content, runtime, self, vec![&mut a, &mut b])?;
+        let mut game = Game::from_situation(
+            content,
+            runtime,
+            self,
+            seats.iter_mut().map(|s| s as &mut dyn crate::rules::decision::Controller).collect(),
+        )?;
         match self.phase {
             Phase::Activation => game.run_activation(skip).map_err(SetupError::from)?,
             Phase::EndOfRound => game.run_end_of_round(),
@@ -457,8 +476,15 @@ impl<'a> Game<'a> {
             ));
         };
         let map = &content.maps.get(&scenario.map).ok_or_else(|| format!("no map `{}`", scenario.map))?.value;
-        if !(1..=2).contains(&sit.underdog) {
-            return Err(SetupError::at("/underdog", format!("underdog must be 1 or 2, not {}", sit.underdog)));
+        if !(2..=4).contains(&sit.players) {
+            return Err(SetupError::at("/players", format!("players must be 2, 3 or 4, not {}", sit.players)));
+        }
+        let n = sit.players;
+        if !(1..=n).contains(&sit.underdog) {
+            return Err(SetupError::at(
+                "/underdog",
+                format!("underdog must be a player from 1 to {n}, not {}", sit.underdog),
+            ));
         }
         for (p, deck) in sit.decks.iter().enumerate() {
             if let Some(k) = deck.iter().position(|t| !content.tactics.contains_key(t)) {
@@ -469,11 +495,14 @@ impl<'a> Game<'a> {
         for (key, n) in
             [("decks", sit.decks.len()), ("hands", sit.hands.len()), ("victory_points", sit.victory_points.len())]
         {
-            if n > 2 {
-                return Err(SetupError::at(format!("/{key}"), format!("`{key}` lists {n} players; a situation has 2")));
+            if n > sit.players as usize {
+                return Err(SetupError::at(
+                    format!("/{key}"),
+                    format!("`{key}` lists {n} players; the situation has {}", sit.players),
+                ));
             }
         }
-        let mut teams: Vec<Vec<Id>> = vec![vec![], vec![]];
+        let mut teams: Vec<Vec<Id>> = vec![vec![]; n as usize];
         let characters: Vec<String> = content.characters.keys().cloned().collect();
         for (i, c) in sit.character.iter().enumerate() {
             if teams.iter().flatten().any(|x| *x == c.id) {
@@ -486,10 +515,10 @@ impl<'a> Game<'a> {
                 let help = mean(&c.id, &characters);
                 return Err(SetupError::at(format!("/character/{i}/id"), format!("no Character `{}`{help}", c.id)));
             }
-            if !(1..=2).contains(&c.player) {
+            if !(1..=n).contains(&c.player) {
                 return Err(SetupError::at(
                     format!("/character/{i}/player"),
-                    format!("{}: player must be 1 or 2", c.id),
+                    format!("{}: player must be from 1 to {n}", c.id),
                 ));
             }
             teams[c.player as usize - 1].push(c.id.clone());
@@ -497,14 +526,14 @@ impl<'a> Game<'a> {
         let setup = GameSetup {
             scenario: sit.scenario.clone(),
             teams: teams.into(),
-            decks: vec![vec![], vec![]].into(),
-            zones: GameSetup::default_zones(scenario, map)?,
+            decks: vec![vec![]; n as usize].into(),
+            zones: GameSetup::default_zones(scenario, map, crate::rules::seats::Table::of(n as usize))?,
             seed: sit.seed,
         };
         let board_zone = |z: &str| content.maps[&scenario.map].value.zones.iter().any(|x| x.id == z);
         let mut g = Game::new(content, runtime, &setup, controllers)?;
         g.events.clear();
-        g.state.underdog = PlayerId::seat((sit.underdog.clamp(1, 2) - 1) as usize);
+        g.state.underdog = PlayerId::seat((sit.underdog.clamp(1, n) - 1) as usize);
         let map_zones: Vec<String> = map.zones.iter().map(|z| z.id.clone()).collect();
         let no_zone = |z: &str| {
             let help = match crate::read::suggest(z, &map_zones) {

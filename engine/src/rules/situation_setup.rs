@@ -47,7 +47,7 @@ impl Game<'_> {
                 if !content.states.contains_key(st) {
                     return Err(SetupError::at(at(&key), format!("{}: no State `{st}`", c.id)));
                 }
-                let source = if st == "taunted" { c.taunted_by.clone() } else { None };
+                let source = if st == "taunted" { c.taunted_by.clone() } else { c.imposed_by.get(st).cloned() };
                 u.tokens.push(Token { state: st.clone(), side, source, choice: None });
             }
             if let Some(by) = &c.taunted_by {
@@ -187,10 +187,10 @@ impl Game<'_> {
             if !content.running_projectiles.contains_key(&r.marker) {
                 return Err(SetupError::at(at("marker"), format!("no Running Projectile `{}`", r.marker)));
             }
-            if !(1..=2).contains(&r.player) {
+            if !(1..=self.table().len() as u8).contains(&r.player) {
                 return Err(SetupError::at(
                     at("player"),
-                    format!("Running Projectile {}: player must be 1 or 2", r.marker),
+                    format!("Running Projectile {}: player must be a seat of the table", r.marker),
                 ));
             }
             let space = Hex::new(r.space[0], r.space[1]);
@@ -209,7 +209,7 @@ impl Game<'_> {
             self.state.projectiles_deployed += 1;
             self.state.units.push(Unit {
                 id: format!("running-projectile-{}", self.state.projectiles_deployed),
-                owner: PlayerId::seat((r.player.clamp(1, 2) - 1) as usize),
+                owner: PlayerId::seat((r.player.clamp(1, self.table().len() as u8) - 1) as usize),
                 location: Location::Space(space),
                 damage: 0,
                 tokens: vec![],

@@ -146,8 +146,16 @@ pub struct GameState {
     pub units: Vec<Unit>,
     /// Current Round (from 1).
     pub round: u8,
-    /// Who holds the Underdog token.
+    /// Who holds the Underdog token (`000 § Underdog`); in a game of three or
+    /// four players, the Prime Time marker (`001 § Prime Time`): the one
+    /// player who decides ties, orders simultaneous effects and chooses first.
     pub underdog: PlayerId,
+    /// The two Running Orders of a Prime Time Round (`001 § Running Order`):
+    /// as many positions as players, each empty or holding a Character's
+    /// Initiative card. Empty in a 2-player game, whose Running Orders are the
+    /// players' own (`Player::running_order`).
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub running_orders: Vec<Vec<Option<Id>>>,
     /// The current Scoring Zones' ids (Assault has one; none until a rule sets one).
     pub scoring_zones: Vec<Id>,
     /// Counters a Scenario keeps (`game:add_counter`): on a Character, a zone

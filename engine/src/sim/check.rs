@@ -40,14 +40,19 @@ pub fn check_sims(loaded: &crate::loaded::Loaded, n: u64, jobs: usize) -> SimChe
     // Players that use their cards: a greedy seat against a random one, the
     // greedy seat first for the first half of the seeds, second for the rest,
     // so effects tied to Rolls and Tactics run as well as odd choices.
+    // With three or four seats (Prime Time), the other seats are random too.
     let half = n.div_ceil(2);
-    let mixes: [(&[Policy], std::ops::Range<u64>, &str); 2] = [
-        (&[Policy::Greedy, Policy::Random], 1..half + 1, "greedy,random"),
-        (&[Policy::Random, Policy::Greedy], half + 1..n + 1, "random,greedy"),
-    ];
+    let mixes = |seats: usize| -> Vec<(Vec<Policy>, std::ops::Range<u64>, String)> {
+        let first: Vec<Policy> = (0..seats).map(|i| if i == 0 { Policy::Greedy } else { Policy::Random }).collect();
+        let last: Vec<Policy> = first.iter().rev().copied().collect();
+        let name = |ps: &[Policy]| {
+            ps.iter().map(|p| if *p == Policy::Greedy { "greedy" } else { "random" }).collect::<Vec<_>>().join(",")
+        };
+        vec![(first.clone(), 1..half + 1, name(&first)), (last.clone(), half + 1..n + 1, name(&last))]
+    };
     let ran = std::cell::RefCell::new(std::collections::BTreeSet::new());
-    let play = |teams: &Teams, what: &str, note: &mut dyn FnMut(String, Diagnostic)| {
-        for (players, seeds, named) in mixes.iter().filter(|(_, seeds, _)| !seeds.is_empty()) {
+    let play = |teams: &Teams, seats: usize, what: &str, note: &mut dyn FnMut(String, Diagnostic)| {
+        for (players, seeds, named) in mixes(seats).iter().filter(|(_, seeds, _)| !seeds.is_empty()) {
             match batch(content.clone(), loaded.script_set.clone(), teams, seeds.clone(), players, jobs, &|| {}) {
                 Ok(games) => {
                     for g in games {
@@ -63,26 +68,22 @@ pub fn check_sims(loaded: &crate::loaded::Loaded, n: u64, jobs: usize) -> SimChe
         }
     };
     for setup in &setups {
-        play(&Teams::Setup(setup.clone()), setup, &mut note);
+        let seats = content.setups.get(setup).map_or(2, |s| s.value.teams.len());
+        play(&Teams::Setup(setup.clone()), seats, setup, &mut note);
     }
-    // Random teams for every 2-player Scenario too, so every loaded Character plays.
-    let two_player = |id: &String| {
-        content.scenarios.get(id).is_some_and(|s| (s.value.players.min..=s.value.players.max).contains(&2))
-    };
-    let skipped: Vec<&str> = content.scenarios.keys().filter(|id| !two_player(id)).map(String::as_str).collect();
-    if !skipped.is_empty() {
-        note(
-            "skipped multiplayer".into(),
-            Diagnostic::note(
-                Code::SimFailed,
-                format!("not simulated: {} (3-4 players; the engine plays 2-player games)", skipped.join(", ")),
-            )
-            .help("these Scenarios load and validate; their games need the Prime Time rules engine"),
-        );
-    }
+    // Random teams for every Scenario too, so every loaded Character plays:
+    // each number of players it allows (Prime Time's 3 and 4).
     let _ = &random;
-    for scenario in content.scenarios.keys().filter(|s| two_player(s)) {
-        play(&Teams::Random(scenario.clone()), &format!("{scenario} --random-teams"), &mut note);
+    for (scenario, sc) in content.scenarios.iter() {
+        let players = &sc.value.players;
+        for seats in (players.min.max(2) as usize)..=(players.max.min(4) as usize) {
+            let what = if seats == GameSetup::default_seats(&sc.value) {
+                format!("{scenario} --random-teams")
+            } else {
+                format!("{scenario} --random-teams --seats {seats}")
+            };
+            play(&Teams::Random(scenario.clone()), seats, &what, &mut note);
+        }
     }
     // Invictus team games, when gods are loaded (`crate::invictus::sim::check_sims`).
     let (invictus_ran, invictus_found) = crate::invictus::sim::check_sims(loaded, n, jobs, &packs);

@@ -35,7 +35,7 @@ pub fn digests(
     let mut all = blake3::Hasher::new();
     let mut out = Vec::new();
     for seed in seeds {
-        let d = match teams.setup(&content, seed).and_then(|s| play_with(&content, &rt, &s, players)) {
+        let d = match teams.setup(&content, seed, players.len()).and_then(|s| play_with(&content, &rt, &s, players)) {
             Ok(record) => digest(&record),
             Err(e) => format!("error: {e}"),
         };

@@ -11,7 +11,7 @@ mod tally;
 
 pub use check::{SimCheck, check_sims, check_situations};
 pub use digest::{digest, digests};
-pub use replay::{RANDOM_TEAMS, Replay, ReplayCheck, check_replay, replay_events, replay_setup};
+pub use replay::{RANDOM_TEAMS, Replay, ReplayCheck, check_replay, random_teams_name, replay_events, replay_setup};
 pub use tally::{CharacterTally, Failure, MAX_FAILURES, Shard, Tally};
 
 use crate::content::Content;
@@ -92,9 +92,8 @@ pub fn play_with(
 
 /// Play one game with random-legal controllers seeded from `seed`.
 pub fn play_random(content: &Content, runtime: &Runtime, setup: &GameSetup) -> Result<Record, String> {
-    let mut a = RandomController::new(setup.seed.wrapping_mul(2).wrapping_add(1));
-    let mut b = RandomController::new(setup.seed.wrapping_mul(2).wrapping_add(2));
-    play(content, runtime, setup, vec![&mut a, &mut b])
+    let players = vec![Policy::Random; setup.teams.table().len()];
+    play_with(content, runtime, setup, &players)
 }
 
 /// Play one game with the given controllers.
@@ -221,11 +220,30 @@ pub enum Teams {
 }
 
 impl Teams {
-    /// The setup of one game.
-    pub fn setup(&self, content: &Content, seed: u64) -> Result<GameSetup, String> {
+    /// The setup of one game of `seats` players.
+    pub fn setup(&self, content: &Content, seed: u64, seats: usize) -> Result<GameSetup, String> {
         match self {
-            Teams::Setup(id) => GameSetup::from_content(content, id, seed),
-            Teams::Random(scenario) => GameSetup::random(content, scenario, seed),
+            Teams::Setup(id) => {
+                let s = GameSetup::from_content(content, id, seed)?;
+                if s.teams.table().len() != seats {
+                    return Err(format!(
+                        "setup `{id}` has {} teams, but {seats} players were asked for",
+                        s.teams.table().len()
+                    ));
+                }
+                Ok(s)
+            }
+            Teams::Random(scenario) => GameSetup::random(content, scenario, seats, seed),
+        }
+    }
+
+    /// How a replay names these teams for `seats` players
+    /// ([`replay_setup`]): the setup id, or `random-teams:<scenario>`, with
+    /// `@<seats>` when that is not the Scenario's default number of players.
+    pub fn replay_name(&self, content: &Content, seats: usize) -> String {
+        match self {
+            Teams::Setup(id) => id.clone(),
+            Teams::Random(scenario) => random_teams_name(content, scenario, seats),
         }
     }
 }
@@ -268,7 +286,7 @@ pub fn batch(
     let play_one = |rt: &Result<Runtime, String>, seed: u64| {
         let result = match rt {
             Err(e) => Err(e.clone()),
-            Ok(rt) => teams.setup(&content, seed).and_then(|s| {
+            Ok(rt) => teams.setup(&content, seed, players.len()).and_then(|s| {
                 let teams = s.teams.clone();
                 play_with(&content, rt, &s, players).map(|r| (r, teams))
             }),
@@ -374,7 +392,8 @@ pub struct CharacterLine {
     pub damage_dealt: u32,
     /// Damage it suffered.
     pub damage_taken: u32,
-    /// Times it was sent to the Infirmary (`000 § Infirmary`).
+    /// Times it was sent to the Infirmary (`000 § Infirmary`), or at Hit
+    /// Points to the Bench in Prime Time (`001 § Bench`).
     pub infirmary: u32,
 }
 
@@ -382,9 +401,12 @@ pub struct CharacterLine {
 pub fn character_lines(events: &[Event]) -> std::collections::BTreeMap<crate::model::Id, CharacterLine> {
     let mut lines: std::collections::BTreeMap<crate::model::Id, CharacterLine> = Default::default();
     let mut active: Option<crate::model::Id> = None;
+    // Prime Time has no Infirmary: a Character at Hit Points goes straight to the Bench.
+    let mut prime_time = false;
     for e in events {
         match e {
             Event::GameStarted { teams, .. } => {
+                prime_time = teams.table().prime_time();
                 for (player, team) in teams.enumerate() {
                     for c in team {
                         let line = CharacterLine { player, damage_dealt: 0, damage_taken: 0, infirmary: 0 };
@@ -405,6 +427,11 @@ pub fn character_lines(events: &[Event]) -> std::collections::BTreeMap<crate::mo
                 }
             }
             Event::Infirmary { character } => {
+                if let Some(l) = lines.get_mut(character) {
+                    l.infirmary += 1;
+                }
+            }
+            Event::Benched { character } if prime_time => {
                 if let Some(l) = lines.get_mut(character) {
                     l.infirmary += 1;
                 }

@@ -75,9 +75,14 @@ impl Controller for ReplayController {
 pub fn check_replay(content: &Content, runtime: &Runtime, replay: &Replay) -> Result<ReplayCheck, String> {
     let setup = replay_setup(content, &replay.setup, replay.seed)?;
     let queue = std::rc::Rc::new(std::cell::RefCell::new((replay.answers.iter().copied().collect(), false)));
-    let mut a = ReplayController(queue.clone());
-    let mut b = ReplayController(queue.clone());
-    let record = play(content, runtime, &setup, vec![&mut a, &mut b])?;
+    let mut seats: Vec<ReplayController> =
+        setup.teams.table().seats().map(|_| ReplayController(queue.clone())).collect();
+    let record = play(
+        content,
+        runtime,
+        &setup,
+        seats.iter_mut().map(|c| c as &mut dyn crate::rules::decision::Controller).collect(),
+    )?;
     let (left, diverged) = {
         let q = queue.borrow();
         (q.0.len(), q.1)
@@ -119,15 +124,31 @@ pub fn check_replay(content: &Content, runtime: &Runtime, replay: &Replay) -> Re
 }
 
 /// The setup a replay names: a setup id, or `random-teams:<scenario>` for a
-/// game with random teams drawn from its seed.
+/// game with random teams drawn from its seed (`random-teams:<scenario>@4`
+/// for a number of players other than the Scenario's default).
 ///
 /// # Errors
 /// When the setup or Scenario is not loaded.
 pub fn replay_setup(content: &Content, setup: &str, seed: u64) -> Result<GameSetup, String> {
     match setup.strip_prefix(RANDOM_TEAMS) {
-        Some(scenario) => GameSetup::random(content, scenario, seed),
+        Some(rest) => {
+            let (scenario, seats) = match rest.rsplit_once('@') {
+                Some((sc, n)) => {
+                    (sc, Some(n.parse::<usize>().map_err(|_| format!("`{setup}`: `{n}` is not a number of players"))?))
+                }
+                None => (rest, None),
+            };
+            let sc = &content.scenarios.get(scenario).ok_or_else(|| format!("no scenario `{scenario}`"))?.value;
+            GameSetup::random(content, scenario, seats.unwrap_or_else(|| GameSetup::default_seats(sc)), seed)
+        }
         None => GameSetup::from_content(content, setup, seed),
     }
+}
+
+/// The name [`replay_setup`] reads for random teams of `scenario` with `seats` players.
+pub fn random_teams_name(content: &Content, scenario: &str, seats: usize) -> String {
+    let default = content.scenarios.get(scenario).map_or(2, |s| GameSetup::default_seats(&s.value));
+    if seats == default { format!("{RANDOM_TEAMS}{scenario}") } else { format!("{RANDOM_TEAMS}{scenario}@{seats}") }
 }
 
 /// How a replay names a game with random teams: `random-teams:<scenario>`.

@@ -14,6 +14,10 @@ impl<'a> Game<'a> {
             return;
         }
         let hp = self.card(id).hit_points;
+        if self.table().prime_time() {
+            let by = self.damage_by(id, _source);
+            self.last_hit.insert(id.to_string(), by);
+        }
         let u = self.unit_mut(id).expect("unit");
         let before = u.damage;
         u.damage = (u.damage + amount).min(hp);
@@ -80,8 +84,120 @@ impl<'a> Game<'a> {
         }
         let total = self.unit(id).map_or(0, |u| u.damage);
         if total >= hp {
-            self.send_to_infirmary(id);
+            if self.table().prime_time() {
+                self.send_to_bench(id);
+            } else {
+                self.send_to_infirmary(id);
+            }
         }
+    }
+
+    /// Prime Time: who inflicts Damage on `id` now (`001 § Frags`): the
+    /// player of the Character whose Combat Roll it is (`source`), of a
+    /// Poisoned or Burning token's imposer in a States Step, of the Character
+    /// whose Action, Automatic Skill or Tactic's effect runs; else nobody.
+    fn damage_by(&self, id: &str, source: Option<&str>) -> FragBy {
+        let owner_of = |c: &str| self.unit(c).map(|u| u.owner);
+        let Some(owner) = owner_of(id) else { return FragBy::Nobody };
+        let by = if let Some(s) = source {
+            owner_of(s)
+        } else if let Some(credit) = &self.state_credit {
+            return credit.clone();
+        } else {
+            self.effect_frame.effect_source.as_deref().and_then(owner_of).or(self.effect_frame.effect_player)
+        };
+        match by {
+            Some(p) if p != owner => FragBy::Player(p),
+            _ => FragBy::Nobody,
+        }
+    }
+
+    /// Prime Time: the Frag's player for tokens of Poisoned and Burning on
+    /// `id` (`001 § Frags and States`): the team that imposed more of them;
+    /// Prime Time decides on a tie, or when the Character imposed them itself
+    /// (or its Ally did: no Enemy inflicted them).
+    pub(super) fn state_frag_credit(&self, id: &str) -> FragBy {
+        let Some(owner) = self.unit(id).map(|u| u.owner) else { return FragBy::Nobody };
+        let Some(u) = self.unit(id) else { return FragBy::Nobody };
+        let mut by: Seated<u32> = Seated::splat(self.table(), 0);
+        let mut own = 0;
+        for t in u.tokens.iter().filter(|t| t.state == "poisoned" || t.state == "burning") {
+            match t.source.as_deref().and_then(|s| self.unit(s)).map(|s| s.owner) {
+                Some(p) if p != owner => by[p] += 1,
+                _ => own += 1,
+            }
+        }
+        let most = by.iter().copied().max().unwrap_or(0);
+        if most == 0 {
+            let others: Vec<PlayerId> = self.table().opponents(owner).collect();
+            return if own > 0 { FragBy::PrimeTimeAmong(others) } else { FragBy::Nobody };
+        }
+        let tied: Vec<PlayerId> = by.enumerate().filter(|(_, n)| **n == most).map(|(p, _)| p).collect();
+        if tied.len() == 1 { FragBy::Player(tied[0]) } else { FragBy::PrimeTimeAmong(tied) }
+    }
+
+    /// Prime Time: at Hit Points a Character goes straight to the Bench, its
+    /// tokens removed and the -2 Energy State imposed (`001 § Bench`; "The
+    /// Infirmary is not used", `001 § Infirmary`); the Frag goes to the
+    /// player who inflicted the Damage (`001 § Frags`), and every player whose
+    /// Enemy it is draws a Tactic (`001 § Tactics`; docs/rulings.md R47).
+    pub(super) fn send_to_bench(&mut self, id: &str) {
+        let owner = {
+            let u = self.unit_mut(id).expect("unit");
+            u.location = Location::Bench;
+            u.damage = 0;
+            u.tokens.clear();
+            u.until_end_of_round.clear();
+            u.owner
+        };
+        self.emit(Event::Benched { character: id.to_string() });
+        if self.content.states.contains_key("minus-2-energy") {
+            let _ = self.impose(id, "minus-2-energy", None);
+        }
+        for m in self.minions_of(id) {
+            self.remove_minion(&m, "controller");
+        }
+        let mut removed = Vec::new();
+        for u in self.state.units.iter_mut() {
+            let before = u.tokens.len();
+            u.tokens.retain(|t| !(t.state == "taunted" && t.source.as_deref() == Some(id)));
+            if u.tokens.len() != before {
+                removed.push(u.id.clone());
+            }
+        }
+        for r in removed {
+            self.emit(Event::StateRemoved { character: r, state: "taunted".into(), left: 0 });
+        }
+        let by = self.last_hit.remove(id).unwrap_or(FragBy::Nobody);
+        let credited = match by {
+            FragBy::Player(p) => Some(p),
+            FragBy::Nobody => None,
+            FragBy::PrimeTimeAmong(among) => {
+                let options: Vec<Choice> = among.iter().map(|p| Choice::Text { text: p.to_string() }).collect();
+                let pt = self.state.underdog;
+                let pick =
+                    self.decide(pt, DecisionKind::Choose, Some(id), "Prime Time: who earns the Frag?", options.clone());
+                options.iter().position(|o| *o == pick).map(|i| among[i])
+            }
+        };
+        match credited {
+            Some(p) => {
+                self.state.players[p].frags += 1;
+                self.count_frag(p);
+                let total = self.state.players[p].frags;
+                self.emit(Event::Frag { player: p, total });
+            }
+            None => {
+                self.emit(Event::Log { text: format!("no player inflicted the Damage that benched {id}: no Frag") })
+            }
+        }
+        for p in self.table().order_from(self.state.underdog) {
+            if p != owner {
+                self.draw(p, 1);
+            }
+        }
+        let at = scenario::RuleCtx { player: credited, ..scenario::RuleCtx::of(id, owner) };
+        self.scenario_window(model::ScenarioWindow::SentToBench, at);
     }
 
     pub(super) fn send_to_infirmary(&mut self, id: &str) {

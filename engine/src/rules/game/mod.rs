@@ -1,4 +1,6 @@
-//! A 2-player Aristeia! game: state, setup, and the Round loop (`000 § Rounds`).
+//! An Aristeia! game: state, setup, and the Round loop (`000 § Rounds`); with
+//! three or four players, Prime Time's (`001`: the marker, snake order, two
+//! Running Orders, the Bench instead of the Infirmary; rulings R46-R48).
 //!
 //! [`Game::play`] runs a whole game: every choice is a [`Decision`] answered by
 //! the players' [`Controller`]s, every change of state an [`Event`], every die
@@ -113,37 +115,66 @@ impl GameSetup {
     /// The setup of a content `setup` entry.
     pub fn from_content(content: &Content, id: &str, seed: u64) -> Result<GameSetup> {
         let s = &content.setups.get(id).ok_or_else(|| format!("no setup `{id}`"))?.value;
-        if s.teams.len() != 2 {
-            return Err(format!("setup `{id}` has {} teams; 2 are needed", s.teams.len()));
+        if !(2..=4).contains(&s.teams.len()) {
+            return Err(format!("setup `{id}` has {} teams; 2 to 4 are needed", s.teams.len()));
         }
-        let zone = |i: usize| s.teams[i].deployment_zone.clone().unwrap_or_else(|| ["zone-1", "zone-4"][i].to_string());
+        let table = Table::of(s.teams.len());
+        let defaults = content
+            .scenarios
+            .get(&s.scenario)
+            .and_then(|sc| content.maps.get(&sc.value.map).map(|m| (&sc.value, &m.value)))
+            .and_then(|(sc, map)| GameSetup::default_zones(sc, map, table).ok());
+        let zone = |p: PlayerId| {
+            s.teams[p.index()].deployment_zone.clone().unwrap_or_else(|| match (&defaults, p.index()) {
+                (_, 0) if table.len() == 2 => "zone-1".to_string(),
+                (_, 1) if table.len() == 2 => "zone-4".to_string(),
+                (Some(d), _) => d[p].clone(),
+                (None, i) => format!("zone-{}", i + 1),
+            })
+        };
         Ok(GameSetup {
             scenario: s.scenario.clone(),
             teams: s.teams.iter().map(|t| t.characters.clone()).collect::<Vec<_>>().into(),
             decks: s.teams.iter().map(|t| t.tactics.clone()).collect::<Vec<_>>().into(),
-            zones: (0..s.teams.len()).map(zone).collect::<Vec<_>>().into(),
+            zones: Seated::from_fn(table, zone),
             seed,
         })
     }
 }
 
 impl GameSetup {
-    /// Random teams of the scenario's size from every loaded Character of the
-    /// scenario's game, drawn with `seed` (distinct Characters, `000 § GameSetup`,
-    /// Step 2), each deck the Standard Tactics plus two of each chosen
-    /// Character's Tactics (`000 § Tactics`). Zones: the scenario's, else the
-    /// map's first Deployment Zone and its opposite.
-    pub fn random(content: &Content, scenario: &str, seed: u64) -> Result<GameSetup> {
+    /// How many players a Scenario is played by when nobody says: two if it
+    /// allows two (Aristeia!), else its least (Prime Time's 3).
+    pub fn default_seats(sc: &model::Scenario) -> usize {
+        if (sc.players.min..=sc.players.max).contains(&2) { 2 } else { sc.players.min.max(2) as usize }
+    }
+
+    /// Random teams of the scenario's size for `seats` players from every
+    /// loaded Character, drawn with `seed` (distinct Characters, `000 §
+    /// GameSetup`, Step 2; `001 § Preparations`, 4. Team Creation: the picks
+    /// are random, so seat `k` takes the `k`-th group of the shuffled pool),
+    /// each deck the Standard Tactics plus two of each chosen Character's
+    /// Tactics (`000 § Tactics`). Zones: [`GameSetup::default_zones`].
+    pub fn random(content: &Content, scenario: &str, seats: usize, seed: u64) -> Result<GameSetup> {
         let sc = &content.scenarios.get(scenario).ok_or_else(|| format!("no scenario `{scenario}`"))?.value;
         let map = &content.maps.get(&sc.map).ok_or_else(|| format!("no map `{}`", sc.map))?.value;
+        if !(sc.players.min as usize..=sc.players.max as usize).contains(&seats) || !(2..=4).contains(&seats) {
+            return Err(format!("`{scenario}` is for {}-{} players, not {seats}", sc.players.min, sc.players.max));
+        }
+        let table = Table::of(seats);
         let per_team = sc.characters_per_team.max(1) as usize;
         let mut pool: Vec<Id> = content.characters.keys().cloned().collect();
-        if pool.len() < 2 * per_team {
-            return Err(format!("{} Characters are loaded; `{scenario}` needs {}", pool.len(), 2 * per_team));
+        if pool.len() < seats * per_team {
+            return Err(format!(
+                "{} Characters are loaded; `{scenario}` needs {} for {seats} players",
+                pool.len(),
+                seats * per_team
+            ));
         }
         let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(seed ^ 0x5eed_7ea5);
         shuffle(&mut pool, &mut rng);
-        let teams: Seated<Vec<Id>> = vec![pool[..per_team].to_vec(), pool[per_team..2 * per_team].to_vec()].into();
+        let teams: Seated<Vec<Id>> =
+            Seated::from_fn(table, |p| pool[p.index() * per_team..(p.index() + 1) * per_team].to_vec());
         // `000 § Setup`, Step 4: "choose two of each of your Character's Tactics
         // and shuffle them with the ten Standard Tactics": the Standard
         // Tactics with their copies, and two of each Character's Tactics
@@ -166,22 +197,32 @@ impl GameSetup {
             }
             d
         };
-        let zones = GameSetup::default_zones(sc, map)?;
+        let zones = GameSetup::default_zones(sc, map, table)?;
         let decks: Seated<Vec<Id>> = teams.iter().map(|t| deck(t)).collect::<Vec<_>>().into();
         Ok(GameSetup { scenario: scenario.to_string(), decks, teams, zones, seed })
     }
 
     /// Each player's Deployment Zone: the Scenario's, else the map's first
-    /// Deployment Zone and its opposite (or its last).
-    pub(in crate::rules) fn default_zones(sc: &model::Scenario, map: &model::Map) -> Result<Seated<Id>> {
-        if sc.deployment_zones.len() >= 2 {
-            return Ok(vec![sc.deployment_zones[0].clone(), sc.deployment_zones[1].clone()].into());
+    /// Deployment Zone and its opposite (or its last). With three or four
+    /// players, where 001 lets each player deploy in any Deployment Zone the
+    /// Scenario allows (`001 § Scenarios`, Deployment), this is only the home
+    /// zone a setup names: the map's numbered Deployment Zones spread around
+    /// the ring (docs/rulings.md R46).
+    pub(in crate::rules) fn default_zones(sc: &model::Scenario, map: &model::Map, table: Table) -> Result<Seated<Id>> {
+        if sc.deployment_zones.len() >= table.len() {
+            return Ok(Seated::from_fn(table, |p| sc.deployment_zones[p.index()].clone()));
         }
         let first = map
             .zones
             .iter()
             .find(|z| z.kind == model::ZoneKind::Deployment)
             .ok_or_else(|| format!("map `{}` has no Deployment Zone", map.id))?;
+        if table.len() > 2 {
+            let ring: Vec<Id> =
+                map.zones.iter().filter(|z| z.kind == model::ZoneKind::Deployment).map(|z| z.id.clone()).collect();
+            let n = ring.len();
+            return Ok(Seated::from_fn(table, |p| ring[(p.index() * n / table.len()) % n].clone()));
+        }
         let second = first.opposite.clone().unwrap_or_else(|| {
             map.zones.iter().rfind(|z| z.kind == model::ZoneKind::Deployment).map(|z| z.id.clone()).unwrap_or_default()
         });
@@ -251,6 +292,24 @@ pub struct Game<'a> {
     effect_frame: EffectFrame,
     /// Line of Sight and Cover for the positions of the moment (`sight.rs`).
     sight_cache: std::cell::RefCell<sight::SightCache>,
+    /// Prime Time: who is credited with the Frag if each Character's last
+    /// Damage sends it to the Bench (`001 § Frags`), by Character id.
+    last_hit: BTreeMap<Id, FragBy>,
+    /// Prime Time: while a States Step's Poisoned or Burning tokens inflict
+    /// Damage, who imposed them (`001 § Frags and States`).
+    state_credit: Option<FragBy>,
+}
+
+/// Who earns the Frag if a Character goes to the Bench (`001 § Frags`).
+#[derive(Debug, Clone, PartialEq, Eq)]
+enum FragBy {
+    /// This player inflicted the Damage.
+    Player(PlayerId),
+    /// Prime Time decides among these players (`001 § Frags and States`:
+    /// States the Character imposed on itself, or a tie).
+    PrimeTimeAmong(Vec<PlayerId>),
+    /// No player inflicted it (docs/rulings.md R47).
+    Nobody,
 }
 
 /// What a Roll in progress carries between its steps (`000 § Rolls`): the
@@ -396,11 +455,17 @@ impl<'a> Game<'a> {
         let scenario =
             &content.scenarios.get(&setup.scenario).ok_or_else(|| format!("no scenario `{}`", setup.scenario))?.value;
         let map = &content.maps.get(&scenario.map).ok_or_else(|| format!("no map `{}`", scenario.map))?.value;
-        if !(scenario.players.min..=scenario.players.max).contains(&2) {
+        let seats = setup.teams.table().len();
+        if !(scenario.players.min as usize..=scenario.players.max as usize).contains(&seats)
+            || !(2..=4).contains(&seats)
+        {
             return Err(format!(
-                "scenario `{}` is for {}-{} players; the engine plays 2-player games",
+                "scenario `{}` is for {}-{} players, not {seats}",
                 setup.scenario, scenario.players.min, scenario.players.max
             ));
+        }
+        if controllers.len() != seats {
+            return Err(format!("{seats} players need {seats} controllers, not {}", controllers.len()));
         }
         let mut board = Board::of(map);
         // The Scenario's Obstacles join the map's (`000 § Obstacles`).
@@ -478,6 +543,7 @@ impl<'a> Game<'a> {
             units,
             round: 0,
             underdog: PlayerId::seat(0),
+            running_orders: Vec::new(),
             scoring_zones: scenario.scoring_zones.clone(),
             counters: BTreeMap::new(),
             scored: Vec::new(),
@@ -509,6 +575,8 @@ impl<'a> Game<'a> {
             roll_frame: RollFrame::default(),
             effect_frame: EffectFrame::default(),
             sight_cache: Default::default(),
+            last_hit: BTreeMap::new(),
+            state_credit: None,
         };
         game.emit(Event::GameStarted {
             scenario: setup.scenario.clone(),
@@ -530,7 +598,7 @@ impl<'a> Game<'a> {
 
     /// How many effects failed (and were undone) so far.
     /// The seats at this game's table.
-    fn table(&self) -> Table {
+    pub(in crate::rules) fn table(&self) -> Table {
         self.state.players.table()
     }
 
@@ -611,7 +679,7 @@ impl<'a> Game<'a> {
             }
             self.planning_phase();
             // One Turn per Running Order slot: four in a 4-Character game (`000 § Rounds`).
-            let turns = self.state.players.iter().map(|p| p.running_order.len()).max().unwrap_or(0).min(255) as u8;
+            let turns = self.turns();
             for turn in 1..=turns {
                 self.turn(turn)?;
             }

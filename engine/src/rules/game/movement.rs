@@ -24,6 +24,15 @@ impl<'a> Game<'a> {
         if !contenders.is_empty() {
             let owner = self.unit(id).map(|u| u.owner).unwrap_or(PlayerId::seat(0));
             let opponent = self.table().opponent(owner);
+            // Enemies of different teams: "Prime Time will choose which Enemy
+            // will face the Character with their Brawn" (`001 § Disengage`).
+            let owner_of = |g: &Self, c: &str| g.unit(c).map_or(opponent, |u| u.owner);
+            let teams: BTreeSet<PlayerId> = contenders.iter().map(|c| owner_of(self, c)).collect();
+            let opponent = match teams.len() {
+                1 => teams.first().copied().unwrap_or(opponent),
+                _ if self.table().prime_time() => self.state.underdog,
+                _ => opponent,
+            };
             let options = contenders.iter().map(|e| Choice::Pick { id: e.clone() }).collect();
             let Choice::Pick { id: contender } = self.decide(
                 opponent,
@@ -41,7 +50,27 @@ impl<'a> Game<'a> {
             // three Black dice a Roll may hold, the Brawn's own included
             // (`000 § Dice`; docs/rulings.md R23).
             let mut brawn = self.card(&contender).brawn.clone();
-            let extra = adjacent.len() - 1;
+            let mut extra = adjacent.len() - 1;
+            if self.table().prime_time() {
+                // The contender's Allies add a Black die each (`000 § Disengage`);
+                // "Enemies in Contact that do not face their Brawn may willingly
+                // add one black die (the decision is in each of the involved
+                // players' hands)" (`001 § Disengage`; docs/rulings.md R48).
+                let theirs = owner_of(self, &contender);
+                extra = adjacent.iter().filter(|e| **e != contender && owner_of(self, e) == theirs).count();
+                let others: Vec<Id> =
+                    adjacent.iter().filter(|e| owner_of(self, e) != theirs && !self.is_minion(e)).cloned().collect();
+                for e in others {
+                    let p = owner_of(self, &e);
+                    let q = format!("Does {e} add a Black die to {contender}'s Brawn against {id}'s Disengage?");
+                    if self.decide(p, DecisionKind::OptionalEffect, Some(&e), &q, vec![Choice::No, Choice::Yes])
+                        == Choice::Yes
+                    {
+                        self.emit(Event::Log { text: format!("{e} adds a Black die to {contender}'s Brawn") });
+                        extra += 1;
+                    }
+                }
+            }
             let limit = self.content.dice.get("black").map_or(0, |d| d.value.max_per_roll as usize);
             let room = limit.saturating_sub(brawn.dice.iter().filter(|d| *d == "black").count());
             brawn.dice.extend(std::iter::repeat_n("black".to_string(), extra.min(room)));

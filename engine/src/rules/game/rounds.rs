@@ -5,6 +5,10 @@ use super::*;
 impl<'a> Game<'a> {
     pub(super) fn planning_phase(&mut self) {
         self.open_window(model::Window::PlanningPhase, None);
+        if self.table().prime_time() {
+            self.prime_time_planning();
+            return;
+        }
         for p in self.table().seats() {
             let team = self.state.players[p].team.clone();
             let options: Vec<Choice> = permutations(&team).into_iter().map(|ids| Choice::Order { ids }).collect();
@@ -18,9 +22,141 @@ impl<'a> Game<'a> {
         }
     }
 
+    /// How many Turns this Round has: one per Running Order position (`000
+    /// § Rounds`; Prime Time: "as many Turns as there are players", `001 § Round`).
+    pub(super) fn turns(&self) -> u8 {
+        if self.table().prime_time() {
+            return self.table().len().min(255) as u8;
+        }
+        self.state.players.iter().map(|p| p.running_order.len()).max().unwrap_or(0).min(255) as u8
+    }
+
+    /// Prime Time's Planning Phase (`001 § Round`, 1. Planning Phase): the
+    /// Initiative cards go one at a time into the free positions of the two
+    /// Running Orders, in snake order from Prime Time ("The last player will
+    /// place both their Initiative cards at the same time": two placements in
+    /// a row). With one Character per player (DeathMatch - Run 'N Shoot!)
+    /// there are no Running Orders: "From the left to the right and starting
+    /// with Prime Time, each player will activate their Character" (`001 §
+    /// Game Round`; docs/rulings.md R46).
+    fn prime_time_planning(&mut self) {
+        let table = self.table();
+        let n = table.len();
+        for p in table.seats() {
+            self.state.players[p].running_order.clear();
+        }
+        if self.state.players.iter().all(|p| p.team.len() <= 1) {
+            self.state.running_orders.clear();
+            for p in table.order_from(self.state.underdog) {
+                let team = self.state.players[p].team.clone();
+                self.state.players[p].running_order = team;
+            }
+            return;
+        }
+        self.state.running_orders = vec![vec![None; n]; 2];
+        let picks: usize = self.state.players.iter().map(|p| p.team.len()).sum();
+        let snake = table.snake_from(self.state.underdog);
+        let mut placed: Vec<Id> = Vec::new();
+        for k in 0..picks.min(2 * n) {
+            let p = snake[k % snake.len()];
+            let mut options = Vec::new();
+            for c in self.state.players[p].team.iter().filter(|c| !placed.contains(c)) {
+                for (o, order) in self.state.running_orders.iter().enumerate() {
+                    for (i, slot) in order.iter().enumerate() {
+                        if slot.is_none() {
+                            options.push(Choice::Slot {
+                                character: c.clone(),
+                                order: o as u8 + 1,
+                                position: i as u8 + 1,
+                            });
+                        }
+                    }
+                }
+            }
+            if options.is_empty() {
+                continue;
+            }
+            let Choice::Slot { character, order, position } = self.decide(
+                p,
+                DecisionKind::RunningOrder,
+                None,
+                "Place an Initiative card in a Running Order?",
+                options,
+            ) else {
+                unreachable!()
+            };
+            self.state.running_orders[order as usize - 1][position as usize - 1] = Some(character.clone());
+            placed.push(character.clone());
+            self.emit(Event::InitiativePlaced { player: p, character, order, position });
+        }
+        // Each player's Characters in the order they will activate.
+        for i in 0..n {
+            for o in 0..2 {
+                if let Some(c) = self.state.running_orders[o][i].clone() {
+                    if let Some(owner) = self.unit(&c).map(|u| u.owner) {
+                        self.state.players[owner].running_order.push(c);
+                    }
+                }
+            }
+        }
+    }
+
+    /// A Prime Time Turn (`001 § Round`, 2. Turn Phase): the two Characters
+    /// in this position of both Running Orders; the player of the higher
+    /// Initiative decides which activates first, Prime Time on a tie, and
+    /// "if both Characters belong to the same player, they themself will decide".
+    fn prime_time_turn(&mut self, turn: u8) -> Result<()> {
+        let i = (turn - 1) as usize;
+        if self.state.running_orders.is_empty() {
+            // One Character per player: one Activation per Turn, from Prime Time.
+            let p = self.table().order_from(self.state.underdog)[i % self.table().len()];
+            for c in self.state.players[p].team.clone() {
+                self.activation(&c)?;
+            }
+            return Ok(());
+        }
+        let (a, b) = (self.state.running_orders[0][i].clone(), self.state.running_orders[1][i].clone());
+        let (a, b) = match (a, b) {
+            (Some(a), Some(b)) => (a, b),
+            (Some(one), None) | (None, Some(one)) => return self.activation(&one),
+            (None, None) => return Ok(()),
+        };
+        let owner = |g: &Self, c: &str| g.unit(c).map_or(g.state.underdog, |u| u.owner);
+        let (oa, ob) = (owner(self, &a), owner(self, &b));
+        let (ia, ib) = (self.initiative(&a), self.initiative(&b));
+        let decider = if oa == ob {
+            oa
+        } else if ia > ib {
+            oa
+        } else if ib > ia {
+            ob
+        } else {
+            self.state.underdog
+        };
+        let options = vec![Choice::First { character: a.clone() }, Choice::First { character: b.clone() }];
+        let first = match self.decide(
+            decider,
+            DecisionKind::FirstActivation,
+            None,
+            "Which Character activates first?",
+            options,
+        ) {
+            Choice::First { character } => character,
+            _ => unreachable!(),
+        };
+        let second = if first == a { b } else { a };
+        self.emit(Event::Initiative { turn, first: first.clone(), second: second.clone() });
+        self.activation(&first)?;
+        self.activation(&second)?;
+        Ok(())
+    }
+
     pub(super) fn turn(&mut self, turn: u8) -> Result<()> {
         if self.state.over {
             return Ok(());
+        }
+        if self.table().prime_time() {
+            return self.prime_time_turn(turn);
         }
         let i = (turn - 1) as usize;
         let (a, b) = match (
@@ -211,10 +347,15 @@ impl<'a> Game<'a> {
             self.scenario_window(model::ScenarioWindow::SentToBench, at);
         }
         self.scenario_window(model::ScenarioWindow::RecoveryPhase, scenario::RuleCtx::default());
-        // Draw one, plus one for scoring this Round.
+        // Draw one, plus one for scoring this Round; in Prime Time, plus one
+        // for a Frag earned this Round (`001 § Round`, 4. Recovery Phase).
         let round = self.state.round as i64;
+        let prime_time = self.table().prime_time();
         for p in self.table().seats() {
-            let n = 1 + u8::from(self.scored_in(p, round) > 0);
+            let mut n = 1 + u8::from(self.scored_in(p, round) > 0);
+            if prime_time {
+                n += u8::from(self.frags_in(p, round) > 0);
+            }
             self.draw(p, n);
         }
     }

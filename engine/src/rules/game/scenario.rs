@@ -257,6 +257,8 @@ impl<'a> Game<'a> {
     /// The player credited with a Character's Frag: the opponent of its
     /// player in a 2-player game (`000 § Frags`).
     pub(super) fn frag_credit(&self, owner: PlayerId) -> Option<PlayerId> {
+        // Prime Time credits each Frag as the Character goes to the Bench
+        // (`damage.rs`, `send_to_bench`); this is for 2-player games.
         (self.table().len() == 2).then(|| self.table().opponent(owner))
     }
 

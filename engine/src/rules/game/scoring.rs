@@ -22,6 +22,11 @@ impl<'a> Game<'a> {
         if self.state.over {
             return;
         }
+        if self.table().prime_time() {
+            self.hand_over_prime_time(&vp);
+            self.scenario_window(ScenarioWindow::ObjectivesPhaseEnd, scenario::RuleCtx::default());
+            return;
+        }
         // 3. Assign Underdog Status: fewest VP; on a tie it changes hands (`000 § Objectives Phase`).
         let (p1, p2) = (PlayerId::seat(0), PlayerId::seat(1));
         let new = match vp[p1].cmp(&vp[p2]) {
@@ -36,5 +41,35 @@ impl<'a> Game<'a> {
         // Then what the Scenario does at the end of the phase (Assault: the
         // Underdog chooses the next Scoring Zone).
         self.scenario_window(ScenarioWindow::ObjectivesPhaseEnd, scenario::RuleCtx::default());
+    }
+
+    /// Hand over the Prime Time marker (`001 § Round`, 3. Objectives Phase):
+    /// to the player to the left at the end of the first 3 Rounds (also in
+    /// 3-player matches, `001 § 3 Player Matches`); from Round 4 to the
+    /// player with the least Victory Points, then the least Frags, then at
+    /// random (the game's RNG stands for the roll of 3 orange dice).
+    fn hand_over_prime_time(&mut self, vp: &Seated<u32>) {
+        let pt = self.state.underdog;
+        let (new, reason) = if self.state.round <= 3 {
+            (self.table().next_clockwise(pt), "handed to the left".to_string())
+        } else {
+            let least = vp.iter().copied().min().unwrap_or(0);
+            let mut tied: Vec<PlayerId> = self.table().seats().filter(|p| vp[*p] == least).collect();
+            let mut reason = "the least Victory Points".to_string();
+            if tied.len() > 1 {
+                let frags = |g: &Self, p: PlayerId| g.state.players[p].frags;
+                let fewest = tied.iter().map(|p| frags(self, *p)).min().unwrap_or(0);
+                tied.retain(|p| frags(self, *p) == fewest);
+                reason = "the least Victory Points and Frags".to_string();
+            }
+            if tied.len() > 1 {
+                let i = self.state.rng.random_range(0..tied.len());
+                reason = format!("tied on the least Victory Points and Frags: drawn at random among {}", tied.len());
+                tied = vec![tied[i]];
+            }
+            (tied[0], reason)
+        };
+        self.state.underdog = new;
+        self.emit(Event::PrimeTime { player: new, reason });
     }
 }

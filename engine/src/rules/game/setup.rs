@@ -23,6 +23,9 @@ impl<'a> Game<'a> {
                 self.draw(p, 4);
             }
         }
+        if self.table().prime_time() {
+            return self.prime_time_setup();
+        }
         // Underdog: the lower Initiative total; a tie is settled by the RNG (`000 § Setup`, Step 6).
         let totals: Vec<u32> = self
             .table()
@@ -63,6 +66,73 @@ impl<'a> Game<'a> {
                 self.unit_mut(&c).expect("unit").location = Location::Space(space);
                 self.emit(Event::Deployed { character: c, space });
             }
+        }
+        self.setup_projectiles();
+        Ok(())
+    }
+
+    /// The order of `picks` picks in snake order from `first` (`001 §
+    /// Preparations`, 4. Team Creation and 8. Team Deployment).
+    fn snake_picks(&self, first: PlayerId, picks: usize) -> Vec<PlayerId> {
+        let snake = self.table().snake_from(first);
+        (0..picks).map(|k| snake[k % snake.len()]).collect()
+    }
+
+    /// Prime Time's preparations from the marker on (`001 § Preparations`).
+    ///
+    /// The teams are the setup's: they stand for the picks of 4. Team
+    /// Creation. "The first player to choose a Character will be determined
+    /// randomly" (the roll of 3 orange dice, drawn with the game's RNG) and
+    /// picks in snake order; the marker goes to the last to pick: the first
+    /// picker when teams are of two ("Prime Time is the first and last to
+    /// pick"), the one to their right with teams of one (DeathMatch - Run 'N
+    /// Shoot!: "The last player to pick a Character receives the Prime Time
+    /// marker"). Then 7. Artifact Deployment (Special Spaces, the Scenario's
+    /// `before-deployment` rules) and 8. Team Deployment, in snake order from
+    /// Prime Time, in any Free space of a Deployment Zone that is neither the
+    /// Central Zone nor a Scoring Zone (docs/rulings.md R46).
+    fn prime_time_setup(&mut self) -> Result<()> {
+        let n = self.table().len();
+        let first = PlayerId::seat(self.state.rng.random_range(0..n));
+        let picks: usize = self.state.players.iter().map(|p| p.team.len()).sum();
+        let last = self.snake_picks(first, picks).last().copied().unwrap_or(first);
+        self.state.underdog = last;
+        let reason = if last == first {
+            format!("{first} won the roll to pick first, and picked first and last")
+        } else {
+            format!("{first} won the roll to pick first; {last} picked last")
+        };
+        self.emit(Event::PrimeTime { player: last, reason });
+        self.place_special_spaces();
+        self.scenario_window(model::ScenarioWindow::BeforeDeployment, scenario::RuleCtx::default());
+        let zones: Vec<Id> = self
+            .board
+            .zones
+            .iter()
+            .filter(|(z, (kind, _))| *kind == model::ZoneKind::Deployment && !self.state.scoring_zones.contains(z))
+            .map(|(z, _)| z.clone())
+            .collect();
+        let mut deployed: Vec<Id> = Vec::new();
+        for p in self.snake_picks(self.state.underdog, picks) {
+            let Some(c) = self.state.players[p].team.iter().find(|c| !deployed.contains(c)).cloned() else {
+                continue;
+            };
+            deployed.push(c.clone());
+            let mut spaces: Vec<Hex> =
+                zones.iter().flat_map(|z| self.zone_spaces(z)).filter(|h| self.is_free(*h)).collect();
+            spaces.retain(|h| !self.state.special_spaces.iter().any(|m| m.space == *h));
+            spaces.sort();
+            spaces.dedup();
+            if spaces.is_empty() {
+                return Err(format!("no Free space left in a Deployment Zone to deploy {c}"));
+            }
+            let options = spaces.into_iter().map(|s| Choice::Space { space: s }).collect();
+            let Choice::Space { space } = self.decide(p, DecisionKind::Deploy, Some(&c), "Deploy where?", options)
+            else {
+                unreachable!()
+            };
+            self.unit_mut(&c).expect("unit").location = Location::Space(space);
+            self.emit(Event::Deployed { character: c, space });
         }
         self.setup_projectiles();
         Ok(())

@@ -107,6 +107,18 @@ impl<'a> Game<'a> {
     /// States Step: remove blue tokens, flip red ones; a revealed blue side acts
     /// (`000 § States Step`; Poisoned `002 § Poisoned`; Burning `004 § Burning`).
     pub(super) fn states_step(&mut self, id: &str) {
+        if self.table().prime_time() {
+            // Damage of Poisoned and Burning goes to who imposed them (`001 § Frags and States`).
+            let credit = self.state_frag_credit(id);
+            let outer = self.state_credit.replace(credit);
+            self.states_step_tokens(id);
+            self.state_credit = outer;
+        } else {
+            self.states_step_tokens(id);
+        }
+    }
+
+    fn states_step_tokens(&mut self, id: &str) {
         let Some(u) = self.unit(id) else { return };
         let blue: Vec<Id> = u.tokens.iter().filter(|t| t.side == TokenSide::Blue).map(|t| t.state.clone()).collect();
         for s in blue {
@@ -135,7 +147,9 @@ impl<'a> Game<'a> {
                 let text = side.effect.as_ref().map(|e| e.text.clone()).unwrap_or_default();
                 self.run_effect(&format!("state:{s}"), "blue_side.effect", id, None, None, &text);
             }
-            if self.unit(id).is_some_and(|u| u.location == Location::Infirmary) {
+            if self.unit(id).is_some_and(|u| u.location == Location::Infirmary)
+                || (self.table().prime_time() && self.unit(id).is_some_and(|u| u.location == Location::Bench))
+            {
                 return;
             }
         }

@@ -117,9 +117,19 @@ impl<'a> Game<'a> {
         let t = hand.remove(i);
         self.state.players[p].discard.push(t.clone());
         self.emit(Event::TacticPlayed { player: p, tactic: t.clone(), character: character.to_string() });
-        let opponent = self.table().opponent(p);
-        let answers = self.playable(opponent, model::Window::TacticPlayed, None);
-        if !answers.is_empty() {
+        // "No!" may cancel "any Tactic used by another player" (`001 § No!`):
+        // each other player in turn from Prime Time may answer, the first
+        // who does plays it (docs/rulings.md R48). With two players, the opponent.
+        let answerers: Vec<PlayerId> = if self.table().prime_time() {
+            self.table().order_from(self.state.underdog).into_iter().filter(|o| *o != p).collect()
+        } else {
+            vec![self.table().opponent(p)]
+        };
+        for opponent in answerers {
+            let answers = self.playable(opponent, model::Window::TacticPlayed, None);
+            if answers.is_empty() {
+                continue;
+            }
             let options =
                 std::iter::once(Choice::Done).chain(answers.into_iter().map(|a| Choice::Play { tactic: a })).collect();
             if let Choice::Play { tactic: no } =
@@ -139,6 +149,7 @@ impl<'a> Game<'a> {
                     self.emit(Event::Log { text: format!("{t} is Nullified by {no}") });
                     return;
                 }
+                break;
             }
         }
         let text = self.content.tactics.get(&t).map(|c| c.value.effect.text.clone()).unwrap_or_default();
@@ -160,7 +171,14 @@ impl<'a> Game<'a> {
         pools: [Pool; 2],
     ) -> [Pool; 2] {
         let Some(roller_owner) = self.unit(roller).map(|u| u.owner) else { return pools };
-        let other_owner = self.table().opponent(roller_owner);
+        // The other side's player: in a 3-4 player game, the owner of the
+        // other Character of the Roll (with two players always the opponent).
+        let other_owner = other
+            .filter(|_| self.table().prime_time())
+            .and_then(|o| self.unit(o))
+            .map(|u| u.owner)
+            .filter(|o| *o != roller_owner)
+            .unwrap_or_else(|| self.table().opponent(roller_owner));
         let face_to_face = roll != RollKind::Simple;
         let windows = |p: PlayerId| -> Vec<model::Window> {
             let mut w = Vec::new();
@@ -188,7 +206,7 @@ impl<'a> Game<'a> {
         };
         let mine = playable(self, roller_owner);
         let theirs = playable(self, other_owner);
-        if mine.is_empty() && theirs.is_empty() {
+        if mine.is_empty() && theirs.is_empty() && !self.table().prime_time() {
             return pools;
         }
         // The other player's Character for their Tactics (ctx.self): the other
@@ -235,7 +253,58 @@ impl<'a> Game<'a> {
                 self.roll_frame.tactic_side = None;
             }
         }
+        if self.table().prime_time() {
+            self.supporting_tactics(roller, other, roll, [roller_owner, other_owner]);
+        }
         self.roll_frame.pending_pools.take().unwrap_or_default()
+    }
+
+    /// `001 § Standard Tactics`: "Standard Tactics 009, 010, 011, 012, 013,
+    /// and 014 of the Basic box may be played to add dice to the Roll of any
+    /// other player ... The limit on the amount of orange, blue, and yellow
+    /// dice must be respected at all times." The players of a 3-4 player
+    /// game who are on neither side of the Roll, in turn from Prime Time,
+    /// may play those of their `before-roll` Standard Tactics (cards 9-14) on
+    /// either side (docs/rulings.md R48); `add_die` keeps the per-Roll limits.
+    fn supporting_tactics(&mut self, roller: &str, other: Option<&str>, roll: RollKind, rolling: [PlayerId; 2]) {
+        let sides: Vec<(Side, Id, Option<Id>)> = match other {
+            Some(o) if roll != RollKind::Simple => vec![
+                (Side::Active, roller.to_string(), Some(o.to_string())),
+                (Side::Opponent, o.to_string(), Some(roller.to_string())),
+            ],
+            _ => vec![(Side::Active, roller.to_string(), other.map(str::to_string))],
+        };
+        let supporters: Vec<PlayerId> =
+            self.table().order_from(self.state.underdog).into_iter().filter(|p| !rolling.contains(p)).collect();
+        for q in supporters {
+            for _ in 0..8 {
+                let playable: Vec<Id> =
+                    self.playable(q, model::Window::BeforeRoll, None)
+                        .into_iter()
+                        .filter(|t| {
+                            self.content.tactics.get(t).is_some_and(|c| {
+                                c.value.standard && c.value.card.is_some_and(|n| (9..=14).contains(&n))
+                            })
+                        })
+                        .collect();
+                if playable.is_empty() {
+                    break;
+                }
+                let mut options = vec![Choice::Done];
+                for t in &playable {
+                    for (_, who, _) in &sides {
+                        options.push(Choice::Text { text: format!("play {t} on {who}'s Roll") });
+                    }
+                }
+                let pick =
+                    self.decide(q, DecisionKind::Tactic, None, "Add dice to another player's Roll?", options.clone());
+                let Some(i) = options.iter().position(|o| *o == pick).filter(|i| *i > 0) else { break };
+                let (t, (side, who, them)) = (&playable[(i - 1) / sides.len()], &sides[(i - 1) % sides.len()]);
+                self.roll_frame.tactic_side = Some(*side);
+                self.play_tactic(q, &t.clone(), &who.clone(), them.clone().as_deref());
+                self.roll_frame.tactic_side = None;
+            }
+        }
     }
 
     /// The `after-roll` window: "After making a Roll", before the Critical

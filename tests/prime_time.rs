@@ -1,0 +1,161 @@
+//! Prime Time games of 3 and 4 players (issue 15, `001`): every Scenario of
+//! the bundled aristeia-prime-time pack plays to its end, a few seeds of each
+//! (the 200-seed runs are `arena sim <scenario> --random-teams --seats N
+//! --games 200`); the table and order of `001 § Preparations` and `§ Round`
+//! as the events show them; replays verify.
+
+use arena_engine::load;
+use arena_engine::rules::decision::{Choice, Controller, Decision, DecisionKind};
+use arena_engine::rules::event::Event;
+use arena_engine::rules::game::GameSetup;
+use arena_engine::rules::seats::{PlayerId, Table};
+use arena_engine::rules::state::View;
+use arena_engine::script::runtime::{Limits, Runtime};
+use arena_engine::sim;
+use std::sync::Arc;
+
+const SCENARIOS: [&str; 7] = [
+    "deathmatch-run-n-shoot",
+    "deathmatch-ballroom-dancing",
+    "crossover-assault",
+    "wanted",
+    "short-distance",
+    "crow-accumulator",
+    "common-goals",
+];
+
+fn bundled() -> load::Loaded {
+    let root = arena_tests::tests_dir().join("..");
+    let loaded =
+        load::load(&[root.join("content")], &load::Options { run_script_tests: false, ..load::Options::default() });
+    assert!(!loaded.has_errors(), "the bundled content has errors");
+    loaded
+}
+
+#[test]
+fn every_prime_time_scenario_plays_to_its_end_with_3_and_4_players() {
+    let loaded = bundled();
+    let content = Arc::new(loaded.content.clone());
+    for scenario in SCENARIOS {
+        let teams = sim::Teams::Random(scenario.into());
+        for seats in [3, 4] {
+            for policy in [sim::Policy::Greedy, sim::Policy::Random] {
+                let players = vec![policy; seats];
+                let games =
+                    sim::batch(content.clone(), loaded.script_set.clone(), &teams, 1..4, &players, 2, &|| {}).unwrap();
+                for g in &games {
+                    let what = format!("{scenario}, {seats} players, {policy:?}, seed {}", g.seed);
+                    assert!(g.error.is_none(), "{what}: {:?}", g.error);
+                    assert!(g.effect_failures.is_empty(), "{what}: {:?}", g.effect_failures);
+                    assert_eq!(g.victory_points.as_slice().len(), seats, "{what}");
+                    assert!(g.rounds >= 1, "{what}: no Round was played");
+                    let max = content.scenarios[scenario].value.rounds;
+                    let target = content.scenarios[scenario].value.vp_to_win.map_or(u32::MAX, u32::from);
+                    let ended = g.rounds == max || g.victory_points.iter().any(|v| *v >= target);
+                    assert!(ended, "{what}: ended after {} Rounds with {:?}", g.rounds, g.victory_points);
+                }
+            }
+        }
+    }
+}
+
+/// Records who was asked what, and answers like the random player.
+struct Recording {
+    inner: Box<dyn Controller>,
+    asked: std::rc::Rc<std::cell::RefCell<Vec<(PlayerId, DecisionKind, Vec<Choice>, usize)>>>,
+}
+
+impl Controller for Recording {
+    fn decide(&mut self, d: &Decision, view: &View<'_>) -> usize {
+        let a = self.inner.decide(d, view);
+        self.asked.borrow_mut().push((d.player, d.kind.clone(), d.options.clone(), a));
+        a
+    }
+}
+
+/// `001 § Round`: the Initiative cards are placed in snake order from Prime
+/// Time, into two Running Orders of as many positions as players; each Turn
+/// activates the two Characters of one position, and the player of the
+/// higher Initiative decides which goes first (Prime Time on a tie, the
+/// owner when both are theirs). The marker goes left after Rounds 1-3.
+#[test]
+fn planning_turns_and_the_marker_follow_001() {
+    let loaded = bundled();
+    let rt = Runtime::new(Arc::new(loaded.content.clone()), loaded.script_set.clone(), Limits::default()).unwrap();
+    for (seats, seed) in [(3usize, 5u64), (4, 6), (4, 11)] {
+        let setup = GameSetup::random(&loaded.content, "crossover-assault", seats, seed).unwrap();
+        let asked = std::rc::Rc::new(std::cell::RefCell::new(Vec::new()));
+        let mut controllers: Vec<Recording> = (0..seats)
+            .map(|i| Recording { inner: sim::Policy::Random.controller(seed, i), asked: asked.clone() })
+            .collect();
+        let record =
+            sim::play(&loaded.content, &rt, &setup, controllers.iter_mut().map(|c| c as &mut dyn Controller).collect())
+                .unwrap();
+        let table = Table::of(seats);
+        let mut prime_time = None;
+        let mut placed: Vec<(PlayerId, u8, u8)> = Vec::new();
+        let mut rounds_seen = 0;
+        let check_round = |placed: &mut Vec<(PlayerId, u8, u8)>, pt: PlayerId| {
+            if placed.is_empty() {
+                return;
+            }
+            let who: Vec<PlayerId> = placed.iter().map(|(p, ..)| *p).collect();
+            assert_eq!(who, table.snake_from(pt), "seats {seats} seed {seed}: placing order");
+            let mut slots: Vec<(u8, u8)> = placed.iter().map(|(_, o, i)| (*o, *i)).collect();
+            slots.sort();
+            slots.dedup();
+            assert_eq!(slots.len(), 2 * seats, "every position of both Running Orders is filled once");
+            placed.clear();
+        };
+        for e in &record.events {
+            match e {
+                Event::PrimeTime { player, reason } => {
+                    if let Some(old) = prime_time {
+                        if rounds_seen <= 3 {
+                            assert_eq!(*player, table.next_clockwise(old), "{reason}");
+                        }
+                    }
+                    prime_time = Some(*player);
+                }
+                Event::RoundStarted { .. } => rounds_seen += 1,
+                Event::InitiativePlaced { player, order, position, .. } => {
+                    assert!((1..=2).contains(order) && (1..=seats as u8).contains(position));
+                    placed.push((*player, *order, *position));
+                    if placed.len() == 2 * seats {
+                        check_round(&mut placed, prime_time.unwrap());
+                    }
+                }
+                Event::Infirmary { .. } => panic!("the Infirmary is not used in Prime Time"),
+                _ => {}
+            }
+        }
+        assert!(rounds_seen >= 1);
+        // Whoever decided each Turn's order: the owner of the higher Initiative.
+        let owner = |c: &str| setup.teams.enumerate().find(|(_, t)| t.iter().any(|x| x == c)).map(|(p, _)| p).unwrap();
+        let initiative = |c: &str| loaded.content.characters[c].value.initiative;
+        for (player, kind, options, _) in asked.borrow().iter() {
+            if *kind != DecisionKind::FirstActivation {
+                continue;
+            }
+            let [Choice::First { character: a }, Choice::First { character: b }] = options.as_slice() else {
+                panic!("{options:?}")
+            };
+            let (oa, ob) = (owner(a), owner(b));
+            if oa == ob {
+                assert_eq!(*player, oa);
+            } else if initiative(a).abs_diff(initiative(b)) > 2 {
+                // Printed Initiatives more than 2 apart (the +2 Initiative
+                // State cannot turn them round): the higher one's player.
+                let higher = if initiative(a) > initiative(b) { oa } else { ob };
+                assert_eq!(*player, higher, "{a} vs {b}");
+            }
+        }
+        // The replay of the game plays the same events again.
+        let name = sim::random_teams_name(&loaded.content, "crossover-assault", seats);
+        let replay = sim::Replay::of(&record, &name, &loaded.content_hash());
+        assert_eq!(
+            sim::check_replay(&loaded.content, &rt, &replay).unwrap(),
+            sim::ReplayCheck::Same { events: record.events.len() }
+        );
+    }
+}
