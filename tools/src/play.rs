@@ -231,6 +231,65 @@ pub(super) fn load_for_play(
     ui.loaded(&loaded, stderr)?;
     Ok(Ok(loaded))
 }
+/// How many players sit at the table of `arena sim`: --seats, else one per
+/// --players value, else the setup's teams, else the Scenario's default (2,
+/// or Prime Time's 3). `Err(2)` (a usage error, already written to `stderr`)
+/// when they disagree or the Scenario is not for that many.
+fn seat_count(
+    args: &SimArgs,
+    content: &arena_engine::content::Content,
+    scenario: &str,
+    setup_id: &str,
+    stderr: &mut dyn Write,
+) -> anyhow::Result<Result<usize, Exit>> {
+    // How many seats: --seats, else one per --players value, else the
+    // setup's teams, else the Scenario's default (2, or Prime Time's 3).
+    let setup_seats = (!args.random_teams).then(|| content.setups.get(setup_id).map(|s| s.value.teams.len())).flatten();
+    let scenario_of = if content.scenarios.contains_key(scenario) {
+        scenario.to_string()
+    } else {
+        content.setups.get(setup_id).map(|s| s.value.scenario.clone()).unwrap_or_default()
+    };
+    let default_seats = content
+        .scenarios
+        .get(&scenario_of)
+        .map_or(2, |s| arena_engine::rules::game::GameSetup::default_seats(&s.value));
+    let n_seats = match (args.seats, args.players.len()) {
+        (Some(n), k) if k > 1 && k != n as usize => {
+            writeln!(
+                stderr,
+                "error: --seats {n} but --players names {k} controllers: give one per seat, or one for all"
+            )?;
+            return Ok(Err(2));
+        }
+        (Some(n), _) => n as usize,
+        (None, k) if k > 1 => k,
+        (None, _) => setup_seats.unwrap_or(default_seats),
+    };
+    if !(2..=4).contains(&n_seats) {
+        writeln!(stderr, "error: {n_seats} players: a game has 2 to 4 (--players names one controller per seat)")?;
+        return Ok(Err(2));
+    }
+    if let Some(sc) = content.scenarios.get(&scenario_of) {
+        let p = &sc.value.players;
+        if !(p.min as usize..=p.max as usize).contains(&n_seats) {
+            writeln!(
+                stderr,
+                "error: `{scenario_of}` is a {}-{} player Scenario, not for {n_seats} (use --seats N or one --players value per seat)",
+                p.min, p.max
+            )?;
+            return Ok(Err(2));
+        }
+    }
+    if let Some(k) = setup_seats.filter(|k| *k != n_seats) {
+        writeln!(
+            stderr,
+            "error: setup `{setup_id}` seats {k} players, not {n_seats} (add --random-teams for other tables)"
+        )?;
+        return Ok(Err(2));
+    }
+    Ok(Ok(n_seats))
+}
 
 pub(super) fn sim(mut args: SimArgs, ui: &Ui, stdout: &mut dyn Write, stderr: &mut dyn Write) -> anyhow::Result<Exit> {
     use arena_engine::script::runtime::{Limits, Runtime};
@@ -278,53 +337,10 @@ pub(super) fn sim(mut args: SimArgs, ui: &Ui, stdout: &mut dyn Write, stderr: &m
             }
         }
     };
-    // How many seats: --seats, else one per --players value, else the
-    // setup's teams, else the Scenario's default (2, or Prime Time's 3).
-    let setup_seats =
-        (!args.random_teams).then(|| content.setups.get(&setup_id).map(|s| s.value.teams.len())).flatten();
-    let scenario_of = if content.scenarios.contains_key(&scenario) {
-        scenario.clone()
-    } else {
-        content.setups.get(&setup_id).map(|s| s.value.scenario.clone()).unwrap_or_default()
+    let n_seats = match seat_count(&args, content, &scenario, &setup_id, stderr)? {
+        Ok(n) => n,
+        Err(code) => return Ok(code),
     };
-    let default_seats = content
-        .scenarios
-        .get(&scenario_of)
-        .map_or(2, |s| arena_engine::rules::game::GameSetup::default_seats(&s.value));
-    let n_seats = match (args.seats, args.players.len()) {
-        (Some(n), k) if k > 1 && k != n as usize => {
-            writeln!(
-                stderr,
-                "error: --seats {n} but --players names {k} controllers: give one per seat, or one for all"
-            )?;
-            return Ok(2);
-        }
-        (Some(n), _) => n as usize,
-        (None, k) if k > 1 => k,
-        (None, _) => setup_seats.unwrap_or(default_seats),
-    };
-    if !(2..=4).contains(&n_seats) {
-        writeln!(stderr, "error: {n_seats} players: a game has 2 to 4 (--players names one controller per seat)")?;
-        return Ok(2);
-    }
-    if let Some(sc) = content.scenarios.get(&scenario_of) {
-        let p = &sc.value.players;
-        if !(p.min as usize..=p.max as usize).contains(&n_seats) {
-            writeln!(
-                stderr,
-                "error: `{scenario_of}` is a {}-{} player Scenario, not for {n_seats} (use --seats N or one --players value per seat)",
-                p.min, p.max
-            )?;
-            return Ok(2);
-        }
-    }
-    if let Some(k) = setup_seats.filter(|k| *k != n_seats) {
-        writeln!(
-            stderr,
-            "error: setup `{setup_id}` seats {k} players, not {n_seats} (add --random-teams for other tables)"
-        )?;
-        return Ok(2);
-    }
     if args.games.is_some() && args.replay.is_some() {
         writeln!(
             stderr,

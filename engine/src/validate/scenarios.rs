@@ -11,180 +11,196 @@ impl Validator<'_> {
     pub(super) fn scenario_rules(&mut self) {
         let c = &self.loaded.content;
         let mut found = Vec::new();
+        let mut text_only = 0;
         for e in c.scenarios.values() {
             let s = &e.value;
             let map = c.maps.get(&s.map);
             if let Some(map) = map {
-                let r = map.value.radius as i32;
-                for (i, h) in s.obstacles.iter().enumerate() {
-                    let (q, rr) = (h[0] as i32, h[1] as i32);
-                    let on_board = q.abs().max(rr.abs()).max((q + rr).abs()) <= r;
-                    if !on_board || map.value.blocked.contains(h) {
-                        let why = if on_board { "a Blocked space" } else { "off the board" };
-                        let at = format!("/obstacles/{i}");
-                        found.push(
-                            Diagnostic::error(
-                                Code::InvalidValue,
-                                format!("Obstacle [{q}, {rr}] is {why} of map `{}`", map.value.id),
-                            )
-                            .at_opt(self.loc(&e.origin, &at))
-                            .path(self.cpath(&e.origin, &at))
-                            .help(format!("place it on a Free space within {r} of [0, 0]")),
-                        );
-                    }
-                }
+                self.scenario_obstacles(e, map, &mut found);
             }
-            let characters = || c.characters.keys().cloned().collect::<Vec<String>>();
-            for (i, rule) in s.rules.iter().enumerate() {
-                let at = format!("/rules/{i}");
-                // One id per rule: the narrative names the rule a player scores by.
-                if let Some(first) = s.rules[..i].iter().position(|r| r.id == rule.id) {
-                    let first_at = self.loc(&e.origin, &format!("/rules/{first}/id"));
-                    let mut d = Diagnostic::error(
-                        Code::DuplicateId,
-                        format!("Scenario `{}` has two rules with id `{}`", s.id, rule.id),
-                    )
-                    .at_opt(self.loc(&e.origin, &format!("{at}/id")))
-                    .path(self.cpath(&e.origin, &at))
-                    .help("give each rule its own id: the narrative names the rule a player scores by");
-                    if let Some(l) = first_at {
-                        d = d.with_note(format!("the first is at line {}", l.line));
-                    }
-                    found.push(d);
-                }
-                // A reward names a Character some loaded pack defines.
-                for (k, reward) in rule.rewards.iter().enumerate() {
-                    if !c.characters.contains_key(&reward.character) {
-                        let sub = format!("{at}/rewards/{k}/character");
-                        let mut d = self.dangling(&e.origin, &sub, Kind::Character, &reward.character, characters);
-                        // A table may name another expansion's Characters: when
-                        // the pack lists it as an optional dependency that is not
-                        // loaded, the row waits for it (a note, not an error).
-                        if self.optional_dependency_absent(&e.origin) {
-                            d.severity = crate::diag::Severity::Note;
-                        }
-                        found.push(d);
-                    }
-                }
-                // What performs the rule, besides `performed_by`.
-                let performers: Vec<&str> = [
-                    ("objective", rule.objective.is_some()),
-                    ("move_scoring_zone", rule.move_scoring_zone.is_some()),
-                    ("rewards", !rule.rewards.is_empty()),
-                    ("effect", rule.effect.as_ref().is_some_and(|e| e.lua.is_some() || e.script.is_some())),
-                ]
-                .into_iter()
-                .filter_map(|(k, set)| set.then_some(k))
-                .collect();
-                if !rule.performed_by.is_empty() && !performers.is_empty() {
-                    let keys = performers.iter().map(|k| format!("`{k}`")).collect::<Vec<_>>().join(" and ");
-                    found.push(
-                        Diagnostic::warning(
-                            Code::ScenarioRulePerformedTwice,
-                            format!(
-                                "rule `{}` of `{}` is performed by {keys} and also says `performed_by`",
-                                rule.id, s.id
-                            ),
-                        )
-                        .at_opt(self.loc(&e.origin, &format!("{at}/performed_by")))
-                        .path(self.cpath(&e.origin, &at))
-                        .with_note("`performed_by` marks a rule the Scenario's keys perform on their own; a rule with its own declarative key or Lua is performed by that")
-                        .help(format!(
-                            "remove `performed_by` (the rule's {keys} performs it); if part of its text restates a Scenario key, say so in a comment, or split the text into two rules"
-                        )),
-                    );
-                }
-                if let (Some(o), Some(map)) = (&rule.objective, map) {
-                    if o.zone != SCORING_ZONE {
-                        self.zone_ref(&e.origin, &format!("{at}/objective/zone"), map, &o.zone, &mut found);
-                    }
-                }
-                if !rule.performed() {
-                    self.text_only_count += 1;
-                    if self.notes {
-                        found.push(
-                            Diagnostic::note(
-                                Code::ScenarioRuleTextOnly,
-                                format!("Scenario rule `{}` of `{}` is text only: the engine does not perform it", rule.id, s.id),
-                            )
-                            .at_opt(self.loc(&e.origin, &format!("{at}/id")))
-                            .path(self.cpath(&e.origin, &at))
-                            .help("give it an `objective`, `move_scoring_zone`, `rewards`, an `effect` with Lua, or `performed_by` (docs/scenarios.md)"),
-                        );
-                    }
-                }
-                let awards = rule.objective.is_some()
-                    || !rule.rewards.is_empty()
-                    || rule.effect.as_ref().is_some_and(|e| e.lua.is_some() || e.script.is_some());
-                // Performed or text only: Victory Points nothing awards are
-                // never scored (a text-only rule's VP are not either).
-                if rule.vp.is_some_and(|v| v > 0) && !awards {
-                    let why = if rule.performed() {
-                        "nothing awards them"
-                    } else {
-                        "the rule is text only, so the engine never awards them"
-                    };
-                    found.push(
-                        Diagnostic::warning(
-                            Code::ObjectiveNeverScored,
-                            format!("objective `{}` gives {} VP, but {why}", rule.id, rule.vp.unwrap_or(0)),
-                        )
-                        .at_opt(self.loc(&e.origin, &format!("{at}/vp")))
-                        .path(self.cpath(&e.origin, &at))
-                        .help("give it an `objective` (docs/scenarios.md) or an `effect` whose Lua calls `game:gain_victory_points`; or remove `vp` and leave the printed value in `text`"),
-                    );
-                }
-                if rule.objective.is_some() && rule.vp.is_none() {
-                    found.push(
-                        Diagnostic::warning(
-                            Code::ObjectiveNeverScored,
-                            format!("objective `{}` has no `vp`: it scores nothing", rule.id),
-                        )
-                        .at_opt(self.loc(&e.origin, &format!("{at}/objective")))
-                        .path(self.cpath(&e.origin, &at))
-                        .help("add `vp = N`"),
-                    );
-                }
-                for (k, key) in rule.performed_by.iter().enumerate() {
-                    if !key_is_set(s, *key) {
-                        let name = serde_json::to_value(key)
-                            .ok()
-                            .and_then(|v| v.as_str().map(str::to_string))
-                            .unwrap_or_default();
-                        found.push(
-                            Diagnostic::warning(
-                                Code::ObjectiveNeverScored,
-                                format!(
-                                    "rule `{}` is performed by `{name}`, which Scenario `{}` does not set",
-                                    rule.id, s.id
-                                ),
-                            )
-                            .at_opt(self.loc(&e.origin, &format!("{at}/performed_by/{k}")))
-                            .path(self.cpath(&e.origin, &at))
-                            .help(format!(
-                                "set `{name}` in the Scenario, or give the rule its own `objective` or `effect`"
-                            )),
-                        );
-                    }
-                }
-                if let (Some(m), Some(map)) = (&rule.move_scoring_zone, map) {
-                    if m.to == ZoneChoice::AdjacentEmptyDeploymentZone
-                        && map.value.zones.iter().all(|z| z.adjacent.is_empty())
-                    {
-                        found.push(
-                            Diagnostic::warning(
-                                Code::ObjectiveNeverScored,
-                                format!("rule `{}` moves the Scoring Zone to an adjacent zone, but map `{}` lists no `adjacent` zones", rule.id, map.value.id),
-                            )
-                            .at_opt(self.loc(&e.origin, &format!("{at}/move_scoring_zone/to")))
-                            .path(self.cpath(&e.origin, &at))
-                            .help("list each zone's `adjacent` zones in the map, or use `to = \"empty-deployment-zone\"`"),
-                        );
-                    }
+            for i in 0..s.rules.len() {
+                if !self.scenario_rule(e, map, i, &mut found) {
+                    text_only += 1;
                 }
             }
         }
+        self.text_only_count += text_only;
         self.out.extend(found);
+    }
+
+    /// A Scenario's Obstacles stand on Free spaces of its map (errors).
+    fn scenario_obstacles(&self, e: &Entry<Scenario>, map: &Entry<Map>, found: &mut Vec<Diagnostic>) {
+        let r = map.value.radius as i32;
+        for (i, h) in e.value.obstacles.iter().enumerate() {
+            let (q, rr) = (h[0] as i32, h[1] as i32);
+            let on_board = q.abs().max(rr.abs()).max((q + rr).abs()) <= r;
+            if !on_board || map.value.blocked.contains(h) {
+                let why = if on_board { "a Blocked space" } else { "off the board" };
+                let at = format!("/obstacles/{i}");
+                found.push(
+                    Diagnostic::error(
+                        Code::InvalidValue,
+                        format!("Obstacle [{q}, {rr}] is {why} of map `{}`", map.value.id),
+                    )
+                    .at_opt(self.loc(&e.origin, &at))
+                    .path(self.cpath(&e.origin, &at))
+                    .help(format!("place it on a Free space within {r} of [0, 0]")),
+                );
+            }
+        }
+    }
+
+    /// One Scenario rule, `rules[i]` of `e` (see `scenario_rules`): whether
+    /// the engine performs it.
+    fn scenario_rule(
+        &self,
+        e: &Entry<Scenario>,
+        map: Option<&Entry<Map>>,
+        i: usize,
+        found: &mut Vec<Diagnostic>,
+    ) -> bool {
+        let c = &self.loaded.content;
+        let s = &e.value;
+        let rule = &s.rules[i];
+        let characters = || c.characters.keys().cloned().collect::<Vec<String>>();
+        let at = format!("/rules/{i}");
+        // One id per rule: the narrative names the rule a player scores by.
+        if let Some(first) = s.rules[..i].iter().position(|r| r.id == rule.id) {
+            let first_at = self.loc(&e.origin, &format!("/rules/{first}/id"));
+            let mut d = Diagnostic::error(
+                Code::DuplicateId,
+                format!("Scenario `{}` has two rules with id `{}`", s.id, rule.id),
+            )
+            .at_opt(self.loc(&e.origin, &format!("{at}/id")))
+            .path(self.cpath(&e.origin, &at))
+            .help("give each rule its own id: the narrative names the rule a player scores by");
+            if let Some(l) = first_at {
+                d = d.with_note(format!("the first is at line {}", l.line));
+            }
+            found.push(d);
+        }
+        // A reward names a Character some loaded pack defines.
+        for (k, reward) in rule.rewards.iter().enumerate() {
+            if !c.characters.contains_key(&reward.character) {
+                let sub = format!("{at}/rewards/{k}/character");
+                let mut d = self.dangling(&e.origin, &sub, Kind::Character, &reward.character, characters);
+                // A table may name another expansion's Characters: when
+                // the pack lists it as an optional dependency that is not
+                // loaded, the row waits for it (a note, not an error).
+                if self.optional_dependency_absent(&e.origin) {
+                    d.severity = crate::diag::Severity::Note;
+                }
+                found.push(d);
+            }
+        }
+        // What performs the rule, besides `performed_by`.
+        let performers: Vec<&str> = [
+            ("objective", rule.objective.is_some()),
+            ("move_scoring_zone", rule.move_scoring_zone.is_some()),
+            ("rewards", !rule.rewards.is_empty()),
+            ("effect", rule.effect.as_ref().is_some_and(|e| e.lua.is_some() || e.script.is_some())),
+        ]
+        .into_iter()
+        .filter_map(|(k, set)| set.then_some(k))
+        .collect();
+        if !rule.performed_by.is_empty() && !performers.is_empty() {
+            let keys = performers.iter().map(|k| format!("`{k}`")).collect::<Vec<_>>().join(" and ");
+            found.push(
+                Diagnostic::warning(
+                    Code::ScenarioRulePerformedTwice,
+                    format!(
+                        "rule `{}` of `{}` is performed by {keys} and also says `performed_by`",
+                        rule.id, s.id
+                    ),
+                )
+                .at_opt(self.loc(&e.origin, &format!("{at}/performed_by")))
+                .path(self.cpath(&e.origin, &at))
+                .with_note("`performed_by` marks a rule the Scenario's keys perform on their own; a rule with its own declarative key or Lua is performed by that")
+                .help(format!(
+                    "remove `performed_by` (the rule's {keys} performs it); if part of its text restates a Scenario key, say so in a comment, or split the text into two rules"
+                )),
+            );
+        }
+        if let (Some(o), Some(map)) = (&rule.objective, map) {
+            if o.zone != SCORING_ZONE {
+                self.zone_ref(&e.origin, &format!("{at}/objective/zone"), map, &o.zone, found);
+            }
+        }
+        if !rule.performed() {
+            if self.notes {
+                found.push(
+                    Diagnostic::note(
+                        Code::ScenarioRuleTextOnly,
+                        format!("Scenario rule `{}` of `{}` is text only: the engine does not perform it", rule.id, s.id),
+                    )
+                    .at_opt(self.loc(&e.origin, &format!("{at}/id")))
+                    .path(self.cpath(&e.origin, &at))
+                    .help("give it an `objective`, `move_scoring_zone`, `rewards`, an `effect` with Lua, or `performed_by` (docs/scenarios.md)"),
+                );
+            }
+        }
+        let awards = rule.objective.is_some()
+            || !rule.rewards.is_empty()
+            || rule.effect.as_ref().is_some_and(|e| e.lua.is_some() || e.script.is_some());
+        // Performed or text only: Victory Points nothing awards are
+        // never scored (a text-only rule's VP are not either).
+        if rule.vp.is_some_and(|v| v > 0) && !awards {
+            let why = if rule.performed() {
+                "nothing awards them"
+            } else {
+                "the rule is text only, so the engine never awards them"
+            };
+            found.push(
+                Diagnostic::warning(
+                    Code::ObjectiveNeverScored,
+                    format!("objective `{}` gives {} VP, but {why}", rule.id, rule.vp.unwrap_or(0)),
+                )
+                .at_opt(self.loc(&e.origin, &format!("{at}/vp")))
+                .path(self.cpath(&e.origin, &at))
+                .help("give it an `objective` (docs/scenarios.md) or an `effect` whose Lua calls `game:gain_victory_points`; or remove `vp` and leave the printed value in `text`"),
+            );
+        }
+        if rule.objective.is_some() && rule.vp.is_none() {
+            found.push(
+                Diagnostic::warning(
+                    Code::ObjectiveNeverScored,
+                    format!("objective `{}` has no `vp`: it scores nothing", rule.id),
+                )
+                .at_opt(self.loc(&e.origin, &format!("{at}/objective")))
+                .path(self.cpath(&e.origin, &at))
+                .help("add `vp = N`"),
+            );
+        }
+        for (k, key) in rule.performed_by.iter().enumerate() {
+            if !key_is_set(s, *key) {
+                let name =
+                    serde_json::to_value(key).ok().and_then(|v| v.as_str().map(str::to_string)).unwrap_or_default();
+                found.push(
+                    Diagnostic::warning(
+                        Code::ObjectiveNeverScored,
+                        format!("rule `{}` is performed by `{name}`, which Scenario `{}` does not set", rule.id, s.id),
+                    )
+                    .at_opt(self.loc(&e.origin, &format!("{at}/performed_by/{k}")))
+                    .path(self.cpath(&e.origin, &at))
+                    .help(format!("set `{name}` in the Scenario, or give the rule its own `objective` or `effect`")),
+                );
+            }
+        }
+        if let (Some(m), Some(map)) = (&rule.move_scoring_zone, map) {
+            if m.to == ZoneChoice::AdjacentEmptyDeploymentZone && map.value.zones.iter().all(|z| z.adjacent.is_empty())
+            {
+                found.push(
+                    Diagnostic::warning(
+                        Code::ObjectiveNeverScored,
+                        format!("rule `{}` moves the Scoring Zone to an adjacent zone, but map `{}` lists no `adjacent` zones", rule.id, map.value.id),
+                    )
+                    .at_opt(self.loc(&e.origin, &format!("{at}/move_scoring_zone/to")))
+                    .path(self.cpath(&e.origin, &at))
+                    .help("list each zone's `adjacent` zones in the map, or use `to = \"empty-deployment-zone\"`"),
+                );
+            }
+        }
+        rule.performed()
     }
 }
 

@@ -81,28 +81,7 @@ impl<'a> Game<'a> {
                 self.gain_victory_points(p, amount as u8, &objective);
                 ApiValue::Nil
             }
-            ScenarioFn::Zones => {
-                let kind = match a.args.first() {
-                    Some(ApiValue::Str(k)) => Some(k.as_str()),
-                    _ => None,
-                };
-                let map = &self.content.maps[&self.scenario().map].value;
-                let mut zones = Vec::new();
-                for z in &map.zones {
-                    let name = match z.kind {
-                        model::ZoneKind::Deployment => "deployment",
-                        model::ZoneKind::Central => "central",
-                        model::ZoneKind::Ziggurat => "ziggurat",
-                    };
-                    if kind.is_none_or(|k| k == name) {
-                        zones.push(z.id.clone());
-                    }
-                }
-                if let Some(k) = kind.filter(|k| !["deployment", "central", "ziggurat"].contains(k)) {
-                    return Err(format!("zones: `{k}` is not a kind of zone (deployment, central, ziggurat)"));
-                }
-                ApiValue::List(zones)
-            }
+            ScenarioFn::Zones => self.zones_of_map(a)?,
             ScenarioFn::AdjacentZones => {
                 let zone = self.zone_arg(a, 0, false)?;
                 let map = &self.content.maps[&self.scenario().map].value;
@@ -121,85 +100,15 @@ impl<'a> Game<'a> {
                 ApiValue::List(self.characters_in(&self.zone_or_scoring_spaces(&zone), player))
             }
             ScenarioFn::ScoringZones => ApiValue::List(self.state.scoring_zones.clone()),
-            ScenarioFn::SetScoringZones => {
-                let Some(ApiValue::List(zones)) = a.args.first() else {
-                    return Err("set_scoring_zones: a list of zone ids is needed".into());
-                };
-                let mut set = Vec::new();
-                for z in zones {
-                    if !self.board.zones.contains_key(z) {
-                        return Err(format!("set_scoring_zones: the map has no zone `{z}`"));
-                    }
-                    if !set.contains(z) {
-                        set.push(z.clone());
-                    }
-                }
-                self.set_scoring_zones(set);
-                ApiValue::Nil
-            }
-            ScenarioFn::ChooseZone => {
-                let p = self.player_arg(a, 0)?;
-                let Some(ApiValue::List(zones)) = a.args.get(1) else { return Ok(ApiValue::Nil) };
-                if let Some(z) = zones.iter().find(|z| !self.board.zones.contains_key(*z)) {
-                    return Err(format!("choose_zone: the map has no zone `{z}`"));
-                }
-                if zones.is_empty() {
-                    return Ok(ApiValue::Nil);
-                }
-                let prompt = match a.args.get(2) {
-                    Some(ApiValue::Str(s)) => s.clone(),
-                    _ => "Which zone?".to_string(),
-                };
-                let options = zones.iter().map(|z| Choice::Pick { id: z.clone() }).collect();
-                match self.decide(p, DecisionKind::ScoringZone, None, &prompt, options) {
-                    Choice::Pick { id } => ApiValue::Str(id),
-                    _ => ApiValue::Nil,
-                }
-            }
-            ScenarioFn::ChooseSpaceFor => {
-                let p = self.player_arg(a, 0)?;
-                let Some(ApiValue::Spaces(spaces)) = a.args.get(1) else { return Ok(ApiValue::Nil) };
-                if spaces.is_empty() {
-                    return Ok(ApiValue::Nil);
-                }
-                let prompt = match a.args.get(2) {
-                    Some(ApiValue::Str(s)) => s.clone(),
-                    _ => "Which space?".to_string(),
-                };
-                let options =
-                    spaces.iter().map(|[q, r]| Choice::Space { space: Hex::new(*q as i32, *r as i32) }).collect();
-                match self.decide(p, DecisionKind::Space, None, &prompt, options) {
-                    Choice::Space { space } => ApiValue::Space([space.q as i64, space.r as i64]),
-                    _ => ApiValue::Nil,
-                }
-            }
+            ScenarioFn::SetScoringZones => self.set_scoring_zones_call(a)?,
+            ScenarioFn::ChooseZone => self.choose_zone_decision(a)?,
+            ScenarioFn::ChooseSpaceFor => self.choose_space_for_decision(a)?,
             ScenarioFn::Counter => {
                 let on = self.counter_holder(a)?;
                 let name = a.s(1)?;
                 ApiValue::Int(self.state.counters.get(&on).and_then(|c| c.get(name)).copied().unwrap_or(0))
             }
-            ScenarioFn::AddCounter => {
-                let on = self.counter_holder(a)?;
-                let name = a.s(1)?.to_string();
-                let amount = a.n(2, 0);
-                if !(-1000..=1000).contains(&amount) {
-                    return Err(format!("add_counter: {amount} is not -1000 to 1000"));
-                }
-                let held = self.state.counters.entry(on.clone()).or_default();
-                let value = (held.get(&name).copied().unwrap_or(0) + amount).clamp(0, 1_000_000);
-                if value == 0 {
-                    held.remove(&name);
-                } else {
-                    held.insert(name.clone(), value);
-                }
-                if held.is_empty() {
-                    self.state.counters.remove(&on);
-                }
-                if amount != 0 {
-                    self.emit(Event::Counter { on, counter: name, value });
-                }
-                ApiValue::Int(value)
-            }
+            ScenarioFn::AddCounter => self.add_counter_call(a)?,
             ScenarioFn::EndGame => {
                 // Say which rule ended it: a game that ends at a `round-start`
                 // would otherwise show only its Game over line.
@@ -210,6 +119,121 @@ impl<'a> Game<'a> {
                 self.end_game();
                 ApiValue::Nil
             }
+        })
+    }
+
+    /// `Zones` of the `Scenario` group (docs/lua-api.md).
+    fn zones_of_map(&mut self, a: &Args<'_>) -> std::result::Result<ApiValue, String> {
+        Ok({
+            let kind = match a.args.first() {
+                Some(ApiValue::Str(k)) => Some(k.as_str()),
+                _ => None,
+            };
+            let map = &self.content.maps[&self.scenario().map].value;
+            let mut zones = Vec::new();
+            for z in &map.zones {
+                let name = match z.kind {
+                    model::ZoneKind::Deployment => "deployment",
+                    model::ZoneKind::Central => "central",
+                    model::ZoneKind::Ziggurat => "ziggurat",
+                };
+                if kind.is_none_or(|k| k == name) {
+                    zones.push(z.id.clone());
+                }
+            }
+            if let Some(k) = kind.filter(|k| !["deployment", "central", "ziggurat"].contains(k)) {
+                return Err(format!("zones: `{k}` is not a kind of zone (deployment, central, ziggurat)"));
+            }
+            ApiValue::List(zones)
+        })
+    }
+
+    /// `SetScoringZones` of the `Scenario` group (docs/lua-api.md).
+    fn set_scoring_zones_call(&mut self, a: &Args<'_>) -> std::result::Result<ApiValue, String> {
+        Ok({
+            let Some(ApiValue::List(zones)) = a.args.first() else {
+                return Err("set_scoring_zones: a list of zone ids is needed".into());
+            };
+            let mut set = Vec::new();
+            for z in zones {
+                if !self.board.zones.contains_key(z) {
+                    return Err(format!("set_scoring_zones: the map has no zone `{z}`"));
+                }
+                if !set.contains(z) {
+                    set.push(z.clone());
+                }
+            }
+            self.set_scoring_zones(set);
+            ApiValue::Nil
+        })
+    }
+
+    /// `ChooseZone` of the `Scenario` group (docs/lua-api.md).
+    fn choose_zone_decision(&mut self, a: &Args<'_>) -> std::result::Result<ApiValue, String> {
+        Ok({
+            let p = self.player_arg(a, 0)?;
+            let Some(ApiValue::List(zones)) = a.args.get(1) else { return Ok(ApiValue::Nil) };
+            if let Some(z) = zones.iter().find(|z| !self.board.zones.contains_key(*z)) {
+                return Err(format!("choose_zone: the map has no zone `{z}`"));
+            }
+            if zones.is_empty() {
+                return Ok(ApiValue::Nil);
+            }
+            let prompt = match a.args.get(2) {
+                Some(ApiValue::Str(s)) => s.clone(),
+                _ => "Which zone?".to_string(),
+            };
+            let options = zones.iter().map(|z| Choice::Pick { id: z.clone() }).collect();
+            match self.decide(p, DecisionKind::ScoringZone, None, &prompt, options) {
+                Choice::Pick { id } => ApiValue::Str(id),
+                _ => ApiValue::Nil,
+            }
+        })
+    }
+
+    /// `ChooseSpaceFor` of the `Scenario` group (docs/lua-api.md).
+    fn choose_space_for_decision(&mut self, a: &Args<'_>) -> std::result::Result<ApiValue, String> {
+        Ok({
+            let p = self.player_arg(a, 0)?;
+            let Some(ApiValue::Spaces(spaces)) = a.args.get(1) else { return Ok(ApiValue::Nil) };
+            if spaces.is_empty() {
+                return Ok(ApiValue::Nil);
+            }
+            let prompt = match a.args.get(2) {
+                Some(ApiValue::Str(s)) => s.clone(),
+                _ => "Which space?".to_string(),
+            };
+            let options = spaces.iter().map(|[q, r]| Choice::Space { space: Hex::new(*q as i32, *r as i32) }).collect();
+            match self.decide(p, DecisionKind::Space, None, &prompt, options) {
+                Choice::Space { space } => ApiValue::Space([space.q as i64, space.r as i64]),
+                _ => ApiValue::Nil,
+            }
+        })
+    }
+
+    /// `AddCounter` of the `Scenario` group (docs/lua-api.md).
+    fn add_counter_call(&mut self, a: &Args<'_>) -> std::result::Result<ApiValue, String> {
+        Ok({
+            let on = self.counter_holder(a)?;
+            let name = a.s(1)?.to_string();
+            let amount = a.n(2, 0);
+            if !(-1000..=1000).contains(&amount) {
+                return Err(format!("add_counter: {amount} is not -1000 to 1000"));
+            }
+            let held = self.state.counters.entry(on.clone()).or_default();
+            let value = (held.get(&name).copied().unwrap_or(0) + amount).clamp(0, 1_000_000);
+            if value == 0 {
+                held.remove(&name);
+            } else {
+                held.insert(name.clone(), value);
+            }
+            if held.is_empty() {
+                self.state.counters.remove(&on);
+            }
+            if amount != 0 {
+                self.emit(Event::Counter { on, counter: name, value });
+            }
+            ApiValue::Int(value)
         })
     }
 }
