@@ -178,8 +178,9 @@ fn situation_scene(
             .map_err(|e| anyhow::anyhow!("cannot start the Lua VM: {e}"))?;
     // The position only: nobody is asked anything.
     let shared = std::rc::Rc::new(std::cell::RefCell::new(SituationController::new(Vec::new())));
-    let (mut a, mut b) = (SituationSeat(shared.clone()), SituationSeat(shared));
-    let game = match Game::from_situation(&loaded.content, &runtime, &sit, vec![&mut a, &mut b]) {
+    let mut seats: Vec<SituationSeat> = (0..sit.players.clamp(2, 4)).map(|_| SituationSeat(shared.clone())).collect();
+    let controllers = seats.iter_mut().map(|s| s as &mut dyn arena_engine::rules::decision::Controller).collect();
+    let game = match Game::from_situation(&loaded.content, &runtime, &sit, controllers) {
         Ok(g) => g,
         Err(e) => {
             writeln!(stderr, "error: {}: {e}", file.display())?;

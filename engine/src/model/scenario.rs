@@ -346,9 +346,12 @@ pub struct Scenario {
     pub map: Id,
     /// How many players.
     pub players: Players,
-    /// Characters in each team.
+    /// Characters in each team (at least 1).
+    #[schemars(range(min = 1))]
     pub characters_per_team: u8,
-    /// Rounds before the game ends: it ends after the Objectives Phase of this Round.
+    /// Rounds before the game ends: it ends after the Objectives Phase of this
+    /// Round (at least 1).
+    #[schemars(range(min = 1))]
     pub rounds: u8,
     /// Victory Points that end the game in the Objectives Phase (Check
     /// End-Game), if any.

@@ -164,7 +164,8 @@ pub const RANDOM_TEAMS: &str = "random-teams:";
 pub fn replay_events(content: &Content, runtime: &Runtime, replay: &Replay) -> Result<Vec<Event>, String> {
     let setup = replay_setup(content, &replay.setup, replay.seed)?;
     let queue = std::rc::Rc::new(std::cell::RefCell::new((replay.answers.iter().copied().collect(), false)));
-    let mut a = ReplayController(queue.clone());
-    let mut b = ReplayController(queue);
-    Ok(play(content, runtime, &setup, vec![&mut a, &mut b])?.events)
+    let mut seats: Vec<ReplayController> =
+        setup.teams.table().seats().map(|_| ReplayController(queue.clone())).collect();
+    let controllers = seats.iter_mut().map(|c| c as &mut dyn crate::rules::decision::Controller).collect();
+    Ok(play(content, runtime, &setup, controllers)?.events)
 }

@@ -449,6 +449,20 @@ impl Validator<'_> {
                 }
             }
             for (z, zone) in m.zones.iter().enumerate() {
+                // One id per zone: Scenarios, objectives and Lua name zones by id.
+                if let Some(first) = m.zones[..z].iter().position(|x| x.id == zone.id) {
+                    let mut d = Diagnostic::error(
+                        Code::DuplicateId,
+                        format!("map `{}` has two zones with id `{}`", m.id, zone.id),
+                    )
+                    .at_opt(self.loc(&e.origin, &format!("/zones/{z}/id")))
+                    .path(self.cpath(&e.origin, &format!("/zones/{z}")))
+                    .help("give each zone its own id: Scenarios, objectives and Lua name zones by id");
+                    if let Some(l) = self.loc(&e.origin, &format!("/zones/{first}/id")) {
+                        d = d.with_note(format!("the first is at line {}", l.line));
+                    }
+                    found.push(d);
+                }
                 for (i, a) in zone.adjacent.iter().enumerate() {
                     self.zone_ref(&e.origin, &format!("/zones/{z}/adjacent/{i}"), e, a, &mut found);
                 }

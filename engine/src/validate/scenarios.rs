@@ -17,6 +17,18 @@ impl Validator<'_> {
             let map = c.maps.get(&s.map);
             if let Some(map) = map {
                 self.scenario_obstacles(e, map, &mut found);
+                // Teams deploy in the Scenario's zones, else the map's Deployment Zones.
+                if s.deployment_zones.is_empty() && !map.value.zones.iter().any(|z| z.kind == ZoneKind::Deployment) {
+                    found.push(
+                        Diagnostic::error(
+                            Code::InvalidValue,
+                            format!("map `{}` has no Deployment Zone, so no team of `{}` can deploy", map.value.id, s.id),
+                        )
+                        .at_opt(self.loc(&e.origin, "/map"))
+                        .path(self.cpath(&e.origin, "/map"))
+                        .help("give the map zones of `kind = \"deployment\"`, or list the Scenario's `deployment_zones` (docs/scenarios.md)"),
+                    );
+                }
             }
             for i in 0..s.rules.len() {
                 if !self.scenario_rule(e, map, i, &mut found) {

@@ -112,7 +112,7 @@ impl<'a> Game<'a> {
             ScenarioFn::EndGame => {
                 // Say which rule ended it: a game that ends at a `round-start`
                 // would otherwise show only its Game over line.
-                if let Some(i) = self.effect_frame.scenario_rule {
+                if let Some(i) = self.effect_frame.scenario_rule.filter(|_| !self.state.over) {
                     let rule = self.scenario().rules[i].id.clone();
                     self.emit(Event::GameEndedByRule { rule, round: self.state.round });
                 }

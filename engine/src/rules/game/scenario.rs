@@ -112,7 +112,9 @@ impl<'a> Game<'a> {
 
     /// A player scores Victory Points for an objective (`000 § Victory Points`).
     pub(super) fn gain_victory_points(&mut self, p: PlayerId, amount: u8, objective: &str) {
-        if amount == 0 {
+        // Once the game has ended (`game:end_game` earlier in the same
+        // effect), the result stands: nothing more is scored (rulings R45).
+        if amount == 0 || self.state.over {
             return;
         }
         let round = self.state.round.max(1) as usize;
@@ -309,6 +311,10 @@ impl<'a> Game<'a> {
     /// The game ends now: the most Victory Points wins, then the most Frags
     /// if the Scenario says so; otherwise a draw (`000 § Phase 3: Objectives`).
     pub(super) fn end_game(&mut self) {
+        // A game ends once (a second `game:end_game` changes nothing).
+        if self.state.over {
+            return;
+        }
         let vp = Seated::from_fn(self.table(), |p| self.state.players[p].victory_points);
         let frags = Seated::from_fn(self.table(), |p| self.state.players[p].frags);
         let best = vp.iter().copied().max().unwrap_or(0);
