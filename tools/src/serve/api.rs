@@ -256,10 +256,30 @@ fn replay_svg(state: &State, snap: &Snapshot, q: &BTreeMap<String, String>) -> R
 
 fn balance_svg(snap: &Snapshot, q: &BTreeMap<String, String>) -> Reply {
     let scenario = get(q, "scenario");
-    let games: u64 = get(q, "games").parse().unwrap_or(20).clamp(1, MAX_GAMES);
-    let seed: u64 = get(q, "seed").parse().unwrap_or(1);
-    let random_teams = get(q, "random_teams") == "1";
-    let policies = [arena_engine::sim::Policy::Greedy, arena_engine::sim::Policy::Greedy];
+    let number = |key: &str, default: u64| match get(q, key) {
+        "" => Ok(default),
+        v => v.parse::<u64>().map_err(|_| format!("`{key}` must be a whole number, not `{v}`")),
+    };
+    let (games, seed) = match (number("games", 20), number("seed", 1)) {
+        (Ok(g), Ok(s)) if (1..=MAX_GAMES).contains(&g) => (g, s),
+        (Ok(g), Ok(_)) => return Reply::error(400, format!("`games` must be 1 to {MAX_GAMES}, not {g}")),
+        (Err(e), _) | (_, Err(e)) => return Reply::error(400, e),
+    };
+    // As many greedy seats as the Scenario's table (Prime Time's: 3 or
+    // `seats`); setups are 2-player, so other tables play random teams.
+    let content = &snap.loaded.content;
+    let scenario_of = content.setups.get(scenario).map_or(scenario, |s| s.value.scenario.as_str());
+    let default_seats = content
+        .scenarios
+        .get(scenario_of)
+        .map_or(2, |s| arena_engine::rules::game::GameSetup::default_seats(&s.value) as u64);
+    let seats = match number("seats", default_seats) {
+        Ok(n) if (2..=4).contains(&n) => n as usize,
+        Ok(n) => return Reply::error(400, format!("`seats` must be 2, 3 or 4, not {n}")),
+        Err(e) => return Reply::error(400, e),
+    };
+    let random_teams = get(q, "random_teams") == "1" || seats != 2;
+    let policies = vec![arena_engine::sim::Policy::Greedy; seats];
     let jobs = std::thread::available_parallelism().map_or(1, |n| n.get());
     match snap.simulate(scenario, seed..seed.saturating_add(games), &policies, jobs, random_teams) {
         Ok(stats) => {
