@@ -45,8 +45,10 @@ fn game(bencher: divan::Bencher, players: usize, policies: &[Policy]) {
             s.get()
         });
         let r = isim::play(&l.content, &rt, &setup, seed, policies).unwrap();
-        assert!(r.winner.is_some());
-        divan::black_box(r.turns)
+        // Random seats dawdle: about 1 game in 100 reaches the turn limit
+        // without a winner (`arena sim invictus --players random`); it is
+        // timed all the same.
+        divan::black_box((r.winner, r.turns))
     });
 }
 
