@@ -248,3 +248,42 @@ fn the_reproduce_command_works_where_check_ran() {
     assert_eq!(run.code, 0, "{command}: {}", run.stderr);
     assert!(run.stdout.contains("last-round ends the game in Round 1"), "{}", run.stdout);
 }
+
+/// `deploy_in`: by default a team deploys in or next to its zone (Assault's
+/// rule); `deploy_in = "zone"` keeps it to the zone's own spaces (a
+/// fresh-user trial found the default applied to every Scenario, unsaid).
+#[test]
+fn deploy_in_zone_keeps_teams_inside_their_zones() {
+    let zones: Vec<String> = [
+        "[0, -5]", "[1, -6]", "[1, -5]", "[0, -4]", "[-1, -4]", "[-1, -5]", "[0, -6]", // north
+        "[0, 5]", "[1, 5]", "[1, 4]", "[0, 4]", "[-1, 5]", "[-1, 6]", "[0, 6]", // south
+    ]
+    .iter()
+    .map(|s| s.to_string())
+    .collect();
+    let deployed = |pack: &Path| -> Vec<String> {
+        let mut spaces = Vec::new();
+        for seed in 1..=5 {
+            let seed = seed.to_string();
+            let run = arena(&["sim", "crater-control", "--pack", pack.to_str().unwrap(), "--seed", &seed, "-q"]);
+            assert_eq!(run.code, 0, "{}", run.stderr);
+            spaces.extend(run.stdout.lines().filter_map(|l| l.split_once(" deploys at ").map(|(_, s)| s.to_string())));
+        }
+        assert_eq!(spaces.len(), 40, "8 Characters deploy in each of 5 games");
+        spaces
+    };
+    let original = root().join("mods/crater-control");
+    assert!(
+        deployed(&original).iter().any(|s| !zones.contains(s)),
+        "by default some Character deploys next to its zone"
+    );
+    let tmp = tempfile::tempdir().unwrap();
+    std::fs::copy(original.join("pack.toml"), tmp.path().join("pack.toml")).unwrap();
+    let text = std::fs::read_to_string(original.join("crater.toml")).unwrap();
+    let line = "deployment_zones = [\"north\", \"south\"]";
+    assert!(text.contains(line));
+    std::fs::write(tmp.path().join("crater.toml"), text.replace(line, &format!("{line}\ndeploy_in = \"zone\"")))
+        .unwrap();
+    let inside = deployed(tmp.path());
+    assert!(inside.iter().all(|s| zones.contains(s)), "a Character deployed outside its zone: {inside:?}");
+}

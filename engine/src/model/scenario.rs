@@ -311,6 +311,26 @@ pub enum ScenarioKey {
     Map,
 }
 
+/// Where each team deploys in a 2-player game, around its Deployment Zone
+/// (`000 § Deployment`: "In the description of each scenario you will find
+/// specific instructions on how to deploy"). Serialized in kebab-case.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
+#[serde(rename_all = "kebab-case")]
+pub enum DeployIn {
+    /// A Free space of the zone or adjacent to it (Assault: "deploy in or
+    /// adjacent to their zone", REFERENCE-DATA § HexaDome).
+    #[default]
+    ZoneOrAdjacent,
+    /// A Free space of the zone itself.
+    Zone,
+}
+
+impl DeployIn {
+    fn is_default(&self) -> bool {
+        *self == DeployIn::default()
+    }
+}
+
 /// Where Characters return from the Bench. Serialized in kebab-case.
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
 #[serde(rename_all = "kebab-case")]
@@ -367,6 +387,10 @@ pub struct Scenario {
     /// The printed deployment rule.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub deployment: Option<String>,
+    /// Where each team deploys around its Deployment Zone: `zone-or-adjacent`
+    /// (the default, Assault's rule) or `zone` (only the zone's spaces).
+    #[serde(default, skip_serializing_if = "DeployIn::is_default")]
+    pub deploy_in: DeployIn,
     /// How Characters return from the Bench (the printed rule).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub bench_return: Option<String>,

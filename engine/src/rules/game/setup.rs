@@ -47,13 +47,17 @@ impl<'a> Game<'a> {
         self.emit(Event::Underdog { player: underdog, reason });
         self.place_special_spaces();
         self.scenario_window(model::ScenarioWindow::BeforeDeployment, scenario::RuleCtx::default());
-        // Deployment in or adjacent to each player's zone (REFERENCE-DATA § HexaDome).
+        // Deployment in (or, by default, adjacent to) each player's zone: the
+        // Scenario's `deploy_in`.
         for p in self.table().seats() {
             let team = self.state.players[p].team.clone();
             let zone = self.state.players[p].zone.clone();
             for c in team {
                 // Not onto a Special Space marker (rulings R18).
-                let mut spaces = self.zone_and_adjacent_free(&zone);
+                let mut spaces = match self.scenario().deploy_in {
+                    model::DeployIn::ZoneOrAdjacent => self.zone_and_adjacent_free(&zone),
+                    model::DeployIn::Zone => self.zone_spaces(&zone).into_iter().filter(|h| self.is_free(*h)).collect(),
+                };
                 spaces.retain(|h| !self.state.special_spaces.iter().any(|m| m.space == *h));
                 if spaces.is_empty() {
                     return Err(format!("no Free space left in or next to `{zone}` to deploy {c}"));
