@@ -265,7 +265,7 @@ struct SimArgs {
     /// value plays every seat; how many seats is then --seats, the setup's
     /// teams, or the Scenario's default (2, or 3 for a Prime Time Scenario).
     /// For Invictus the controllers are cycled over the --seats players.
-    #[arg(long, value_delimiter = ',', default_value = "greedy")]
+    #[arg(long, value_delimiter = ',', default_value = "greedy", value_parser = parse_player_kind)]
     players: Vec<PlayerKind>,
     /// How many players: 2 for Aristeia!, 3-4 for the Prime Time Scenarios
     /// (when --players gives one value for all of them); for Invictus 2, 4
@@ -335,6 +335,16 @@ enum SeatingArg {
     Random,
     /// Every player for themselves.
     FreeForAll,
+}
+
+/// A `--players` value; a number is answered with the option that takes it.
+fn parse_player_kind(s: &str) -> Result<PlayerKind, String> {
+    if let Ok(n) = s.parse::<u32>() {
+        return Err(format!(
+            "`{s}` is a number of players: write --seats {n} (--players names a controller per seat: greedy, random or human)"
+        ));
+    }
+    PlayerKind::from_str(s, true).map_err(|_| format!("`{s}`: expected greedy, random or human"))
 }
 
 #[derive(ValueEnum, Clone, Copy, Debug, PartialEq, Eq)]
