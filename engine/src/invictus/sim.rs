@@ -407,7 +407,7 @@ pub fn check_sims(
             for g in games {
                 ran.extend(g.effects_run.iter().copied());
                 let repro = format!(
-                    "reproduce with `arena sim invictus --players {players} --seed {} --controllers {named}{packs}`",
+                    "reproduce with `arena sim invictus --seats {players} --seed {} --players {named}{packs}`",
                     g.seed
                 );
                 if let Some(e) = &g.error {
