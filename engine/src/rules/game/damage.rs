@@ -154,20 +154,7 @@ impl<'a> Game<'a> {
         if self.content.states.contains_key("minus-2-energy") {
             let _ = self.impose(id, "minus-2-energy", None);
         }
-        for m in self.minions_of(id) {
-            self.remove_minion(&m, "controller");
-        }
-        let mut removed = Vec::new();
-        for u in self.state.units.iter_mut() {
-            let before = u.tokens.len();
-            u.tokens.retain(|t| !(t.state == "taunted" && t.source.as_deref() == Some(id)));
-            if u.tokens.len() != before {
-                removed.push(u.id.clone());
-            }
-        }
-        for r in removed {
-            self.emit(Event::StateRemoved { character: r, state: "taunted".into(), left: 0 });
-        }
+        self.left_the_hexadome(id);
         let by = self.last_hit.remove(id).unwrap_or(FragBy::Nobody);
         let credited = match by {
             FragBy::Player(p) => Some(p),
@@ -212,12 +199,25 @@ impl<'a> Game<'a> {
             u.owner
         };
         self.emit(Event::Infirmary { character: id.to_string() });
-        // "If the Controller is placed in the Infirmary, all their Minions must be
-        // removed from the HexaDome immediately" (`002 § Controller`).
+        self.left_the_hexadome(id);
+        let opponent = self.table().opponent(owner);
+        self.state.players[opponent].frags += 1;
+        self.count_frag(opponent);
+        let total = self.state.players[opponent].frags;
+        self.emit(Event::Frag { player: opponent, total });
+        self.draw(opponent, 1);
+        let at = scenario::RuleCtx { player: Some(opponent), ..scenario::RuleCtx::of(id, owner) };
+        self.scenario_window(model::ScenarioWindow::SentToInfirmary, at);
+    }
+
+    /// What goes with a Character leaving the HexaDome (Infirmary or Bench):
+    /// its Minions are removed ("If the Controller is placed in the Infirmary,
+    /// all their Minions must be removed from the HexaDome immediately", `002 §
+    /// Controller`) and the Taunted tokens it provoked go (`000 § Taunted`).
+    fn left_the_hexadome(&mut self, id: &str) {
         for m in self.minions_of(id) {
             self.remove_minion(&m, "controller");
         }
-        // Taunted tokens it provoked go (`000 § Taunted`).
         let mut removed = Vec::new();
         for u in self.state.units.iter_mut() {
             let before = u.tokens.len();
@@ -229,13 +229,5 @@ impl<'a> Game<'a> {
         for r in removed {
             self.emit(Event::StateRemoved { character: r, state: "taunted".into(), left: 0 });
         }
-        let opponent = self.table().opponent(owner);
-        self.state.players[opponent].frags += 1;
-        self.count_frag(opponent);
-        let total = self.state.players[opponent].frags;
-        self.emit(Event::Frag { player: opponent, total });
-        self.draw(opponent, 1);
-        let at = scenario::RuleCtx { player: Some(opponent), ..scenario::RuleCtx::of(id, owner) };
-        self.scenario_window(model::ScenarioWindow::SentToInfirmary, at);
     }
 }

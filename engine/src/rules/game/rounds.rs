@@ -133,22 +133,7 @@ impl<'a> Game<'a> {
         } else {
             self.state.underdog
         };
-        let options = vec![Choice::First { character: a.clone() }, Choice::First { character: b.clone() }];
-        let first = match self.decide(
-            decider,
-            DecisionKind::FirstActivation,
-            None,
-            "Which Character activates first?",
-            options,
-        ) {
-            Choice::First { character } => character,
-            _ => unreachable!(),
-        };
-        let second = if first == a { b } else { a };
-        self.emit(Event::Initiative { turn, first: first.clone(), second: second.clone() });
-        self.activation(&first)?;
-        self.activation(&second)?;
-        Ok(())
+        self.activate_pair(turn, decider, a, b)
     }
 
     pub(super) fn turn(&mut self, turn: u8) -> Result<()> {
@@ -177,6 +162,12 @@ impl<'a> Game<'a> {
         } else {
             self.state.underdog
         };
+        self.activate_pair(turn, decider, a, b)
+    }
+
+    /// The two Characters of a Turn: `decider` chooses which activates first,
+    /// then both do (`000 § Turns Phase`; `001 § Game Round`).
+    fn activate_pair(&mut self, turn: u8, decider: PlayerId, a: Id, b: Id) -> Result<()> {
         let options = vec![Choice::First { character: a.clone() }, Choice::First { character: b.clone() }];
         let first = match self.decide(
             decider,

@@ -15,6 +15,7 @@
 
 mod generate;
 mod registry;
+mod registry_scenario;
 
 pub use generate::{CTX_FIELDS, CTX_MAY_BE_NIL, MAY_RETURN_NIL, generated_files, may_return_nil};
 pub use registry::REGISTRY;

@@ -12,8 +12,29 @@ pub(super) const fn opt(name: &'static str, ty: Ty, doc: &'static str) -> Param 
 
 pub(super) const TARGET: Param = p("target", Ty::Character, "the Character it applies to");
 
-/// Every function of the host API, in documentation order.
-pub const REGISTRY: &[ApiFn] = &[
+/// Every function of the host API, in documentation order: the card
+/// effects' functions, then the Scenario rules' (`registry_scenario.rs`).
+pub const REGISTRY: &[ApiFn] =
+    &concat::<{ CORE.len() + super::registry_scenario::SCENARIO.len() }>(CORE, super::registry_scenario::SCENARIO);
+
+/// Two tables as one array (in a `const`, where slices cannot be joined).
+const fn concat<const N: usize>(a: &[ApiFn], b: &[ApiFn]) -> [ApiFn; N] {
+    let mut out = [a[0]; N];
+    let mut i = 0;
+    while i < b.len() {
+        out[a.len() + i] = b[i];
+        i += 1;
+    }
+    let mut j = 0;
+    while j < a.len() {
+        out[j] = a[j];
+        j += 1;
+    }
+    out
+}
+
+/// The card effects' functions: the Character, States, Rolls, movement, Tactics, choices.
+const CORE: &[ApiFn] = &[
     // Content queries: answered from the loaded packs, read-only.
     ApiFn {
         id: HostFn::Content(ContentFn::CharacterCard),
@@ -574,229 +595,5 @@ pub const REGISTRY: &[ApiFn] = &[
         answer: Answer::Host,
         doc: "The player of the Character whose effect runs chooses one option (a Decision), such as which State to impose.",
         source: "000 § Effects",
-    },
-    // Scenario rules: Rounds, players, zones, Victory Points, counters, the end of the game (docs/scenarios.md).
-    ApiFn {
-        id: HostFn::Scenario(ScenarioFn::Round),
-        name: "round",
-        params: &[],
-        returns: Ty::Integer,
-        answer: Answer::Host,
-        doc: "The current Round, from 1 (0 before the first).",
-        source: "000 § Rounds",
-    },
-    ApiFn {
-        id: HostFn::Scenario(ScenarioFn::PlayerCount),
-        name: "player_count",
-        params: &[],
-        returns: Ty::Integer,
-        answer: Answer::Host,
-        doc: "How many players there are: the players are 1 to this number (`for p = 1, game:player_count() do ... end`).",
-        source: "000 § Setup; 001 § Prime Time",
-    },
-    ApiFn {
-        id: HostFn::Scenario(ScenarioFn::PlayerOf),
-        name: "player_of",
-        params: &[p("character", Ty::Character, "a Character (or Minion) in this game")],
-        returns: Ty::Player,
-        answer: Answer::Host,
-        doc: "The player a Character belongs to.",
-        source: "000 § Teams",
-    },
-    ApiFn {
-        id: HostFn::Scenario(ScenarioFn::CharactersOf),
-        name: "characters_of",
-        params: &[p("player", Ty::Player, "a player")],
-        returns: Ty::CharacterList,
-        answer: Answer::Host,
-        doc: "A player's Characters in the HexaDome (not on the Bench or in the Infirmary; not Minions, `002 § Minion`), in team order.",
-        source: "000 § Characters",
-    },
-    ApiFn {
-        id: HostFn::Scenario(ScenarioFn::Underdog),
-        name: "underdog",
-        params: &[],
-        returns: Ty::Player,
-        answer: Answer::Host,
-        doc: "The player with the Underdog token.",
-        source: "000 § Underdog",
-    },
-    ApiFn {
-        id: HostFn::Scenario(ScenarioFn::PrimeTime),
-        name: "prime_time",
-        params: &[],
-        returns: Ty::Player,
-        answer: Answer::Host,
-        doc: "The player with the Prime Time marker; in a game without the marker, the Underdog (rulings R30).",
-        source: "001 § Prime Time",
-    },
-    ApiFn {
-        id: HostFn::Scenario(ScenarioFn::VictoryPoints),
-        name: "victory_points",
-        params: &[p("player", Ty::Player, "a player")],
-        returns: Ty::Integer,
-        answer: Answer::Host,
-        doc: "A player's Victory Points so far.",
-        source: "000 § Victory Points",
-    },
-    ApiFn {
-        id: HostFn::Scenario(ScenarioFn::VictoryPointsScored),
-        name: "victory_points_scored",
-        params: &[p("player", Ty::Player, "a player"), opt("round", Ty::Integer, "a Round (default: the current one)")],
-        returns: Ty::Integer,
-        answer: Answer::Host,
-        doc: "The Victory Points a player gained in one Round (`game:round() - 1` for the previous one; 0 for a Round not played).",
-        source: "000 § Recovery Phase; 001 § Wanted",
-    },
-    ApiFn {
-        id: HostFn::Scenario(ScenarioFn::Frags),
-        name: "frags",
-        params: &[p("player", Ty::Player, "a player")],
-        returns: Ty::Integer,
-        answer: Answer::Host,
-        doc: "A player's Frag tokens.",
-        source: "000 § Frags",
-    },
-    ApiFn {
-        id: HostFn::Scenario(ScenarioFn::FragsEarned),
-        name: "frags_earned",
-        params: &[p("player", Ty::Player, "a player"), opt("round", Ty::Integer, "a Round (default: the current one)")],
-        returns: Ty::Integer,
-        answer: Answer::Host,
-        doc: "The Frag tokens a player earned in one Round (0 for a Round not played): \"Having earned at least 1 Frag\" at the end of a Round (rulings R40).",
-        source: "001 § DeathMatch - Run 'N Shoot! (Tutorial); 001 § Recovery Phase",
-    },
-    ApiFn {
-        id: HostFn::Scenario(ScenarioFn::GainVictoryPoints),
-        name: "gain_victory_points",
-        params: &[
-            p("player", Ty::Player, "who scores"),
-            opt("amount", Ty::Integer, "how many, 0 to 100 (default: the rule's `vp`)").range(0, 100, "Victory Points"),
-        ],
-        returns: Ty::Nil,
-        answer: Answer::Host,
-        doc: "A player scores Victory Points for the Scenario rule whose effect runs (the narrative names the rule). An error outside a Scenario rule, or for an amount past 100.",
-        source: "000 § Phase 3: Objectives",
-    },
-    ApiFn {
-        id: HostFn::Scenario(ScenarioFn::Zones),
-        name: "zones",
-        params: &[opt("kind", Ty::String, "`deployment`, `central` or `ziggurat` (default: every zone)")],
-        returns: Ty::StringList,
-        answer: Answer::Host,
-        doc: "The ids of the map's zones, in the map's order.",
-        source: "000 § Deployment Zones",
-    },
-    ApiFn {
-        id: HostFn::Scenario(ScenarioFn::AdjacentZones),
-        name: "adjacent_zones",
-        params: &[p("zone", Ty::String, "a zone id of the map")],
-        returns: Ty::StringList,
-        answer: Answer::Host,
-        doc: "The zones the map lists as `adjacent` to a zone. An error for a zone the map lacks.",
-        source: "001 § Wanted",
-    },
-    ApiFn {
-        id: HostFn::Scenario(ScenarioFn::ZoneSpaces),
-        name: "zone_spaces",
-        params: &[p("zone", Ty::String, "a zone id of the map")],
-        returns: Ty::SpaceList,
-        answer: Answer::Host,
-        doc: "Every space of a zone, Free or not. An error for a zone the map lacks.",
-        source: "000 § Deployment Zones",
-    },
-    ApiFn {
-        id: HostFn::Scenario(ScenarioFn::CharactersInZone),
-        name: "characters_in_zone",
-        params: &[
-            p("zone", Ty::String, "a zone id, or `scoring-zone` for every current Scoring Zone"),
-            opt("player", Ty::Player, "only this player's (default: everyone's)"),
-        ],
-        returns: Ty::CharacterList,
-        answer: Answer::Host,
-        doc: "The Characters inside a zone (not Minions, not Running Projectiles), in play order. An error for a zone the map lacks.",
-        source: "000 § Scoring Zones",
-    },
-    ApiFn {
-        id: HostFn::Scenario(ScenarioFn::ScoringZones),
-        name: "scoring_zones",
-        params: &[],
-        returns: Ty::StringList,
-        answer: Answer::Host,
-        doc: "The current Scoring Zones' ids.",
-        source: "000 § Scoring Zones",
-    },
-    ApiFn {
-        id: HostFn::Scenario(ScenarioFn::SetScoringZones),
-        name: "set_scoring_zones",
-        params: &[p("zones", Ty::StringList, "zone ids of the map (none: no Scoring Zone)")],
-        returns: Ty::Nil,
-        answer: Answer::Host,
-        doc: "The Scoring Zones are now these (the narrative says so). An error for a zone the map lacks.",
-        source: "000 § Scoring Zones",
-    },
-    ApiFn {
-        id: HostFn::Scenario(ScenarioFn::ChooseZone),
-        name: "choose_zone",
-        params: &[
-            p("player", Ty::Player, "who chooses"),
-            p("zones", Ty::StringList, "the zones that may be chosen"),
-            opt("prompt", Ty::String, "what the choice is for"),
-        ],
-        returns: Ty::String,
-        answer: Answer::Host,
-        doc: "A player chooses one of the zones (a Decision, answered like the Underdog's choice of Scoring Zone); nil when there are none.",
-        source: "000 § Phase 3: Objectives; 001 § Wanted",
-    },
-    ApiFn {
-        id: HostFn::Scenario(ScenarioFn::ChooseSpaceFor),
-        name: "choose_space_for",
-        params: &[
-            p("player", Ty::Player, "who chooses"),
-            p("spaces", Ty::SpaceList, "the spaces that may be chosen"),
-            opt("prompt", Ty::String, "what the choice is for"),
-        ],
-        returns: Ty::Space,
-        answer: Answer::Host,
-        doc: "A player chooses one of the spaces (a Decision), where a Scenario rule names who chooses (Prime Time Places the Characters in contact with a new Scoring Zone); nil when there are none. `game:choose_space` asks the player of the effect instead.",
-        source: "001 § Wanted; 001 § Crossover Assault; 001 § Short Distance",
-    },
-    ApiFn {
-        id: HostFn::Scenario(ScenarioFn::Counter),
-        name: "counter",
-        params: &[
-            p("on", Ty::String, "what holds it: a Character id, a zone id, or a player as `player 1`"),
-            p("name", Ty::String, "the counter's name (`crow-substance`)"),
-        ],
-        returns: Ty::Integer,
-        answer: Answer::Host,
-        doc: "How many of a counter are on a Character card, a zone or a player (0 when none).",
-        source: "000 § Counters",
-    },
-    ApiFn {
-        id: HostFn::Scenario(ScenarioFn::AddCounter),
-        name: "add_counter",
-        params: &[
-            p("on", Ty::String, "what holds it: a Character id, a zone id, or a player as `player 1`"),
-            p("name", Ty::String, "the counter's name"),
-            p("amount", Ty::Integer, "how many to add, -1000 to 1000 (negative: remove)").range(
-                -1000,
-                1000,
-                "counters added",
-            ),
-        ],
-        returns: Ty::Integer,
-        answer: Answer::Host,
-        doc: "Add counters (never below 0) and return how many there are now; the narrative says so.",
-        source: "000 § Counters",
-    },
-    ApiFn {
-        id: HostFn::Scenario(ScenarioFn::EndGame),
-        name: "end_game",
-        params: &[],
-        returns: Ty::Nil,
-        answer: Answer::Host,
-        doc: "The game ends now: the winner is decided as at the end of the last Round (Victory Points, then Frags if the Scenario says so).",
-        source: "000 § Phase 3: Objectives",
     },
 ];
