@@ -118,6 +118,24 @@ fn map_picture_with_coordinates_and_the_text_board() {
     insta::assert_snapshot!("map_assault_text", text.stdout);
 }
 
+/// At a Prime Time table each seat has its own letters (`A-M`, `a-m`, `N-Z`,
+/// `n-z`): player 2's and player 3's Characters never share one.
+#[test]
+fn text_board_letters_are_distinct_at_three_players() {
+    let file = tests_dir().join("situations/prime-time/disengage-enemies-of-two-teams.toml");
+    let run = arena(&["render", "situation", file.to_str().unwrap(), "--format", "text"]);
+    assert_eq!(run.code, 0, "{}", run.stderr);
+    let legend: Vec<&str> = run.stdout.lines().filter(|l| l.starts_with("  ") && l.contains(" [")).collect();
+    assert_eq!(
+        legend.iter().map(|l| &l[2..3]).collect::<Vec<_>>(),
+        ["A", "a", "N"],
+        "player 1, 2 and 3 each from their own range:\n{legend:#?}"
+    );
+    let key = arena_engine::render::text::key(3);
+    assert!(key.contains("A-M player 1  a-m player 2  N-Z player 3"), "{key}");
+    assert!(arena_engine::render::text::key(2).contains("A-Z player 1  a-z player 2  1-9"));
+}
+
 #[test]
 fn situation_picture() {
     let file = tests_dir().join("render/position.toml");

@@ -128,6 +128,59 @@ fn the_seat_plays_a_game_from_the_browser_api() {
     v.stop();
 }
 
+/// Prime Time in the viewer: a greedy game and a browser seat at a 3-4
+/// player table (`001 § Preparation`), from a Scenario's name.
+#[test]
+fn the_viewer_plays_prime_time_tables() {
+    let (_dir, root) = core_copy();
+    let prime_time = tests_dir().join("../content/aristeia-prime-time");
+    let v = start(Config { paths: vec![root, prime_time], port: 0, replays: vec![], debounce_ms: Some(50) }).unwrap();
+    let post = |t: &str| request(&v, "POST", t, &["X-Arena: 1"]);
+    // A greedy game of four: every seat is in the narrative.
+    let (code, body) = post("/api/replays?setup=wanted&seed=3&seats=4");
+    assert_eq!(code, 200, "{body}");
+    let r: serde_json::Value = serde_json::from_str(&body).unwrap();
+    assert_eq!(r["seats"], 4);
+    let name = r["name"].as_str().unwrap().to_string();
+    let (code, body) = request(&v, "GET", &format!("/api/replay?name={name}"), &[]);
+    assert_eq!(code, 200, "{body}");
+    let events: serde_json::Value = serde_json::from_str(&body).unwrap();
+    let lines: Vec<&str> = events["events"].as_array().unwrap().iter().filter_map(|e| e.as_str()).collect();
+    assert!(lines.last().unwrap().contains("player 4 "), "{:?}", lines.last());
+    // Bad tables and seats are refused.
+    assert_eq!(post("/api/replays?setup=wanted&seats=5").0, 400);
+    assert_eq!(post("/api/play/start?setup=wanted&seats=3&seat=4").0, 400);
+    // The Scenario's own table (3) with the person in seat 3.
+    let (code, body) = post("/api/play/start?setup=wanted&seed=2&seat=3");
+    assert_eq!(code, 200, "{body}");
+    let started: serde_json::Value = serde_json::from_str(&body).unwrap();
+    assert_eq!((started["seats"].as_u64(), started["seat"].as_u64()), (Some(3), Some(3)));
+    let deadline = Instant::now() + Duration::from_secs(300);
+    let (mut answered, mut last_asked) = (0, 0);
+    loop {
+        assert!(Instant::now() < deadline, "the game did not end");
+        let (_, body) = request(&v, "GET", "/api/play", &[]);
+        let g: serde_json::Value = serde_json::from_str(&body).unwrap();
+        if g["over"] == true {
+            assert!(g["error"].is_null(), "{}", g["error"]);
+            let last = g["narrative"].as_array().unwrap().last().unwrap().as_str().unwrap().to_string();
+            assert!(last.starts_with("== Game over") && last.contains("player 3 "), "{last}");
+            break;
+        }
+        let asked = g["asked"].as_u64().unwrap();
+        if g["decision"].is_object() && asked != last_asked {
+            assert_eq!(g["decision"]["player"], "player 3", "the person plays seat 3 only");
+            last_asked = asked;
+            answered += 1;
+            assert_eq!(post("/api/play/answer?index=0").0, 200);
+        } else {
+            std::thread::sleep(Duration::from_millis(20));
+        }
+    }
+    assert!(answered > 5, "only {answered} Decisions reached the browser seat");
+    v.stop();
+}
+
 fn chromium() -> PathBuf {
     for name in ["chromium", "chromium-browser"] {
         for dir in std::env::var("PATH").unwrap_or_default().split(':') {

@@ -122,6 +122,18 @@ pub(crate) fn report_text(loaded: &Loaded, report: &Report) -> String {
         "draws {}  mean Rounds {:.2}  games with failed effects {}  engine errors {}",
         report.draws, report.mean_rounds, report.games_with_effect_failures, report.errors
     );
+    // 001 § Preparation: position 1 received the Prime Time marker at Team
+    // Creation (it picked first and last); the others follow clockwise.
+    for (i, at) in report.by_position.iter().enumerate() {
+        let who = if i == 0 { "(first Prime Time)".to_string() } else { format!("({i} left of it)") };
+        let _ = writeln!(
+            out,
+            "position {} {who:<19} wins {}  mean VP {:.2}",
+            i + 1,
+            pct(&at.win_rate),
+            at.mean_victory_points
+        );
+    }
     out + &play::character_table(loaded, report)
 }
 

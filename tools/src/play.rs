@@ -73,7 +73,8 @@ pub(super) fn board_picture(
             _ => None,
         })
         .collect();
-    format!("\n{}{}\n", arena_engine::render::text::board(&scene, &marks), arena_engine::render::text::KEY)
+    use arena_engine::render::text;
+    format!("\n{}{}\n", text::board(&scene, &marks), text::key(text::seats(&scene)))
 }
 
 impl PlayerKind {
@@ -528,10 +529,13 @@ pub(super) fn character_table(loaded: &Loaded, report: &arena_engine::sim::Repor
         return out;
     }
     let width = rows.iter().map(|(c, _)| c.len()).max().unwrap_or(0).max("Character".len());
+    // 001 § Bench: a Prime Time table has no Infirmary; the count is of times
+    // sent to the Bench at Hit Points.
+    let sent_to = if report.win_rate.table().prime_time() { "Bench" } else { "Infirmary" };
     let _ = writeln!(
         out,
         "\n  {:<width$} {:>5}  {:<20} {:>6} {:>6} {:>9}",
-        "Character", "games", "side wins [95%]", "dealt", "taken", "Infirmary"
+        "Character", "games", "side wins [95%]", "dealt", "taken", sent_to
     );
     for (c, r) in rows {
         let mark = if tested(c) { "* " } else { "  " };
@@ -545,7 +549,7 @@ pub(super) fn character_table(loaded: &Loaded, report: &arena_engine::sim::Repor
     }
     let _ = writeln!(
         out,
-        "(means per game: Damage its Enemies suffered in its Activations, Damage it suffered, times sent to the Infirmary{})",
+        "(means per game: Damage its Enemies suffered in its Activations, Damage it suffered, times sent to the {sent_to}{})",
         if under_test.is_empty() {
             String::new()
         } else {

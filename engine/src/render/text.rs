@@ -5,13 +5,37 @@
 //! A space `(q, r)` is written in row `r` at column `2q + r` (the centre of
 //! [`geometry::centre`]'s lattice), so Adjacent spaces are one row apart and
 //! one column aside, or two columns apart in a row, as on the board. What each
-//! character means is in [`KEY`].
+//! character means is in [`key`].
 
 use super::*;
 
-/// What the characters of the text board mean.
-pub const KEY: &str = ". free  # Blocked  = Barrier  o zone  * Scoring Zone  ? Special Space  ~ Smoke  ! Running Projectile  \
-A-Z player 1  a-z player 2  1-9 options";
+/// What the characters of the text board mean, for a board of `seats`
+/// players (see [`seats`]).
+pub fn key(seats: usize) -> String {
+    let players: Vec<String> = (0..seats.max(2))
+        .map(|seat| {
+            let (first, last) = letter_range(seat, seats);
+            format!("{}-{} player {}", char::from(first), char::from(last), seat + 1)
+        })
+        .collect();
+    format!(
+        ". free  # Blocked  = Barrier  o zone  * Scoring Zone  ? Special Space  ~ Smoke  ! Running Projectile  {}  1-9 options",
+        players.join("  ")
+    )
+}
+
+/// The players of a scene: one more than the highest seat of its figures
+/// (Characters on the Bench or in the Infirmary count), at least 2.
+pub fn seats(scene: &Scene) -> usize {
+    scene.figures.iter().map(|f| f.player.index() + 1).max().unwrap_or(2).max(2)
+}
+
+/// The letters of a seat's figures: at 2 players `A-Z` and `a-z`; at a Prime
+/// Time table (3-4 players, `001`) thirteen each: `A-M`, `a-m`, `N-Z`, `n-z`.
+fn letter_range(seat: usize, seats: usize) -> (u8, u8) {
+    let base = if seat % 2 == 0 { b'A' } else { b'a' };
+    if seats <= 2 { (base, base + 25) } else { (base + 13 * (seat as u8 / 2), base + 13 * (seat as u8 / 2) + 12) }
+}
 
 /// The board, then one line per figure in the HexaDome (its letter, id,
 /// space, Damage, States, Action Points when active). `marks` are a
@@ -68,9 +92,10 @@ pub fn board(scene: &Scene, marks: &[(Hex, usize)]) -> String {
     out
 }
 
-/// A letter for each Character and Minion in the HexaDome: player 1's from
-/// `A`, player 2's from `a`, in the scene's order.
+/// A letter for each Character and Minion in the HexaDome, from its seat's
+/// range (see [`key`]), in the scene's order.
 fn letters(scene: &Scene) -> BTreeMap<Id, char> {
+    let seats = seats(scene);
     let mut next: BTreeMap<usize, u8> = BTreeMap::new();
     let mut out = BTreeMap::new();
     for f in &scene.figures {
@@ -78,10 +103,10 @@ fn letters(scene: &Scene) -> BTreeMap<Id, char> {
             continue;
         }
         let seat = f.player.index();
-        let base = if seat == 0 { b'A' } else { b'a' };
+        let (first, last) = letter_range(seat, seats);
         let k = next.entry(seat).or_insert(0);
-        if *k < 26 {
-            out.insert(f.id.clone(), char::from(base + *k));
+        if first + *k <= last {
+            out.insert(f.id.clone(), char::from(first + *k));
             *k += 1;
         }
     }

@@ -272,6 +272,20 @@ impl std::fmt::Display for Event {
                 write!(f, "{message}; the last points came from {card} {effect}")
             }
             GameEndedByRule { rule, round } => write!(f, "{rule} ends the game in Round {round}"),
+            // At a Prime Time table "X VP to Y" would not say whose: every seat is named.
+            GameEnded { winner, victory_points, frags, rounds } if victory_points.table().prime_time() => {
+                let each = |v: &Seated<u32>| {
+                    v.enumerate().map(|(p, n)| format!("{p} {n}")).collect::<Vec<_>>().join(", ")
+                };
+                let outcome = winner.map_or_else(|| "a draw".to_string(), |w| format!("{w} wins"));
+                write!(
+                    f,
+                    "== Game over after {}: {outcome}; VP: {}; Frags: {}",
+                    self::count(*rounds as u32, "Round"),
+                    each(victory_points),
+                    each(frags)
+                )
+            }
             GameEnded { winner, victory_points, frags, rounds } => match winner {
                 Some(w) => write!(
                     f,

@@ -12,7 +12,7 @@ mod tally;
 pub use check::{SimCheck, check_sims, check_situations};
 pub use digest::{digest, digests};
 pub use replay::{RANDOM_TEAMS, Replay, ReplayCheck, check_replay, random_teams_name, replay_events, replay_setup};
-pub use tally::{CharacterTally, Failure, MAX_FAILURES, Shard, Tally};
+pub use tally::{CharacterTally, Failure, MAX_FAILURES, PositionTally, Shard, Tally};
 
 use crate::content::Content;
 use crate::players::{GreedyController, RandomController};
@@ -144,6 +144,11 @@ pub struct GameSummary {
     /// warn.
     #[serde(skip_serializing_if = "std::ops::Not::not")]
     pub ended_before_activation: bool,
+    /// At a Prime Time table (3-4 seats), who received the Prime Time marker
+    /// at Team Creation (`001 § Preparation`, 4. Team Creation): the seat the
+    /// report's positions are counted from. None at a 2-seat table.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub prime_time: Option<PlayerId>,
     /// The Scenario rule whose Lua ended the game (`game:end_game`), if one did.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub ended_by: Option<crate::model::Id>,
@@ -164,6 +169,7 @@ impl GameSummary {
                 characters: Default::default(),
                 effects_run: Vec::new(),
                 ended_before_activation: false,
+                prime_time: None,
                 ended_by: None,
             },
             Ok(r) => {
@@ -171,8 +177,11 @@ impl GameSummary {
                     (Seated::splat(Table::of(2), 0), Seated::splat(Table::of(2), 0), 0);
                 let mut failures = Vec::new();
                 let (mut activated, mut ended_before_activation, mut ended_by) = (false, false, None);
+                let mut prime_time = None;
                 for e in &r.events {
                     match e {
+                        Event::GameStarted { teams, .. } if !teams.table().prime_time() => prime_time = None,
+                        Event::PrimeTime { player, .. } if prime_time.is_none() => prime_time = Some(*player),
                         Event::ActivationStarted { .. } => activated = true,
                         Event::GameEndedByRule { rule, .. } => ended_by = Some(rule.clone()),
                         Event::GameEnded { victory_points, frags: f, rounds: n, .. } => {
@@ -202,6 +211,7 @@ impl GameSummary {
                     characters: character_lines(&r.events),
                     effects_run: r.effects_run,
                     ended_before_activation,
+                    prime_time,
                     ended_by,
                 }
             }
@@ -372,6 +382,22 @@ pub struct Report {
     pub characters: std::collections::BTreeMap<crate::model::Id, Rate>,
     /// The balance readout of each Character (see [`CharacterReport`]).
     pub per_character: std::collections::BTreeMap<crate::model::Id, CharacterReport>,
+    /// At Prime Time tables, the readout by position from the player who
+    /// received the Prime Time marker at Team Creation: index 0 is that
+    /// player, 1 the player to their left, and so on clockwise (`001 §
+    /// Preparation`). Empty for 2-seat batches.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub by_position: Vec<PositionReport>,
+}
+
+/// One position at the table, counted clockwise from the first Prime Time
+/// (see [`Report::by_position`]).
+#[derive(Debug, Clone, serde::Serialize)]
+pub struct PositionReport {
+    /// Games won from this position over games played, with the 95% interval.
+    pub win_rate: Rate,
+    /// Mean Victory Points scored from this position.
+    pub mean_victory_points: f64,
 }
 
 impl Report {

@@ -10,7 +10,7 @@
 
 use std::collections::BTreeMap;
 
-use super::{CharacterReport, GameSummary, Rate, Report};
+use super::{CharacterReport, GameSummary, PositionReport, Rate, Report};
 use crate::model::Id;
 use crate::rules::seats::{Seated, Table};
 
@@ -45,6 +45,22 @@ pub struct Tally {
     /// The first [`MAX_FAILURES`] games with failed effects or an engine
     /// error, in seed order.
     pub failures: Vec<Failure>,
+    /// At Prime Time tables, the sums by position clockwise from the first
+    /// Prime Time (see [`Report::by_position`]); empty for 2 seats.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub positions: Vec<PositionTally>,
+}
+
+/// The sums of one position at the table, counted clockwise from the player
+/// who received the Prime Time marker at Team Creation (`001 § Preparation`).
+#[derive(Debug, Clone, PartialEq, Eq, Default, serde::Serialize, serde::Deserialize)]
+pub struct PositionTally {
+    /// Games played from this position (games an engine error stopped left out).
+    pub games: u64,
+    /// Of those, games won.
+    pub wins: u64,
+    /// Victory Points scored from this position, summed.
+    pub victory_points: u64,
 }
 
 /// One Character's sums over a batch (games stopped by an engine error left out).
@@ -124,6 +140,16 @@ impl Tally {
             if g.error.is_some() {
                 continue;
             }
+            if let Some(first) = g.prime_time {
+                let seats = table.len();
+                t.positions.resize_with(seats, PositionTally::default);
+                for (p, vp) in g.victory_points.enumerate() {
+                    let at = &mut t.positions[(p.index() + seats - first.index()) % seats];
+                    at.games += 1;
+                    at.wins += u64::from(g.winner == Some(p));
+                    at.victory_points += u64::from(*vp);
+                }
+            }
             for (p, team) in g.teams.enumerate() {
                 for c in team {
                     let e = t.characters.entry(c.clone()).or_default();
@@ -166,6 +192,14 @@ impl Tally {
             e.damage_taken += o.damage_taken;
             e.infirmary += o.infirmary;
         }
+        if self.positions.len() < other.positions.len() {
+            self.positions.resize_with(other.positions.len(), PositionTally::default);
+        }
+        for (a, b) in self.positions.iter_mut().zip(&other.positions) {
+            a.games += b.games;
+            a.wins += b.wins;
+            a.victory_points += b.victory_points;
+        }
         let room = MAX_FAILURES.saturating_sub(self.failures.len());
         self.failures.extend(other.failures.iter().take(room).cloned());
     }
@@ -207,6 +241,14 @@ impl Tally {
                         mean_infirmary: per(c.infirmary),
                     };
                     (id.clone(), r)
+                })
+                .collect(),
+            by_position: self
+                .positions
+                .iter()
+                .map(|p| PositionReport {
+                    win_rate: Rate::of(p.wins as usize, p.games as usize),
+                    mean_victory_points: p.victory_points as f64 / p.games.max(1) as f64,
                 })
                 .collect(),
         }

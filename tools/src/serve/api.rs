@@ -200,27 +200,59 @@ pub(super) fn add_replay_file(state: &State, file: &Path) -> Result<(), String> 
     Ok(())
 }
 
-fn new_replay(state: &State, snap: &Snapshot, q: &BTreeMap<String, String>) -> Reply {
-    let setup = get(q, "setup");
-    let seed: u64 = get(q, "seed").parse().unwrap_or(1);
-    let Some(setup_id) = arena_engine::watch::setup_for(&snap.loaded.content, setup) else {
-        return Reply::error(404, format!("no setup, and no Scenario with a ready-made setup, is called `{setup}`"));
+/// The game a `setup=NAME&seats=N` query names, as a replay names it, and its
+/// number of seats. `NAME` is a setup or a Scenario. A setup keeps its teams
+/// when `seats` is missing or is its own count; otherwise (a Scenario, or
+/// another count) the game has random teams at `seats`, by default the
+/// Scenario's own table (3 for Prime Time's, `001 § Preparation`).
+///
+/// # Errors
+/// 404 when nothing is called `NAME`; 400 when `seats` is not 2, 3 or 4.
+pub(super) fn game_for(content: &arena_engine::content::Content, q: &BTreeMap<String, String>) -> Result<(String, usize), Reply> {
+    let name = get(q, "setup");
+    let seats = match get(q, "seats") {
+        "" => None,
+        v => match v.parse::<usize>() {
+            Ok(n) if (2..=4).contains(&n) => Some(n),
+            _ => return Err(Reply::error(400, format!("`seats` must be 2, 3 or 4, not `{v}`"))),
+        },
     };
+    if let Some(setup) = content.setups.get(name) {
+        let own = setup.value.teams.len();
+        return Ok(match seats {
+            Some(n) if n != own => (arena_engine::sim::random_teams_name(content, &setup.value.scenario, n), n),
+            _ => (name.to_string(), own),
+        });
+    }
+    if let Some(sc) = content.scenarios.get(name) {
+        let n = seats.unwrap_or_else(|| arena_engine::rules::game::GameSetup::default_seats(&sc.value));
+        return Ok((arena_engine::sim::random_teams_name(content, name, n), n));
+    }
+    Err(Reply::error(404, format!("no setup and no Scenario is called `{name}`")))
+}
+
+fn new_replay(state: &State, snap: &Snapshot, q: &BTreeMap<String, String>) -> Reply {
+    let seed: u64 = get(q, "seed").parse().unwrap_or(1);
     let content = snap.content();
+    let (game_name, seats) = match game_for(&content, q) {
+        Ok(g) => g,
+        Err(reply) => return reply,
+    };
     let record = (|| {
         let runtime = snap.runtime()?;
-        let game = arena_engine::sim::replay_setup(&content, &setup_id, seed)?;
-        let policy = arena_engine::sim::Policy::Greedy;
-        let (mut a, mut b) = (policy.controller(seed, 0), policy.controller(seed, 1));
-        arena_engine::sim::play(&content, &runtime, &game, vec![a.as_mut(), b.as_mut()])
+        let game = arena_engine::sim::replay_setup(&content, &game_name, seed)?;
+        let mut players: Vec<_> = (0..seats).map(|i| arena_engine::sim::Policy::Greedy.controller(seed, i)).collect();
+        let seats: Vec<&mut dyn arena_engine::rules::decision::Controller> =
+            players.iter_mut().map(|c| c.as_mut() as &mut dyn arena_engine::rules::decision::Controller).collect();
+        arena_engine::sim::play(&content, &runtime, &game, seats)
     })();
     match record {
         Ok(r) => {
-            let name = format!("{setup_id}-seed-{seed}");
+            let name = format!("{}-seed-{seed}", game_name.replace([':', '@'], "-"));
             if let Ok(mut m) = state.replays.lock() {
                 m.insert(name.clone(), Arc::new(r.events));
             }
-            Reply::json(json!({ "name": name }))
+            Reply::json(json!({ "name": name, "seats": seats }))
         }
         Err(e) => Reply::error(500, e),
     }

@@ -107,20 +107,25 @@ pub(super) fn cancel(state: &State) {
     }
 }
 
-/// `POST /api/play/start?setup=S&seed=N&seat=1|2`: a new game, the person in
-/// that seat and the greedy player in the other.
+/// `POST /api/play/start?setup=S&seed=N&seat=K[&seats=N]`: a new game (see
+/// [`api::game_for`] for `setup` and `seats`), the person in seat `K` (from 1)
+/// and greedy players in the others.
 pub(super) fn start(state: &State, q: &BTreeMap<String, String>) -> Reply {
     let Some(snap) = state.live.snapshot() else {
         return Reply::error(503, "no content has loaded clean yet: see /api/status");
     };
     let get = |k: &str| q.get(k).map_or("", String::as_str);
     let seed: u64 = get("seed").parse().unwrap_or(1);
-    let seat = if get("seat") == "2" { 1 } else { 0 };
-    let Some(setup_id) = arena_engine::watch::setup_for(&snap.loaded.content, get("setup")) else {
-        return Reply::error(
-            404,
-            format!("no setup, and no Scenario with a ready-made setup, is called `{}`", get("setup")),
-        );
+    let (setup_id, seats) = match super::api::game_for(&snap.loaded.content, q) {
+        Ok(g) => g,
+        Err(reply) => return reply,
+    };
+    let seat = match get("seat") {
+        "" => 0,
+        v => match v.parse::<usize>() {
+            Ok(k) if (1..=seats).contains(&k) => k - 1,
+            _ => return Reply::error(400, format!("`seat` must be 1 to {seats}, not `{v}`")),
+        },
     };
     cancel(state);
     let (tx, rx) = mpsc::channel();
@@ -141,12 +146,12 @@ pub(super) fn start(state: &State, q: &BTreeMap<String, String>) -> Reply {
                 return;
             }
         };
-        let mut other = arena_engine::sim::Policy::Greedy.controller(seed, 1 - seat);
-        let seats: Vec<&mut dyn Controller> = if seat == 0 {
-            vec![&mut person as &mut dyn Controller, other.as_mut()]
-        } else {
-            vec![other.as_mut(), &mut person]
-        };
+        // Greedy players in every seat but the person's (`others[seat]` sits out).
+        let mut others: Vec<_> = (0..seats).map(|i| arena_engine::sim::Policy::Greedy.controller(seed, i)).collect();
+        let (before, after) = others.split_at_mut(seat);
+        let mut seats: Vec<&mut dyn Controller> = before.iter_mut().map(|c| c.as_mut() as &mut dyn Controller).collect();
+        seats.push(&mut person);
+        seats.extend(after.iter_mut().skip(1).map(|c| c.as_mut() as &mut dyn Controller));
         let result = arena_engine::sim::play(&content, &runtime, &setup, seats);
         let mut s = lock(&out);
         s.over = true;
@@ -164,7 +169,7 @@ pub(super) fn start(state: &State, q: &BTreeMap<String, String>) -> Reply {
     if let Ok(mut p) = state.play.lock() {
         *p = Some(Session { answers: tx, shown, cancel: cancel_flag, thread: Some(thread) });
     }
-    Reply::json(json!({ "setup": setup_id, "seed": seed, "seat": seat + 1 }))
+    Reply::json(json!({ "setup": setup_id, "seed": seed, "seat": seat + 1, "seats": seats }))
 }
 
 /// `GET /api/play`: the game as the page shows it.

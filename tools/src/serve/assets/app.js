@@ -78,8 +78,8 @@ async function loadContent() {
   section("Characters", named(c.characters), null);
   section("Tactics", named(c.tactics), null);
   fill($("map-id"), c.maps.concat(c.scenarios), true);
-  fill($("replay-setup"), c.setups, true);
-  fill($("play-setup"), c.setups, true);
+  fill($("replay-setup"), c.setups.concat(c.scenarios), true);
+  fill($("play-setup"), c.setups.concat(c.scenarios), true);
   fill($("balance-scenario"), c.scenarios.concat(c.setups), true);
   fill($("replay-name"), c.replays.map((r) => ({ id: r })), true);
 }
@@ -162,7 +162,7 @@ $("replay-name").onchange = () => openReplay($("replay-name").value);
 $("replay-new").onclick = async () => {
   $("event-no").textContent = "playing…";
   try {
-    const r = await post(`/api/replays?setup=${encodeURIComponent($("replay-setup").value)}&seed=${encodeURIComponent($("replay-seed").value)}`);
+    const r = await post(`/api/replays?setup=${encodeURIComponent($("replay-setup").value)}&seed=${encodeURIComponent($("replay-seed").value)}&seats=${$("replay-seats").value}`);
     await loadContent();
     $("replay-name").value = r.name;
     await openReplay(r.name);
@@ -190,7 +190,7 @@ $("balance-run").onclick = async () => {
 $("play-start").onclick = async () => {
   state.asked = -1;
   try {
-    await post(`/api/play/start?setup=${encodeURIComponent($("play-setup").value)}&seed=${encodeURIComponent($("play-seed").value)}&seat=${$("play-seat").value}`);
+    await post(`/api/play/start?setup=${encodeURIComponent($("play-setup").value)}&seed=${encodeURIComponent($("play-seed").value)}&seat=${$("play-seat").value}&seats=${$("play-seats").value}`);
   } catch (e) { showError($("play-decision"), e); }
 };
 async function pollPlay() {
