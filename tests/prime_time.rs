@@ -159,3 +159,73 @@ fn planning_turns_and_the_marker_follow_001() {
         );
     }
 }
+
+/// The batch readout by position from the first Prime Time (`001 §
+/// Preparation`, 4. Team Creation: "Prime Time is the first and last to pick"):
+/// every game counts once at each position, the positions' wins add up to the
+/// games won, and four merged shards give the one batch's figures.
+#[test]
+fn the_report_reads_out_each_position_from_prime_time_and_shards_merge() {
+    let dir = tempfile::tempdir().unwrap();
+    let args = |extra: &[&str]| {
+        let mut v: Vec<String> = [
+            "sim",
+            "wanted",
+            "--pack",
+            "../content/aristeia-core",
+            "--pack",
+            "../content/aristeia-prime-time",
+            "--seats",
+            "3",
+            "--players",
+            "greedy,random,greedy",
+            "--games",
+            "12",
+            "--jobs",
+            "2",
+            "--format",
+            "json",
+        ]
+        .map(String::from)
+        .to_vec();
+        v.extend(extra.iter().map(|s| s.to_string()));
+        v
+    };
+    let run = |a: Vec<String>| {
+        let a: Vec<&str> = a.iter().map(String::as_str).collect();
+        arena_tests::arena(&a)
+    };
+    let whole = run(args(&[]));
+    assert_eq!(whole.code, 0, "{}", whole.stderr);
+    let v: serde_json::Value = serde_json::from_str(&whole.stdout).unwrap();
+    let positions = v["report"]["by_position"].as_array().expect("a Prime Time batch reads out positions");
+    assert_eq!(positions.len(), 3);
+    let counted = v["tally"]["positions"].as_array().unwrap();
+    assert!(counted.iter().all(|p| p["games"] == 12), "each game once at each position: {counted:?}");
+    let position_wins: u64 = counted.iter().map(|p| p["wins"].as_u64().unwrap()).sum();
+    let seat_wins: u64 = v["tally"]["wins"].as_array().unwrap().iter().map(|w| w.as_u64().unwrap()).sum();
+    assert_eq!(position_wins, seat_wins);
+    let vp = |key: &str| -> u64 { v["tally"][key].as_array().unwrap().iter().map(|x| x.as_u64().unwrap()).sum() };
+    assert_eq!(counted.iter().map(|p| p["victory_points"].as_u64().unwrap()).sum::<u64>(), vp("victory_points"));
+
+    let mut files = Vec::new();
+    for i in 1..=4 {
+        let shard = format!("{i}/4");
+        let r = run(args(&["--shard", &shard]));
+        assert_eq!(r.code, 0, "{}", r.stderr);
+        let path = dir.path().join(format!("shard-{i}.json"));
+        std::fs::write(&path, &r.stdout).unwrap();
+        files.push(path.to_string_lossy().into_owned());
+    }
+    let mut m: Vec<String> =
+        ["sim", "merge", "--pack", "../content/aristeia-core", "--pack", "../content/aristeia-prime-time"]
+            .map(String::from)
+            .to_vec();
+    m.extend(files);
+    m.extend(["--format", "json"].map(String::from));
+    let merged = run(m);
+    assert_eq!(merged.code, 0, "{}", merged.stderr);
+    let mv: serde_json::Value = serde_json::from_str(&merged.stdout).unwrap();
+    assert_eq!(mv["report"], v["report"], "merged shards give the batch's readout");
+    assert_eq!(mv["tally"]["positions"], v["tally"]["positions"]);
+}

@@ -274,9 +274,8 @@ impl std::fmt::Display for Event {
             GameEndedByRule { rule, round } => write!(f, "{rule} ends the game in Round {round}"),
             // At a Prime Time table "X VP to Y" would not say whose: every seat is named.
             GameEnded { winner, victory_points, frags, rounds } if victory_points.table().prime_time() => {
-                let each = |v: &Seated<u32>| {
-                    v.enumerate().map(|(p, n)| format!("{p} {n}")).collect::<Vec<_>>().join(", ")
-                };
+                let each =
+                    |v: &Seated<u32>| v.enumerate().map(|(p, n)| format!("{p} {n}")).collect::<Vec<_>>().join(", ");
                 let outcome = winner.map_or_else(|| "a draw".to_string(), |w| format!("{w} wins"));
                 write!(
                     f,

@@ -208,7 +208,10 @@ pub(super) fn add_replay_file(state: &State, file: &Path) -> Result<(), String> 
 ///
 /// # Errors
 /// 404 when nothing is called `NAME`; 400 when `seats` is not 2, 3 or 4.
-pub(super) fn game_for(content: &arena_engine::content::Content, q: &BTreeMap<String, String>) -> Result<(String, usize), Reply> {
+pub(super) fn game_for(
+    content: &arena_engine::content::Content,
+    q: &BTreeMap<String, String>,
+) -> Result<(String, usize), Reply> {
     let name = get(q, "setup");
     let seats = match get(q, "seats") {
         "" => None,

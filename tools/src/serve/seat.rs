@@ -149,7 +149,8 @@ pub(super) fn start(state: &State, q: &BTreeMap<String, String>) -> Reply {
         // Greedy players in every seat but the person's (`others[seat]` sits out).
         let mut others: Vec<_> = (0..seats).map(|i| arena_engine::sim::Policy::Greedy.controller(seed, i)).collect();
         let (before, after) = others.split_at_mut(seat);
-        let mut seats: Vec<&mut dyn Controller> = before.iter_mut().map(|c| c.as_mut() as &mut dyn Controller).collect();
+        let mut seats: Vec<&mut dyn Controller> =
+            before.iter_mut().map(|c| c.as_mut() as &mut dyn Controller).collect();
         seats.push(&mut person);
         seats.extend(after.iter_mut().skip(1).map(|c| c.as_mut() as &mut dyn Controller));
         let result = arena_engine::sim::play(&content, &runtime, &setup, seats);
