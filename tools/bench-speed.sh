@@ -80,6 +80,11 @@ function verdict(ok, by) { return ok ? "**met**" : "missed by " by }
     mem[m["players"]] = m["median_peak_bytes"]; memmax[m["players"]] = m["max_peak_bytes"]; vm = m["vm_bytes"]
     next
 }
+/^arena-bench game-rounds/ {
+    for (i = 2; i <= NF; i++) { split($i, kv, "="); gr[kv[1]] = kv[2] }
+    rounds[gr["seats"]] = gr["rounds"]
+    next
+}
 /^arena-bench check-input/ {
     for (i = 2; i <= NF; i++) { split($i, kv, "="); c[kv[1]] = kv[2] }
     next
@@ -107,6 +112,13 @@ END {
     printf "| `--jobs 2` vs `--jobs 1`, %d greedy games | 1.68x | >= 1.85x | **%.2fx** (%.2f s vs %.2f s) | %s |\n", games, g1 / g2, g2 / 1e6, g1 / 1e6, verdict(g1 / g2 >= 1.85, sprintf("%.2fx", 1.85 / (g1 / g2)))
     printf "| memory per game (peak allocation, median of 20) | ~0.2 MiB | unchanged or lower | **%.0f KiB** greedy, %.0f KiB random (max %.0f KiB; plus the worker'"'"'s Lua VM, %.1f MiB, shared by its games) | %s |\n", mem["greedy"] / 1024, mem["random"] / 1024, memmax["greedy"] / 1024, vm / 1048576, verdict(mem["greedy"] <= 0.2 * 1048576 * 1.1, "")
     printf "\nAlso: `arena check content` as a whole process (start, load, script tests, exit): %.1f ms, best of 3.\n", chk / 1e3
+    effc = median["effect_call_changing"]; ckn = median["check_bundled_without_script_tests"]
+    if (effc != "") printf "\nWhy the effect call and check figures are what they are:\n\n- an effect call that changes the game (`game:heal`, then `game:damage`) copies the state for its undo first: **%.2f us** (the question alone: %.2f us, no copy);\n", effc, eff
+    if (ckn != "") printf "- `arena check` less the packs'"'"' own script tests (`*.test.lua`, which the floor does not run): **%.2f ms**, %.1fx the floor; the script tests are the other %.2f ms.\n", ckn / 1e3, ckn / pc, (ck - ckn) / 1e3
+    if (rounds[2] != "" && median["2"] != "" && median["4"] != "") {
+        r2 = median["2"] / rounds[2]; r3 = median["3"] / rounds[3]; r4 = median["4"] / rounds[4]
+        printf "\nIssue 15 (a 4-player game costs no more than 2.5x a 2-player game of as many Rounds): 8 greedy games of random teams (seeds 1-8), Assault at 2 players and Crossover Assault at 3 and 4: **%.2f ms a Round** at 2 players (%d Rounds), %.2f ms at 3 (%d Rounds, %.2fx), **%.2f ms at 4** (%d Rounds): **%.2fx** the 2-player Round, %s.\n", r2 / 1e3, rounds[2], r3 / 1e3, rounds[3], r3 / r2, r4 / 1e3, rounds[4], r4 / r2, (r4 / r2 <= 2.5) ? "within the 2.5x target" : "over the 2.5x target"
+    }
 }')
 echo "$out"
 

@@ -5,13 +5,18 @@
 //!   call back into the game (`game:damage(ctx.self)`) → host, with the game's
 //!   undo snapshot taken before and dropped after (`Host::begin_effect`,
 //!   `end_effect`);
+//! - `effect_call_changing`: the same with a change (`game:heal`) first, so
+//!   the state is copied for the undo;
 //! - `check_bundled`: `load::load` of the bundled packs as `arena check` runs
-//!   it (scripts compiled, the packs' script tests run);
+//!   it (scripts compiled, the packs' script tests run), and
+//!   `check_bundled_without_script_tests`;
 //! - `parse_and_compile_bundled`: the floor it is compared with: reading and
 //!   parsing every TOML file that load read (`toml::Table`) and compiling each
 //!   script once (`compile_all`);
 //! - memory: the peak of bytes allocated while one Assault game is played,
-//!   printed as `arena-bench game-memory ...` lines (a counting allocator).
+//!   printed as `arena-bench game-memory ...` lines (a counting allocator);
+//! - `whole_game_by_players`: 8 greedy games at 2, 3 and 4 players, with
+//!   their Rounds printed as `arena-bench game-rounds ...` lines (issue 15).
 //!
 //! Run with `cargo bench -p arena-engine --bench speed`.
 
@@ -88,8 +93,10 @@ fn main() {
     divan::main();
 }
 
-#[divan::bench(sample_count = 50, sample_size = 200)]
-fn effect_call(b: divan::Bencher) {
+/// One effect of `source` called in a first-game Assault with the greedy
+/// player's first Character as `ctx.self`: what [`effect_call`] and
+/// [`effect_call_changing`] time.
+fn effect_bench(b: divan::Bencher, source: &str, first_answer: &str) {
     let l = loaded();
     let (set, errors) = compile_all(vec![ScriptSource {
         pack: "bench".into(),
@@ -97,7 +104,7 @@ fn effect_call(b: divan::Bencher) {
         effect: String::new(),
         file: PathBuf::from("bench.lua"),
         first_line: 1,
-        source: "local game, ctx = ...\nreturn game:damage(ctx.self)".into(),
+        source: source.into(),
         module: None,
     }]);
     assert!(errors.is_empty(), "{errors:?}");
@@ -110,15 +117,38 @@ fn effect_call(b: divan::Bencher) {
     let controllers: Vec<&mut dyn Controller> = vec![&mut a, &mut c];
     let mut game = Game::new(&l.content, &rt, &setup, controllers).unwrap();
     let ctx = Ctx { self_id: Some(me), target: None, successes: None, ..Ctx::default() };
-    // The answer is right: the Character has no Damage yet.
-    assert_eq!(rt.call(script, &mut game, &ctx).unwrap().to_string(), "0");
+    assert_eq!(rt.call(script, &mut game, &ctx).unwrap().to_string(), first_answer);
     b.bench_local(|| rt.call(script, &mut game, &ctx).unwrap());
+}
+
+/// The effect call of issue 17's table: one question back into the game
+/// (`game:damage`). A question changes nothing, so no undo copy is taken.
+#[divan::bench(sample_count = 50, sample_size = 200)]
+fn effect_call(b: divan::Bencher) {
+    // The answer is right: the Character has no Damage yet.
+    effect_bench(b, "local game, ctx = ...\nreturn game:damage(ctx.self)", "0");
+}
+
+/// An effect call that changes the game (`game:heal`, which may change it):
+/// the state is copied for its undo before the change.
+#[divan::bench(sample_count = 50, sample_size = 200)]
+fn effect_call_changing(b: divan::Bencher) {
+    effect_bench(b, "local game, ctx = ...\ngame:heal(ctx.self, 1)\nreturn game:damage(ctx.self)", "0");
 }
 
 #[divan::bench(sample_count = 20)]
 fn check_bundled(b: divan::Bencher) {
     let paths = [root().join("content")];
     b.bench_local(|| load::load(&paths, &load::Options::default()));
+}
+
+/// `check_bundled` less the packs' own `*.test.lua` script tests: loading
+/// (schemas, validation, references, compiling) alone.
+#[divan::bench(sample_count = 20)]
+fn check_bundled_without_script_tests(b: divan::Bencher) {
+    let paths = [root().join("content")];
+    let options = load::Options { run_script_tests: false, ..load::Options::default() };
+    b.bench_local(|| load::load(&paths, &options));
 }
 
 #[divan::bench(sample_count = 20)]
@@ -135,17 +165,38 @@ fn parse_and_compile_bundled(b: divan::Bencher) {
     });
 }
 
-/// A whole greedy game by number of players (issue 15: a 4-player game should
+/// Whole greedy games by number of players (issue 15: a 4-player game should
 /// cost no more than 2.5x a 2-player game of as many Rounds): Assault with 2,
-/// Crossover Assault with 3 and 4 (both 5 Rounds on the HexaDome A side),
-/// random teams of seed 3. Divide by the Rounds played (`arena sim ... --seed 3`
-/// prints them) to compare per Round.
+/// Crossover Assault with 3 and 4 (both 5 Rounds at most, on the HexaDome A
+/// side), random teams of seeds 1-8 per iteration. The Rounds those 8 games
+/// play are printed as `arena-bench game-rounds seats=N games=8 rounds=R`, so
+/// tools/bench.sh divides the time by them.
 #[divan::bench(args = [2, 3, 4], sample_count = 10)]
 fn whole_game_by_players(b: divan::Bencher, seats: usize) {
     let l = loaded();
     let rt = Runtime::new(Arc::new(l.content.clone()), l.script_set.clone(), Limits::default()).unwrap();
     let scenario = if seats == 2 { "assault" } else { "crossover-assault" };
-    let setup = GameSetup::random(&l.content, scenario, seats, 3).unwrap();
+    let setups: Vec<GameSetup> =
+        (1..=ROUND_GAMES).map(|seed| GameSetup::random(&l.content, scenario, seats, seed).unwrap()).collect();
     let players = vec![Policy::Greedy; seats];
-    b.bench_local(|| sim::play_with(&l.content, &rt, &setup, &players).unwrap());
+    let rounds: u32 = setups
+        .iter()
+        .map(|s| {
+            let rec = sim::play_with(&l.content, &rt, s, &players).unwrap();
+            let ended = rec.events.iter().rev().find_map(|e| match e {
+                arena_engine::rules::event::Event::GameEnded { rounds, .. } => Some(u32::from(*rounds)),
+                _ => None,
+            });
+            ended.expect("every game ends")
+        })
+        .sum();
+    eprintln!("arena-bench game-rounds seats={seats} games={ROUND_GAMES} rounds={rounds}");
+    b.bench_local(|| {
+        for s in &setups {
+            divan::black_box(sim::play_with(&l.content, &rt, s, &players).unwrap());
+        }
+    });
 }
+
+/// Games per iteration of [`whole_game_by_players`].
+const ROUND_GAMES: u64 = 8;

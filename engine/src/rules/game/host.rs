@@ -6,6 +6,9 @@ use crate::script::api::{ChanceFn, ChangeFn, ChoiceFn, DiceFn, HostFn, MoveFn, Q
 impl Host for Game<'_> {
     fn call(&mut self, f: &'static ApiFn, args: &[ApiValue]) -> std::result::Result<ApiValue, String> {
         let a = Args { f, args };
+        if !matches!(f.id, HostFn::Query(_) | HostFn::Content(_)) {
+            self.keep_undo();
+        }
         match f.id {
             HostFn::Content(_) => {
                 Err(format!("{}: answered by the runtime from the content, not by the game", a.f.name))
@@ -22,18 +25,49 @@ impl Host for Game<'_> {
         }
     }
 
+    /// The undo point of an effect: the events so far now, the state and the
+    /// Roll only when the effect first asks for a change ([`Game::keep_undo`]):
+    /// an effect that only asks questions (a condition, most Automatic Skills'
+    /// checks) costs no copy of the state.
     fn begin_effect(&mut self) {
-        self.snapshots.push((self.state.clone(), self.events.len(), self.roll_frame.roll.clone()));
+        self.snapshots.push(Undo { state: None, events: self.events.len() });
     }
 
     fn end_effect(&mut self, ok: bool) {
-        if let Some((state, events, roll)) = self.snapshots.pop() {
+        if let Some(Undo { state, events }) = self.snapshots.pop() {
             if !ok || self.effect_frame.probing {
-                // Undo: the effect is never half-applied.
-                self.state = state;
+                // Undo: the effect is never half-applied. With no copy taken,
+                // nothing but events can have changed.
+                if let Some((state, roll)) = state {
+                    self.state = state;
+                    self.roll_frame.roll = roll;
+                }
                 self.events.truncate(events);
-                self.roll_frame.roll = roll;
             }
+        }
+    }
+}
+
+/// What undoes a running effect (see [`Host::begin_effect`]): the state and
+/// the Roll as they were before its first change, once it has made one, and
+/// how many events there were.
+pub(super) struct Undo {
+    state: Option<(GameState, Option<RollCtx>)>,
+    events: usize,
+}
+
+impl Game<'_> {
+    /// Before a `game:` call that may change the game: the running effects
+    /// that have changed nothing yet keep the state as it is now, which is the
+    /// state they began with (questions change nothing, and every change an
+    /// effect makes goes through a `game:` call, nested effects included).
+    fn keep_undo(&mut self) {
+        for i in (0..self.snapshots.len()).rev() {
+            if self.snapshots[i].state.is_some() {
+                // The effects under it began earlier and have their copy too.
+                break;
+            }
+            self.snapshots[i].state = Some((self.state.clone(), self.roll_frame.roll.clone()));
         }
     }
 }

@@ -267,9 +267,9 @@ pub struct Game<'a> {
     pub answers: Vec<usize>,
     runtime: &'a Runtime,
     controllers: Seated<&'a mut dyn Controller>,
-    /// The state before each running effect, to undo it if it fails: (state,
-    /// events so far, the Roll it could change).
-    snapshots: Vec<(GameState, usize, Option<RollCtx>)>,
+    /// The undo point of each running effect, innermost last, to undo it if
+    /// it fails (see `host::Undo`).
+    snapshots: Vec<host::Undo>,
     effect_failures: usize,
     /// The Scenario's rules to perform at each [`model::ScenarioWindow`]
     /// (indices into its `rules`, by the window's index).
