@@ -229,3 +229,29 @@ fn the_report_reads_out_each_position_from_prime_time_and_shards_merge() {
     assert_eq!(mv["report"], v["report"], "merged shards give the batch's readout");
     assert_eq!(mv["tally"]["positions"], v["tally"]["positions"]);
 }
+
+/// `001 § DeathMatch - Run 'N Shoot!`: "Pick the following Characters from the
+/// Basic Box: Wild Bill, Miyamoto Mushashi, Major Lunah, and Parvati": random
+/// Teams come from the Scenario's `characters`, one each, all four at four
+/// players; Ballroom Dancing's from the Basic Box's eight.
+#[test]
+fn the_tutorials_pick_their_teams_from_their_own_characters() {
+    let loaded = bundled();
+    let c = &loaded.content;
+    let run_n_shoot = ["wild-bill", "miyamoto-mushashi", "major-lunah", "parvati"];
+    for seed in 1..=20 {
+        let four = GameSetup::random(c, "deathmatch-run-n-shoot", 4, seed).unwrap();
+        let mut picked: Vec<&str> = four.teams.iter().flatten().map(String::as_str).collect();
+        assert!(four.teams.iter().all(|t| t.len() == 1), "one Character each");
+        picked.sort();
+        let mut all = run_n_shoot.to_vec();
+        all.sort();
+        assert_eq!(picked, all, "seed {seed}: the four of the tutorial");
+        let three = GameSetup::random(c, "deathmatch-run-n-shoot", 3, seed).unwrap();
+        assert!(three.teams.iter().flatten().all(|id| run_n_shoot.contains(&id.as_str())), "seed {seed}");
+        let ballroom = GameSetup::random(c, "deathmatch-ballroom-dancing", 4, seed).unwrap();
+        let basic_box = &c.scenarios["deathmatch-ballroom-dancing"].value.characters;
+        assert_eq!(basic_box.len(), 8);
+        assert!(ballroom.teams.iter().flatten().all(|id| basic_box.contains(id)), "seed {seed}");
+    }
+}

@@ -305,6 +305,8 @@ pub enum ScenarioKey {
     Obstacles,
     /// `characters_per_team`.
     CharactersPerTeam,
+    /// `characters`: the Characters the Teams are picked from.
+    Characters,
     /// `map`: the map's zones and terrain say it (Short Distance's Ziggurats,
     /// whose Scoring Spaces are the map's `ziggurat` zones and which block
     /// nothing: `001 § Short Distance`).
@@ -369,6 +371,13 @@ pub struct Scenario {
     /// Characters in each team (at least 1).
     #[schemars(range(min = 1))]
     pub characters_per_team: u8,
+    /// The Characters the Teams are picked from, when the Scenario names them
+    /// (`001 § DeathMatch - Run 'N Shoot!`: "Pick the following Characters
+    /// from the Basic Box: Wild Bill, Miyamoto Mushashi, Major Lunah, and
+    /// Parvati"); empty (the default), every loaded Character. Random teams
+    /// (`arena sim --random-teams`, `--seats N`, `check --sims`) draw from it.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub characters: Vec<Id>,
     /// Rounds before the game ends: it ends after the Objectives Phase of this
     /// Round (at least 1).
     #[schemars(range(min = 1))]

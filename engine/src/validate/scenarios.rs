@@ -30,6 +30,7 @@ impl Validator<'_> {
                     );
                 }
             }
+            self.scenario_characters(e, &mut found);
             for i in 0..s.rules.len() {
                 if !self.scenario_rule(e, map, i, &mut found) {
                     text_only += 1;
@@ -38,6 +39,52 @@ impl Validator<'_> {
         }
         self.text_only_count += text_only;
         self.out.extend(found);
+    }
+
+    /// A Scenario's `characters` are Characters some loaded pack defines (a
+    /// note when the pack's optional dependency that may define them is not
+    /// loaded), named once each, and enough for Teams at its largest table
+    /// (errors).
+    fn scenario_characters(&self, e: &Entry<Scenario>, found: &mut Vec<Diagnostic>) {
+        let (c, s) = (&self.loaded.content, &e.value);
+        if s.characters.is_empty() {
+            return;
+        }
+        let known = || c.characters.keys().cloned().collect::<Vec<String>>();
+        for (k, id) in s.characters.iter().enumerate() {
+            if s.characters[..k].contains(id) {
+                found.push(
+                    Diagnostic::error(Code::DuplicateId, format!("Scenario `{}` lists Character `{id}` twice", s.id))
+                        .at_opt(self.loc(&e.origin, &format!("/characters/{k}")))
+                        .path(self.cpath(&e.origin, &format!("/characters/{k}")))
+                        .help("list each Character the Teams are picked from once"),
+                );
+            } else if !c.characters.contains_key(id) {
+                let mut d = self.dangling(&e.origin, &format!("/characters/{k}"), Kind::Character, id, known);
+                if self.optional_dependency_absent(&e.origin) {
+                    d.severity = crate::diag::Severity::Note;
+                }
+                found.push(d);
+            }
+        }
+        let needed = usize::from(s.players.max) * usize::from(s.characters_per_team.max(1));
+        if s.characters.len() < needed {
+            found.push(
+                Diagnostic::error(
+                    Code::InvalidValue,
+                    format!(
+                        "Scenario `{}` picks Teams from {} Characters; {} players with {} each need {needed}",
+                        s.id,
+                        s.characters.len(),
+                        s.players.max,
+                        s.characters_per_team
+                    ),
+                )
+                .at_opt(self.loc(&e.origin, "/characters"))
+                .path(self.cpath(&e.origin, "/characters"))
+                .help("list more Characters, or lower `players.max` or `characters_per_team`"),
+            );
+        }
     }
 
     /// A Scenario's Obstacles stand on Free spaces of its map (errors).
@@ -237,6 +284,7 @@ fn key_is_set(s: &Scenario, key: ScenarioKey) -> bool {
         ScenarioKey::SpecialSpaces => s.special_spaces > 0,
         ScenarioKey::RunningProjectiles => s.running_projectiles,
         ScenarioKey::Actions => !s.actions.is_empty(),
+        ScenarioKey::Characters => !s.characters.is_empty(),
         ScenarioKey::Obstacles => !s.obstacles.is_empty(),
     }
 }

@@ -163,10 +163,16 @@ impl GameSetup {
         }
         let table = Table::of(seats);
         let per_team = sc.characters_per_team.max(1) as usize;
-        let mut pool: Vec<Id> = content.characters.keys().cloned().collect();
+        // The Scenario's own Characters, when it names them (`001 § DeathMatch
+        // - Run 'N Shoot!`), else every loaded one.
+        let mut pool: Vec<Id> = if sc.characters.is_empty() {
+            content.characters.keys().cloned().collect()
+        } else {
+            sc.characters.iter().filter(|c| content.characters.contains_key(*c)).cloned().collect()
+        };
         if pool.len() < seats * per_team {
             return Err(format!(
-                "{} Characters are loaded; `{scenario}` needs {} for {seats} players",
+                "{} Characters can be picked; `{scenario}` needs {} for {seats} players",
                 pool.len(),
                 seats * per_team
             ));
