@@ -681,6 +681,10 @@ fn cli_sim_invictus() {
     let bad = arena_tests::arena(&["sim", "invictus", "--seats", "5", "--pack", "../content/invictus"]);
     assert_eq!(bad.code, 2);
     assert!(bad.stderr.contains("2, 4 or 6"), "{}", bad.stderr);
+    // --seating is Invictus's; an Aristeia! Scenario does not ignore it silently.
+    let aristeia = arena_tests::arena(&["sim", "assault", "--seating", "free-for-all"]);
+    assert_eq!(aristeia.code, 2, "{}", aristeia.stderr);
+    assert!(aristeia.stderr.contains("--seating is for Invictus"), "{}", aristeia.stderr);
 }
 
 /// `arena check` finds what the engine cannot play: a counter with no

@@ -64,7 +64,7 @@ fn policy(k: PlayerKind) -> arena_engine::sim::Policy {
 
 /// `arena sim invictus --seats N`: one game, or `--games N`.
 pub(super) fn sim(args: SimArgs, ui: &Ui, stdout: &mut dyn Write, stderr: &mut dyn Write) -> anyhow::Result<Exit> {
-    let seating = match args.seating {
+    let seating = match args.seating.unwrap_or(SeatingArg::Standard) {
         SeatingArg::Standard => Seating::Standard,
         SeatingArg::EveryOther => Seating::EveryOther,
         SeatingArg::Random => Seating::Random,

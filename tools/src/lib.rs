@@ -272,9 +272,10 @@ struct SimArgs {
     /// or 6 (3-6 with --seating free-for-all; default 4).
     #[arg(long, value_name = "N", value_parser = clap::value_parser!(u8).range(2..=6))]
     seats: Option<u8>,
-    /// Invictus: how the two teams sit (`003 § Team Assignment`), or a free-for-all.
-    #[arg(long, value_enum, default_value_t = SeatingArg::Standard)]
-    seating: SeatingArg,
+    /// Invictus only: how the two teams sit (`003 § Team Assignment`), or a
+    /// free-for-all [default: standard]
+    #[arg(long, value_enum)]
+    seating: Option<SeatingArg>,
     /// Play this many games (at least 1), with seeds from --seed on, and print statistics.
     #[arg(long, value_parser = clap::value_parser!(u64).range(1..))]
     games: Option<u64>,

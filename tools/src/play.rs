@@ -304,6 +304,13 @@ pub(super) fn sim(mut args: SimArgs, ui: &Ui, stdout: &mut dyn Write, stderr: &m
     if scenario == "invictus" {
         return super::invictus::sim(args, ui, stdout, stderr);
     }
+    if args.seating.is_some() {
+        writeln!(
+            stderr,
+            "error: --seating is for Invictus (`arena sim invictus --seating ...`); an Aristeia! table seats its players clockwise in the order of --players"
+        )?;
+        return Ok(2);
+    }
     let loaded = match load_for_play(&args.packs, ui, stderr)? {
         Ok(loaded) => loaded,
         Err(code) => return Ok(code),
