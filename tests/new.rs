@@ -124,6 +124,10 @@ fn new_refuses_bad_ids_missing_packs_and_overwrites() {
     assert!(!pack.exists(), "nothing is written on an error");
     assert_eq!(arena(&["new", "pack", "p", "--pack", p]).code, 0);
     assert_eq!(arena(&["new", "map", "m", "--pack", p]).code, 0);
+    // -q: the files are written, nothing is printed.
+    let quiet = arena(&["-q", "new", "scenario", "quiet-one", "--pack", p]);
+    assert_eq!((quiet.code, quiet.stdout.as_str(), quiet.stderr.as_str()), (0, "", ""));
+    assert!(pack.join("scenarios/quiet-one.toml").is_file());
     std::fs::write(pack.join("maps/m.toml"), "# mine\n").unwrap();
     let again = arena(&["new", "map", "m", "--pack", p]);
     assert_eq!(again.code, 2);

@@ -432,7 +432,7 @@ where
         Command::Render(args) => render::run(args, &ui, out, err),
         Command::Serve(args) => serve::run(args, &ui, out, err),
         Command::Completions(args) => completions(args, out),
-        Command::New(args) => scaffold::run(args, out, err),
+        Command::New(args) => scaffold::run(args, &ui, out, err),
         Command::Man(args) => man(args, out),
     };
     match result {

@@ -49,7 +49,7 @@ pub struct NewArgs {
 }
 
 /// `arena new KIND ID`: write the files, list them, and say how to check them.
-pub fn run(args: NewArgs, stdout: &mut dyn Write, stderr: &mut dyn Write) -> anyhow::Result<Exit> {
+pub fn run(args: NewArgs, ui: &crate::Ui, stdout: &mut dyn Write, stderr: &mut dyn Write) -> anyhow::Result<Exit> {
     if !arena_engine::read::is_kebab(&args.id) {
         writeln!(
             stderr,
@@ -104,9 +104,13 @@ pub fn run(args: NewArgs, stdout: &mut dyn Write, stderr: &mut dyn Write) -> any
             std::fs::create_dir_all(dir).with_context(|| format!("creating {}", dir.display()))?;
         }
         std::fs::write(path, text).with_context(|| format!("writing {}", path.display()))?;
-        writeln!(stdout, "created {}", path.display())?;
+        if !ui.quiet() {
+            writeln!(stdout, "created {}", path.display())?;
+        }
     }
-    writeln!(stdout, "next: edit the files, then `arena check {}`", root.display())?;
+    if !ui.quiet() {
+        writeln!(stdout, "next: edit the files, then `arena check {}`", root.display())?;
+    }
     Ok(0)
 }
 
