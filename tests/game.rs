@@ -51,6 +51,17 @@ fn a_changed_replay_is_reported() {
     let i = replay.answers.iter().position(|a| *a > 0).expect("some non-first answer");
     replay.answers[i] = 0;
     assert!(matches!(sim::check_replay(&loaded.content, &rt, &replay).unwrap(), sim::ReplayCheck::Differs { .. }));
+    // An answer no Decision could take is named as such: which one, its value,
+    // the Decision and how many options it had.
+    replay.answers[i] = 999;
+    match sim::check_replay(&loaded.content, &rt, &replay).unwrap() {
+        sim::ReplayCheck::Differs { bad_answer: Some(bad), .. } => {
+            assert_eq!((bad.index, bad.answer), (i, 999));
+            assert!(bad.options > 0 && bad.options < 999, "{bad}");
+            assert!(bad.decision.starts_with("player "), "{bad}");
+        }
+        other => panic!("not reported as a bad answer: {other:?}"),
+    }
 }
 
 /// Checks every Decision's options against the state before answering at random.

@@ -669,10 +669,17 @@ pub(super) fn replay(
             writeln!(stdout, "replay ok: {events} events, the same as recorded")?;
             Ok(0)
         }
-        ReplayCheck::Differs { index, recorded, replayed } => {
+        ReplayCheck::Differs { index, recorded, replayed, bad_answer } => {
             writeln!(stderr, "replay differs at event {index}:")?;
             writeln!(stderr, "  recorded: {}", recorded.unwrap_or_else(|| "(none)".into()))?;
             writeln!(stderr, "  replayed: {}", replayed.unwrap_or_else(|| "(none)".into()))?;
+            if let Some(bad) = bad_answer {
+                writeln!(stderr, "note: {bad}")?;
+                writeln!(
+                    stderr,
+                    "help: were the file's answers edited? `arena sim --replay FILE` records the game again"
+                )?;
+            }
             Ok(1)
         }
     }

@@ -49,22 +49,87 @@ impl Replay {
 pub enum ReplayCheck {
     /// Same events, all of them.
     Same { events: usize },
-    /// The first event that differs (index, recorded, replayed; `None` past the end).
-    Differs { index: usize, recorded: Option<String>, replayed: Option<String> },
+    /// The first event that differs (index, recorded, replayed; `None` past
+    /// the end), and the first answer of the file that was out of range for
+    /// its Decision, if one was (an edited or damaged file, or a game that
+    /// had already gone another way).
+    Differs { index: usize, recorded: Option<String>, replayed: Option<String>, bad_answer: Option<BadAnswer> },
 }
 
-/// Shares one answer stream between both seats, in the order they were asked.
-pub(super) struct ReplayController(std::rc::Rc<std::cell::RefCell<(std::collections::VecDeque<usize>, bool)>>);
+/// An answer of a replay file that is not an option of the Decision it met.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct BadAnswer {
+    /// Which answer, from 0.
+    pub index: usize,
+    /// Its value.
+    pub answer: usize,
+    /// How many options the Decision had.
+    pub options: usize,
+    /// The Decision: `player 1: Move where?`.
+    pub decision: String,
+}
+
+impl std::fmt::Display for BadAnswer {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(
+            f,
+            "answer {} (from 0) is {}, but the Decision it met has {} options (0 to {}): {}",
+            self.index,
+            self.answer,
+            self.options,
+            self.options.saturating_sub(1),
+            self.decision
+        )
+    }
+}
+
+/// The answers of a replay as they are used: one stream for every seat, in
+/// the order the Decisions were asked.
+#[derive(Default)]
+pub(super) struct AnswerQueue {
+    answers: std::collections::VecDeque<usize>,
+    used: usize,
+    /// Past the recorded answers, or one out of range: the game went another way.
+    diverged: bool,
+    /// The first answer out of range.
+    bad: Option<BadAnswer>,
+}
+
+impl AnswerQueue {
+    fn of(answers: &[usize]) -> std::rc::Rc<std::cell::RefCell<AnswerQueue>> {
+        std::rc::Rc::new(std::cell::RefCell::new(AnswerQueue {
+            answers: answers.iter().copied().collect(),
+            ..AnswerQueue::default()
+        }))
+    }
+}
+
+/// One seat of a replayed game, answering from the shared [`AnswerQueue`].
+pub(super) struct ReplayController(std::rc::Rc<std::cell::RefCell<AnswerQueue>>);
 
 impl Controller for ReplayController {
     fn decide(&mut self, d: &crate::rules::decision::Decision, _v: &crate::rules::state::View<'_>) -> usize {
         // Past the recorded answers, or with one out of range, the game has
         // diverged: note it; any legal answer will do from there.
         let mut q = self.0.borrow_mut();
-        match q.0.pop_front() {
+        let index = q.used;
+        q.used += 1;
+        match q.answers.pop_front() {
             Some(a) if a < d.options.len() => a,
-            _ => {
-                q.1 = true;
+            Some(a) => {
+                q.diverged = true;
+                if q.bad.is_none() {
+                    q.bad = Some(BadAnswer {
+                        index,
+                        answer: a,
+                        options: d.options.len(),
+                        decision: format!("{}: {}", d.player, d.prompt),
+                    });
+                }
+                0
+            }
+            None => {
+                q.diverged = true;
                 0
             }
         }
@@ -74,7 +139,7 @@ impl Controller for ReplayController {
 /// Play a replay again and compare its events.
 pub fn check_replay(content: &Content, runtime: &Runtime, replay: &Replay) -> Result<ReplayCheck, String> {
     let setup = replay_setup(content, &replay.setup, replay.seed)?;
-    let queue = std::rc::Rc::new(std::cell::RefCell::new((replay.answers.iter().copied().collect(), false)));
+    let queue = AnswerQueue::of(&replay.answers);
     let mut seats: Vec<ReplayController> =
         setup.teams.table().seats().map(|_| ReplayController(queue.clone())).collect();
     let record = play(
@@ -83,9 +148,9 @@ pub fn check_replay(content: &Content, runtime: &Runtime, replay: &Replay) -> Re
         &setup,
         seats.iter_mut().map(|c| c as &mut dyn crate::rules::decision::Controller).collect(),
     )?;
-    let (left, diverged) = {
-        let q = queue.borrow();
-        (q.0.len(), q.1)
+    let (left, diverged, bad_answer) = {
+        let mut q = queue.borrow_mut();
+        (q.answers.len(), q.diverged, q.bad.take())
     };
     let replayed: Vec<serde_json::Value> =
         record.events.iter().map(|e| serde_json::to_value(e).unwrap_or_default()).collect();
@@ -96,6 +161,7 @@ pub fn check_replay(content: &Content, runtime: &Runtime, replay: &Replay) -> Re
             index: i,
             recorded: Some(replay.events[i].to_string()),
             replayed: Some(replayed[i].to_string()),
+            bad_answer,
         });
     }
     if left > 0 || diverged {
@@ -107,6 +173,7 @@ pub fn check_replay(content: &Content, runtime: &Runtime, replay: &Replay) -> Re
                 replay.answers.len() - left,
                 if diverged { ", one of them out of range or missing" } else { "" }
             )),
+            bad_answer,
         });
     }
     let n = replay.events.len().max(replayed.len());
@@ -117,6 +184,7 @@ pub fn check_replay(content: &Content, runtime: &Runtime, replay: &Replay) -> Re
                 index: i,
                 recorded: r.map(|v| v.to_string()),
                 replayed: p.map(|v| v.to_string()),
+                bad_answer,
             });
         }
     }
@@ -163,7 +231,7 @@ pub const RANDOM_TEAMS: &str = "random-teams:";
 /// cannot start.
 pub fn replay_events(content: &Content, runtime: &Runtime, replay: &Replay) -> Result<Vec<Event>, String> {
     let setup = replay_setup(content, &replay.setup, replay.seed)?;
-    let queue = std::rc::Rc::new(std::cell::RefCell::new((replay.answers.iter().copied().collect(), false)));
+    let queue = AnswerQueue::of(&replay.answers);
     let mut seats: Vec<ReplayController> =
         setup.teams.table().seats().map(|_| ReplayController(queue.clone())).collect();
     let controllers = seats.iter_mut().map(|c| c as &mut dyn crate::rules::decision::Controller).collect();
