@@ -49,6 +49,9 @@ struct Asked {
     markers: Vec<String>,
     /// Each player's team as the View shows it.
     teams: Vec<Vec<String>>,
+    /// The Round, and who held the marker.
+    round: u8,
+    marker: PlayerId,
 }
 
 /// Records every Decision and the View, and answers like an inner player.
@@ -70,6 +73,8 @@ impl Controller for Recording {
             decks: view.state.players.iter().map(|p| p.deck.clone()).collect(),
             markers: view.state.special_spaces.iter().map(|m| m.marker.clone()).collect(),
             teams: view.state.players.iter().map(|p| p.team.clone()).collect(),
+            round: view.state.round,
+            marker: view.state.underdog,
         });
         answer
     }
@@ -350,7 +355,7 @@ fn nine_special_spaces_with_the_blind_placements() {
         for (k, a) in placing.iter().enumerate() {
             assert_eq!(a.player, order[k % seats], "placement {k}: clockwise from Prime Time");
             let blind = if seats == 3 { k >= 6 } else { k == 8 };
-            let named = markers.iter().filter(|m| a.prompt.contains(m.as_str())).count();
+            let named = markers.iter().filter(|m| a.prompt.contains(&format!("({m})"))).count();
             if blind {
                 assert!(a.prompt.contains("blind"), "{}", a.prompt);
                 assert_eq!(named, 0, "a blind placement names no marker: {}", a.prompt);
@@ -389,12 +394,17 @@ fn running_projectiles_one_per_player_before_team_deployment() {
         let mut prime_time = PlayerId::seat(0);
         let mut round_started = false;
         let mut deployers: Vec<PlayerId> = Vec::new();
+        // Prime Time when the deployments began (the marker moves after them).
+        let mut deploying_pt = PlayerId::seat(0);
         let mut on_board: i32 = 0;
         let mut checked_top_up = 0;
         for e in &record.events {
             match e {
                 Event::PrimeTime { player, .. } => prime_time = *player,
                 Event::ProjectileDeployed { player, .. } => {
+                    if deployers.is_empty() {
+                        deploying_pt = prime_time;
+                    }
                     deployers.push(*player);
                     on_board += 1;
                 }
@@ -402,11 +412,11 @@ fn running_projectiles_one_per_player_before_team_deployment() {
                 Event::RoundStarted { .. } => {
                     if !round_started {
                         // The setup: one each, from Prime Time to the left.
-                        assert_eq!(deployers, table.order_from(prime_time), "seats {seats} seed {seed}");
+                        assert_eq!(deployers, table.order_from(deploying_pt), "seats {seats} seed {seed}");
                         round_started = true;
                     } else if !deployers.is_empty() {
                         // A top-up: from Prime Time to the left, up to one per player.
-                        let order = table.order_from(prime_time);
+                        let order = table.order_from(deploying_pt);
                         assert_eq!(deployers, order[..deployers.len()].to_vec(), "seats {seats} seed {seed}");
                         checked_top_up += 1;
                     }
@@ -416,13 +426,22 @@ fn running_projectiles_one_per_player_before_team_deployment() {
                 _ => {}
             }
         }
-        let _ = checked_top_up;
-        // Activations: each player in turn from Prime Time activates one.
-        let mut activating: Vec<PlayerId> = Vec::new();
-        for a in asked.iter().filter(|a| a.kind == DecisionKind::Projectile && a.prompt.starts_with("Activate which")) {
-            activating.push(a.player);
+        assert!(checked_top_up > 0, "seats {seats} seed {seed}: no Round topped the Running Projectiles up");
+        // Activations: each player in turn from Prime Time activates one (the
+        // last of a Round's is not asked: one option left).
+        let activating: Vec<&Asked> = asked
+            .iter()
+            .filter(|a| a.kind == DecisionKind::Projectile && a.prompt.starts_with("Activate which"))
+            .collect();
+        assert!(!activating.is_empty());
+        for round in 1..=activating.iter().map(|a| a.round).max().unwrap() {
+            let those: Vec<&&Asked> = activating.iter().filter(|a| a.round == round).collect();
+            if let Some(first) = those.first() {
+                let order = table.order_from(first.marker);
+                let who: Vec<PlayerId> = those.iter().map(|a| a.player).collect();
+                assert_eq!(who, order[..who.len()].to_vec(), "seats {seats} seed {seed} Round {round}");
+            }
         }
-        assert!(activating.iter().all(|p| p.index() < seats));
     }
 }
 
@@ -433,9 +452,9 @@ fn running_projectiles_one_per_player_before_team_deployment() {
 #[test]
 fn the_optional_rule_flag() {
     let help = arena(&["sim", "--help"]);
+    let help = help.stdout.split_whitespace().collect::<Vec<_>>().join(" ");
     for r in OptionalRule::ALL {
-        assert!(help.stdout.contains(r.name()), "--help names {}", r.name());
-        assert!(help.stdout.contains(r.section()), "--help names {}", r.section());
+        assert!(help.contains(&format!("{} ({}", r.name(), r.section())), "--help names {}: {help}", r.name());
     }
     let two = arena(&["sim", "assault", "--optional-rule", "underdog"]);
     assert_eq!(two.code, 2, "{}", two.stderr);
