@@ -486,6 +486,9 @@ pub(super) fn sim_batch(
         _ => {
             let shard =
                 batch.shard.map(|s| format!(" (shard {s} of seeds {}-{})", batch.first_seed, batch.last_seed()));
+            let rules: Vec<&str> = batch.optional_rules.iter().map(|r| r.name()).collect();
+            let setup =
+                if rules.is_empty() { setup } else { format!("{setup} with optional rules {}", rules.join(", ")) };
             writeln!(
                 stdout,
                 "{} games of {setup}, seeds {}-{}{}, {jobs} jobs, {:.1}s",
