@@ -513,3 +513,37 @@ fn the_optional_rule_flag() {
     let v: serde_json::Value = serde_json::from_str(&batch.stdout).unwrap();
     assert_eq!(v["optional_rules"], serde_json::json!(["remove-states", "tcomm"]));
 }
+
+/// A situation's `optional_rules`: an unknown name or a rule its table
+/// cannot play is an error at the key, with its line and column.
+#[test]
+fn a_situations_optional_rules_are_checked_at_the_key() {
+    let dir = tempfile::tempdir().unwrap();
+    let content = tests_dir().join("../content");
+    let write = |name: &str, rules: &str, players: u8| {
+        let path = dir.path().join(name);
+        std::fs::write(
+            &path,
+            format!(
+                "scenario = \"deathmatch-ballroom-dancing\"\nplayers = {players}\n{rules}\nactive = \"parvati\"\nanswers = [\"done\"]\nexpect = [\"parvati activates with 5 Action Points\"]\n\n[[character]]\nid = \"parvati\"\nplayer = 1\nspace = [1, 3]\n"
+            ),
+        )
+        .unwrap();
+        path.to_str().unwrap().to_string()
+    };
+    let pack_core = content.join("aristeia-core");
+    let pack_pt = content.join("aristeia-prime-time");
+    let run =
+        |file: &str| arena(&["run", file, "--pack", pack_core.to_str().unwrap(), "--pack", pack_pt.to_str().unwrap()]);
+    let ok = run(&write("ok.toml", "optional_rules = [\"underdog\", \"no-in-hand\"]", 3));
+    assert_eq!(ok.code, 0, "{}{}", ok.stdout, ok.stderr);
+    let two = run(&write("two.toml", "optional_rules = [\"remove-states\"]", 2));
+    assert_ne!(two.code, 0);
+    assert!(two.stderr.contains("two.toml:3:1"), "{}", two.stderr);
+    assert!(two.stderr.contains("is for 3-4 player (Prime Time) tables, not for 2 players"), "{}", two.stderr);
+    let draft = run(&write("draft.toml", "optional_rules = [\"draft\"]", 3));
+    assert!(draft.stderr.contains("picks the teams at setup"), "{}", draft.stderr);
+    let unknown = run(&write("unknown.toml", "optional_rules = [\"underdogs\"]", 3));
+    assert_ne!(unknown.code, 0);
+    assert!(unknown.stderr.contains("underdogs"), "{}", unknown.stderr);
+}
