@@ -36,6 +36,8 @@ pub(crate) struct Batch {
     pub players: Vec<Policy>,
     pub jobs: Option<usize>,
     pub without_games: bool,
+    /// The optional rules every game plays (`001 § Additional Rules`).
+    pub optional_rules: std::collections::BTreeSet<arena_engine::rules::game::OptionalRule>,
 }
 
 impl Batch {
@@ -87,6 +89,9 @@ pub(crate) fn batch_json(
         "content_hash": loaded.content_hash(),
     });
     let o = v.as_object_mut().expect("a JSON object");
+    if !batch.optional_rules.is_empty() {
+        o.insert("optional_rules".into(), serde_json::to_value(&batch.optional_rules)?);
+    }
     if let Some(s) = batch.shard {
         o.insert(
             "shard".into(),
@@ -141,13 +146,15 @@ pub(crate) fn report_text(loaded: &Loaded, report: &Report) -> String {
 pub(crate) fn digest_batch(
     loaded: &Loaded,
     teams: &Teams,
+    rules: &std::collections::BTreeSet<arena_engine::rules::game::OptionalRule>,
     seeds: std::ops::Range<u64>,
     players: &[Policy],
     stdout: &mut dyn Write,
 ) -> anyhow::Result<Exit> {
     let content = std::sync::Arc::new(loaded.content.clone());
-    let (each, all) = arena_engine::sim::digests(content, loaded.script_set.clone(), teams, seeds, players)
-        .map_err(|e| anyhow::anyhow!(e))?;
+    let (each, all) =
+        arena_engine::sim::digests_with_rules(content, loaded.script_set.clone(), teams, rules, seeds, players)
+            .map_err(|e| anyhow::anyhow!(e))?;
     for (seed, d) in &each {
         writeln!(stdout, "{seed} {d}")?;
     }
@@ -280,6 +287,10 @@ pub(crate) fn merge(args: MergeArgs, ui: &Ui, stdout: &mut dyn Write, stderr: &m
         players: players.iter().map(|p| if p == "random" { Policy::Random } else { Policy::Greedy }).collect(),
         jobs: None,
         without_games: false,
+        optional_rules: first.json["optional_rules"]
+            .as_array()
+            .map(|rules| rules.iter().filter_map(|r| r.as_str()?.parse().ok()).collect())
+            .unwrap_or_default(),
     };
     match args.format {
         Output::Json => {

@@ -302,6 +302,20 @@ struct SimArgs {
     /// answers) and one of them all, instead of statistics
     #[arg(long, requires = "games", conflicts_with = "shard")]
     digest: bool,
+    /// An optional rule of Prime Time (3-4 players; repeat for more):
+    /// underdog (001 § Underdog), remove-states (001 § Remove States),
+    /// no-in-hand (001 § No!), frags-and-states (001 § Frags and States;
+    /// always played, R73), running-order-restriction (001 § Running Order
+    /// (Additional Rule), 3 players), draft (001 § Draft: the teams are
+    /// drafted at the table), sterling-forge (001 § Sterling Forge), tcomm
+    /// (001 § TComm). docs/optional-rules.md
+    #[arg(long = "optional-rule", value_name = "NAME", value_parser = parse_optional_rule)]
+    optional_rules: Vec<arena_engine::rules::game::OptionalRule>,
+}
+
+/// A `--optional-rule` value, by its kebab-case name.
+fn parse_optional_rule(s: &str) -> Result<arena_engine::rules::game::OptionalRule, String> {
+    s.parse()
 }
 
 #[derive(clap::Args, Debug)]

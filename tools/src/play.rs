@@ -302,6 +302,14 @@ pub(super) fn sim(mut args: SimArgs, ui: &Ui, stdout: &mut dyn Write, stderr: &m
         return Ok(2);
     };
     if scenario == "invictus" {
+        if let Some(r) = args.optional_rules.first() {
+            writeln!(
+                stderr,
+                "error: --optional-rule {r} is an Aristeia! Prime Time rule ({}); Invictus has none",
+                r.section()
+            )?;
+            return Ok(2);
+        }
         return super::invictus::sim(args, ui, stdout, stderr);
     }
     if args.seating.is_some() {
@@ -362,6 +370,14 @@ pub(super) fn sim(mut args: SimArgs, ui: &Ui, stdout: &mut dyn Write, stderr: &m
             return Ok(2);
         }
     }
+    // The optional rules (`001 § Additional Rules`): a rule 001 gives only
+    // for Prime Time tables is a usage error at another table.
+    let rules: std::collections::BTreeSet<arena_engine::rules::game::OptionalRule> =
+        args.optional_rules.iter().copied().collect();
+    if let Some(why) = arena_engine::rules::game::OptionalRule::refuse_any(&rules, n_seats) {
+        writeln!(stderr, "error: {why} (--seats 3 or 4 plays Prime Time; with --random-teams for a 2-player setup)")?;
+        return Ok(2);
+    }
     let players = seats(&args.players, n_seats);
     let random_scenario = if content.scenarios.contains_key(&scenario) {
         scenario.clone()
@@ -380,7 +396,7 @@ pub(super) fn sim(mut args: SimArgs, ui: &Ui, stdout: &mut dyn Write, stderr: &m
             arena_engine::sim::Teams::Setup(setup_id.clone())
         };
         if args.digest {
-            return balance::digest_batch(&loaded, &teams, args.seed..args.seed + n, &players, stdout);
+            return balance::digest_batch(&loaded, &teams, &rules, args.seed..args.seed + n, &players, stdout);
         }
         let batch = balance::Batch {
             first_seed: args.seed,
@@ -389,6 +405,7 @@ pub(super) fn sim(mut args: SimArgs, ui: &Ui, stdout: &mut dyn Write, stderr: &m
             players,
             jobs: args.jobs,
             without_games: args.without_games,
+            optional_rules: rules,
         };
         return sim_batch(&loaded, &teams, batch, args.format, ui, stdout, stderr);
     }
@@ -398,7 +415,8 @@ pub(super) fn sim(mut args: SimArgs, ui: &Ui, stdout: &mut dyn Write, stderr: &m
     } else {
         setup_id
     };
-    let setup = arena_engine::sim::replay_setup(content, &setup_id, args.seed).map_err(|e| anyhow::anyhow!(e))?;
+    let mut setup = arena_engine::sim::replay_setup(content, &setup_id, args.seed).map_err(|e| anyhow::anyhow!(e))?;
+    setup.optional_rules = rules;
     let runtime = Runtime::new(std::sync::Arc::new(content.clone()), loaded.script_set.clone(), Limits::default())
         .map_err(|e| anyhow::anyhow!("cannot start the Lua VM: {e}"))?;
     let mut controllers: Vec<Box<dyn arena_engine::rules::decision::Controller>> = (0..n_seats)
@@ -451,10 +469,11 @@ pub(super) fn sim_batch(
     let seeds = batch.seeds();
     let started = std::time::Instant::now();
     let results = with_progress(seeds.end - seeds.start, !ui.quiet(), |tick| {
-        arena_engine::sim::batch(
+        arena_engine::sim::batch_with_rules(
             std::sync::Arc::new(loaded.content.clone()),
             loaded.script_set.clone(),
             teams,
+            &batch.optional_rules,
             seeds.clone(),
             &batch.players,
             jobs,
@@ -475,6 +494,9 @@ pub(super) fn sim_batch(
         _ => {
             let shard =
                 batch.shard.map(|s| format!(" (shard {s} of seeds {}-{})", batch.first_seed, batch.last_seed()));
+            let rules: Vec<&str> = batch.optional_rules.iter().map(|r| r.name()).collect();
+            let setup =
+                if rules.is_empty() { setup } else { format!("{setup} with optional rules {}", rules.join(", ")) };
             writeln!(
                 stdout,
                 "{} games of {setup}, seeds {}-{}{}, {jobs} jobs, {:.1}s",

@@ -368,6 +368,12 @@ pub struct Tactic {
     /// one entry listed twice); used when the engine builds a deck itself.
     #[serde(default = "one", skip_serializing_if = "is_one")]
     pub copies: u8,
+    /// The die a Standard Tactic adds to a Roll (Dodge: `blue`): what it
+    /// adds to another player's Roll with an Advanced Tactics deck, where
+    /// "only the die is added, the other Effects are not applied" (`001 §
+    /// Sterling Forge`, `§ TComm`). A Tactic without one cannot be played so.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub die: Option<Id>,
     /// The window in which it may be played.
     pub timing: Window,
     /// The printed timing line.

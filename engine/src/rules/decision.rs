@@ -60,6 +60,11 @@ pub enum DecisionKind {
     Tactic,
     /// Which Deployment Zone becomes the Scoring Zone (Assault).
     ScoringZone,
+    /// Which Initiative card to keep from the Draft's deck (`001 § Draft`).
+    Draft,
+    /// Which State token to remove for the -2 Energy State and a Tactic, or
+    /// none (`001 § Remove States`).
+    RemoveState,
 }
 
 /// One legal option.

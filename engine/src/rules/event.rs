@@ -21,6 +21,9 @@ pub enum Event {
     Underdog { player: PlayerId, reason: String },
     /// Who holds the Prime Time marker, and why (`001 § Prime Time`).
     PrimeTime { player: PlayerId, reason: String },
+    /// The Initiative cards a player drafted, flipped when the Draft ends:
+    /// their team (`001 § Draft`).
+    Drafted { player: PlayerId, characters: Vec<Id> },
     /// An Initiative card placed in a position of one of the two Running
     /// Orders (`001 § Round`, 1. Planning Phase; `order` 1 or 2, `position` from 1).
     InitiativePlaced { player: PlayerId, character: Id, order: u8, position: u8 },
@@ -163,6 +166,7 @@ impl std::fmt::Display for Event {
             Deployed { character, space } => write!(f, "{character} deploys at {}", hex(space)),
             Underdog { player, reason } => write!(f, "{player} is the Underdog ({reason})"),
             PrimeTime { player, reason } => write!(f, "{player} holds the Prime Time marker ({reason})"),
+            Drafted { player, characters } => write!(f, "{player} drafted {}", characters.join(", ")),
             InitiativePlaced { player, character, order, position } => {
                 write!(f, "{player} places {character} in Running Order {order}, position {position}")
             }

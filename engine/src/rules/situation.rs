@@ -92,6 +92,10 @@ pub struct Situation {
     /// `game:frags_earned`). Their Frag tokens in all are not changed.
     #[serde(default)]
     pub frags_this_round: Vec<u32>,
+    /// `[p1, p2, ...]` each player's Frag tokens so far (`001 § Frags`; the
+    /// ties of the marker's hand-over).
+    #[serde(default)]
+    pub frags: Vec<u32>,
     /// The Round being played (for `phase = "end-of-round"`).
     #[serde(default = "one")]
     pub round: u8,
@@ -109,6 +113,10 @@ pub struct Situation {
     /// down unless `revealed = true`.
     #[serde(default)]
     pub special_spaces: Vec<SituationSpecialSpace>,
+    /// The optional rules played (`001 § Additional Rules`):
+    /// `optional_rules = ["underdog", "remove-states"]` (docs/optional-rules.md).
+    #[serde(default)]
+    pub optional_rules: Vec<crate::rules::game::OptionalRule>,
     /// Running Projectiles in the HexaDome: `{ space = [q, r], marker =
     /// "crazy-koala-3-damage", player = 1 }` (who deployed it), named
     /// `running-projectile-<n>` in the order given.
@@ -492,9 +500,12 @@ impl<'a> Game<'a> {
                 return Err(SetupError::at(at, format!("player {}'s deck: no Tactic `{}`", p + 1, deck[k])));
             }
         }
-        for (key, n) in
-            [("decks", sit.decks.len()), ("hands", sit.hands.len()), ("victory_points", sit.victory_points.len())]
-        {
+        for (key, n) in [
+            ("decks", sit.decks.len()),
+            ("hands", sit.hands.len()),
+            ("victory_points", sit.victory_points.len()),
+            ("frags", sit.frags.len()),
+        ] {
             if n > sit.players as usize {
                 return Err(SetupError::at(
                     format!("/{key}"),
@@ -529,7 +540,17 @@ impl<'a> Game<'a> {
             decks: vec![vec![]; n as usize].into(),
             zones: GameSetup::default_zones(scenario, map, crate::rules::seats::Table::of(n as usize))?,
             seed: sit.seed,
+            optional_rules: sit.optional_rules.iter().copied().collect(),
         };
+        if let Some(why) = crate::rules::game::OptionalRule::refuse_any(&setup.optional_rules, n as usize) {
+            return Err(SetupError::at("/optional_rules", why));
+        }
+        if setup.optional_rules.contains(&crate::rules::game::OptionalRule::Draft) {
+            return Err(SetupError::at(
+                "/optional_rules",
+                "`draft` picks the teams at setup (001 § Draft); a situation names its Characters: leave it out",
+            ));
+        }
         let board_zone = |z: &str| content.maps[&scenario.map].value.zones.iter().any(|x| x.id == z);
         let mut g = Game::new(content, runtime, &setup, controllers)?;
         g.events.clear();
@@ -569,6 +590,7 @@ impl<'a> Game<'a> {
             g.state.players[p].hand = hand;
             g.state.players[p].deck = sit.decks.get(i).cloned().unwrap_or_default();
             g.state.players[p].victory_points = sit.victory_points.get(i).copied().unwrap_or(0);
+            g.state.players[p].frags = sit.frags.get(i).copied().unwrap_or(0);
         }
         g.state.round = sit.round;
         let table = g.state.players.table();

@@ -31,11 +31,28 @@ pub fn digests(
     seeds: std::ops::Range<u64>,
     players: &[Policy],
 ) -> Result<(Vec<(u64, String)>, String), String> {
+    digests_with_rules(content, scripts, teams, &Default::default(), seeds, players)
+}
+
+/// [`digests`], every game played with the optional rules `rules` (`001 §
+/// Additional Rules`).
+pub fn digests_with_rules(
+    content: Arc<Content>,
+    scripts: Arc<ScriptSet>,
+    teams: &Teams,
+    rules: &std::collections::BTreeSet<crate::rules::game::OptionalRule>,
+    seeds: std::ops::Range<u64>,
+    players: &[Policy],
+) -> Result<(Vec<(u64, String)>, String), String> {
     let rt = Runtime::new(content.clone(), scripts, Limits::default()).map_err(|e| e.to_string())?;
     let mut all = blake3::Hasher::new();
     let mut out = Vec::new();
     for seed in seeds {
-        let d = match teams.setup(&content, seed, players.len()).and_then(|s| play_with(&content, &rt, &s, players)) {
+        let setup = teams.setup(&content, seed, players.len()).map(|mut s| {
+            s.optional_rules = rules.clone();
+            s
+        });
+        let d = match setup.and_then(|s| play_with(&content, &rt, &s, players)) {
             Ok(record) => digest(&record),
             Err(e) => format!("error: {e}"),
         };

@@ -10,7 +10,7 @@ mod replay;
 mod tally;
 
 pub use check::{SimCheck, check_sims, check_situations};
-pub use digest::{digest, digests};
+pub use digest::{digest, digests, digests_with_rules};
 pub use replay::{
     BadAnswer, RANDOM_TEAMS, Replay, ReplayCheck, check_replay, random_teams_name, replay_events, replay_setup,
 };
@@ -38,6 +38,9 @@ pub struct Record {
     /// The scripted effects that ran (indices of the runtime's `ScriptSet`).
     #[serde(skip)]
     pub effects_run: Vec<usize>,
+    /// The optional rules played (`001 § Additional Rules`), for its replay.
+    #[serde(skip_serializing_if = "std::collections::BTreeSet::is_empty")]
+    pub optional_rules: std::collections::BTreeSet<crate::rules::game::OptionalRule>,
 }
 
 impl Record {
@@ -113,6 +116,7 @@ pub fn play<'a>(
         effects_run: game.effects_run().iter().copied().collect(),
         answers: std::mem::take(&mut game.answers),
         events: std::mem::take(&mut game.events),
+        optional_rules: setup.optional_rules.clone(),
     })
 }
 
@@ -284,6 +288,22 @@ pub fn batch(
     jobs: usize,
     progress: &(dyn Fn() + Sync),
 ) -> Result<Vec<GameSummary>, String> {
+    batch_with_rules(content, scripts, teams, &Default::default(), seeds, players, jobs, progress)
+}
+
+/// [`batch`], every game played with the optional rules `rules` (`001 §
+/// Additional Rules`).
+#[allow(clippy::too_many_arguments)]
+pub fn batch_with_rules(
+    content: std::sync::Arc<Content>,
+    scripts: std::sync::Arc<crate::script::runtime::ScriptSet>,
+    teams: &Teams,
+    rules: &std::collections::BTreeSet<crate::rules::game::OptionalRule>,
+    seeds: std::ops::Range<u64>,
+    players: &[Policy],
+    jobs: usize,
+    progress: &(dyn Fn() + Sync),
+) -> Result<Vec<GameSummary>, String> {
     use std::sync::atomic::{AtomicU64, Ordering};
     if jobs > MAX_JOBS {
         return Err(format!(
@@ -298,7 +318,8 @@ pub fn batch(
     let play_one = |rt: &Result<Runtime, String>, seed: u64| {
         let result = match rt {
             Err(e) => Err(e.clone()),
-            Ok(rt) => teams.setup(&content, seed, players.len()).and_then(|s| {
+            Ok(rt) => teams.setup(&content, seed, players.len()).and_then(|mut s| {
+                s.optional_rules = rules.clone();
                 let teams = s.teams.clone();
                 play_with(&content, rt, &s, players).map(|r| (r, teams))
             }),

@@ -21,6 +21,10 @@ pub struct Replay {
     /// to load when they are missing; empty in files from before this field.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub packs: Vec<String>,
+    /// The optional rules it was played with (`001 § Additional Rules`),
+    /// so that it re-plays with the same rules; absent when none.
+    #[serde(default, skip_serializing_if = "std::collections::BTreeSet::is_empty")]
+    pub optional_rules: std::collections::BTreeSet<crate::rules::game::OptionalRule>,
 }
 
 impl Replay {
@@ -34,6 +38,7 @@ impl Replay {
             answers: record.answers.clone(),
             events: record.events.iter().map(|e| serde_json::to_value(e).unwrap_or_default()).collect(),
             packs: Vec::new(),
+            optional_rules: record.optional_rules.clone(),
         }
     }
 
@@ -138,7 +143,8 @@ impl Controller for ReplayController {
 
 /// Play a replay again and compare its events.
 pub fn check_replay(content: &Content, runtime: &Runtime, replay: &Replay) -> Result<ReplayCheck, String> {
-    let setup = replay_setup(content, &replay.setup, replay.seed)?;
+    let mut setup = replay_setup(content, &replay.setup, replay.seed)?;
+    setup.optional_rules = replay.optional_rules.clone();
     let queue = AnswerQueue::of(&replay.answers);
     let mut seats: Vec<ReplayController> =
         setup.teams.table().seats().map(|_| ReplayController(queue.clone())).collect();
@@ -230,7 +236,8 @@ pub const RANDOM_TEAMS: &str = "random-teams:";
 /// When the setup or Scenario the replay names is not loaded, or the game
 /// cannot start.
 pub fn replay_events(content: &Content, runtime: &Runtime, replay: &Replay) -> Result<Vec<Event>, String> {
-    let setup = replay_setup(content, &replay.setup, replay.seed)?;
+    let mut setup = replay_setup(content, &replay.setup, replay.seed)?;
+    setup.optional_rules = replay.optional_rules.clone();
     let queue = AnswerQueue::of(&replay.answers);
     let mut seats: Vec<ReplayController> =
         setup.teams.table().seats().map(|_| ReplayController(queue.clone())).collect();

@@ -23,11 +23,13 @@
 
 mod actions;
 mod damage;
+mod draft;
 mod effects;
 mod host;
 mod host_scenario;
 mod minions;
 mod movement;
+mod optional;
 mod projectiles;
 mod rolls;
 mod rounds;
@@ -54,6 +56,8 @@ use crate::script::host::Host;
 use crate::script::runtime::{Ctx, Runtime, ScriptId};
 use rand::{RngExt, SeedableRng};
 use std::collections::{BTreeMap, BTreeSet};
+
+pub use optional::OptionalRule;
 
 /// A Character's card, or the Character-shaped card the engine builds for a
 /// Minion (its Hit Points, attribute pools, Switches and Actions; no Energy,
@@ -109,6 +113,8 @@ pub struct GameSetup {
     pub zones: Seated<Id>,
     /// The RNG seed.
     pub seed: u64,
+    /// The optional rules played (`001 § Additional Rules`; none by default).
+    pub optional_rules: BTreeSet<OptionalRule>,
 }
 
 impl GameSetup {
@@ -138,6 +144,7 @@ impl GameSetup {
             decks: s.teams.iter().map(|t| t.tactics.clone()).collect::<Vec<_>>().into(),
             zones: Seated::from_fn(table, zone),
             seed,
+            optional_rules: BTreeSet::new(),
         })
     }
 }
@@ -205,7 +212,7 @@ impl GameSetup {
         };
         let zones = GameSetup::default_zones(sc, map, table)?;
         let decks: Seated<Vec<Id>> = teams.iter().map(|t| deck(t)).collect::<Vec<_>>().into();
-        Ok(GameSetup { scenario: scenario.to_string(), decks, teams, zones, seed })
+        Ok(GameSetup { scenario: scenario.to_string(), decks, teams, zones, seed, optional_rules: BTreeSet::new() })
     }
 
     /// Each player's Deployment Zone: the Scenario's, else the map's first
@@ -304,6 +311,13 @@ pub struct Game<'a> {
     /// Prime Time: while a States Step's Poisoned or Burning tokens inflict
     /// Damage, who imposed them (`001 § Frags and States`).
     state_credit: Option<FragBy>,
+    /// The optional rules played (`001 § Additional Rules`).
+    rules: BTreeSet<OptionalRule>,
+    /// No! in hand: each player's "No!", taken out of the deck before it is
+    /// shuffled, for the hand after the Mulligan (`001 § No!`).
+    set_aside: Seated<Vec<Id>>,
+    /// The Draft: each player's team size, the setup's (`001 § Draft`).
+    draft_sizes: Seated<usize>,
 }
 
 /// Who earns the Frag if a Character goes to the Bench (`001 § Frags`).
@@ -473,6 +487,15 @@ impl<'a> Game<'a> {
         if controllers.len() != seats {
             return Err(format!("{seats} players need {seats} controllers, not {}", controllers.len()));
         }
+        if let Some(why) = OptionalRule::refuse_any(&setup.optional_rules, seats) {
+            return Err(why);
+        }
+        // The Draft picks the teams at the table (`001 § Draft`): the game
+        // starts without them, and `draft` seats them.
+        let drafting = setup.optional_rules.contains(&OptionalRule::Draft);
+        let table = setup.teams.table();
+        let teams: Seated<Vec<Id>> = if drafting { Seated::splat(table, vec![]) } else { setup.teams.clone() };
+        let decks: Seated<Vec<Id>> = if drafting { Seated::splat(table, vec![]) } else { setup.decks.clone() };
         let mut board = Board::of(map);
         // The Scenario's Obstacles join the map's (`000 § Obstacles`).
         board.add_obstacles(scenario.obstacles.iter().map(|[q, r]| Hex::new(*q as i32, *r as i32)));
@@ -487,62 +510,26 @@ impl<'a> Game<'a> {
             }
         }
         let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(setup.seed);
-        let mut players = Seated::from_fn(setup.teams.table(), |p| Player {
-            team: setup.teams[p].clone(),
+        let mut players = Seated::from_fn(table, |p| Player {
+            team: teams[p].clone(),
             hand: vec![],
-            deck: setup.decks[p].clone(),
+            deck: decks[p].clone(),
             discard: vec![],
             victory_points: 0,
             frags: 0,
             running_order: vec![],
             zone: setup.zones[p].clone(),
         });
-        for p in players.iter_mut() {
+        let mut set_aside = Seated::splat(table, Vec::new());
+        for (i, p) in players.iter_mut().enumerate() {
+            if setup.optional_rules.contains(&OptionalRule::NoInHand) {
+                set_aside[PlayerId::seat(i)] = draft::retrieve_no(content, &mut p.deck);
+            }
             shuffle(&mut p.deck, &mut rng);
         }
-        let blank = |id: &Id, p: PlayerId| Unit {
-            id: id.clone(),
-            owner: p,
-            location: Location::Bench,
-            damage: 0,
-            tokens: vec![],
-            action_points: 0,
-            movement_points: 0,
-            movement_spent: 0,
-            next_roll: Vec::new(),
-            minion: None,
-            projectile: None,
-            until_end_of_activation: Vec::new(),
-            until_end_of_round: Vec::new(),
-        };
-        let mut units: Vec<Unit> =
-            setup.teams.enumerate().flat_map(|(p, team)| team.iter().map(move |id| blank(id, p))).collect();
-        // Each Controller's Minions, to the side until deployed (`002 § Controller`):
-        // `<minion>-<n>`, numbered across the game so that ids stay unique.
+        let mut units: Vec<Unit> = Vec::new();
         let mut minion_cards = Vec::new();
-        for (p, team) in setup.teams.enumerate() {
-            for c in team {
-                let card = &content.characters[c].value;
-                for m in &card.minions {
-                    let slot = minion_cards.len();
-                    minion_cards.push(std::rc::Rc::new(minion_card(card, m)));
-                    for _ in 0..m.count {
-                        let mut n = 1;
-                        let id = loop {
-                            let id = format!("{}-{n}", m.id);
-                            if !units.iter().any(|u| u.id == id) && !content.characters.contains_key(&id) {
-                                break id;
-                            }
-                            n += 1;
-                        };
-                        let mut u = blank(&id, p);
-                        u.location = Location::Aside;
-                        u.minion = Some(MinionOf { card: m.id.clone(), controller: c.clone(), slot });
-                        units.push(u);
-                    }
-                }
-            }
-        }
+        draft::seat_units(content, &teams, &mut units, &mut minion_cards);
         let state = GameState {
             scenario: setup.scenario.clone(),
             players,
@@ -583,12 +570,11 @@ impl<'a> Game<'a> {
             sight_cache: Default::default(),
             last_hit: BTreeMap::new(),
             state_credit: None,
+            rules: setup.optional_rules.clone(),
+            set_aside,
+            draft_sizes: Seated::from_fn(table, |p| setup.teams[p].len()),
         };
-        game.emit(Event::GameStarted {
-            scenario: setup.scenario.clone(),
-            seed: setup.seed,
-            teams: setup.teams.clone(),
-        });
+        game.emit(Event::GameStarted { scenario: setup.scenario.clone(), seed: setup.seed, teams: teams.clone() });
         Ok(game)
     }
 
@@ -602,7 +588,11 @@ impl<'a> Game<'a> {
         &self.effects_run
     }
 
-    /// How many effects failed (and were undone) so far.
+    /// Whether an optional rule of `001 § Additional Rules` is played.
+    pub(in crate::rules) fn rule(&self, rule: OptionalRule) -> bool {
+        self.rules.contains(&rule)
+    }
+
     /// The seats at this game's table.
     pub(in crate::rules) fn table(&self) -> Table {
         self.state.players.table()
@@ -669,6 +659,9 @@ impl<'a> Game<'a> {
 
     /// Play the whole game.
     pub fn play(&mut self) -> Result<()> {
+        if self.rule(OptionalRule::Draft) {
+            self.draft()?;
+        }
         if let Some(p) = self.state.players.iter().position(|p| p.team.is_empty()) {
             return Err(format!("player {} has no Character", p + 1));
         }

@@ -18,18 +18,20 @@ impl<'a> Game<'a> {
         self.top_up_projectiles();
     }
 
-    /// Each player, from the Underdog, deploys one until there are as many
-    /// Running Projectiles as players in the HexaDome.
+    /// Each player, from the Underdog (Prime Time) and to the left, deploys
+    /// one until there are as many Running Projectiles as players in the
+    /// HexaDome (`001 § Scenarios with Running Projectiles`).
     pub(super) fn top_up_projectiles(&mut self) {
         let mut p = self.state.underdog;
-        for _ in 0..4 {
+        let players = self.table().len();
+        for _ in 0..players {
             let on_board = self
                 .state
                 .units
                 .iter()
                 .filter(|u| u.projectile.is_some() && matches!(u.location, Location::Space(_)))
                 .count();
-            if on_board >= 2 || self.state.projectile_deck.is_empty() {
+            if on_board >= players || self.state.projectile_deck.is_empty() {
                 return;
             }
             self.deploy_projectile(p);

@@ -59,7 +59,7 @@ impl<'a> Game<'a> {
         let mut placed: Vec<Id> = Vec::new();
         for k in 0..picks.min(2 * n) {
             let p = snake[k % snake.len()];
-            let mut options = Vec::new();
+            let mut options: Vec<Choice> = Vec::new();
             for c in self.state.players[p].team.iter().filter(|c| !placed.contains(c)) {
                 for (o, order) in self.state.running_orders.iter().enumerate() {
                     for (i, slot) in order.iter().enumerate() {
@@ -73,6 +73,7 @@ impl<'a> Game<'a> {
                     }
                 }
             }
+            self.restrict_running_order(p, &mut options);
             if options.is_empty() {
                 continue;
             }
@@ -207,6 +208,9 @@ impl<'a> Game<'a> {
         let owner = unit.owner;
         // Preparation Step (`000 § Preparation Step`).
         self.state.active = Some(id.to_string());
+        if self.rule(OptionalRule::RemoveStates) {
+            self.remove_a_state(id, owner);
+        }
         let energy = self.attribute(id, self.card(id).energy, |m| m.energy);
         {
             let u = self.unit_mut(id).expect("unit");
@@ -348,6 +352,34 @@ impl<'a> Game<'a> {
                 n += u8::from(self.frags_in(p, round) > 0);
             }
             self.draw(p, n);
+        }
+    }
+
+    /// The Running Order restriction of 3-player matches (`001 § Running
+    /// Order (Additional Rule)`): "No one, excepting Prime Time, may place
+    /// both their Initiative cards in the same position in both Running
+    /// Orders": a player other than Prime Time who has a card in position
+    /// `i` of one Running Order is not offered position `i` of the other.
+    /// At a table of three it never leaves a player without a position (the
+    /// rule forbids one free position at most; R74).
+    fn restrict_running_order(&self, p: PlayerId, options: &mut Vec<Choice>) {
+        if !self.rule(OptionalRule::RunningOrderRestriction) || p == self.state.underdog {
+            return;
+        }
+        let mine = |c: &Option<Id>| c.as_ref().is_some_and(|c| self.unit(c).is_some_and(|u| u.owner == p));
+        let allowed: Vec<Choice> = options
+            .iter()
+            .filter(|o| match o {
+                Choice::Slot { order, position, .. } => {
+                    let other = if *order == 1 { 1 } else { 0 };
+                    !self.state.running_orders[other].get(*position as usize - 1).is_some_and(mine)
+                }
+                _ => true,
+            })
+            .cloned()
+            .collect();
+        if !allowed.is_empty() {
+            *options = allowed;
         }
     }
 }

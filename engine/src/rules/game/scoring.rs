@@ -22,6 +22,11 @@ impl<'a> Game<'a> {
         if self.state.over {
             return;
         }
+        if self.table().prime_time() && self.rule(OptionalRule::Underdog) {
+            self.hand_over_underdog(&vp);
+            self.scenario_window(ScenarioWindow::ObjectivesPhaseEnd, scenario::RuleCtx::default());
+            return;
+        }
         if self.table().prime_time() {
             self.hand_over_prime_time(&vp);
             self.scenario_window(ScenarioWindow::ObjectivesPhaseEnd, scenario::RuleCtx::default());
@@ -71,5 +76,37 @@ impl<'a> Game<'a> {
         };
         self.state.underdog = new;
         self.emit(Event::PrimeTime { player: new, reason });
+    }
+
+    /// Hand over the Underdog marker (`001 § Underdog`, Objectives Phase):
+    /// "At the end of each Round, the player with the least Victory Points
+    /// receives the Underdog marker. In case there is a tie among several
+    /// players, choose the one who does not have it. If there is still a tie,
+    /// choose the player with the least Frags. If the tie persists, the
+    /// Underdog marker will be raffled randomly among the tied players."
+    /// "The one who does not have it": the holder leaves a tie; if several
+    /// others remain, the Frags decide among them (docs/rulings.md R70).
+    fn hand_over_underdog(&mut self, vp: &Seated<u32>) {
+        let holder = self.state.underdog;
+        let least = vp.iter().copied().min().unwrap_or(0);
+        let mut tied: Vec<PlayerId> = self.table().seats().filter(|p| vp[*p] == least).collect();
+        let mut reason = "the least Victory Points".to_string();
+        if tied.len() > 1 && tied.contains(&holder) {
+            tied.retain(|p| *p != holder);
+            reason = "tied on the least Victory Points: not the holder".to_string();
+        }
+        if tied.len() > 1 {
+            let frags = |g: &Self, p: PlayerId| g.state.players[p].frags;
+            let fewest = tied.iter().map(|p| frags(self, *p)).min().unwrap_or(0);
+            tied.retain(|p| frags(self, *p) == fewest);
+            reason = "tied on the least Victory Points: the least Frags".to_string();
+        }
+        if tied.len() > 1 {
+            let i = self.state.rng.random_range(0..tied.len());
+            reason = format!("tied on the least Victory Points and Frags: drawn at random among {}", tied.len());
+            tied = vec![tied[i]];
+        }
+        self.state.underdog = tied[0];
+        self.emit(Event::Underdog { player: tied[0], reason });
     }
 }

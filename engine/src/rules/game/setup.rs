@@ -23,6 +23,7 @@ impl<'a> Game<'a> {
                 self.draw(p, 4);
             }
         }
+        self.no_to_hand();
         if self.table().prime_time() {
             return self.prime_time_setup();
         }
@@ -97,17 +98,24 @@ impl<'a> Game<'a> {
     /// Central Zone nor a Scoring Zone (docs/rulings.md R46).
     fn prime_time_setup(&mut self) -> Result<()> {
         let n = self.table().len();
-        let first = PlayerId::seat(self.state.rng.random_range(0..n));
         let picks: usize = self.state.players.iter().map(|p| p.team.len()).sum();
-        let last = self.snake_picks(first, picks).last().copied().unwrap_or(first);
-        self.state.underdog = last;
-        let reason = if last == first {
-            format!("{first} won the roll to pick first, and picked first and last")
+        if self.rule(OptionalRule::Underdog) {
+            self.underdog_after_team_creation();
         } else {
-            format!("{first} won the roll to pick first; {last} picked last")
-        };
-        self.emit(Event::PrimeTime { player: last, reason });
+            let first = PlayerId::seat(self.state.rng.random_range(0..n));
+            let last = self.snake_picks(first, picks).last().copied().unwrap_or(first);
+            self.state.underdog = last;
+            let reason = if last == first {
+                format!("{first} won the roll to pick first, and picked first and last")
+            } else {
+                format!("{first} won the roll to pick first; {last} picked last")
+            };
+            self.emit(Event::PrimeTime { player: last, reason });
+        }
+        // 7. Artifact Deployment comes before 8. Team Deployment (`001 §
+        // Preparations`): Special Spaces, then Running Projectiles.
         self.place_special_spaces();
+        self.setup_projectiles();
         self.scenario_window(model::ScenarioWindow::BeforeDeployment, scenario::RuleCtx::default());
         let zones: Vec<Id> = self
             .board
@@ -138,7 +146,31 @@ impl<'a> Game<'a> {
             self.unit_mut(&c).expect("unit").location = Location::Space(space);
             self.emit(Event::Deployed { character: c, space });
         }
-        self.setup_projectiles();
         Ok(())
+    }
+
+    /// The Underdog instead of Prime Time (`001 § Underdog`): "Once all
+    /// Teams have been created, the player with the lowest combined
+    /// Initiatives receives the Underdog marker. In case two or more players
+    /// are tied, choose the Underdog randomly" (the game's RNG stands for
+    /// the roll of 3 orange dice).
+    fn underdog_after_team_creation(&mut self) {
+        let total = |g: &Self, p: PlayerId| -> u32 {
+            g.state.players[p].team.iter().map(|c| g.card(c).initiative as u32).sum()
+        };
+        let totals: Vec<(PlayerId, u32)> = self.table().seats().map(|p| (p, total(self, p))).collect();
+        let lowest = totals.iter().map(|(_, t)| *t).min().unwrap_or(0);
+        let tied: Vec<PlayerId> = totals.iter().filter(|(_, t)| *t == lowest).map(|(p, _)| *p).collect();
+        let (underdog, reason) = if tied.len() == 1 {
+            (tied[0], format!("the lowest combined Initiatives, {lowest}"))
+        } else {
+            let i = self.state.rng.random_range(0..tied.len());
+            (
+                tied[i],
+                format!("{} players tied on the lowest combined Initiatives, {lowest}: drawn at random", tied.len()),
+            )
+        };
+        self.state.underdog = underdog;
+        self.emit(Event::Underdog { player: underdog, reason });
     }
 }

@@ -2,16 +2,30 @@
 
 use super::*;
 
+/// How many Special Space markers a Prime Time table places (`001 §
+/// Scenarios with Special Spaces`: "a total of 9 Special Spaces").
+const PRIME_TIME_SPECIAL_SPACES: usize = 9;
+
 impl<'a> Game<'a> {
     /// Special Spaces (`001 § Scenarios with Special Spaces`): the markers
     /// (Wildcards left out) are shuffled face down; the players take turns,
-    /// from the Underdog, drawing one and placing it on a Free space outside
-    /// every Deployment Zone and not Adjacent to another marker.
+    /// clockwise from the Underdog (Prime Time), drawing one and placing it
+    /// on a Free space outside every Deployment Zone and not Adjacent to
+    /// another marker. At a Prime Time table "a total of 9 Special Spaces
+    /// will be placed" whatever the Scenario's count (R72); with three
+    /// players "each player will deploy their third marker unaware of its
+    /// content, blindly", with four "Prime Time will draw the ninth marker
+    /// and place it blindly": from placement `2 x players` on, the marker is
+    /// placed blind, its Decision neither names it nor shows it in the View
+    /// (the drawn marker joins the state only once placed).
     pub(super) fn place_special_spaces(&mut self) {
         let count = self.content.scenarios[&self.state.scenario].value.special_spaces as usize;
         if count == 0 {
             return;
         }
+        let prime_time = self.table().prime_time();
+        let count = if prime_time { PRIME_TIME_SPECIAL_SPACES } else { count };
+        let blind_from = if prime_time { 2 * self.table().len() } else { usize::MAX };
         let mut stack: Vec<Id> = Vec::new();
         for e in self.content.special_spaces.values() {
             if !e.value.wildcard {
@@ -27,7 +41,7 @@ impl<'a> Game<'a> {
             .flat_map(|(_, spaces)| spaces.iter().copied())
             .collect();
         let mut p = self.state.underdog;
-        for _ in 0..count {
+        for k in 0..count {
             let Some(marker) = stack.pop() else { break };
             let r = self.board.radius as i32;
             let options: Vec<Choice> = (-r..=r)
@@ -39,7 +53,11 @@ impl<'a> Game<'a> {
             if options.is_empty() {
                 break;
             }
-            let prompt = format!("Place the Special Space marker you drew ({marker}) where?");
+            let prompt = if k >= blind_from {
+                "Place the Special Space marker you drew, blind (unseen), where?".to_string()
+            } else {
+                format!("Place the Special Space marker you drew ({marker}) where?")
+            };
             if let Choice::Space { space } = self.decide(p, DecisionKind::SpecialSpace, None, &prompt, options) {
                 self.state.special_spaces.push(SpecialSpaceMarker { space, marker, revealed: false });
                 self.emit(Event::SpecialSpacePlaced { player: p, space });

@@ -154,4 +154,43 @@ impl<'a> Game<'a> {
             }
         }
     }
+
+    /// Remove States (`001 § Remove States`): "At the beginning of their
+    /// Character's Preparations Phase, a player may remove one State token
+    /// from their Character card in exchange for imposing them with the -2
+    /// Energy State and discarding one Tactic from their hand. They cannot
+    /// do this if the Character has the -2 Energy State already or if they
+    /// do not have any more Tactics in their hand." A Decision of the
+    /// player: which token, or none; then the -2 Energy State (so this
+    /// Activation has 2 Action Points fewer) and a Tactic of their choice
+    /// discarded (docs/rulings.md R71).
+    pub(super) fn remove_a_state(&mut self, id: &str, owner: PlayerId) {
+        const MINUS_2_ENERGY: &str = "minus-2-energy";
+        let Some(u) = self.unit(id) else { return };
+        if !matches!(u.location, Location::Space(_))
+            || u.tokens.iter().any(|t| t.state == MINUS_2_ENERGY)
+            || self.state.players[owner].hand.is_empty()
+            || !self.content.states.contains_key(MINUS_2_ENERGY)
+        {
+            return;
+        }
+        let mut options = vec![Choice::Done];
+        for t in &u.tokens {
+            let pick = Choice::Pick { id: t.state.clone() };
+            if !options.contains(&pick) {
+                options.push(pick);
+            }
+        }
+        if options.len() == 1 {
+            return;
+        }
+        let prompt = "Remove a State token for the -2 Energy State and a Tactic discarded?";
+        let Choice::Pick { id: state } = self.decide(owner, DecisionKind::RemoveState, Some(id), prompt, options)
+        else {
+            return;
+        };
+        self.remove_token(id, &state);
+        let _ = self.impose(id, MINUS_2_ENERGY, None);
+        self.discard_tactics(owner, 1, false);
+    }
 }

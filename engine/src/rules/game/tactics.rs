@@ -112,6 +112,21 @@ impl<'a> Game<'a> {
     /// Play a Tactic: discard it, let the opponent answer with a Tactic that
     /// Nullifies it ("No!", `tactic-played` timing), then run its effect.
     pub(super) fn play_tactic(&mut self, p: PlayerId, tactic: &str, character: &str, target: Option<&str>) {
+        self.play_tactic_as(p, tactic, character, target, None);
+    }
+
+    /// Play a Tactic as [`Game::play_tactic`]; with `only_die`, played on
+    /// another player's Roll with an Advanced Tactics deck, its Effects are
+    /// not applied and only that die is added to the Roll's side, within
+    /// the per-Roll limits (`001 § Sterling Forge`, `§ TComm`).
+    fn play_tactic_as(
+        &mut self,
+        p: PlayerId,
+        tactic: &str,
+        character: &str,
+        target: Option<&str>,
+        only_die: Option<&str>,
+    ) {
         let hand = &mut self.state.players[p].hand;
         let Some(i) = hand.iter().position(|t| t == tactic) else { return };
         let t = hand.remove(i);
@@ -152,8 +167,74 @@ impl<'a> Game<'a> {
                 break;
             }
         }
+        if let Some(die) = only_die {
+            self.add_support_die(die, &t, character);
+            return;
+        }
         let text = self.content.tactics.get(&t).map(|c| c.value.effect.text.clone()).unwrap_or_default();
         self.run_effect(&format!("tactic:{t}"), "effect", character, target, None, &text);
+    }
+
+    /// One `die` added to the side of the pending Roll the Tactic is played
+    /// on, unless the side already holds as many as a Roll may (`000 §
+    /// Dice`) or its dice are fixed.
+    fn add_support_die(&mut self, die: &str, tactic: &str, character: &str) {
+        let limit = self.content.dice.get(die).map_or(0, |d| d.value.max_per_roll as usize);
+        let side = self.roll_frame.tactic_side.unwrap_or(Side::Active);
+        let locked = self.roll_frame.pool_locked[side as usize];
+        let Some(pools) = self.roll_frame.pending_pools.as_mut() else { return };
+        let pool = &mut pools[if side == Side::Active { 0 } else { 1 }];
+        if !locked && pool.dice.iter().filter(|d| *d == die).count() < limit {
+            pool.dice.push(die.to_string());
+            self.emit(Event::Log {
+                text: format!("{tactic} adds only its {die} die to {character}'s Roll, none of its other Effects"),
+            });
+        } else {
+            self.emit(Event::Log {
+                text: format!("{tactic}'s {die} die is not added to {character}'s Roll: it holds the most a Roll may"),
+            });
+        }
+    }
+
+    /// The Standard Tactics that may support another player's Roll, and the
+    /// die each adds if only the die is added: cards 009-014 played as they
+    /// are (`001 § Standard Tactics`), or with an Advanced Tactics deck the
+    /// cards the deck names, only their die (`001 § Sterling Forge`, `§
+    /// TComm`). A Tactic entry is numbered by its `card`, the lower number
+    /// of its copies (docs/rulings.md R76).
+    fn support_cards(&self, q: PlayerId) -> Vec<(Id, Option<Id>)> {
+        const STERLING_FORGE: [u32; 6] = [9, 11, 12, 13, 16, 17];
+        const TCOMM: [u32; 6] = [9, 11, 12, 13, 16, 18];
+        let advanced = if self.rule(OptionalRule::SterlingForge) {
+            Some(STERLING_FORGE)
+        } else if self.rule(OptionalRule::Tcomm) {
+            Some(TCOMM)
+        } else {
+            None
+        };
+        let Some(cards) = advanced else {
+            return self
+                .playable(q, model::Window::BeforeRoll, None)
+                .into_iter()
+                .filter(|t| {
+                    self.content
+                        .tactics
+                        .get(t)
+                        .is_some_and(|c| c.value.standard && c.value.card.is_some_and(|n| (9..=14).contains(&n)))
+                })
+                .map(|t| (t, None))
+                .collect();
+        };
+        let mut out: Vec<(Id, Option<Id>)> = Vec::new();
+        for t in &self.state.players[q].hand {
+            let Some(c) = self.content.tactics.get(t).map(|c| &c.value) else { continue };
+            let numbered = c.standard && c.card.is_some_and(|n| cards.contains(&n));
+            let die = c.die.clone().filter(|d| self.content.dice.contains_key(d));
+            if numbered && die.is_some() && !out.iter().any(|(o, _)| o == t) {
+                out.push((t.clone(), die));
+            }
+        }
+        out
     }
 
     /// The Tactics step of a Roll (`000 § Simple Rolls`, `§ Face to Face Roll`,
@@ -265,7 +346,9 @@ impl<'a> Game<'a> {
     /// dice must be respected at all times." The players of a 3-4 player
     /// game who are on neither side of the Roll, in turn from Prime Time,
     /// may play those of their `before-roll` Standard Tactics (cards 9-14) on
-    /// either side (docs/rulings.md R48); `add_die` keeps the per-Roll limits.
+    /// either side (docs/rulings.md R48); `add_die` keeps the per-Roll
+    /// limits. With an Advanced Tactics deck, the deck's cards instead, only
+    /// their die ([`Game::support_cards`]).
     fn supporting_tactics(&mut self, roller: &str, other: Option<&str>, roll: RollKind, rolling: [PlayerId; 2]) {
         let sides: Vec<(Side, Id, Option<Id>)> = match other {
             Some(o) if roll != RollKind::Simple => vec![
@@ -278,15 +361,8 @@ impl<'a> Game<'a> {
             self.table().order_from(self.state.underdog).into_iter().filter(|p| !rolling.contains(p)).collect();
         for q in supporters {
             for _ in 0..8 {
-                let playable: Vec<Id> =
-                    self.playable(q, model::Window::BeforeRoll, None)
-                        .into_iter()
-                        .filter(|t| {
-                            self.content.tactics.get(t).is_some_and(|c| {
-                                c.value.standard && c.value.card.is_some_and(|n| (9..=14).contains(&n))
-                            })
-                        })
-                        .collect();
+                let support = self.support_cards(q);
+                let playable: Vec<Id> = support.iter().map(|(t, _)| t.clone()).collect();
                 if playable.is_empty() {
                     break;
                 }
@@ -300,8 +376,9 @@ impl<'a> Game<'a> {
                     self.decide(q, DecisionKind::Tactic, None, "Add dice to another player's Roll?", options.clone());
                 let Some(i) = options.iter().position(|o| *o == pick).filter(|i| *i > 0) else { break };
                 let (t, (side, who, them)) = (&playable[(i - 1) / sides.len()], &sides[(i - 1) % sides.len()]);
+                let die = support[(i - 1) / sides.len()].1.clone();
                 self.roll_frame.tactic_side = Some(*side);
-                self.play_tactic(q, &t.clone(), &who.clone(), them.clone().as_deref());
+                self.play_tactic_as(q, &t.clone(), &who.clone(), them.clone().as_deref(), die.as_deref());
                 self.roll_frame.tactic_side = None;
             }
         }
