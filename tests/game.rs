@@ -414,6 +414,7 @@ fn case_initial_underdog() {
             decks: vec![vec![], vec![]].into(),
             zones: vec!["zone-1".into(), "zone-4".into()].into(),
             seed,
+            optional_rules: Default::default(),
         };
         let rec = sim::play_with(&loaded.content, &rt, &setup, &[sim::Policy::Greedy, sim::Policy::Greedy]).unwrap();
         rec.events

@@ -141,9 +141,9 @@ fn text_only_rules_are_listed_and_counted() {
 
 /// Issue 14's third acceptance item: the Prime Time Scenarios' objectives and
 /// special rules are data or Lua; `check --strict` lists only what waits for
-/// the Prime Time rules of issue 15 (the Objectives Deck, the tutorials' fixed
-/// Characters and Prime Time marker) and Gaia's Tectonic Shake, whose
-/// Character no pack holds.
+/// the Prime Time rules of issue 15 (the tutorials' fixed Characters and
+/// Prime Time marker) and Gaia's Tectonic Shake, whose Character no pack
+/// holds. Common Goals' Objectives Deck rules are played (`objectives_deck`).
 #[test]
 fn prime_time_text_only_rules_are_those_waiting_for_issue_15() {
     let pack = root().join("content/aristeia-prime-time");
@@ -161,11 +161,7 @@ fn prime_time_text_only_rules_are_those_waiting_for_issue_15() {
         listed,
         [
             "Scenario rule `characters` of `deathmatch-run-n-shoot`",
-            "Scenario rule `claim-objective-cards` of `common-goals`",
-            "Scenario rule `claiming-objective-cards` of `common-goals`",
             "Scenario rule `no-tectonic-shake` of `crow-accumulator`",
-            "Scenario rule `objectives-deck-use` of `common-goals`",
-            "Scenario rule `objectives-deck` of `common-goals`",
             "Scenario rule `preparations` of `deathmatch-ballroom-dancing`",
             "Scenario rule `prime-time` of `deathmatch-ballroom-dancing`",
             "Scenario rule `prime-time` of `deathmatch-run-n-shoot`",

@@ -36,6 +36,8 @@ pub(crate) struct Batch {
     pub players: Vec<Policy>,
     pub jobs: Option<usize>,
     pub without_games: bool,
+    /// The optional rules of every game (`--optional-rule`).
+    pub optional_rules: std::collections::BTreeSet<arena_engine::rules::game::optional::OptionalRule>,
 }
 
 impl Batch {
@@ -268,6 +270,7 @@ pub(crate) fn merge(args: MergeArgs, ui: &Ui, stdout: &mut dyn Write, stderr: &m
         players: players.iter().map(|p| if p == "random" { Policy::Random } else { Policy::Greedy }).collect(),
         jobs: None,
         without_games: false,
+        optional_rules: Default::default(),
     };
     match args.format {
         Output::Json => {

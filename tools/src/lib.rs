@@ -301,6 +301,11 @@ struct SimArgs {
     /// answers) and one of them all, instead of statistics
     #[arg(long, requires = "games", conflicts_with = "shard")]
     digest: bool,
+    /// An optional rule of 001's Additional Rules, played in every game
+    /// (repeatable): `hidden-objectives` (001 § Objective Cards (Additional
+    /// Rule): 2 hidden Objective cards each; 3-4 players only)
+    #[arg(long = "optional-rule", value_name = "NAME", value_parser = parse_optional_rule)]
+    optional_rules: Vec<arena_engine::rules::game::optional::OptionalRule>,
 }
 
 #[derive(clap::Args, Debug)]
@@ -338,6 +343,10 @@ enum SeatingArg {
 }
 
 /// A `--players` value; a number is answered with the option that takes it.
+fn parse_optional_rule(s: &str) -> Result<arena_engine::rules::game::optional::OptionalRule, String> {
+    s.parse()
+}
+
 fn parse_player_kind(s: &str) -> Result<PlayerKind, String> {
     if let Ok(n) = s.parse::<u32>() {
         return Err(format!(

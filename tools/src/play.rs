@@ -354,6 +354,18 @@ pub(super) fn sim(mut args: SimArgs, ui: &Ui, stdout: &mut dyn Write, stderr: &m
             return Ok(2);
         }
     }
+    if let Some(rule) = args.optional_rules.iter().find(|r| r.prime_time_only() && n_seats < 3) {
+        writeln!(
+            stderr,
+            "error: --optional-rule {rule} is a Prime Time rule ({}): it needs 3 or 4 players, not {n_seats} (use --seats 3 or 4)",
+            rule.section()
+        )?;
+        return Ok(2);
+    }
+    if args.digest && !args.optional_rules.is_empty() {
+        writeln!(stderr, "error: --digest plays without optional rules; leave out --optional-rule")?;
+        return Ok(2);
+    }
     let players = seats(&args.players, n_seats);
     let random_scenario = if content.scenarios.contains_key(&scenario) {
         scenario.clone()
@@ -381,6 +393,7 @@ pub(super) fn sim(mut args: SimArgs, ui: &Ui, stdout: &mut dyn Write, stderr: &m
             players,
             jobs: args.jobs,
             without_games: args.without_games,
+            optional_rules: args.optional_rules.iter().copied().collect(),
         };
         return sim_batch(&loaded, &teams, batch, args.format, ui, stdout, stderr);
     }
@@ -390,7 +403,8 @@ pub(super) fn sim(mut args: SimArgs, ui: &Ui, stdout: &mut dyn Write, stderr: &m
     } else {
         setup_id
     };
-    let setup = arena_engine::sim::replay_setup(content, &setup_id, args.seed).map_err(|e| anyhow::anyhow!(e))?;
+    let mut setup = arena_engine::sim::replay_setup(content, &setup_id, args.seed).map_err(|e| anyhow::anyhow!(e))?;
+    setup.optional_rules = args.optional_rules.iter().copied().collect();
     let runtime = Runtime::new(std::sync::Arc::new(content.clone()), loaded.script_set.clone(), Limits::default())
         .map_err(|e| anyhow::anyhow!("cannot start the Lua VM: {e}"))?;
     let mut controllers: Vec<Box<dyn arena_engine::rules::decision::Controller>> = (0..n_seats)
@@ -413,7 +427,9 @@ pub(super) fn sim(mut args: SimArgs, ui: &Ui, stdout: &mut dyn Write, stderr: &m
     )
     .map_err(|e| anyhow::anyhow!(e))?;
     if let Some(path) = &args.replay {
-        let replay = arena_engine::sim::Replay::of(&record, &setup_id, &loaded.content_hash()).with_packs(&loaded);
+        let replay = arena_engine::sim::Replay::of(&record, &setup_id, &loaded.content_hash())
+            .with_packs(&loaded)
+            .with_optional_rules(&setup);
         write_atomically(path, (serde_json::to_string(&replay)? + "\n").as_bytes())?;
     }
     match args.format {
@@ -443,13 +459,14 @@ pub(super) fn sim_batch(
     let seeds = batch.seeds();
     let started = std::time::Instant::now();
     let results = with_progress(seeds.end - seeds.start, !ui.quiet(), |tick| {
-        arena_engine::sim::batch(
+        arena_engine::sim::batch_with_rules(
             std::sync::Arc::new(loaded.content.clone()),
             loaded.script_set.clone(),
             teams,
             seeds.clone(),
             &batch.players,
             jobs,
+            &batch.optional_rules,
             tick,
         )
     })

@@ -60,6 +60,9 @@ pub enum DecisionKind {
     Tactic,
     /// Which Deployment Zone becomes the Scoring Zone (Assault).
     ScoringZone,
+    /// An Objective card to discard, keep or hand over (`001 § Objectives
+    /// Deck`, `001 § Objective Cards (Additional Rule)`).
+    Objective,
 }
 
 /// One legal option.

@@ -114,6 +114,13 @@ pub struct Situation {
     /// `running-projectile-<n>` in the order given.
     #[serde(default)]
     pub running_projectiles: Vec<SituationProjectile>,
+    /// The optional rules played (`001 § Additional Rules`): `["hidden-objectives"]`.
+    #[serde(default)]
+    pub optional_rules: Vec<crate::rules::game::optional::OptionalRule>,
+    /// The Objective cards (`001 § Objectives Deck`): the deck in draw order,
+    /// the available cards, the discard deck, each player's hidden cards.
+    #[serde(default)]
+    pub objectives: Option<crate::rules::situation_setup::SituationObjectives>,
     /// Lines the narrative must contain, in this order (`arena run` checks them).
     #[serde(default)]
     pub expect: Vec<String>,
@@ -210,6 +217,10 @@ pub enum Phase {
     /// The start of Round `round`: the Scenario's `round-start` rules, before
     /// the Planning Phase.
     RoundStart,
+    /// The hidden objectives' deal, before Team Presentation (`001 §
+    /// Objective Cards (Additional Rule)`): deal 3, keep 1, pass left and
+    /// right, keep 1.
+    HiddenObjectivesDeal,
 }
 
 impl Situation {
@@ -414,6 +425,7 @@ impl Situation {
             Phase::Activation => game.run_activation(skip).map_err(SetupError::from)?,
             Phase::EndOfRound => game.run_end_of_round(),
             Phase::RoundStart => game.run_round_start(),
+            Phase::HiddenObjectivesDeal => game.deal_hidden_objectives(),
         }
         let mut problems = Vec::new();
         let problem = |message: String| Problem { message, line: None };
@@ -529,6 +541,7 @@ impl<'a> Game<'a> {
             decks: vec![vec![]; n as usize].into(),
             zones: GameSetup::default_zones(scenario, map, crate::rules::seats::Table::of(n as usize))?,
             seed: sit.seed,
+            optional_rules: sit.optional_rules.iter().copied().collect(),
         };
         let board_zone = |z: &str| content.maps[&scenario.map].value.zones.iter().any(|x| x.id == z);
         let mut g = Game::new(content, runtime, &setup, controllers)?;
@@ -593,6 +606,7 @@ impl<'a> Game<'a> {
         }
         g.state.smoke = sit.smoke.iter().map(|t| (Hex::new(t.space[0], t.space[1]), t.character.clone())).collect();
         g.place_situation_markers(sit)?;
+        g.situation_objectives(sit)?;
         if g.unit(&sit.active).is_none() {
             return Err(SetupError::at(
                 "/active",

@@ -18,9 +18,11 @@ use crate::content::Content;
 use crate::players::{GreedyController, RandomController};
 use crate::rules::decision::Controller;
 use crate::rules::event::Event;
+use crate::rules::game::optional::OptionalRule;
 use crate::rules::game::{Game, GameSetup};
 use crate::rules::seats::{PlayerId, Seated, Table};
 use crate::script::runtime::Runtime;
+use std::collections::BTreeSet;
 
 /// What one game left behind.
 #[derive(Debug, Clone, serde::Serialize)]
@@ -272,6 +274,22 @@ pub fn batch(
     jobs: usize,
     progress: &(dyn Fn() + Sync),
 ) -> Result<Vec<GameSummary>, String> {
+    let none = BTreeSet::new();
+    batch_with_rules(content, scripts, teams, seeds, players, jobs, &none, progress)
+}
+
+/// [`batch`] with optional rules (`001 § Additional Rules`) in every game.
+#[allow(clippy::too_many_arguments)]
+pub fn batch_with_rules(
+    content: std::sync::Arc<Content>,
+    scripts: std::sync::Arc<crate::script::runtime::ScriptSet>,
+    teams: &Teams,
+    seeds: std::ops::Range<u64>,
+    players: &[Policy],
+    jobs: usize,
+    optional_rules: &BTreeSet<OptionalRule>,
+    progress: &(dyn Fn() + Sync),
+) -> Result<Vec<GameSummary>, String> {
     use std::sync::atomic::{AtomicU64, Ordering};
     if jobs > MAX_JOBS {
         return Err(format!(
@@ -286,7 +304,8 @@ pub fn batch(
     let play_one = |rt: &Result<Runtime, String>, seed: u64| {
         let result = match rt {
             Err(e) => Err(e.clone()),
-            Ok(rt) => teams.setup(&content, seed, players.len()).and_then(|s| {
+            Ok(rt) => teams.setup(&content, seed, players.len()).and_then(|mut s| {
+                s.optional_rules = optional_rules.clone();
                 let teams = s.teams.clone();
                 play_with(&content, rt, &s, players).map(|r| (r, teams))
             }),

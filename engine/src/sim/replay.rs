@@ -21,6 +21,10 @@ pub struct Replay {
     /// to load when they are missing; empty in files from before this field.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub packs: Vec<String>,
+    /// The optional rules the game was played with (`001 § Additional
+    /// Rules`), so that it re-plays with the same rules.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub optional_rules: Vec<crate::rules::game::optional::OptionalRule>,
 }
 
 impl Replay {
@@ -34,7 +38,21 @@ impl Replay {
             answers: record.answers.clone(),
             events: record.events.iter().map(|e| serde_json::to_value(e).unwrap_or_default()).collect(),
             packs: Vec::new(),
+            optional_rules: Vec::new(),
         }
+    }
+
+    /// The same, naming the optional rules it was played with.
+    pub fn with_optional_rules(mut self, setup: &GameSetup) -> Replay {
+        self.optional_rules = setup.optional_rules.iter().copied().collect();
+        self
+    }
+
+    /// The setup it names, with its optional rules.
+    fn setup(&self, content: &Content) -> Result<GameSetup, String> {
+        let mut setup = replay_setup(content, &self.setup, self.seed)?;
+        setup.optional_rules = self.optional_rules.iter().copied().collect();
+        Ok(setup)
     }
 
     /// The same, naming the packs it was played on.
@@ -73,7 +91,7 @@ impl Controller for ReplayController {
 
 /// Play a replay again and compare its events.
 pub fn check_replay(content: &Content, runtime: &Runtime, replay: &Replay) -> Result<ReplayCheck, String> {
-    let setup = replay_setup(content, &replay.setup, replay.seed)?;
+    let setup = replay.setup(content)?;
     let queue = std::rc::Rc::new(std::cell::RefCell::new((replay.answers.iter().copied().collect(), false)));
     let mut seats: Vec<ReplayController> =
         setup.teams.table().seats().map(|_| ReplayController(queue.clone())).collect();
@@ -162,7 +180,7 @@ pub const RANDOM_TEAMS: &str = "random-teams:";
 /// When the setup or Scenario the replay names is not loaded, or the game
 /// cannot start.
 pub fn replay_events(content: &Content, runtime: &Runtime, replay: &Replay) -> Result<Vec<Event>, String> {
-    let setup = replay_setup(content, &replay.setup, replay.seed)?;
+    let setup = replay.setup(content)?;
     let queue = std::rc::Rc::new(std::cell::RefCell::new((replay.answers.iter().copied().collect(), false)));
     let mut seats: Vec<ReplayController> =
         setup.teams.table().seats().map(|_| ReplayController(queue.clone())).collect();

@@ -238,5 +238,6 @@ fn key_is_set(s: &Scenario, key: ScenarioKey) -> bool {
         ScenarioKey::RunningProjectiles => s.running_projectiles,
         ScenarioKey::Actions => !s.actions.is_empty(),
         ScenarioKey::Obstacles => !s.obstacles.is_empty(),
+        ScenarioKey::ObjectivesDeck => s.objectives_deck,
     }
 }

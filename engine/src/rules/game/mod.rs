@@ -28,6 +28,9 @@ mod host;
 mod host_scenario;
 mod minions;
 mod movement;
+mod objectives;
+mod objectives_claim;
+pub mod optional;
 mod projectiles;
 mod rolls;
 mod rounds;
@@ -109,6 +112,8 @@ pub struct GameSetup {
     pub zones: Seated<Id>,
     /// The RNG seed.
     pub seed: u64,
+    /// The optional rules played (`001 § Additional Rules`).
+    pub optional_rules: BTreeSet<optional::OptionalRule>,
 }
 
 impl GameSetup {
@@ -138,6 +143,7 @@ impl GameSetup {
             decks: s.teams.iter().map(|t| t.tactics.clone()).collect::<Vec<_>>().into(),
             zones: Seated::from_fn(table, zone),
             seed,
+            optional_rules: BTreeSet::new(),
         })
     }
 }
@@ -199,7 +205,7 @@ impl GameSetup {
         };
         let zones = GameSetup::default_zones(sc, map, table)?;
         let decks: Seated<Vec<Id>> = teams.iter().map(|t| deck(t)).collect::<Vec<_>>().into();
-        Ok(GameSetup { scenario: scenario.to_string(), decks, teams, zones, seed })
+        Ok(GameSetup { scenario: scenario.to_string(), decks, teams, zones, seed, optional_rules: BTreeSet::new() })
     }
 
     /// Each player's Deployment Zone: the Scenario's, else the map's first
@@ -298,6 +304,9 @@ pub struct Game<'a> {
     /// Prime Time: while a States Step's Poisoned or Burning tokens inflict
     /// Damage, who imposed them (`001 § Frags and States`).
     state_credit: Option<FragBy>,
+    /// Why each Character's last Damage was inflicted, for the red Objective
+    /// cards (`001 § Objective Cards`, Inflict Damage), by Character id.
+    last_cause: BTreeMap<Id, model::BenchCause>,
 }
 
 /// Who earns the Frag if a Character goes to the Bench (`001 § Frags`).
@@ -554,6 +563,8 @@ impl<'a> Game<'a> {
             special_spaces: vec![],
             projectile_deck: vec![],
             projectiles_deployed: 0,
+            objectives: None,
+            optional_rules: setup.optional_rules.clone(),
             rng,
         };
         let mut game = Game {
@@ -577,6 +588,7 @@ impl<'a> Game<'a> {
             sight_cache: Default::default(),
             last_hit: BTreeMap::new(),
             state_credit: None,
+            last_cause: BTreeMap::new(),
         };
         game.emit(Event::GameStarted {
             scenario: setup.scenario.clone(),
@@ -727,6 +739,13 @@ impl<'a> Game<'a> {
         if !self.state.over {
             self.recovery_phase();
         }
+    }
+
+    /// A player's hidden Objective cards (`001 § Objective Cards (Additional
+    /// Rule)`), for that player's eyes (and tests); no other player's
+    /// controller is given them.
+    pub fn hidden_objectives_of(&self, p: PlayerId) -> &[Id] {
+        self.state.objectives.as_ref().and_then(|o| o.hidden.get(p.index())).map_or(&[], |h| h.as_slice())
     }
 
     /// The events before a controller gave up, if one did (situations).

@@ -46,6 +46,7 @@ impl<'a> Game<'a> {
         self.state.underdog = underdog;
         self.emit(Event::Underdog { player: underdog, reason });
         self.place_special_spaces();
+        self.prepare_objectives_deck();
         self.scenario_window(model::ScenarioWindow::BeforeDeployment, scenario::RuleCtx::default());
         // Deployment in (or, by default, adjacent to) each player's zone: the
         // Scenario's `deploy_in`.
@@ -107,13 +108,20 @@ impl<'a> Game<'a> {
             format!("{first} won the roll to pick first; {last} picked last")
         };
         self.emit(Event::PrimeTime { player: last, reason });
+        if self.hidden_objectives() {
+            self.deal_hidden_objectives();
+        }
         self.place_special_spaces();
+        self.prepare_objectives_deck();
         self.scenario_window(model::ScenarioWindow::BeforeDeployment, scenario::RuleCtx::default());
+        let barred = self.barred_zones();
         let zones: Vec<Id> = self
             .board
             .zones
             .iter()
-            .filter(|(z, (kind, _))| *kind == model::ZoneKind::Deployment && !self.state.scoring_zones.contains(z))
+            .filter(|(z, (kind, _))| {
+                *kind == model::ZoneKind::Deployment && !self.state.scoring_zones.contains(z) && !barred.contains(z)
+            })
             .map(|(z, _)| z.clone())
             .collect();
         let mut deployed: Vec<Id> = Vec::new();
