@@ -255,3 +255,232 @@ fn the_tutorials_pick_their_teams_from_their_own_characters() {
         assert!(ballroom.teams.iter().flatten().all(|id| basic_box.contains(id)), "seed {seed}");
     }
 }
+
+/// Every zone a blue card available now shows (`001 § Controlling a
+/// Deployment Zone`; rulings R63), read from the controller's View.
+fn shown_zones(view: &View<'_>) -> Vec<String> {
+    use arena_engine::model::{ObjectiveRequirement, ZoneControl, ZoneKind};
+    let mut out = Vec::new();
+    for c in view.state.objectives.as_ref().map(|o| o.available.clone()).unwrap_or_default() {
+        match view.content.objectives[&c].value.requirement.as_ref() {
+            Some(ObjectiveRequirement::Control { control: ZoneControl::CentralAndOther, .. }) => out
+                .extend(view.board.zones.iter().filter(|(_, (k, _))| *k == ZoneKind::Central).map(|(z, _)| z.clone())),
+            Some(ObjectiveRequirement::Control { zones, .. }) => out.extend(zones.iter().cloned()),
+            _ => {}
+        }
+    }
+    out
+}
+
+/// Answers like the greedy player, and checks every deployment and return
+/// from the Bench against the zones the available blue cards show.
+struct ZoneBanCheck {
+    inner: Box<dyn Controller>,
+    /// Decisions checked while some zone was barred, and violations.
+    seen: std::rc::Rc<std::cell::RefCell<(usize, Vec<String>)>>,
+}
+
+impl Controller for ZoneBanCheck {
+    fn decide(&mut self, d: &Decision, view: &View<'_>) -> usize {
+        if matches!(d.kind, DecisionKind::Deploy | DecisionKind::BenchReturn) {
+            let barred = shown_zones(view);
+            let mut seen = self.seen.borrow_mut();
+            if !barred.is_empty() {
+                seen.0 += 1;
+            }
+            for o in &d.options {
+                if let Choice::Space { space } = o {
+                    for z in &barred {
+                        if view.board.zones[z].1.contains(space) {
+                            seen.1.push(format!("{:?} offers {space:?} in {z}", d.kind));
+                        }
+                    }
+                }
+            }
+        }
+        self.inner.decide(d, view)
+    }
+}
+
+/// `001 § Controlling a Deployment Zone`, Common Goals' "Deployment from
+/// Bench": no deployment and no return from the Bench is offered in a
+/// Deployment Zone shown on an available blue Objective card (rulings R63).
+#[test]
+fn common_goals_bars_the_zones_of_available_blue_cards() {
+    let loaded = bundled();
+    let rt = Runtime::new(Arc::new(loaded.content.clone()), loaded.script_set.clone(), Limits::default()).unwrap();
+    let seen = std::rc::Rc::new(std::cell::RefCell::new((0, Vec::new())));
+    for seed in 1..9 {
+        let setup = GameSetup::random(&loaded.content, "common-goals", 4, seed).unwrap();
+        let mut seats: Vec<ZoneBanCheck> = (0..4)
+            .map(|i| ZoneBanCheck { inner: sim::Policy::Greedy.controller(seed, i), seen: seen.clone() })
+            .collect();
+        let controllers = seats.iter_mut().map(|c| c as &mut dyn Controller).collect();
+        sim::play(&loaded.content, &rt, &setup, controllers).unwrap();
+    }
+    let (checked, violations) = seen.borrow().clone();
+    assert!(violations.is_empty(), "{violations:?}");
+    assert!(checked >= 8, "only {checked} deployments or returns happened while a zone was barred");
+}
+
+/// Common Goals plays to its end with its Victory Points from the Objective
+/// cards (issue 15 item 4): red, orange and blue cards are claimed over a
+/// few seeds, and every Victory Point names the card that gave it.
+#[test]
+fn common_goals_scores_by_claiming_objective_cards() {
+    let loaded = bundled();
+    let rt = Runtime::new(Arc::new(loaded.content.clone()), loaded.script_set.clone(), Limits::default()).unwrap();
+    let mut colours = std::collections::BTreeSet::new();
+    let mut vp = 0;
+    for seats in [3, 4] {
+        for seed in 1..7 {
+            let setup = GameSetup::random(&loaded.content, "common-goals", seats, seed).unwrap();
+            let rec = sim::play_with(&loaded.content, &rt, &setup, &vec![sim::Policy::Greedy; seats]).unwrap();
+            for e in &rec.events {
+                match e {
+                    Event::ObjectiveClaimed { card, .. } => {
+                        colours.insert(loaded.content.objectives[card].value.family);
+                    }
+                    Event::VictoryPoints { objective, gained, .. } => {
+                        assert!(loaded.content.objectives.contains_key(objective), "{objective} is no Objective card");
+                        vp += *gained as u32;
+                    }
+                    _ => {}
+                }
+            }
+            assert!(rec.events.iter().any(|e| matches!(e, Event::GameEnded { .. })), "{seats} seats, seed {seed}");
+        }
+    }
+    assert!(vp > 0, "no Victory Point was scored");
+    assert!(colours.len() >= 3, "only {colours:?} were claimed");
+}
+
+/// `001 § Objective Cards (Additional Rule)`: after the deal of
+/// `situations/prime-time/objectives-hidden-pass.toml` each player holds the
+/// card they kept and the one they chose of the two handed to them, one by
+/// the player on their left and one by the player on their right.
+#[test]
+fn hidden_objectives_are_passed_left_and_right() {
+    use arena_engine::rules::situation::{Situation, SituationController, SituationSeat};
+    let loaded = bundled();
+    let rt = Runtime::new(Arc::new(loaded.content.clone()), loaded.script_set.clone(), Limits::default()).unwrap();
+    let path = arena_tests::tests_dir().join("situations/prime-time/objectives-hidden-pass.toml");
+    let sit: Situation = toml::from_str(&std::fs::read_to_string(path).unwrap()).unwrap();
+    let shared = std::rc::Rc::new(std::cell::RefCell::new(SituationController::new(sit.answers.clone())));
+    let mut seats: Vec<SituationSeat> = (0..3).map(|_| SituationSeat(shared.clone())).collect();
+    let controllers = seats.iter_mut().map(|s| s as &mut dyn Controller).collect();
+    let mut game = arena_engine::rules::game::Game::from_situation(&loaded.content, &rt, &sit, controllers).unwrap();
+    game.deal_hidden_objectives();
+    assert!(shared.borrow().unanswered.is_none(), "{:?}", shared.borrow().unanswered);
+    let held = |p: usize| game.hidden_objectives_of(PlayerId::seat(p)).to_vec();
+    // Dealt 1: zone 1, inflict-damage, zone 4; 2: zone 2, impose-states, zone 5;
+    // 3: zone 3, the green card, zone 6. Player 1 hands inflict-damage left
+    // (to 2) and zone 4 right (to 3); player 2 impose-states left (to 3) and
+    // zone 5 right (to 1); player 3 the green card left (to 1) and zone 6
+    // right (to 2).
+    assert_eq!(held(0), ["control-zone-1", "last-one-in-victory-points"]);
+    assert_eq!(held(1), ["control-zone-2", "inflict-damage"]);
+    assert_eq!(held(2), ["control-zone-3", "impose-states"]);
+    // The cards not kept (zones 4, 5, 6 and the one never dealt) are the deck.
+    let mut deck = game.state.objectives.as_ref().unwrap().deck.clone();
+    deck.sort();
+    assert_eq!(deck, ["control-zone-4", "control-zone-5", "control-zone-6", "inflict-damage-lowest-initiative"]);
+}
+
+/// Hidden objectives stay hidden (`001 § Objective Cards (Additional
+/// Rule)`; rulings R66): a player's Decisions list only their own cards, no
+/// narrative line names a card before it is claimed, the serialized state
+/// has no hidden cards; and the games play to their end.
+#[test]
+fn hidden_objectives_reveal_no_other_players_cards() {
+    struct Peek {
+        inner: Box<dyn Controller>,
+        leaks: std::rc::Rc<std::cell::RefCell<Vec<String>>>,
+    }
+    impl Controller for Peek {
+        fn decide(&mut self, d: &Decision, view: &View<'_>) -> usize {
+            if d.kind == DecisionKind::Objective {
+                let table = view.state.players.table();
+                for q in table.seats().filter(|q| *q != d.player) {
+                    let theirs = view.hidden_objectives(q);
+                    // A card of another player's hand is not among the options
+                    // (unless this player holds a copy of it too).
+                    for o in &d.options {
+                        if let Choice::Pick { id } = o {
+                            if theirs.contains(id)
+                                && !view.hidden_objectives(d.player).contains(id)
+                                && d.prompt.contains("discard")
+                            {
+                                self.leaks.borrow_mut().push(format!("{} sees {id} of {q}", d.player));
+                            }
+                        }
+                    }
+                }
+                let json = serde_json::to_string(view.state).unwrap();
+                if json.contains("\"hidden\"") {
+                    self.leaks.borrow_mut().push("the serialized state holds hidden cards".into());
+                }
+            }
+            self.inner.decide(d, view)
+        }
+    }
+    let loaded = bundled();
+    let rt = Runtime::new(Arc::new(loaded.content.clone()), loaded.script_set.clone(), Limits::default()).unwrap();
+    let leaks = std::rc::Rc::new(std::cell::RefCell::new(Vec::new()));
+    let mut claimed = 0;
+    for seed in 1..6 {
+        let mut setup = GameSetup::random(&loaded.content, "deathmatch-ballroom-dancing", 3, seed).unwrap();
+        setup.optional_rules.insert(arena_engine::rules::game::OptionalRule::HiddenObjectives);
+        let mut seats: Vec<Peek> =
+            (0..3).map(|i| Peek { inner: sim::Policy::Greedy.controller(seed, i), leaks: leaks.clone() }).collect();
+        let controllers = seats.iter_mut().map(|c| c as &mut dyn Controller).collect();
+        let rec = sim::play(&loaded.content, &rt, &setup, controllers).unwrap();
+        let ids: Vec<&String> = loaded.content.objectives.keys().collect();
+        for e in &rec.events {
+            let named = matches!(e, Event::ObjectiveClaimed { .. } | Event::VictoryPoints { .. });
+            claimed += usize::from(matches!(e, Event::ObjectiveClaimed { .. }));
+            let line = e.to_string();
+            if !named && ids.iter().any(|id| line.contains(id.as_str())) {
+                leaks.borrow_mut().push(format!("seed {seed}: {line}"));
+            }
+        }
+        assert!(rec.events.iter().any(|e| matches!(e, Event::GameEnded { .. })), "seed {seed}");
+    }
+    assert!(leaks.borrow().is_empty(), "{:?}", leaks.borrow());
+    assert!(claimed > 0, "no hidden objective was claimed in 5 games");
+}
+
+/// `--optional-rule hidden-objectives` is a Prime Time rule: at a 2-seat
+/// table it is a usage error; at 3 seats a game plays, its replay records
+/// the rule and re-plays the same.
+#[test]
+fn hidden_objectives_is_a_prime_time_optional_rule_and_replays() {
+    let two = arena_tests::arena(&["sim", "assault", "--optional-rule", "hidden-objectives"]);
+    assert_eq!(two.code, 2, "{}", two.stderr);
+    assert!(two.stderr.contains("is for 3-4 player (Prime Time) tables"), "{}", two.stderr);
+    let unknown = arena_tests::arena(&["sim", "common-goals", "--optional-rule", "hidden-objective"]);
+    assert_eq!(unknown.code, 2, "{}", unknown.stderr);
+    assert!(unknown.stderr.contains("hidden-objectives"), "{}", unknown.stderr);
+    let dir = std::env::temp_dir().join(format!("arena-objectives-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let file = dir.join("hidden.json");
+    let f = file.to_str().unwrap();
+    let run = arena_tests::arena(&[
+        "sim",
+        "deathmatch-run-n-shoot",
+        "--seats",
+        "3",
+        "--optional-rule",
+        "hidden-objectives",
+        "--seed",
+        "3",
+        "--replay",
+        f,
+    ]);
+    assert_eq!(run.code, 0, "{}", run.stderr);
+    let text = std::fs::read_to_string(&file).unwrap();
+    assert!(text.contains("\"optional_rules\":[\"hidden-objectives\"]"), "the replay does not record the rule");
+    let again = arena_tests::arena(&["replay", f]);
+    assert_eq!(again.code, 0, "{}{}", again.stdout, again.stderr);
+    let _ = std::fs::remove_dir_all(&dir);
+}

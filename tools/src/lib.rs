@@ -308,7 +308,8 @@ struct SimArgs {
     /// always played, R73), running-order-restriction (001 § Running Order
     /// (Additional Rule), 3 players), draft (001 § Draft: the teams are
     /// drafted at the table), sterling-forge (001 § Sterling Forge), tcomm
-    /// (001 § TComm). docs/optional-rules.md
+    /// (001 § TComm), hidden-objectives (001 § Objective Cards (Additional
+    /// Rule): 2 hidden Objective cards each). docs/optional-rules.md
     #[arg(long = "optional-rule", value_name = "NAME", value_parser = parse_optional_rule)]
     optional_rules: Vec<arena_engine::rules::game::OptionalRule>,
 }

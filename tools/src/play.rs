@@ -439,7 +439,9 @@ pub(super) fn sim(mut args: SimArgs, ui: &Ui, stdout: &mut dyn Write, stderr: &m
     )
     .map_err(|e| anyhow::anyhow!(e))?;
     if let Some(path) = &args.replay {
-        let replay = arena_engine::sim::Replay::of(&record, &setup_id, &loaded.content_hash()).with_packs(&loaded);
+        let replay = arena_engine::sim::Replay::of(&record, &setup_id, &loaded.content_hash())
+            .with_packs(&loaded)
+            .with_optional_rules(&setup);
         write_atomically(path, (serde_json::to_string(&replay)? + "\n").as_bytes())?;
     }
     match args.format {

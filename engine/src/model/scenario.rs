@@ -303,6 +303,8 @@ pub enum ScenarioKey {
     Actions,
     /// `obstacles`.
     Obstacles,
+    /// `objectives_deck`.
+    ObjectivesDeck,
     /// `characters_per_team`.
     CharactersPerTeam,
     /// `characters`: the Characters the Teams are picked from.
@@ -426,6 +428,11 @@ pub struct Scenario {
     /// of the Turns Phase.
     #[serde(default, skip_serializing_if = "std::ops::Not::not")]
     pub running_projectiles: bool,
+    /// The Scenario uses the Objectives Deck (`001 § Objectives Deck`): every
+    /// loaded Objective card with a `requirement`, 4 available face up, claimed
+    /// by colour (docs/scenarios.md § The Objectives Deck).
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub objectives_deck: bool,
     /// Actions every Character gains in this Scenario (Crow Accumulator's
     /// Accumulator Actions); their effects run with `ctx.self` = the Character.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]

@@ -15,7 +15,13 @@ pub struct GreedyController;
 
 impl GreedyController {
     fn zone_centre(view: &View<'_>) -> Option<Hex> {
-        let spaces = &view.board.zones.get(view.state.scoring_zones.first()?)?.1;
+        let zone = match view.state.scoring_zones.first() {
+            Some(z) => z.clone(),
+            // No Scoring Zone: the first Deployment Zone an available blue
+            // Objective card asks to control (`001 § Objective Cards`).
+            None => Self::objective_zone(view)?,
+        };
+        let spaces = &view.board.zones.get(&zone)?.1;
         // The space nearest the zone's middle: the one with least total distance.
         spaces.iter().copied().min_by_key(|h| spaces.iter().map(|o| h.distance(*o)).sum::<u32>())
     }
@@ -151,12 +157,83 @@ impl Controller for GreedyController {
             DecisionKind::Tactic => d.options.iter().position(|o| matches!(o, Choice::Play { .. })).unwrap_or(0),
             DecisionKind::OptionalEffect => d.options.iter().position(|o| *o == Choice::Yes).unwrap_or(0),
             DecisionKind::ScoringZone => Self::scoring_zone(d, view),
+            DecisionKind::Objective => Self::objective(d, view),
             _ => 0,
         }
     }
 }
 
 impl GreedyController {
+    /// The zone of the first available blue Objective card: one it names, or
+    /// the Central Zone.
+    fn objective_zone(view: &View<'_>) -> Option<String> {
+        use crate::model::ObjectiveRequirement;
+        let deck = view.state.objectives.as_ref()?;
+        deck.available.iter().find_map(|c| match view.content.objectives.get(c)?.value.requirement.as_ref()? {
+            ObjectiveRequirement::Control { zones, .. } if !zones.is_empty() => zones.first().cloned(),
+            ObjectiveRequirement::Control { .. } => view
+                .board
+                .zones
+                .iter()
+                .find(|(_, (k, _))| *k == crate::model::ZoneKind::Central)
+                .map(|(z, _)| z.clone()),
+            _ => None,
+        })
+    }
+
+    /// Who controls a zone now (`001 § Controlling a Deployment Zone`).
+    fn controller_of(view: &View<'_>, zone: &str) -> Option<crate::rules::seats::PlayerId> {
+        let spaces = &view.board.zones.get(zone)?.1;
+        let mut counts: std::collections::BTreeMap<crate::rules::seats::PlayerId, usize> = Default::default();
+        for u in view.state.units.iter().filter(|u| u.minion.is_none() && u.projectile.is_none()) {
+            if matches!(u.location, Location::Space(h) if spaces.contains(&h)) {
+                *counts.entry(u.owner).or_default() += 1;
+            }
+        }
+        let most = counts.values().copied().max()?;
+        let top: Vec<_> = counts.iter().filter(|(_, n)| **n == most).map(|(p, _)| *p).collect();
+        (top.len() == 1).then(|| top[0])
+    }
+
+    /// Whether an Objective card works against the deciding player: a green
+    /// card while it has the most Victory Points (it would lose them), a blue
+    /// card whose zones another player controls and it does not.
+    fn objective_against_me(d: &Decision, view: &View<'_>, card: &str) -> bool {
+        use crate::model::ObjectiveRequirement;
+        let Some(o) = view.content.objectives.get(card) else { return false };
+        let vp = |p: crate::rules::seats::PlayerId| view.state.players[p].victory_points;
+        match &o.value.requirement {
+            Some(ObjectiveRequirement::LeastVictoryPoints) => {
+                let most = view.state.players.table().seats().map(vp).max().unwrap_or(0);
+                vp(d.player) == most && most > 0
+            }
+            Some(ObjectiveRequirement::Control { zones, .. }) if !zones.is_empty() => {
+                let holders: Vec<_> = zones.iter().map(|z| Self::controller_of(view, z)).collect();
+                !holders.contains(&Some(d.player)) && holders.iter().any(|h| h.is_some())
+            }
+            _ => false,
+        }
+    }
+
+    /// An Objective card decision: discard (Prime Time's discard, a hidden
+    /// card at the end of the Round) a card that works against it, else
+    /// nothing; keep the card with the most Victory Points.
+    fn objective(d: &Decision, view: &View<'_>) -> usize {
+        let picks = d.options.iter().enumerate().filter_map(|(i, o)| match o {
+            Choice::Pick { id } => Some((i, id.as_str())),
+            _ => None,
+        });
+        if d.options.first() == Some(&Choice::Done) {
+            return picks.into_iter().find(|(_, c)| Self::objective_against_me(d, view, c)).map_or(0, |(i, _)| i);
+        }
+        let value = |c: &str| view.content.objectives.get(c).map_or(0, |o| o.value.vp);
+        if d.prompt.contains("hand which") {
+            // What is handed on: the card worth least.
+            return picks.min_by_key(|(i, c)| (value(c), *i)).map_or(0, |(i, _)| i);
+        }
+        picks.max_by_key(|(i, c)| (value(c), std::cmp::Reverse(*i))).map_or(0, |(i, _)| i)
+    }
+
     /// An Action: attack the Enemy with the least Hit Points left; else an
     /// Actions Step Tactic, a useful non-Attack Action, a step toward the
     /// Scoring Zone; else end the Activation.

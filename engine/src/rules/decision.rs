@@ -65,6 +65,9 @@ pub enum DecisionKind {
     /// Which State token to remove for the -2 Energy State and a Tactic, or
     /// none (`001 § Remove States`).
     RemoveState,
+    /// An Objective card to discard, keep or hand over (`001 § Objectives
+    /// Deck`, `001 § Objective Cards (Additional Rule)`).
+    Objective,
 }
 
 /// One legal option.

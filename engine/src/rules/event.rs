@@ -110,6 +110,20 @@ pub enum Event {
     Benched { character: Id },
     /// Victory Points scored (`000 § Objectives Phase`).
     VictoryPoints { player: PlayerId, gained: u8, total: u32, objective: Id },
+    /// An Objective card drawn and placed face up, available (`001 §
+    /// Preparation and Objectives Deck Use`).
+    ObjectiveDrawn { card: Id, colour: String },
+    /// An Objective card discarded, and why.
+    ObjectiveDiscarded { card: Id, reason: String },
+    /// A player claims an Objective card (`001 § Claiming Objective Cards`):
+    /// its Victory Points follow.
+    ObjectiveClaimed { player: PlayerId, card: Id, vp: u8 },
+    /// The Objectives Deck ran out: the discard deck is shuffled into a new
+    /// one (`001 § Preparation and Objectives Deck Use`).
+    ObjectivesReshuffled { cards: usize },
+    /// A green Objective card: `player` takes Victory Points from `from`
+    /// (`001 § Objective Cards`, Last One in Victory Points).
+    VictoryPointsTaken { player: PlayerId, from: PlayerId, amount: u8, left: u32 },
     /// The Scoring Zone moves (Assault).
     ScoringZone { zone: Id },
     /// The Scoring Zones are now these (none, or more than one).
@@ -263,6 +277,15 @@ impl std::fmt::Display for Event {
             Benched { character } => write!(f, "{character} moves to the Bench with -2 Energy"),
             VictoryPoints { player, gained, total, objective } => {
                 write!(f, "{player} scores {gained} VP for {objective} ({total})")
+            }
+            ObjectiveDrawn { card, colour } => write!(f, "Objective card {card} ({colour}) is drawn and available"),
+            ObjectiveDiscarded { card, reason } => write!(f, "Objective card {card} is discarded ({reason})"),
+            ObjectiveClaimed { player, card, vp } => write!(f, "{player} claims Objective card {card} ({vp} VP)"),
+            ObjectivesReshuffled { cards } => {
+                write!(f, "the Objectives Deck is empty: the discard deck ({cards} cards) is shuffled into a new one")
+            }
+            VictoryPointsTaken { player, from, amount, left } => {
+                write!(f, "{player} takes {amount} VP from {from} ({from} has {left})")
             }
             ScoringZone { zone } => write!(f, "the Scoring Zone is now {zone}"),
             ScoringZones { zones } if zones.is_empty() => write!(f, "there is no Scoring Zone now"),

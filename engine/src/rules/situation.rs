@@ -114,7 +114,7 @@ pub struct Situation {
     #[serde(default)]
     pub special_spaces: Vec<SituationSpecialSpace>,
     /// The optional rules played (`001 § Additional Rules`):
-    /// `optional_rules = ["underdog", "remove-states"]` (docs/optional-rules.md).
+    /// `optional_rules = ["underdog", "hidden-objectives"]` (docs/optional-rules.md).
     #[serde(default)]
     pub optional_rules: Vec<crate::rules::game::OptionalRule>,
     /// Running Projectiles in the HexaDome: `{ space = [q, r], marker =
@@ -122,6 +122,10 @@ pub struct Situation {
     /// `running-projectile-<n>` in the order given.
     #[serde(default)]
     pub running_projectiles: Vec<SituationProjectile>,
+    /// The Objective cards (`001 § Objectives Deck`): the deck in draw order,
+    /// the available cards, the discard deck, each player's hidden cards.
+    #[serde(default)]
+    pub objectives: Option<crate::rules::situation_setup::SituationObjectives>,
     /// Lines the narrative must contain, in this order (`arena run` checks them).
     #[serde(default)]
     pub expect: Vec<String>,
@@ -218,6 +222,10 @@ pub enum Phase {
     /// The start of Round `round`: the Scenario's `round-start` rules, before
     /// the Planning Phase.
     RoundStart,
+    /// The hidden objectives' deal, before Team Presentation (`001 §
+    /// Objective Cards (Additional Rule)`): deal 3, keep 1, pass left and
+    /// right, keep 1.
+    HiddenObjectivesDeal,
 }
 
 impl Situation {
@@ -422,6 +430,7 @@ impl Situation {
             Phase::Activation => game.run_activation(skip).map_err(SetupError::from)?,
             Phase::EndOfRound => game.run_end_of_round(),
             Phase::RoundStart => game.run_round_start(),
+            Phase::HiddenObjectivesDeal => game.deal_hidden_objectives(),
         }
         let mut problems = Vec::new();
         let problem = |message: String| Problem { message, line: None };
@@ -615,6 +624,7 @@ impl<'a> Game<'a> {
         }
         g.state.smoke = sit.smoke.iter().map(|t| (Hex::new(t.space[0], t.space[1]), t.character.clone())).collect();
         g.place_situation_markers(sit)?;
+        g.situation_objectives(sit)?;
         if g.unit(&sit.active).is_none() {
             return Err(SetupError::at(
                 "/active",

@@ -226,3 +226,66 @@ impl Game<'_> {
         Ok(())
     }
 }
+
+/// A situation's Objective cards (`001 § Objectives Deck`): card ids, copies
+/// repeated.
+#[derive(Debug, Clone, Default, serde::Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct SituationObjectives {
+    /// The Objectives Deck, in the order the cards will be drawn (the first
+    /// drawn first).
+    #[serde(default)]
+    pub deck: Vec<crate::model::Id>,
+    /// The available cards, face up, in line.
+    #[serde(default)]
+    pub available: Vec<crate::model::Id>,
+    /// The discard deck.
+    #[serde(default)]
+    pub discard: Vec<crate::model::Id>,
+    /// Each player's hidden cards, in seat order (hidden objectives).
+    #[serde(default)]
+    pub hidden: Vec<Vec<crate::model::Id>>,
+}
+
+impl Game<'_> {
+    /// The situation's Objective cards, each checked against the loaded
+    /// cards; with none given, a Scenario that uses the deck gets it built
+    /// and shuffled with the seed, and nothing available.
+    pub(super) fn situation_objectives(&mut self, sit: &Situation) -> Result<(), SetupError> {
+        let Some(o) = &sit.objectives else {
+            if self.content.scenarios[&sit.scenario].value.objectives_deck || !sit.optional_rules.is_empty() {
+                self.build_objectives_deck();
+            }
+            return Ok(());
+        };
+        let known: Vec<String> = self.content.objectives.keys().cloned().collect();
+        let check = |key: &str, cards: &[crate::model::Id]| -> Result<(), SetupError> {
+            match cards.iter().position(|c| !self.content.objectives.contains_key(c)) {
+                Some(k) => Err(SetupError::at(
+                    format!("/objectives/{key}/{k}"),
+                    format!("no Objective card `{}`{}", cards[k], mean(&cards[k], &known)),
+                )),
+                None => Ok(()),
+            }
+        };
+        check("deck", &o.deck)?;
+        check("available", &o.available)?;
+        check("discard", &o.discard)?;
+        for (i, h) in o.hidden.iter().enumerate() {
+            check(&format!("hidden/{i}"), h)?;
+        }
+        if o.hidden.len() > self.table().len() {
+            return Err(SetupError::at("/objectives/hidden", "more hands of hidden objectives than players"));
+        }
+        let mut hidden = o.hidden.clone();
+        hidden.resize(self.table().len(), Vec::new());
+        self.state.objectives = Some(crate::rules::state::ObjectivesDeck {
+            deck: o.deck.iter().rev().cloned().collect(),
+            available: o.available.clone(),
+            discard: o.discard.clone(),
+            hidden,
+            refill_pending: false,
+        });
+        Ok(())
+    }
+}

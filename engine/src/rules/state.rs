@@ -184,8 +184,37 @@ pub struct GameState {
     /// Running Projectiles deployed so far (for their names).
     #[serde(skip)]
     pub(crate) projectiles_deployed: usize,
+    /// The Objectives Deck, when the Scenario uses it or hidden objectives
+    /// are played (`001 § Objectives Deck`).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub objectives: Option<ObjectivesDeck>,
+    /// The optional rules of this game (`001 § Additional Rules`).
+    #[serde(skip_serializing_if = "BTreeSet::is_empty")]
+    pub optional_rules: BTreeSet<crate::rules::game::OptionalRule>,
     #[serde(skip)]
     pub(crate) rng: rand_chacha::ChaCha8Rng,
+}
+
+/// The Objective cards in play (`001 § Objectives Deck`, `001 § Objective
+/// Cards (Additional Rule)`): card ids, one entry per copy.
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize)]
+pub struct ObjectivesDeck {
+    /// Face down, the top card last.
+    pub deck: Vec<Id>,
+    /// The available cards, face up in the order they were drawn.
+    pub available: Vec<Id>,
+    /// The discard deck, which anyone may check ("Discarded Objective cards
+    /// build a discard deck that players may check at any moment").
+    pub discard: Vec<Id>,
+    /// Hidden objectives: each player's face-down cards, by seat. Not
+    /// serialized: a player's hidden cards are no other player's to see
+    /// (see [`View::hidden_objectives`]).
+    #[serde(skip)]
+    pub(crate) hidden: Vec<Vec<Id>>,
+    /// A red or orange card was claimed: its replacement is drawn after the
+    /// active Character's Activation (`001 § Claiming Objective Cards`).
+    #[serde(skip)]
+    pub refill_pending: bool,
 }
 
 /// What controllers may look at.
@@ -212,6 +241,13 @@ impl View<'_> {
             Some(m) => &m.actions,
             None => self.content.characters.get(id).map_or(&[], |c| &c.value.actions),
         }
+    }
+
+    /// The hidden Objective cards of the player `viewer` (`001 § Objective
+    /// Cards (Additional Rule)`): a controller sees its own player's, never
+    /// another's (nothing else in the View names them).
+    pub fn hidden_objectives(&self, viewer: PlayerId) -> &[Id] {
+        self.state.objectives.as_ref().and_then(|o| o.hidden.get(viewer.index())).map_or(&[], |h| h.as_slice())
     }
 
     /// A unit's Hit Points.

@@ -42,6 +42,12 @@ impl Replay {
         }
     }
 
+    /// The same, naming the optional rules it was played with.
+    pub fn with_optional_rules(mut self, setup: &GameSetup) -> Replay {
+        self.optional_rules = setup.optional_rules.iter().copied().collect();
+        self
+    }
+
     /// The same, naming the packs it was played on.
     pub fn with_packs(mut self, loaded: &crate::loaded::Loaded) -> Replay {
         self.packs = loaded.packs.iter().map(|p| format!("{} {}", p.manifest.id, p.manifest.version)).collect();

@@ -64,6 +64,13 @@ impl Validator<'_> {
                 // A restriction the engine applies itself (`model::Prevention`).
                 continue;
             }
+            // An Objective card's printed text: its `requirement` is what the
+            // engine checks (`001 § Objective Cards`), not Lua.
+            let card_id = cpath.split_once(' ').map_or(cpath.as_str(), |(c, _)| c);
+            let objective = card_id.strip_prefix("objective:").and_then(|id| self.loaded.content.objectives.get(id));
+            if lua.is_none() && script.is_none() && objective.is_some_and(|o| o.value.requirement.is_some()) {
+                continue;
+            }
             if lua.is_none() && script.is_none() && !self.notes {
                 // An effect without Lua, not listed: counted only (no path to build).
                 unsupported += 1;

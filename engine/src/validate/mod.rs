@@ -7,6 +7,7 @@
 
 mod effects;
 mod invictus;
+mod objectives;
 mod scenarios;
 
 use crate::content::{Entry, Origin};
@@ -63,6 +64,7 @@ pub fn validate(loaded: &Loaded, options: &Options) -> Report {
     v.timings();
     v.provisional();
     v.scenario_rules();
+    v.objectives();
     Report {
         diagnostics: v.out,
         compiled: v.compiled,

@@ -286,5 +286,6 @@ fn key_is_set(s: &Scenario, key: ScenarioKey) -> bool {
         ScenarioKey::Actions => !s.actions.is_empty(),
         ScenarioKey::Characters => !s.characters.is_empty(),
         ScenarioKey::Obstacles => !s.obstacles.is_empty(),
+        ScenarioKey::ObjectivesDeck => s.objectives_deck,
     }
 }

@@ -18,6 +18,12 @@ impl<'a> Game<'a> {
             let by = self.damage_by(id, _source);
             self.last_hit.insert(id.to_string(), by);
         }
+        if self.state.objectives.is_some() {
+            match self.damage_cause(_source) {
+                Some(cause) => self.last_cause.insert(id.to_string(), cause),
+                None => self.last_cause.remove(id),
+            };
+        }
         let u = self.unit_mut(id).expect("unit");
         let before = u.damage;
         u.damage = (u.damage + amount).min(hp);
@@ -183,6 +189,7 @@ impl<'a> Game<'a> {
                 self.draw(p, 1);
             }
         }
+        self.objectives_sent_to_bench(id, owner, credited);
         let at = scenario::RuleCtx { player: credited, ..scenario::RuleCtx::of(id, owner) };
         self.scenario_window(model::ScenarioWindow::SentToBench, at);
     }
@@ -206,6 +213,7 @@ impl<'a> Game<'a> {
         let total = self.state.players[opponent].frags;
         self.emit(Event::Frag { player: opponent, total });
         self.draw(opponent, 1);
+        self.objectives_sent_to_bench(id, owner, Some(opponent));
         let at = scenario::RuleCtx { player: Some(opponent), ..scenario::RuleCtx::of(id, owner) };
         self.scenario_window(model::ScenarioWindow::SentToInfirmary, at);
     }

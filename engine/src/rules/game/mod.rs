@@ -29,6 +29,8 @@ mod host;
 mod host_scenario;
 mod minions;
 mod movement;
+mod objectives;
+mod objectives_claim;
 mod optional;
 mod projectiles;
 mod rolls;
@@ -311,13 +313,14 @@ pub struct Game<'a> {
     /// Prime Time: while a States Step's Poisoned or Burning tokens inflict
     /// Damage, who imposed them (`001 § Frags and States`).
     state_credit: Option<FragBy>,
-    /// The optional rules played (`001 § Additional Rules`).
-    rules: BTreeSet<OptionalRule>,
     /// No! in hand: each player's "No!", taken out of the deck before it is
     /// shuffled, for the hand after the Mulligan (`001 § No!`).
     set_aside: Seated<Vec<Id>>,
     /// The Draft: each player's team size, the setup's (`001 § Draft`).
     draft_sizes: Seated<usize>,
+    /// Why each Character's last Damage was inflicted, for the red Objective
+    /// cards (`001 § Objective Cards`, Inflict Damage), by Character id.
+    last_cause: BTreeMap<Id, model::BenchCause>,
 }
 
 /// Who earns the Frag if a Character goes to the Bench (`001 § Frags`).
@@ -547,6 +550,8 @@ impl<'a> Game<'a> {
             special_spaces: vec![],
             projectile_deck: vec![],
             projectiles_deployed: 0,
+            objectives: None,
+            optional_rules: setup.optional_rules.clone(),
             rng,
         };
         let mut game = Game {
@@ -570,9 +575,9 @@ impl<'a> Game<'a> {
             sight_cache: Default::default(),
             last_hit: BTreeMap::new(),
             state_credit: None,
-            rules: setup.optional_rules.clone(),
             set_aside,
             draft_sizes: Seated::from_fn(table, |p| setup.teams[p].len()),
+            last_cause: BTreeMap::new(),
         };
         game.emit(Event::GameStarted { scenario: setup.scenario.clone(), seed: setup.seed, teams: teams.clone() });
         Ok(game)
@@ -590,7 +595,7 @@ impl<'a> Game<'a> {
 
     /// Whether an optional rule of `001 § Additional Rules` is played.
     pub(in crate::rules) fn rule(&self, rule: OptionalRule) -> bool {
-        self.rules.contains(&rule)
+        self.state.optional_rules.contains(&rule)
     }
 
     /// The seats at this game's table.
@@ -726,6 +731,13 @@ impl<'a> Game<'a> {
         if !self.state.over {
             self.recovery_phase();
         }
+    }
+
+    /// A player's hidden Objective cards (`001 § Objective Cards (Additional
+    /// Rule)`), for that player's eyes (and tests); no other player's
+    /// controller is given them.
+    pub fn hidden_objectives_of(&self, p: PlayerId) -> &[Id] {
+        self.state.objectives.as_ref().and_then(|o| o.hidden.get(p.index())).map_or(&[], |h| h.as_slice())
     }
 
     /// The events before a controller gave up, if one did (situations).

@@ -48,11 +48,17 @@ pub enum OptionalRule {
     /// 012, 013, 016 and 018 may add only their die to any other player's
     /// Roll.
     Tcomm,
+    /// Hidden objectives (`001 § Objective Cards (Additional Rule)`, `001 §
+    /// Claiming Objective Cards (Additional Rule)`): each player holds 2
+    /// Objective cards face down (deal 3, keep 1, pass one left and one
+    /// right, keep 1), claims them when met, draws after a claim, and may
+    /// discard one at the end of the Round to draw a new one.
+    HiddenObjectives,
 }
 
 impl OptionalRule {
     /// Every optional rule, in the order of `001 § Additional Rules`.
-    pub const ALL: [OptionalRule; 8] = [
+    pub const ALL: [OptionalRule; 9] = [
         OptionalRule::Underdog,
         OptionalRule::RemoveStates,
         OptionalRule::NoInHand,
@@ -61,6 +67,7 @@ impl OptionalRule {
         OptionalRule::Draft,
         OptionalRule::SterlingForge,
         OptionalRule::Tcomm,
+        OptionalRule::HiddenObjectives,
     ];
 
     /// Its kebab-case name (`--optional-rule underdog`, `optional_rules = ["underdog"]`).
@@ -74,6 +81,7 @@ impl OptionalRule {
             OptionalRule::Draft => "draft",
             OptionalRule::SterlingForge => "sterling-forge",
             OptionalRule::Tcomm => "tcomm",
+            OptionalRule::HiddenObjectives => "hidden-objectives",
         }
     }
 
@@ -88,12 +96,15 @@ impl OptionalRule {
             OptionalRule::Draft => "001 § Draft",
             OptionalRule::SterlingForge => "001 § Sterling Forge",
             OptionalRule::Tcomm => "001 § TComm",
+            OptionalRule::HiddenObjectives => "001 § Objective Cards (Additional Rule)",
         }
     }
 
     /// The tables it is given for: every rule of `001 § Additional Rules` is
     /// a rule of Prime Time matches (3-4 players); the Running Order
-    /// restriction is given for "3 player matches" only.
+    /// restriction is given for "3 player matches" only. (Hidden objectives
+    /// pass cards "to the player to their left and ... to their right":
+    /// docs/rulings.md R66.)
     pub const fn seats(self) -> std::ops::RangeInclusive<usize> {
         match self {
             OptionalRule::RunningOrderRestriction => 3..=3,

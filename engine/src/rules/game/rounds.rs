@@ -286,6 +286,7 @@ impl<'a> Game<'a> {
         }
         self.state.active = None;
         self.scenario_window(model::ScenarioWindow::ActivationEnd, scenario::RuleCtx::of(id, owner));
+        self.objectives_after_activation();
         Ok(())
     }
 
@@ -297,6 +298,9 @@ impl<'a> Game<'a> {
         // Short Distance: "any Deployment Zone except the Central Zone" (rulings R44).
         let central = to != model::BenchReturn::AnyDeploymentZoneExceptCentral;
         let own_zone = self.state.players[owner].zone.clone();
+        // Not a Deployment Zone shown on an available Objective card (`001 §
+        // Controlling a Deployment Zone`).
+        let barred = self.barred_zones();
         let zones: Vec<Id> = self
             .board
             .zones
@@ -306,6 +310,7 @@ impl<'a> Game<'a> {
                 (*kind == model::ZoneKind::Deployment || (central && *kind == model::ZoneKind::Central))
                     && !self.state.scoring_zones.contains(zid)
                     && (!own || **zid == own_zone)
+                    && !barred.contains(zid)
             })
             .map(|(zid, _)| zid.clone())
             .collect();

@@ -8,6 +8,8 @@ impl<'a> Game<'a> {
         self.open_window(model::Window::ObjectivesPhase, None);
         // 1. Check Objectives: the Scenario's objectives, in its order.
         self.scenario_window(ScenarioWindow::CheckObjectives, scenario::RuleCtx::default());
+        // The Objective cards (`001 § Claiming Objective Cards`).
+        self.objectives_check();
         if self.state.over {
             return;
         }
@@ -28,8 +30,10 @@ impl<'a> Game<'a> {
             return;
         }
         if self.table().prime_time() {
+            self.prime_time_objective_discard();
             self.hand_over_prime_time(&vp);
             self.scenario_window(ScenarioWindow::ObjectivesPhaseEnd, scenario::RuleCtx::default());
+            self.hidden_objectives_round_end();
             return;
         }
         // 3. Assign Underdog Status: fewest VP; on a tie it changes hands (`000 § Objectives Phase`).

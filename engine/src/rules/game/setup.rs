@@ -47,6 +47,7 @@ impl<'a> Game<'a> {
         self.state.underdog = underdog;
         self.emit(Event::Underdog { player: underdog, reason });
         self.place_special_spaces();
+        self.prepare_objectives_deck();
         self.scenario_window(model::ScenarioWindow::BeforeDeployment, scenario::RuleCtx::default());
         // Deployment in (or, by default, adjacent to) each player's zone: the
         // Scenario's `deploy_in`.
@@ -112,16 +113,26 @@ impl<'a> Game<'a> {
             };
             self.emit(Event::PrimeTime { player: last, reason });
         }
+        // Hidden objectives are dealt once the Teams are created (`001 §
+        // Objective Cards (Additional Rule)`: "before advancing to step 5").
+        if self.hidden_objectives() {
+            self.deal_hidden_objectives();
+        }
         // 7. Artifact Deployment comes before 8. Team Deployment (`001 §
-        // Preparations`): Special Spaces, then Running Projectiles.
+        // Preparations`): Special Spaces, then Running Projectiles; the
+        // Objectives Deck's first 4 cards are drawn "before deploying".
         self.place_special_spaces();
         self.setup_projectiles();
+        self.prepare_objectives_deck();
         self.scenario_window(model::ScenarioWindow::BeforeDeployment, scenario::RuleCtx::default());
+        let barred = self.barred_zones();
         let zones: Vec<Id> = self
             .board
             .zones
             .iter()
-            .filter(|(z, (kind, _))| *kind == model::ZoneKind::Deployment && !self.state.scoring_zones.contains(z))
+            .filter(|(z, (kind, _))| {
+                *kind == model::ZoneKind::Deployment && !self.state.scoring_zones.contains(z) && !barred.contains(z)
+            })
             .map(|(z, _)| z.clone())
             .collect();
         let mut deployed: Vec<Id> = Vec::new();

@@ -16,6 +16,10 @@ impl<'a> Game<'a> {
             self.emit(Event::Log { text: format!("{id} cannot receive States") });
             return Ok(());
         }
+        // The different States it had, for the orange Objective cards.
+        let mut before: Vec<Id> = u.tokens.iter().filter(|t| t.state != state).map(|t| t.state.clone()).collect();
+        before.sort();
+        before.dedup();
         if !stacking {
             // Re-imposed: the old token goes, a new one is placed red side up (`000 § States`).
             u.tokens.retain(|t| t.state != state);
@@ -28,6 +32,7 @@ impl<'a> Game<'a> {
         });
         let owner = u.owner;
         self.emit(Event::StateImposed { character: id.to_string(), state: state.to_string() });
+        self.objectives_state_imposed(state, source, &before);
         if state == "silenced" {
             self.choose_silenced(id, source);
         }
