@@ -90,6 +90,21 @@ fn main() {
         );
     }
     eprintln!("arena-bench check-input files={} scripts={}", l.docs.len(), l.script_set.sources().len());
+    // Before divan's table, whose rows it would split.
+    for seats in [2, 3, 4] {
+        let rounds: u32 = round_setups(seats)
+            .iter()
+            .map(|s| {
+                let rec = sim::play_with(&l.content, &rt, s, &vec![Policy::Greedy; seats]).unwrap();
+                let ended = rec.events.iter().rev().find_map(|e| match e {
+                    arena_engine::rules::event::Event::GameEnded { rounds, .. } => Some(u32::from(*rounds)),
+                    _ => None,
+                });
+                ended.expect("every game ends")
+            })
+            .sum();
+        eprintln!("arena-bench game-rounds seats={seats} games={ROUND_GAMES} rounds={rounds}");
+    }
     divan::main();
 }
 
@@ -169,33 +184,27 @@ fn parse_and_compile_bundled(b: divan::Bencher) {
 /// cost no more than 2.5x a 2-player game of as many Rounds): Assault with 2,
 /// Crossover Assault with 3 and 4 (both 5 Rounds at most, on the HexaDome A
 /// side), random teams of seeds 1-8 per iteration. The Rounds those 8 games
-/// play are printed as `arena-bench game-rounds seats=N games=8 rounds=R`, so
-/// tools/bench.sh divides the time by them.
+/// play are printed first, as `arena-bench game-rounds seats=N games=8
+/// rounds=R` (`main`), so tools/bench.sh divides the time by them.
 #[divan::bench(args = [2, 3, 4], sample_count = 10)]
 fn whole_game_by_players(b: divan::Bencher, seats: usize) {
     let l = loaded();
     let rt = Runtime::new(Arc::new(l.content.clone()), l.script_set.clone(), Limits::default()).unwrap();
-    let scenario = if seats == 2 { "assault" } else { "crossover-assault" };
-    let setups: Vec<GameSetup> =
-        (1..=ROUND_GAMES).map(|seed| GameSetup::random(&l.content, scenario, seats, seed).unwrap()).collect();
+    let setups = round_setups(seats);
     let players = vec![Policy::Greedy; seats];
-    let rounds: u32 = setups
-        .iter()
-        .map(|s| {
-            let rec = sim::play_with(&l.content, &rt, s, &players).unwrap();
-            let ended = rec.events.iter().rev().find_map(|e| match e {
-                arena_engine::rules::event::Event::GameEnded { rounds, .. } => Some(u32::from(*rounds)),
-                _ => None,
-            });
-            ended.expect("every game ends")
-        })
-        .sum();
-    eprintln!("arena-bench game-rounds seats={seats} games={ROUND_GAMES} rounds={rounds}");
     b.bench_local(|| {
         for s in &setups {
             divan::black_box(sim::play_with(&l.content, &rt, s, &players).unwrap());
         }
     });
+}
+
+/// The games of [`whole_game_by_players`] at `seats` players: Assault at 2,
+/// Crossover Assault at 3 and 4, random teams of seeds 1 to [`ROUND_GAMES`].
+fn round_setups(seats: usize) -> Vec<GameSetup> {
+    let l = loaded();
+    let scenario = if seats == 2 { "assault" } else { "crossover-assault" };
+    (1..=ROUND_GAMES).map(|seed| GameSetup::random(&l.content, scenario, seats, seed).unwrap()).collect()
 }
 
 /// Games per iteration of [`whole_game_by_players`].
