@@ -484,3 +484,31 @@ fn hidden_objectives_is_a_prime_time_optional_rule_and_replays() {
     assert_eq!(again.code, 0, "{}{}", again.stdout, again.stderr);
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+/// `001 § Preparations`, 6. Tactics Deck Building: at a Prime Time table a
+/// random team's deck holds every Tactic of its Characters with the
+/// Standard Tactics; at two players, 000's two per Character.
+#[test]
+fn prime_time_random_decks_hold_all_four_tactics_of_each_character() {
+    let loaded = bundled();
+    let c = &loaded.content;
+    let own = |deck: &[String], character: &str| {
+        deck.iter().filter(|t| c.tactics[*t].value.character.as_deref() == Some(character)).count()
+    };
+    let printed =
+        |character: &str| c.tactics.values().filter(|t| t.value.character.as_deref() == Some(character)).count();
+    for seed in 1..=10 {
+        let three = GameSetup::random(c, "wanted", 3, seed).unwrap();
+        for (team, deck) in three.teams.iter().zip(three.decks.iter()) {
+            for ch in team {
+                assert_eq!(own(deck, ch), printed(ch), "seed {seed}: {ch}'s Tactics at a Prime Time table");
+            }
+        }
+        let two = GameSetup::random(c, "assault", 2, seed).unwrap();
+        for (team, deck) in two.teams.iter().zip(two.decks.iter()) {
+            for ch in team {
+                assert_eq!(own(deck, ch), printed(ch).min(2), "seed {seed}: {ch} at two players");
+            }
+        }
+    }
+}

@@ -193,7 +193,11 @@ impl GameSetup {
         // `000 § Setup`, Step 4: "choose two of each of your Character's Tactics
         // and shuffle them with the ten Standard Tactics": the Standard
         // Tactics with their copies, and two of each Character's Tactics
-        // drawn with the seed (all of them when it has two or fewer).
+        // drawn with the seed (all of them when it has two or fewer). At a
+        // Prime Time table all four (`001 § Preparations`, 6. Tactics Deck
+        // Building: "the four Tactic cards of each of their Characters ...
+        // to obtain a total of eighteen Tactics").
+        let own_per_character = if table.prime_time() { usize::MAX } else { 2 };
         let mut standard: Vec<Id> = Vec::new();
         for t in content.tactics.values().filter(|t| t.value.standard) {
             standard.extend(std::iter::repeat_n(t.value.id.clone(), t.value.copies.max(1) as usize));
@@ -208,7 +212,7 @@ impl GameSetup {
                     .map(|t| t.value.id.clone())
                     .collect();
                 shuffle(&mut own, &mut rng);
-                d.extend(own.into_iter().take(2));
+                d.extend(own.into_iter().take(own_per_character));
             }
             d
         };
