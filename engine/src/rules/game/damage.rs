@@ -168,8 +168,8 @@ impl<'a> Game<'a> {
             FragBy::PrimeTimeAmong(among) => {
                 let options: Vec<Choice> = among.iter().map(|p| Choice::Text { text: p.to_string() }).collect();
                 let pt = self.state.underdog;
-                let pick =
-                    self.decide(pt, DecisionKind::Choose, Some(id), "Prime Time: who earns the Frag?", options.clone());
+                let prompt = format!("{}: who earns the Frag?", self.marker_name());
+                let pick = self.decide(pt, DecisionKind::Choose, Some(id), &prompt, options.clone());
                 options.iter().position(|o| *o == pick).map(|i| among[i])
             }
         };

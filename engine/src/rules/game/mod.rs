@@ -597,6 +597,13 @@ impl<'a> Game<'a> {
         &self.effects_run
     }
 
+    /// What the marker that decides is called at this table: "the Underdog"
+    /// under `001 § Underdog` ("Whenever the rules make reference to 'Prime
+    /// Time', replace it for 'Underdog'"), else "Prime Time".
+    pub(in crate::rules) fn marker_name(&self) -> &'static str {
+        if self.rule(OptionalRule::Underdog) { "the Underdog" } else { "Prime Time" }
+    }
+
     /// Whether an optional rule of `001 § Additional Rules` is played.
     pub(in crate::rules) fn rule(&self, rule: OptionalRule) -> bool {
         self.state.optional_rules.contains(&rule)

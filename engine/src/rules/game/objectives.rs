@@ -178,7 +178,7 @@ impl<'a> Game<'a> {
                 pt,
                 DecisionKind::Objective,
                 None,
-                "Prime Time: discard an available Objective card?",
+                &format!("{}: discard an available Objective card?", self.marker_name()),
                 options,
             );
             let Choice::Pick { id } = pick else { break };
@@ -186,7 +186,7 @@ impl<'a> Game<'a> {
             if let Some(i) = deck.available.iter().position(|c| *c == id) {
                 deck.available.remove(i);
             }
-            self.discard_objective(id, &format!("Prime Time ({pt}) discards it"));
+            self.discard_objective(id, &format!("{} ({pt}) discards it", self.marker_name()));
             discarded = true;
         }
         if discarded {
