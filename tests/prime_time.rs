@@ -228,6 +228,80 @@ fn the_report_reads_out_each_position_from_prime_time_and_shards_merge() {
     let mv: serde_json::Value = serde_json::from_str(&merged.stdout).unwrap();
     assert_eq!(mv["report"], v["report"], "merged shards give the batch's readout");
     assert_eq!(mv["tally"]["positions"], v["tally"]["positions"]);
+    // A shard played under other optional rules is not a part of this batch.
+    let other = run(args(&["--shard", "2/4", "--optional-rule", "underdog"]));
+    assert_eq!(other.code, 0, "{}", other.stderr);
+    let other_path = dir.path().join("shard-2-underdog.json");
+    std::fs::write(&other_path, &other.stdout).unwrap();
+    let mixed = run(["sim", "merge", "--pack", "../content/aristeia-core", "--pack", "../content/aristeia-prime-time"]
+        .into_iter()
+        .map(String::from)
+        .chain([1, 3, 4].map(|i| dir.path().join(format!("shard-{i}.json")).to_string_lossy().into_owned()))
+        .chain([other_path.to_string_lossy().into_owned()])
+        .collect());
+    assert_ne!(mixed.code, 0, "shards of different optional rules merged");
+    assert!(mixed.stderr.contains("optional_rules"), "{}", mixed.stderr);
+    // Under the Underdog optional rule the positions count from the Underdog.
+    let underdog: serde_json::Value =
+        serde_json::from_str(&run(args(&["--optional-rule", "underdog"])).stdout).unwrap();
+    assert_eq!(underdog["report"]["by_position"].as_array().map(Vec::len), Some(3), "{}", underdog["report"]);
+}
+
+/// `001 § Draft`: a batch reports the drafted teams, not the setup's, and
+/// each drafted Character's readout.
+#[test]
+fn a_drafted_batch_reports_the_drafted_teams() {
+    let run = arena_tests::arena(&[
+        "sim",
+        "crossover-assault",
+        "--pack",
+        "../content/aristeia-core",
+        "--pack",
+        "../content/aristeia-prime-time",
+        "--seats",
+        "3",
+        "--games",
+        "4",
+        "--jobs",
+        "1",
+        "--optional-rule",
+        "draft",
+        "--format",
+        "json",
+    ]);
+    assert_eq!(run.code, 0, "{}", run.stderr);
+    let v: serde_json::Value = serde_json::from_str(&run.stdout).unwrap();
+    let one = arena_tests::arena(&[
+        "sim",
+        "crossover-assault",
+        "--pack",
+        "../content/aristeia-core",
+        "--pack",
+        "../content/aristeia-prime-time",
+        "--seats",
+        "3",
+        "--seed",
+        "1",
+        "--optional-rule",
+        "draft",
+    ]);
+    let drafted: Vec<String> =
+        one.stdout.lines().filter_map(|l| l.split_once(" drafted ").map(|(_, cs)| cs.to_string())).collect();
+    assert_eq!(drafted.len(), 3, "{}", one.stdout);
+    let teams: Vec<String> = v["games"][0]["teams"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|t| t.as_array().unwrap().iter().map(|c| c.as_str().unwrap()).collect::<Vec<_>>().join(", "))
+        .collect();
+    assert_eq!(teams, drafted, "seed 1's teams are the drafted ones");
+    let per = v["report"]["per_character"].as_object().unwrap();
+    assert!(!per.is_empty(), "no per-Character readout");
+    for team in &drafted {
+        for c in team.split(", ") {
+            assert!(per.contains_key(c), "{c} drafted but not in the readout");
+        }
+    }
 }
 
 /// `001 § DeathMatch - Run 'N Shoot!`: "Pick the following Characters from the

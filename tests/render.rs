@@ -181,6 +181,15 @@ fn replay_step_picture() {
     let past = arena(&["render", "replay", replay.to_str().unwrap(), "--event", "100000"]);
     assert_eq!(past.code, 2);
     assert!(past.stderr.contains(&format!("the replay has {} events", narrative.len())), "{}", past.stderr);
+    assert!(!run.stderr.contains("warning"), "the recorded game draws without a warning: {}", run.stderr);
+    // An edited file plays another game: the picture says so.
+    let mut file: serde_json::Value = serde_json::from_str(&std::fs::read_to_string(&replay).unwrap()).unwrap();
+    file["answers"][3] = serde_json::json!(999);
+    let edited = dir.path().join("edited.json");
+    std::fs::write(&edited, file.to_string()).unwrap();
+    let drawn = arena(&["render", "replay", edited.to_str().unwrap(), "--event", "10"]);
+    assert_eq!(drawn.code, 0, "{}", drawn.stderr);
+    assert!(drawn.stderr.contains("differs from the one it recorded at event"), "{}", drawn.stderr);
 }
 
 #[test]

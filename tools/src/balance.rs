@@ -196,7 +196,7 @@ fn read_shard(path: &std::path::Path) -> Result<ShardFile, String> {
 fn check_shards(mut shards: Vec<ShardFile>, content_hash: &str) -> Result<Vec<ShardFile>, String> {
     shards.sort_by_key(|s| s.shard.index);
     let first = &shards[0];
-    let same = ["setup", "players", "content_hash"];
+    let same = ["setup", "players", "content_hash", "optional_rules"];
     for s in &shards {
         for key in same {
             if s.json[key] != first.json[key] {

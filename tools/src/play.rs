@@ -375,7 +375,12 @@ pub(super) fn sim(mut args: SimArgs, ui: &Ui, stdout: &mut dyn Write, stderr: &m
     let rules: std::collections::BTreeSet<arena_engine::rules::game::OptionalRule> =
         args.optional_rules.iter().copied().collect();
     if let Some(why) = arena_engine::rules::game::OptionalRule::refuse_any(&rules, n_seats) {
-        writeln!(stderr, "error: {why} (--seats 3 or 4 plays Prime Time; with --random-teams for a 2-player setup)")?;
+        let hint = if n_seats == 2 {
+            " (--seats 3 or 4 plays Prime Time; with --random-teams for a 2-player setup)"
+        } else {
+            ""
+        };
+        writeln!(stderr, "error: {why}{hint}")?;
         return Ok(2);
     }
     let players = seats(&args.players, n_seats);

@@ -216,6 +216,19 @@ pub(crate) fn replay_scene(
             return Ok(Err(1));
         }
     };
+    // A file edited since it was recorded (or played on changed packs) gives
+    // another game: say so, and draw the game as it plays now.
+    let differs = (0..events.len().max(replay.events.len())).find(|i| {
+        events.get(*i).map(|e| serde_json::to_value(e).unwrap_or_default()).as_ref() != replay.events.get(*i)
+    });
+    if let Some(i) = differs {
+        writeln!(
+            stderr,
+            "warning: {}: the game played from this file differs from the one it recorded at event {i} (`arena replay {}` says why); the picture shows the game as it plays now",
+            file.display(),
+            file.display()
+        )?;
+    }
     let last = events.len().saturating_sub(1);
     let n = event.unwrap_or(last);
     if n > last {

@@ -183,11 +183,17 @@ impl GameSummary {
                     (Seated::splat(Table::of(2), 0), Seated::splat(Table::of(2), 0), 0);
                 let mut failures = Vec::new();
                 let (mut activated, mut ended_before_activation, mut ended_by) = (false, false, None);
-                let mut prime_time = None;
+                let (mut prime_time, mut prime_time_table) = (None, false);
                 for e in &r.events {
                     match e {
-                        Event::GameStarted { teams, .. } if !teams.table().prime_time() => prime_time = None,
-                        Event::PrimeTime { player, .. } if prime_time.is_none() => prime_time = Some(*player),
+                        Event::GameStarted { teams, .. } => prime_time_table = teams.table().prime_time(),
+                        // The marker at Team Creation: Prime Time's, or the
+                        // Underdog's under `001 § Underdog`.
+                        Event::PrimeTime { player, .. } | Event::Underdog { player, .. }
+                            if prime_time.is_none() && prime_time_table =>
+                        {
+                            prime_time = Some(*player)
+                        }
                         Event::ActivationStarted { .. } => activated = true,
                         Event::GameEndedByRule { rule, .. } => ended_by = Some(rule.clone()),
                         Event::GameEnded { victory_points, frags: f, rounds: n, .. } => {
@@ -326,7 +332,15 @@ pub fn batch_with_rules(
         };
         progress();
         match result {
-            Ok((record, teams)) => {
+            Ok((record, mut teams)) => {
+                // Drafted teams (`001 § Draft`) replace the setup's.
+                for e in &record.events {
+                    if let Event::Drafted { player, characters } = e {
+                        if player.index() < teams.as_slice().len() {
+                            teams[*player] = characters.clone();
+                        }
+                    }
+                }
                 let mut g = GameSummary::of(seed, Ok(record));
                 g.teams = teams;
                 g
@@ -461,6 +475,13 @@ pub fn character_lines(events: &[Event]) -> std::collections::BTreeMap<crate::mo
                         let line = CharacterLine { player, damage_dealt: 0, damage_taken: 0, infirmary: 0 };
                         lines.insert(c.clone(), line);
                     }
+                }
+            }
+            // Drafted teams join after the start (`001 § Draft`).
+            Event::Drafted { player, characters } => {
+                for c in characters {
+                    let line = CharacterLine { player: *player, damage_dealt: 0, damage_taken: 0, infirmary: 0 };
+                    lines.insert(c.clone(), line);
                 }
             }
             Event::ActivationStarted { character, .. } => active = Some(character.clone()),
