@@ -93,6 +93,35 @@ fn serves_on_loopback_only_and_refuses_paths_outside_the_packs() {
     v.stop();
 }
 
+/// Answer the first option of every Decision the browser seat gets until the
+/// game ends; checks each is `player`'s and returns the game's last line and
+/// how many Decisions were answered.
+fn play_seat_to_the_end(v: &Viewer, player: &str) -> (String, usize) {
+    let deadline = Instant::now() + Duration::from_secs(300);
+    let (mut answered, mut last_asked) = (0, 0);
+    loop {
+        assert!(Instant::now() < deadline, "the game did not end");
+        let (_, body) = request(v, "GET", "/api/play", &[]);
+        let g: serde_json::Value = serde_json::from_str(&body).unwrap();
+        if g["over"] == true {
+            assert!(g["error"].is_null(), "{}", g["error"]);
+            let last = g["narrative"].as_array().unwrap().last().unwrap().as_str().unwrap().to_string();
+            assert!(last.starts_with("== Game over"), "{last}");
+            return (last, answered);
+        }
+        let asked = g["asked"].as_u64().unwrap();
+        if g["decision"].is_object() && asked != last_asked {
+            assert_eq!(g["decision"]["player"], player, "the person plays {player} only");
+            assert!(g["board"].as_str().unwrap().starts_with("<svg"));
+            last_asked = asked;
+            answered += 1;
+            assert_eq!(request(v, "POST", "/api/play/answer?index=0", &["X-Arena: 1"]).0, 200);
+        } else {
+            std::thread::sleep(Duration::from_millis(20));
+        }
+    }
+}
+
 #[test]
 fn the_seat_plays_a_game_from_the_browser_api() {
     let (_dir, root) = core_copy();
@@ -100,30 +129,7 @@ fn the_seat_plays_a_game_from_the_browser_api() {
     let post = |t: &str| request(&v, "POST", t, &["X-Arena: 1"]);
     let (code, body) = post("/api/play/start?setup=assault&seed=4&seat=2");
     assert_eq!(code, 200, "{body}");
-    // Answer the first option of every Decision until the game ends.
-    let deadline = Instant::now() + Duration::from_secs(300);
-    let mut answered = 0;
-    let mut last_asked = 0;
-    loop {
-        assert!(Instant::now() < deadline, "the game did not end");
-        let (_, body) = request(&v, "GET", "/api/play", &[]);
-        let g: serde_json::Value = serde_json::from_str(&body).unwrap();
-        if g["over"] == true {
-            assert!(g["error"].is_null(), "{}", g["error"]);
-            assert!(g["narrative"].as_array().unwrap().last().unwrap().as_str().unwrap().starts_with("== Game over"));
-            break;
-        }
-        let asked = g["asked"].as_u64().unwrap();
-        if g["decision"].is_object() && asked != last_asked {
-            assert_eq!(g["decision"]["player"], "player 2", "the person plays seat 2 only");
-            assert!(g["board"].as_str().unwrap().starts_with("<svg"));
-            last_asked = asked;
-            answered += 1;
-            assert_eq!(post("/api/play/answer?index=0").0, 200);
-        } else {
-            std::thread::sleep(Duration::from_millis(20));
-        }
-    }
+    let (_, answered) = play_seat_to_the_end(&v, "player 2");
     assert!(answered > 10, "only {answered} Decisions reached the browser seat");
     v.stop();
 }
@@ -155,28 +161,8 @@ fn the_viewer_plays_prime_time_tables() {
     assert_eq!(code, 200, "{body}");
     let started: serde_json::Value = serde_json::from_str(&body).unwrap();
     assert_eq!((started["seats"].as_u64(), started["seat"].as_u64()), (Some(3), Some(3)));
-    let deadline = Instant::now() + Duration::from_secs(300);
-    let (mut answered, mut last_asked) = (0, 0);
-    loop {
-        assert!(Instant::now() < deadline, "the game did not end");
-        let (_, body) = request(&v, "GET", "/api/play", &[]);
-        let g: serde_json::Value = serde_json::from_str(&body).unwrap();
-        if g["over"] == true {
-            assert!(g["error"].is_null(), "{}", g["error"]);
-            let last = g["narrative"].as_array().unwrap().last().unwrap().as_str().unwrap().to_string();
-            assert!(last.starts_with("== Game over") && last.contains("player 3 "), "{last}");
-            break;
-        }
-        let asked = g["asked"].as_u64().unwrap();
-        if g["decision"].is_object() && asked != last_asked {
-            assert_eq!(g["decision"]["player"], "player 3", "the person plays seat 3 only");
-            last_asked = asked;
-            answered += 1;
-            assert_eq!(post("/api/play/answer?index=0").0, 200);
-        } else {
-            std::thread::sleep(Duration::from_millis(20));
-        }
-    }
+    let (last, answered) = play_seat_to_the_end(&v, "player 3");
+    assert!(last.contains("player 3 "), "every seat is named: {last}");
     assert!(answered > 5, "only {answered} Decisions reached the browser seat");
     v.stop();
 }
