@@ -251,40 +251,16 @@ fn the_report_reads_out_each_position_from_prime_time_and_shards_merge() {
 /// each drafted Character's readout.
 #[test]
 fn a_drafted_batch_reports_the_drafted_teams() {
-    let run = arena_tests::arena(&[
-        "sim",
-        "crossover-assault",
-        "--pack",
-        "../content/aristeia-core",
-        "--pack",
-        "../content/aristeia-prime-time",
-        "--seats",
-        "3",
-        "--games",
-        "4",
-        "--jobs",
-        "1",
-        "--optional-rule",
-        "draft",
-        "--format",
-        "json",
-    ]);
+    let draft = |extra: &[&str]| {
+        let mut args = vec!["sim", "crossover-assault", "--seats", "3", "--optional-rule", "draft"];
+        args.extend(["--pack", "../content/aristeia-core", "--pack", "../content/aristeia-prime-time"]);
+        args.extend(extra);
+        arena_tests::arena(&args)
+    };
+    let run = draft(&["--games", "4", "--jobs", "1", "--format", "json"]);
     assert_eq!(run.code, 0, "{}", run.stderr);
     let v: serde_json::Value = serde_json::from_str(&run.stdout).unwrap();
-    let one = arena_tests::arena(&[
-        "sim",
-        "crossover-assault",
-        "--pack",
-        "../content/aristeia-core",
-        "--pack",
-        "../content/aristeia-prime-time",
-        "--seats",
-        "3",
-        "--seed",
-        "1",
-        "--optional-rule",
-        "draft",
-    ]);
+    let one = draft(&["--seed", "1"]);
     let drafted: Vec<String> =
         one.stdout.lines().filter_map(|l| l.split_once(" drafted ").map(|(_, cs)| cs.to_string())).collect();
     assert_eq!(drafted.len(), 3, "{}", one.stdout);

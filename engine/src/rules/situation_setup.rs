@@ -207,21 +207,11 @@ impl Game<'_> {
                 ));
             }
             self.state.projectiles_deployed += 1;
-            self.state.units.push(Unit {
-                id: format!("running-projectile-{}", self.state.projectiles_deployed),
-                owner: PlayerId::seat((r.player.clamp(1, self.table().len() as u8) - 1) as usize),
-                location: Location::Space(space),
-                damage: 0,
-                tokens: vec![],
-                action_points: 0,
-                movement_points: 0,
-                movement_spent: 0,
-                next_roll: vec![],
-                minion: None,
-                projectile: Some(r.marker.clone()),
-                until_end_of_activation: vec![],
-                until_end_of_round: vec![],
-            });
+            let id = format!("running-projectile-{}", self.state.projectiles_deployed);
+            let owner = PlayerId::seat((r.player.clamp(1, self.table().len() as u8) - 1) as usize);
+            self.state
+                .units
+                .push(Unit { projectile: Some(r.marker.clone()), ..Unit::new(id, owner, Location::Space(space)) });
         }
         Ok(())
     }

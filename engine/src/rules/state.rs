@@ -101,6 +101,29 @@ pub struct Unit {
     pub until_end_of_round: Vec<Id>,
 }
 
+impl Unit {
+    /// A unit as it enters the game: no Damage, no State tokens, no points,
+    /// no effects; `id` of player `owner`, at `location`. Set `minion` or
+    /// `projectile` for those.
+    pub fn new(id: Id, owner: PlayerId, location: Location) -> Unit {
+        Unit {
+            id,
+            owner,
+            location,
+            damage: 0,
+            tokens: Vec::new(),
+            action_points: 0,
+            movement_points: 0,
+            movement_spent: 0,
+            next_roll: Vec::new(),
+            minion: None,
+            projectile: None,
+            until_end_of_activation: Vec::new(),
+            until_end_of_round: Vec::new(),
+        }
+    }
+}
+
 /// What makes a [`Unit`] a Minion: "a special type of Obstacle controlled by
 /// the Character who deployed them, called a Controller" (`002 § Minion`).
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]

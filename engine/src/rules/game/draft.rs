@@ -15,21 +15,7 @@ pub(super) fn seat_units(
     units: &mut Vec<Unit>,
     minion_cards: &mut Vec<std::rc::Rc<model::Character>>,
 ) {
-    let blank = |id: &Id, p: PlayerId| Unit {
-        id: id.clone(),
-        owner: p,
-        location: Location::Bench,
-        damage: 0,
-        tokens: vec![],
-        action_points: 0,
-        movement_points: 0,
-        movement_spent: 0,
-        next_roll: Vec::new(),
-        minion: None,
-        projectile: None,
-        until_end_of_activation: Vec::new(),
-        until_end_of_round: Vec::new(),
-    };
+    let blank = |id: &Id, p: PlayerId| Unit::new(id.clone(), p, Location::Bench);
     units.extend(teams.enumerate().flat_map(|(p, team)| team.iter().map(move |id| blank(id, p))));
     for (p, team) in teams.enumerate() {
         for c in team {

@@ -77,21 +77,7 @@ impl<'a> Game<'a> {
         else {
             return;
         };
-        let u = Unit {
-            id: id.clone(),
-            owner: p,
-            location: Location::Space(space),
-            damage: 0,
-            tokens: vec![],
-            action_points: 0,
-            movement_points: 0,
-            movement_spent: 0,
-            next_roll: Vec::new(),
-            minion: None,
-            projectile: Some(marker),
-            until_end_of_activation: Vec::new(),
-            until_end_of_round: Vec::new(),
-        };
+        let u = Unit { projectile: Some(marker), ..Unit::new(id.clone(), p, Location::Space(space)) };
         self.state.units.push(u);
         self.emit(Event::ProjectileDeployed { player: p, projectile: id, space });
     }

@@ -62,21 +62,7 @@ impl<'a> Game<'a> {
         let (new, reason) = if self.state.round <= 3 {
             (self.table().next_clockwise(pt), "handed to the left".to_string())
         } else {
-            let least = vp.iter().copied().min().unwrap_or(0);
-            let mut tied: Vec<PlayerId> = self.table().seats().filter(|p| vp[*p] == least).collect();
-            let mut reason = "the least Victory Points".to_string();
-            if tied.len() > 1 {
-                let frags = |g: &Self, p: PlayerId| g.state.players[p].frags;
-                let fewest = tied.iter().map(|p| frags(self, *p)).min().unwrap_or(0);
-                tied.retain(|p| frags(self, *p) == fewest);
-                reason = "the least Victory Points and Frags".to_string();
-            }
-            if tied.len() > 1 {
-                let i = self.state.rng.random_range(0..tied.len());
-                reason = format!("tied on the least Victory Points and Frags: drawn at random among {}", tied.len());
-                tied = vec![tied[i]];
-            }
-            (tied[0], reason)
+            self.least_victory_points(vp, None)
         };
         self.state.underdog = new;
         self.emit(Event::PrimeTime { player: new, reason });
@@ -91,26 +77,39 @@ impl<'a> Game<'a> {
     /// "The one who does not have it": the holder leaves a tie; if several
     /// others remain, the Frags decide among them (docs/rulings.md R70).
     fn hand_over_underdog(&mut self, vp: &Seated<u32>) {
-        let holder = self.state.underdog;
+        let (new, reason) = self.least_victory_points(vp, Some(self.state.underdog));
+        self.state.underdog = new;
+        self.emit(Event::Underdog { player: new, reason });
+    }
+
+    /// Who has the least Victory Points, and why: on a tie, not `holder`
+    /// (the Underdog's rule, when given), then the least Frags, then at random
+    /// (the game's RNG stands for the roll of 3 orange dice). Shared by the
+    /// Prime Time marker from Round 4 and the Underdog marker (`001 § Round`,
+    /// `001 § Underdog`).
+    fn least_victory_points(&mut self, vp: &Seated<u32>, holder: Option<PlayerId>) -> (PlayerId, String) {
         let least = vp.iter().copied().min().unwrap_or(0);
         let mut tied: Vec<PlayerId> = self.table().seats().filter(|p| vp[*p] == least).collect();
         let mut reason = "the least Victory Points".to_string();
-        if tied.len() > 1 && tied.contains(&holder) {
-            tied.retain(|p| *p != holder);
+        if let Some(h) = holder.filter(|h| tied.len() > 1 && tied.contains(h)) {
+            tied.retain(|p| *p != h);
             reason = "tied on the least Victory Points: not the holder".to_string();
         }
         if tied.len() > 1 {
             let frags = |g: &Self, p: PlayerId| g.state.players[p].frags;
             let fewest = tied.iter().map(|p| frags(self, *p)).min().unwrap_or(0);
             tied.retain(|p| frags(self, *p) == fewest);
-            reason = "tied on the least Victory Points: the least Frags".to_string();
+            reason = if holder.is_some() {
+                "tied on the least Victory Points: the least Frags".to_string()
+            } else {
+                "the least Victory Points and Frags".to_string()
+            };
         }
         if tied.len() > 1 {
             let i = self.state.rng.random_range(0..tied.len());
             reason = format!("tied on the least Victory Points and Frags: drawn at random among {}", tied.len());
             tied = vec![tied[i]];
         }
-        self.state.underdog = tied[0];
-        self.emit(Event::Underdog { player: tied[0], reason });
+        (tied[0], reason)
     }
 }
