@@ -292,6 +292,15 @@ fn seat_count(
     Ok(Ok(n_seats))
 }
 
+/// The Scenario a `sim` argument names: itself, or its setup's.
+fn random_scenario_of(content: &arena_engine::content::Content, scenario: &str, setup_id: &str) -> String {
+    if content.scenarios.contains_key(scenario) {
+        scenario.to_string()
+    } else {
+        content.setups.get(setup_id).map(|s| s.value.scenario.clone()).unwrap_or_default()
+    }
+}
+
 pub(super) fn sim(mut args: SimArgs, ui: &Ui, stdout: &mut dyn Write, stderr: &mut dyn Write) -> anyhow::Result<Exit> {
     use arena_engine::script::runtime::{Limits, Runtime};
     if let Some(balance::SimCommand::Merge(merge)) = args.command {
@@ -375,7 +384,11 @@ pub(super) fn sim(mut args: SimArgs, ui: &Ui, stdout: &mut dyn Write, stderr: &m
     let rules: std::collections::BTreeSet<arena_engine::rules::game::OptionalRule> =
         args.optional_rules.iter().copied().collect();
     if let Some(why) = arena_engine::rules::game::OptionalRule::refuse_any(&rules, n_seats) {
-        let hint = if n_seats == 2 {
+        let prime_time_scenario = content
+            .scenarios
+            .get(&random_scenario_of(content, &scenario, &setup_id))
+            .is_some_and(|sc| sc.value.players.max > 2);
+        let hint = if n_seats == 2 && prime_time_scenario {
             " (--seats 3 or 4 plays Prime Time; with --random-teams for a 2-player setup)"
         } else {
             ""
@@ -384,19 +397,10 @@ pub(super) fn sim(mut args: SimArgs, ui: &Ui, stdout: &mut dyn Write, stderr: &m
         return Ok(2);
     }
     let players = seats(&args.players, n_seats);
-    let random_scenario = if content.scenarios.contains_key(&scenario) {
-        scenario.clone()
-    } else {
-        content.setups.get(&setup_id).map(|s| s.value.scenario.clone()).unwrap_or_default()
-    };
+    let random_scenario = random_scenario_of(content, &scenario, &setup_id);
     if let Some(n) = args.games {
         let teams = if args.random_teams {
-            let scenario = if content.scenarios.contains_key(&scenario) {
-                scenario.clone()
-            } else {
-                content.setups.get(&setup_id).map(|s| s.value.scenario.clone()).unwrap_or_default()
-            };
-            arena_engine::sim::Teams::Random(scenario)
+            arena_engine::sim::Teams::Random(random_scenario.clone())
         } else {
             arena_engine::sim::Teams::Setup(setup_id.clone())
         };

@@ -31,6 +31,21 @@ impl Validator<'_> {
                 }
             }
             self.scenario_characters(e, &mut found);
+            // 000 is for 2 players, 001's Prime Time for 3-4: the tables the engine plays.
+            if s.players.min > s.players.max || s.players.min < 2 || s.players.max > 4 {
+                found.push(
+                    Diagnostic::error(
+                        Code::InvalidValue,
+                        format!(
+                            "Scenario `{}` is for {} to {} players; the engine plays tables of 2 (000) to 4 (001 § Prime Time), with `min` no more than `max`",
+                            s.id, s.players.min, s.players.max
+                        ),
+                    )
+                    .at_opt(self.loc(&e.origin, "/players"))
+                    .path(self.cpath(&e.origin, "/players"))
+                    .help("write `players = { min = 2, max = 2 }` for a 2-player Scenario, `{ min = 3, max = 4 }` for a Prime Time one"),
+                );
+            }
             for i in 0..s.rules.len() {
                 if !self.scenario_rule(e, map, i, &mut found) {
                     text_only += 1;
@@ -41,10 +56,8 @@ impl Validator<'_> {
         self.out.extend(found);
     }
 
-    /// A Scenario's `characters` are Characters some loaded pack defines (a
-    /// note when the pack's optional dependency that may define them is not
-    /// loaded), named once each, and enough for Teams at its largest table
-    /// (errors).
+    /// A Scenario's `characters` are Characters some loaded pack defines,
+    /// named once each, and enough for Teams at its largest table (errors).
     fn scenario_characters(&self, e: &Entry<Scenario>, found: &mut Vec<Diagnostic>) {
         let (c, s) = (&self.loaded.content, &e.value);
         if s.characters.is_empty() {
@@ -60,11 +73,8 @@ impl Validator<'_> {
                         .help("list each Character the Teams are picked from once"),
                 );
             } else if !c.characters.contains_key(id) {
-                let mut d = self.dangling(&e.origin, &format!("/characters/{k}"), Kind::Character, id, known);
-                if self.optional_dependency_absent(&e.origin) {
-                    d.severity = crate::diag::Severity::Note;
-                }
-                found.push(d);
+                // Always an error: the Teams cannot be picked without it.
+                found.push(self.dangling(&e.origin, &format!("/characters/{k}"), Kind::Character, id, known));
             }
         }
         let needed = usize::from(s.players.max) * usize::from(s.characters_per_team.max(1));
