@@ -70,9 +70,11 @@ macro_rules! declare_content {
             }
 
             /// Add an entry of `kind` from its JSON form (already valid against
-            /// the schema). `Err((new, first))` when an entry of that kind and
-            /// id is loaded already; an entry that does not deserialize is skipped.
-            pub fn insert_json(&mut self, kind: Kind, item: &Value, origin: Origin) -> Result<(), Box<(Origin, Origin)>> {
+            /// the schema). Errors: [`InsertError::Duplicate`] when an entry of
+            /// that kind and id is loaded already; [`InsertError::Refused`] when
+            /// the typed model refuses what the schema accepted (the entry is not
+            /// added, and the caller reports it at the pointer given).
+            pub fn insert_json(&mut self, kind: Kind, item: &Value, origin: Origin) -> Result<(), InsertError> {
                 match kind {
                     $( Kind::$variant => insert(&mut self.$table, item, origin), )*
                 }
@@ -91,21 +93,59 @@ macro_rules! declare_content {
 
 crate::content_kinds!(declare_content);
 
-fn insert<T: serde::de::DeserializeOwned>(
-    table: &mut Table<T>,
-    item: &Value,
-    origin: Origin,
-) -> Result<(), Box<(Origin, Origin)>> {
+/// Why [`Content::insert_json`] did not add an entry.
+#[derive(Debug)]
+pub enum InsertError {
+    /// An entry of that kind and id is loaded already: (the new one, the first).
+    Duplicate(Box<(Origin, Origin)>),
+    /// The schema accepted the entry but the typed model does not: the
+    /// JSON Pointer of the value refused (inside the file, so under the
+    /// entry's own pointer) and serde's message. Never silently skipped.
+    Refused {
+        /// The entry's origin.
+        origin: Box<Origin>,
+        /// JSON Pointer, in the file, of the value refused.
+        pointer: String,
+        /// What the typed model expected.
+        message: String,
+    },
+}
+
+fn insert<T: serde::de::DeserializeOwned>(table: &mut Table<T>, item: &Value, origin: Origin) -> Result<(), InsertError> {
     let id = item.get("id").and_then(Value::as_str).unwrap_or_default();
     if let Some(first) = table.get(id) {
-        return Err(Box::new((origin, first.origin.clone())));
+        return Err(InsertError::Duplicate(Box::new((origin, first.origin.clone()))));
     }
     // The schema accepted it, so a failure here is content the schema does
-    // not describe: skip the entry rather than guess.
-    if let Ok(value) = T::deserialize(item) {
-        table.insert(id.to_string(), Entry { value, origin });
+    // not describe exactly: report where, never skip the entry in silence.
+    match serde_path_to_error::deserialize::<_, T>(item) {
+        Ok(value) => {
+            table.insert(id.to_string(), Entry { value, origin });
+            Ok(())
+        }
+        Err(e) => {
+            let pointer = format!("{}{}", origin.pointer, path_pointer(e.path()));
+            let message = e.into_inner().to_string();
+            Err(InsertError::Refused { origin: Box::new(origin), pointer, message })
+        }
     }
-    Ok(())
+}
+
+/// A serde path (`actions[2].range.min`) as a JSON Pointer (`/actions/2/range/min`).
+fn path_pointer(path: &serde_path_to_error::Path) -> String {
+    use serde_path_to_error::Segment;
+    let mut out = String::new();
+    for segment in path.iter() {
+        match segment {
+            Segment::Seq { index } => out.push_str(&format!("/{index}")),
+            Segment::Map { key } => {
+                out.push('/');
+                out.push_str(&crate::tomljson::escape(key));
+            }
+            Segment::Enum { .. } | Segment::Unknown => {}
+        }
+    }
+    out
 }
 
 fn replace<T: serde::de::DeserializeOwned>(t: &mut Table<T>, id: &str, v: &Value) -> bool {
@@ -122,5 +162,40 @@ impl Content {
     /// Whether an entry of this kind and id is loaded.
     pub fn contains(&self, kind: Kind, id: &str) -> bool {
         self.origin(kind, id).is_some()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn origin() -> Origin {
+        Origin { pack: "p".into(), file: "c.toml".into(), pointer: "/state/0".into(), span: None }
+    }
+
+    /// What the typed model refuses is an error naming the value, never a
+    /// skipped entry (a JSON float where a count belongs: the TOML reader
+    /// makes `4.0` an integer, so only the JSON form can still carry one).
+    #[test]
+    fn an_entry_the_model_refuses_is_an_error_at_its_value() {
+        let mut content = Content::default();
+        let item = serde_json::json!({ "id": "x", "name": "X", "text": "T", "modifiers": { "speed": 1.5 } });
+        let e = content.insert_json(Kind::State, &item, origin()).unwrap_err();
+        match e {
+            InsertError::Refused { pointer, message, .. } => {
+                assert_eq!(pointer, "/state/0/modifiers/speed");
+                assert!(message.contains("1.5"), "{message}");
+            }
+            InsertError::Duplicate(_) => panic!("not a duplicate"),
+        }
+        assert_eq!(content.count(Kind::State), 0);
+    }
+
+    #[test]
+    fn a_second_entry_of_one_id_is_a_duplicate() {
+        let mut content = Content::default();
+        let item = serde_json::json!({ "id": "x", "name": "X", "text": "T" });
+        content.insert_json(Kind::State, &item, origin()).unwrap();
+        assert!(matches!(content.insert_json(Kind::State, &item, origin()), Err(InsertError::Duplicate(_))));
     }
 }

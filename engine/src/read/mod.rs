@@ -13,7 +13,7 @@ mod schema_errors;
 use schema_errors::schema_error;
 pub use schema_errors::{content_path, keyed_path, suggest};
 
-use crate::content::Origin;
+use crate::content::{InsertError, Origin};
 use crate::diag::{Code, Diagnostic, Location, SourceMap};
 use crate::loaded::{Loaded, Options, Pack};
 use crate::model::Kind;
@@ -115,8 +115,12 @@ impl Schemas {
         let mut out = Vec::new();
         let mut pointers = Vec::new();
         for e in validator.iter_errors(&doc.value) {
-            pointers.push(e.instance_path().as_str().to_string());
-            schema_error(&schema.0, file, doc, sources, &e, &mut out);
+            let pointer = e.instance_path().as_str().to_string();
+            // A value the TOML reader refused is reported already, once.
+            if !doc.invalid.iter().any(|(p, _)| *p == pointer) {
+                schema_error(&schema.0, file, doc, sources, &e, &mut out);
+            }
+            pointers.push(pointer);
         }
         (out, pointers)
     }
@@ -177,7 +181,22 @@ pub(crate) fn read_bytes(path: &Path, options: &Options, out: &mut Loaded) -> Op
 
 pub(crate) fn parse_toml(path: &Path, text: &str, out: &mut Loaded) -> Option<SpannedDoc> {
     match tomljson::parse(text) {
-        Ok(doc) => Some(doc),
+        Ok(doc) => {
+            // Values TOML allows that no content holds: an error each, and the
+            // schema then refuses their entries (they are `null`).
+            for (_, e) in &doc.invalid {
+                let loc = match &e.span {
+                    Some(s) => out.sources.locate(path, s.clone()),
+                    None => Location { file: path.to_path_buf(), span: None, line: 1, column: 1 },
+                };
+                let mut d = Diagnostic::error(Code::InvalidValue, e.message.clone()).at(loc);
+                if let Some(help) = &e.help {
+                    d = d.help(help.clone());
+                }
+                out.diagnostics.push(d);
+            }
+            Some(doc)
+        }
         Err(errors) => {
             for e in errors {
                 let loc = match e.span {
@@ -449,17 +468,34 @@ pub(crate) fn load_content_file(pack: &str, file: &Path, schemas: &Schemas, opti
     out.failed_entries.extend(failed);
     // Deserialize straight from the stored document (no copy of the entry).
     let mut duplicates = Vec::new();
+    let mut refused = Vec::new();
     {
         let doc = &out.docs[file];
         for (kind, origin) in entries {
             let Some(item) = doc.get(&origin.pointer) else { continue };
-            if let Err(pair) = out.content.insert_json(kind, item, origin) {
-                duplicates.push((kind, *pair));
+            match out.content.insert_json(kind, item, origin) {
+                Ok(()) => {}
+                Err(InsertError::Duplicate(pair)) => duplicates.push((kind, *pair)),
+                Err(InsertError::Refused { origin, pointer, message }) => refused.push((kind, *origin, pointer, message)),
             }
         }
     }
     for (kind, (second, first)) in duplicates {
         duplicate_id(kind, second, first, out);
+    }
+    for (kind, origin, pointer, message) in refused {
+        let id = out.docs[file]
+            .get(&format!("{}/id", origin.pointer))
+            .and_then(Value::as_str)
+            .unwrap_or_default()
+            .to_string();
+        out.failed_entries.insert(format!("{}:{id}", kind.key()));
+        let loc = out.locate(file, &pointer);
+        out.diagnostics.push(
+            Diagnostic::error(Code::InvalidValue, format!("`{}:{id}` cannot be loaded: {message}", kind.key()))
+                .at_opt(loc)
+                .help("the value passes the schema but not the content model; write it as the field's type (a whole number, a list, ...) says"),
+        );
     }
 }
 
