@@ -22,9 +22,10 @@ impl arena_engine::rules::decision::Controller for HumanController {
         if self.closed {
             return self.fallback.decide(d, view);
         }
-        // What happened since this player last answered, then their hand.
+        // What happened since this player last answered, as this seat may
+        // know it (another player's face-down placements hidden), then their hand.
         for e in view.events.iter().skip(self.shown) {
-            eprintln!("{e}");
+            eprintln!("{}", e.seen_by(d.player));
         }
         self.shown = view.events.len();
         eprint!("{}", board_picture(d, view));

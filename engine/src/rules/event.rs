@@ -169,6 +169,50 @@ pub fn symbol_name(s: Symbol) -> &'static str {
     }
 }
 
+impl Event {
+    /// The event as one seat may know it: what is placed face down by
+    /// another player shows only that it was placed. A Running Order is
+    /// placed face down (`000 § Planning Phase`: "secretly"; `001 § Round`,
+    /// 1. Planning Phase: "hidden to the other players") and each Turn's
+    /// Initiative step reveals its cards ([`Event::Initiative`]). Every other
+    /// event is public and reads as its `Display`.
+    pub fn seen_by(&self, seat: PlayerId) -> SeenBy<'_> {
+        SeenBy { event: self, seat }
+    }
+
+    /// Whether `seat` sees this event only in part ([`Event::seen_by`]).
+    pub fn hidden_from(&self, seat: PlayerId) -> bool {
+        match self {
+            Event::RunningOrder { player, .. } | Event::InitiativePlaced { player, .. } => *player != seat,
+            _ => false,
+        }
+    }
+}
+
+/// An event as one seat knows it ([`Event::seen_by`]).
+#[derive(Debug, Clone, Copy)]
+pub struct SeenBy<'a> {
+    event: &'a Event,
+    seat: PlayerId,
+}
+
+impl std::fmt::Display for SeenBy<'_> {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        if !self.event.hidden_from(self.seat) {
+            return write!(f, "{}", self.event);
+        }
+        match self.event {
+            Event::RunningOrder { player, order } => {
+                write!(f, "{player} places a Running Order of {} face down", count(order.len() as u32, "Initiative card"))
+            }
+            Event::InitiativePlaced { player, order, position, .. } => {
+                write!(f, "{player} places an Initiative card face down in Running Order {order}, position {position}")
+            }
+            other => write!(f, "{other}"),
+        }
+    }
+}
+
 impl std::fmt::Display for Event {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         use Event::*;
@@ -347,4 +391,25 @@ pub fn count(n: u32, noun: &str) -> String {
 
 fn is_zero(n: &u8) -> bool {
     *n == 0
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_running_order_is_seen_face_down_by_the_other_players() {
+        let (p1, p2) = (PlayerId::seat(0), PlayerId::seat(1));
+        let e = Event::RunningOrder { player: p1, order: vec!["gata".into(), "maximus".into()] };
+        assert_eq!(e.seen_by(p1).to_string(), e.to_string(), "its owner sees it");
+        let seen = e.seen_by(p2).to_string();
+        assert!(!seen.contains("gata") && !seen.contains("maximus"), "{seen}");
+        assert_eq!(seen, "player 1 places a Running Order of 2 Initiative cards face down");
+        let placed = Event::InitiativePlaced { player: p1, character: "gata".into(), order: 2, position: 1 };
+        let seen = placed.seen_by(p2).to_string();
+        assert!(!seen.contains("gata"), "{seen}");
+        assert!(seen.contains("Running Order 2, position 1"), "{seen}");
+        let public = Event::Initiative { turn: 1, first: "gata".into(), second: "laxmee".into() };
+        assert_eq!(public.seen_by(p2).to_string(), public.to_string(), "the Turn reveals them");
+    }
 }

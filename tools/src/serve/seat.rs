@@ -70,7 +70,7 @@ impl Controller for BrowserSeat {
         {
             let mut s = lock(&self.shown);
             s.board = board;
-            s.narrative = view.events.iter().map(ToString::to_string).collect();
+            s.narrative = view.events.iter().map(|e| e.seen_by(d.player).to_string()).collect();
             s.asked += 1;
             s.decision = Some(json!({
                 "player": d.player.to_string(),
