@@ -22,11 +22,12 @@ pub const MAX_GAMES: u64 = 2000;
 /// Most replays played from the page (`POST /api/replays`) kept at once: a
 /// new one past this replaces the oldest of them (`--replay` files stay).
 pub const MAX_POSTED_REPLAYS: usize = 16;
-/// Most events of one replay the viewer keeps (a whole game of Assault has a
-/// few thousand).
+/// Most events of one replay the viewer keeps (a whole game of Assault has
+/// under a thousand).
 pub const MAX_REPLAY_EVENTS: usize = 100_000;
 
 /// An answer: status, type and body.
+#[derive(Debug)]
 pub(crate) struct Reply {
     pub(crate) status: u16,
     pub(crate) content_type: &'static str,
