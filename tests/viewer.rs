@@ -1,7 +1,7 @@
 //! `arena serve` (issue 18): the viewer listens on the loopback address only
 //! and refuses paths outside its packs; and, in a real headless Chromium
-//! (Debian's `chromium`, which `.ci/run` installs), the page steps a replay
-//! and follows a saved pack. Screenshots go to `target/viewer-screenshots/`
+//! (Debian's `chromium`, which `.ci/run` installs), the page steps a replay,
+//! follows a saved pack, and charts a balance batch. Screenshots go to `target/viewer-screenshots/`
 //! for a person to look at.
 
 use arena::serve::{Config, Viewer, start};
@@ -32,7 +32,7 @@ fn copy_dir(from: &Path, to: &Path) {
 }
 
 fn viewer(root: &Path) -> Viewer {
-    start(Config { paths: vec![root.to_path_buf()], port: 0, replays: vec![], debounce_ms: Some(50) }).unwrap()
+    start(Config { paths: vec![root.to_path_buf()], port: 0, replays: vec![], debounce_ms: Some(50), ..Config::default() }).unwrap()
 }
 
 /// The status code and body of one request, sent as raw bytes (this test
@@ -140,7 +140,7 @@ fn the_seat_plays_a_game_from_the_browser_api() {
 fn the_viewer_plays_prime_time_tables() {
     let (_dir, root) = core_copy();
     let prime_time = tests_dir().join("../content/aristeia-prime-time");
-    let v = start(Config { paths: vec![root, prime_time], port: 0, replays: vec![], debounce_ms: Some(50) }).unwrap();
+    let v = start(Config { paths: vec![root, prime_time], port: 0, replays: vec![], debounce_ms: Some(50), ..Config::default() }).unwrap();
     let post = |t: &str| request(&v, "POST", t, &["X-Arena: 1"]);
     // A greedy game of four: every seat is in the narrative.
     let (code, body) = post("/api/replays?setup=wanted&seed=3&seats=4");
@@ -317,5 +317,19 @@ fn in_a_browser_the_viewer_steps_a_replay_and_follows_a_saved_pack() {
     assert!(eval_string(&tab, "document.querySelector('#rejected').textContent").contains("hexadome.toml"));
     assert!(eval_string(&tab, "document.querySelector('#map-board .title').textContent").contains("as saved"));
     shot(&tab, "map-rejected-save.png");
+
+    // The Balance tab: the page POSTs the batch (with X-Arena; Chromium adds
+    // its own Origin and Sec-Fetch-Site) and draws the charts it answers.
+    tab.find_element("nav button[data-tab=balance]").unwrap().click().unwrap();
+    tab.evaluate(
+        "document.querySelector('#balance-scenario').value = 'assault'; document.querySelector('#balance-games').value = '2'",
+        false,
+    )
+    .unwrap();
+    tab.find_element("#balance-run").unwrap().click().unwrap();
+    wait_for(&tab, "!!document.querySelector('#balance-chart svg')", 120, "the balance charts");
+    assert!(eval_string(&tab, "document.querySelector('#balance-chart').textContent").contains("2 greedy games"));
+    assert_eq!(eval_string(&tab, "document.querySelector('#balance-note').textContent"), "");
+    shot(&tab, "balance.png");
     v.stop();
 }

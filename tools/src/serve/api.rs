@@ -1,12 +1,16 @@
 //! The viewer's routes: the page and its assets, the content, pictures of maps
 //! and replays, a pack's files (inside the pack only), balance charts, and
 //! the browser seat. Every answer is built from the live snapshot of the
-//! moment; nothing here writes a file.
+//! moment; nothing here writes a file. [`route`] checks the method and the
+//! query and says where the work runs ([`Work`]); the HTTP limits are
+//! [`super::http`]'s.
 
+use super::query::Query;
 use super::*;
 use arena_engine::render::{self, Options, Scene};
 use arena_engine::watch::Snapshot;
 use serde_json::json;
+use std::collections::BTreeMap;
 use std::path::Path;
 
 const INDEX: &str = include_str!("assets/index.html");
@@ -14,99 +18,164 @@ const APP_JS: &str = include_str!("assets/app.js");
 const STYLE: &str = include_str!("assets/style.css");
 
 /// Most games one balance chart plays.
-const MAX_GAMES: u64 = 2000;
+pub const MAX_GAMES: u64 = 2000;
+/// Most replays played from the page (`POST /api/replays`) kept at once: a
+/// new one past this replaces the oldest of them (`--replay` files stay).
+pub const MAX_POSTED_REPLAYS: usize = 16;
+/// Most events of one replay the viewer keeps (a whole game of Assault has
+/// under a thousand).
+pub const MAX_REPLAY_EVENTS: usize = 100_000;
 
+/// An answer: status, type and body.
+#[derive(Debug)]
 pub(crate) struct Reply {
-    status: u16,
-    content_type: &'static str,
-    body: Vec<u8>,
+    pub(crate) status: u16,
+    pub(crate) content_type: &'static str,
+    pub(crate) body: Vec<u8>,
+    /// The `Allow` header of a 405.
+    pub(crate) allow: Option<&'static str>,
+    /// Close the connection after it (a body was refused unread).
+    pub(crate) close: bool,
 }
 
 impl Reply {
     fn ok(content_type: &'static str, body: impl Into<Vec<u8>>) -> Reply {
-        Reply { status: 200, content_type, body: body.into() }
+        Reply { status: 200, content_type, body: body.into(), allow: None, close: false }
     }
 
     pub(super) fn json(v: serde_json::Value) -> Reply {
         Reply::ok("application/json", v.to_string())
     }
 
-    fn svg(s: String) -> Reply {
+    pub(super) fn svg(s: String) -> Reply {
         Reply::ok("image/svg+xml", s)
     }
 
     pub(super) fn error(status: u16, message: impl Into<String>) -> Reply {
-        Reply { status, content_type: "text/plain; charset=utf-8", body: message.into().into_bytes() }
+        Reply { status, ..Reply::ok("text/plain; charset=utf-8", message.into()) }
+    }
+
+    pub(super) fn close(self) -> Reply {
+        Reply { close: true, ..self }
     }
 }
 
-/// Answer one request.
-pub(super) fn handle(state: &State, request: tiny_http::Request) {
-    let reply = route(state, &request);
-    let mut response = tiny_http::Response::from_data(reply.body).with_status_code(reply.status);
-    for (k, v) in
-        [("Content-Type", reply.content_type), ("Cache-Control", "no-store"), ("X-Content-Type-Options", "nosniff")]
-    {
-        if let Ok(h) = tiny_http::Header::from_bytes(k, v) {
-            response = response.with_header(h);
+/// A request as the routes see it: its head only (no route reads a body).
+pub(crate) struct Ask {
+    pub(crate) method: hyper::Method,
+    pub(crate) path: String,
+    pub(crate) query: String,
+    /// Whether it carries the `X-Arena` header.
+    pub(crate) x_arena: bool,
+}
+
+/// Where a request's work runs.
+pub(crate) enum Work {
+    /// Answered already: cheap routes, and refusals.
+    Now(Reply),
+    /// Drawing, reading or playing one game: on a bounded pool of threads.
+    Heavy(Box<dyn FnOnce() -> Reply + Send>),
+    /// A balance batch: one at a time, on a thread of its own.
+    Batch(super::batch::Job),
+}
+
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Verb {
+    Get,
+    Post,
+}
+
+/// Every route: its method and the query keys it takes.
+const ROUTES: &[(&str, Verb, &[&str])] = &[
+    ("/", Verb::Get, &[]),
+    ("/app.js", Verb::Get, &[]),
+    ("/style.css", Verb::Get, &[]),
+    ("/api/status", Verb::Get, &[]),
+    ("/api/content", Verb::Get, &[]),
+    ("/api/map.svg", Verb::Get, &["id", "coords", "from"]),
+    ("/api/source", Verb::Get, &["pack", "path"]),
+    ("/api/replay", Verb::Get, &["name"]),
+    ("/api/replay.svg", Verb::Get, &["name", "event", "coords", "from"]),
+    ("/api/replays", Verb::Post, &["setup", "seed", "seats"]),
+    ("/api/balance.svg", Verb::Post, &["scenario", "games", "seed", "random_teams", "seats"]),
+    ("/api/play/start", Verb::Post, &["setup", "seed", "seat", "seats"]),
+    ("/api/play", Verb::Get, &[]),
+    ("/api/play/answer", Verb::Post, &["index"]),
+];
+
+/// Route one request: 404 for no route, 405 for the wrong method (`GET` and
+/// `HEAD` read, `POST` acts), 403 for a `POST` without `X-Arena`, 400 for a
+/// query the route does not take; else the route's work.
+pub(super) fn route(state: &Arc<State>, ask: &Ask) -> Work {
+    let path = ask.path.as_str();
+    let Some(&(_, verb, keys)) = ROUTES.iter().find(|(p, ..)| *p == path) else {
+        return Work::Now(Reply::error(404, format!("no such page: {path}")));
+    };
+    let reads = ask.method == hyper::Method::GET || ask.method == hyper::Method::HEAD;
+    match verb {
+        Verb::Get if !reads => {
+            return Work::Now(Reply { allow: Some("GET, HEAD"), ..Reply::error(405, format!("`{path}` is read with GET")) });
         }
+        Verb::Post if ask.method != hyper::Method::POST => {
+            let why = if path == "/api/balance.svg" { "plays games: POST it" } else { "acts: POST it" };
+            return Work::Now(Reply {
+                allow: Some("POST"),
+                ..Reply::error(405, format!("`{path}` {why} with the X-Arena header"))
+            });
+        }
+        _ => {}
     }
-    let _ = request.respond(response);
-}
-
-/// Whether the request names this machine as its host: a page of another
-/// site that got its name pointed at 127.0.0.1 (DNS rebinding) is refused.
-fn local_host(request: &tiny_http::Request) -> bool {
-    request.headers().iter().filter(|h| h.field.equiv("Host")).all(|h| {
-        let v = h.value.as_str();
-        let host = v.rsplit_once(':').map_or(v, |(h, _)| h);
-        matches!(host, "127.0.0.1" | "localhost" | "[::1]")
-    })
-}
-
-fn route(state: &State, request: &tiny_http::Request) -> Reply {
-    if !local_host(request) {
-        return Reply::error(403, "this viewer answers only requests for 127.0.0.1 or localhost");
-    }
-    let url = request.url();
-    let (path, query) = url.split_once('?').unwrap_or((url, ""));
-    let q: BTreeMap<String, String> = form_urlencoded::parse(query.as_bytes()).into_owned().collect();
-    let post = *request.method() == tiny_http::Method::Post;
     // A page of another site cannot send this header without a preflight,
     // which is never answered: it cannot start games here.
-    if post && !request.headers().iter().any(|h| h.field.equiv("X-Arena")) {
-        return Reply::error(403, "POST needs the X-Arena header");
+    if verb == Verb::Post && !ask.x_arena {
+        return Work::Now(Reply::error(403, "POST needs the X-Arena header"));
     }
-    match (post, path) {
-        (false, "/") => Reply::ok("text/html; charset=utf-8", INDEX),
-        (false, "/app.js") => Reply::ok("text/javascript; charset=utf-8", APP_JS),
-        (false, "/style.css") => Reply::ok("text/css; charset=utf-8", STYLE),
-        (false, "/api/status") => status(state),
-        (false, "/api/content") => with_snapshot(state, |s| content(state, s)),
-        (false, "/api/map.svg") => with_snapshot(state, |s| map_svg(s, &q)),
-        (false, "/api/source") => with_snapshot(state, |s| match pack_file(s, get(&q, "pack"), get(&q, "path")) {
-            Ok(text) => Reply::ok("text/plain; charset=utf-8", text),
-            Err((code, message)) => Reply::error(code, message),
+    let q = match Query::parse(path, &ask.query, keys) {
+        Ok(q) => q,
+        Err(reply) => return Work::Now(reply),
+    };
+    let heavy = |q: Query, f: fn(&State, &Query) -> Reply| {
+        let state = state.clone();
+        Work::Heavy(Box::new(move || f(&state, &q)))
+    };
+    match path {
+        "/" => Work::Now(Reply::ok("text/html; charset=utf-8", INDEX)),
+        "/app.js" => Work::Now(Reply::ok("text/javascript; charset=utf-8", APP_JS)),
+        "/style.css" => Work::Now(Reply::ok("text/css; charset=utf-8", STYLE)),
+        "/api/status" => Work::Now(status(state)),
+        "/api/content" => Work::Now(with_snapshot(state, |s| content(state, s))),
+        "/api/map.svg" => heavy(q, |state, q| with_snapshot(state, |s| map_svg(s, q))),
+        "/api/source" => heavy(q, |state, q| {
+            with_snapshot(state, |s| match pack_file(s, q.text("pack"), q.text("path")) {
+                Ok(text) => Reply::ok("text/plain; charset=utf-8", text),
+                Err((code, message)) => Reply::error(code, message),
+            })
         }),
-        (false, "/api/replay") => replay(state, &q),
-        (false, "/api/replay.svg") => with_snapshot(state, |s| replay_svg(state, s, &q)),
-        (true, "/api/replays") => with_snapshot(state, |s| new_replay(state, s, &q)),
-        (false, "/api/balance.svg") => with_snapshot(state, |s| balance_svg(s, &q)),
-        (true, "/api/play/start") => seat::start(state, &q),
-        (false, "/api/play") => seat::poll(state),
-        (true, "/api/play/answer") => seat::answer(state, &q),
-        _ => Reply::error(404, format!("no such page: {path}")),
+        "/api/replay" => heavy(q, replay),
+        "/api/replay.svg" => heavy(q, |state, q| with_snapshot(state, |s| replay_svg(state, s, q))),
+        "/api/replays" => heavy(q, |state, q| with_snapshot(state, |s| new_replay(state, s, q))),
+        "/api/balance.svg" => match state.live.snapshot() {
+            Some(snap) => match super::batch::Job::of(snap, &q) {
+                Ok(job) => Work::Batch(job),
+                Err(reply) => Work::Now(reply),
+            },
+            None => Work::Now(no_content()),
+        },
+        "/api/play/start" => heavy(q, seat::start),
+        "/api/play" => Work::Now(seat::poll(state)),
+        "/api/play/answer" => Work::Now(seat::answer(state, &q)),
+        _ => Work::Now(Reply::error(404, format!("no such page: {path}"))),
     }
 }
 
-fn get<'q>(q: &'q BTreeMap<String, String>, key: &str) -> &'q str {
-    q.get(key).map_or("", String::as_str)
+fn no_content() -> Reply {
+    Reply::error(503, "no content has loaded clean yet: see /api/status")
 }
 
 fn with_snapshot(state: &State, f: impl FnOnce(&Snapshot) -> Reply) -> Reply {
     match state.live.snapshot() {
         Some(s) => f(&s),
-        None => Reply::error(503, "no content has loaded clean yet: see /api/status"),
+        None => no_content(),
     }
 }
 
@@ -135,7 +204,7 @@ fn content(state: &State, snap: &Snapshot) -> Reply {
     let names = |v: Vec<(String, String)>| {
         v.into_iter().map(|(id, name)| json!({ "id": id, "name": name })).collect::<Vec<_>>()
     };
-    let replays: Vec<String> = state.replays.lock().map(|r| r.keys().cloned().collect()).unwrap_or_default();
+    let replays: Vec<String> = state.replays.lock().map(|r| r.names()).unwrap_or_default();
     Reply::json(json!({
         "generation": snap.generation,
         "packs": packs,
@@ -148,18 +217,20 @@ fn content(state: &State, snap: &Snapshot) -> Reply {
     }))
 }
 
-/// `coords=1` and `from=Q,R` as drawing options.
-fn options(q: &BTreeMap<String, String>) -> Options {
-    Options {
-        coordinates: get(q, "coords") == "1",
-        sight_from: crate::render::parse_hex(get(q, "from")),
-        marks: Vec::new(),
-    }
+/// `coords=1` and `from=Q,R` as drawing options for `scene`.
+///
+/// # Errors
+/// 400 when `coords` is not 1 or 0, or `from` is not a space of the board.
+fn options(q: &Query, scene: &Scene) -> Result<Options, Reply> {
+    Ok(Options { coordinates: q.flag("coords")?, sight_from: q.space("from", scene.radius)?, marks: Vec::new() })
 }
 
-fn map_svg(snap: &Snapshot, q: &BTreeMap<String, String>) -> Reply {
-    match crate::render::map_scene(&snap.loaded.content, get(q, "id")) {
-        Ok(scene) => Reply::svg(render::svg::to_svg(&scene, &options(q))),
+fn map_svg(snap: &Snapshot, q: &Query) -> Reply {
+    match crate::render::map_scene(&snap.loaded.content, q.text("id")) {
+        Ok(scene) => match options(q, &scene) {
+            Ok(options) => Reply::svg(render::svg::to_svg(&scene, &options)),
+            Err(reply) => reply,
+        },
         Err(e) => Reply::error(404, e),
     }
 }
@@ -187,6 +258,53 @@ pub(crate) fn pack_file(snap: &Snapshot, pack: &str, path: &str) -> Result<Strin
     arena_engine::read::read_text_limited(&file, arena_engine::read::MAX_TOOL_FILE).map_err(|e| (500, e.to_string()))
 }
 
+/// The replays the viewer offers, by name: the `--replay` files, kept for the
+/// viewer's life, and at most [`MAX_POSTED_REPLAYS`] played from the page.
+#[derive(Default)]
+pub(crate) struct Replays {
+    by_name: BTreeMap<String, Stored>,
+    /// Counts the replays posted, so the oldest can be told.
+    posted: u64,
+}
+
+struct Stored {
+    events: Arc<Vec<Event>>,
+    /// When it was posted (none for a `--replay` file).
+    posted: Option<u64>,
+}
+
+impl Replays {
+    fn names(&self) -> Vec<String> {
+        self.by_name.keys().cloned().collect()
+    }
+
+    fn get(&self, name: &str) -> Option<Arc<Vec<Event>>> {
+        self.by_name.get(name).map(|s| s.events.clone())
+    }
+
+    fn add_file(&mut self, name: String, events: Vec<Event>) {
+        self.by_name.insert(name, Stored { events: Arc::new(events), posted: None });
+    }
+
+    /// Keep a replay played from the page, dropping the oldest of those when
+    /// [`MAX_POSTED_REPLAYS`] are kept already (one of the same name is
+    /// replaced).
+    fn add_posted(&mut self, name: String, events: Vec<Event>) {
+        self.posted += 1;
+        let replaces = self.by_name.get(&name).is_some_and(|s| s.posted.is_some());
+        if !replaces {
+            while self.by_name.values().filter(|s| s.posted.is_some()).count() >= MAX_POSTED_REPLAYS {
+                let oldest = self.by_name.iter().filter_map(|(n, s)| Some((s.posted?, n.clone()))).min();
+                match oldest {
+                    Some((_, n)) => self.by_name.remove(&n),
+                    None => break,
+                };
+            }
+        }
+        self.by_name.insert(name, Stored { events: Arc::new(events), posted: Some(self.posted) });
+    }
+}
+
 /// Load a replay file and play it again on the live content.
 pub(super) fn add_replay_file(state: &State, file: &Path) -> Result<(), String> {
     let snap = state.live.snapshot().ok_or("no content has loaded clean")?;
@@ -196,7 +314,7 @@ pub(super) fn add_replay_file(state: &State, file: &Path) -> Result<(), String> 
         serde_json::from_str(&text).map_err(|e| format!("not a replay file: {e}"))?;
     let events = crate::render::replay_events(&snap.loaded, &replay)?;
     let name = file.file_stem().map_or("replay".into(), |s| s.to_string_lossy().into_owned());
-    state.replays.lock().map_err(|_| "poisoned")?.insert(name, Arc::new(events));
+    state.replays.lock().map_err(|_| "poisoned")?.add_file(name, events);
     Ok(())
 }
 
@@ -208,12 +326,9 @@ pub(super) fn add_replay_file(state: &State, file: &Path) -> Result<(), String> 
 ///
 /// # Errors
 /// 404 when nothing is called `NAME`; 400 when `seats` is not 2, 3 or 4.
-pub(super) fn game_for(
-    content: &arena_engine::content::Content,
-    q: &BTreeMap<String, String>,
-) -> Result<(String, usize), Reply> {
-    let name = get(q, "setup");
-    let seats = match get(q, "seats") {
+pub(super) fn game_for(content: &arena_engine::content::Content, q: &Query) -> Result<(String, usize), Reply> {
+    let name = q.text("setup");
+    let seats = match q.text("seats") {
         "" => None,
         v => match v.parse::<usize>() {
             Ok(n) if (2..=4).contains(&n) => Some(n),
@@ -234,8 +349,11 @@ pub(super) fn game_for(
     Err(Reply::error(404, format!("no setup and no Scenario is called `{name}`")))
 }
 
-fn new_replay(state: &State, snap: &Snapshot, q: &BTreeMap<String, String>) -> Reply {
-    let seed: u64 = get(q, "seed").parse().unwrap_or(1);
+fn new_replay(state: &State, snap: &Snapshot, q: &Query) -> Reply {
+    let seed: u64 = match q.number("seed", 1) {
+        Ok(s) => s,
+        Err(reply) => return reply,
+    };
     let content = snap.content();
     let (game_name, seats) = match game_for(&content, q) {
         Ok(g) => g,
@@ -250,10 +368,17 @@ fn new_replay(state: &State, snap: &Snapshot, q: &BTreeMap<String, String>) -> R
         arena_engine::sim::play(&content, &runtime, &game, seats)
     })();
     match record {
+        Ok(r) if r.events.len() > MAX_REPLAY_EVENTS => Reply::error(
+            507,
+            format!(
+                "the game has {} events: the viewer keeps replays of at most {MAX_REPLAY_EVENTS} (record it with `arena sim --replay FILE`)",
+                r.events.len()
+            ),
+        ),
         Ok(r) => {
             let name = format!("{}-seed-{seed}", game_name.replace([':', '@'], "-"));
             if let Ok(mut m) = state.replays.lock() {
-                m.insert(name.clone(), Arc::new(r.events));
+                m.add_posted(name.clone(), r.events);
             }
             Reply::json(json!({ "name": name, "seats": seats }))
         }
@@ -262,65 +387,56 @@ fn new_replay(state: &State, snap: &Snapshot, q: &BTreeMap<String, String>) -> R
 }
 
 fn events_of(state: &State, name: &str) -> Option<Arc<Vec<Event>>> {
-    state.replays.lock().ok()?.get(name).cloned()
+    state.replays.lock().ok()?.get(name)
 }
 
-fn replay(state: &State, q: &BTreeMap<String, String>) -> Reply {
-    match events_of(state, get(q, "name")) {
+fn replay(state: &State, q: &Query) -> Reply {
+    match events_of(state, q.text("name")) {
         Some(events) => {
             let lines: Vec<String> = events.iter().map(ToString::to_string).collect();
-            Reply::json(json!({ "name": get(q, "name"), "events": lines }))
+            Reply::json(json!({ "name": q.text("name"), "events": lines }))
         }
-        None => Reply::error(404, format!("no replay `{}`", get(q, "name"))),
+        None => Reply::error(404, format!("no replay `{}`", q.text("name"))),
     }
 }
 
-fn replay_svg(state: &State, snap: &Snapshot, q: &BTreeMap<String, String>) -> Reply {
-    let Some(events) = events_of(state, get(q, "name")) else {
-        return Reply::error(404, format!("no replay `{}`", get(q, "name")));
+fn replay_svg(state: &State, snap: &Snapshot, q: &Query) -> Reply {
+    let Some(events) = events_of(state, q.text("name")) else {
+        return Reply::error(404, format!("no replay `{}`", q.text("name")));
     };
-    let n: usize = get(q, "event").parse().unwrap_or(0);
+    let n: usize = match q.number("event", 0) {
+        Ok(n) => n,
+        Err(reply) => return reply,
+    };
     if n >= events.len() {
-        return Reply::error(404, format!("the replay has {} events", events.len()));
+        return Reply::error(400, format!("`event` must be 0 to {}: the replay has {} events", events.len() - 1, events.len()));
     }
     match Scene::of_events(&snap.loaded.content, &events[..=n]) {
-        Ok(scene) => Reply::svg(render::svg::to_svg(&scene, &options(q))),
+        Ok(scene) => match options(q, &scene) {
+            Ok(options) => Reply::svg(render::svg::to_svg(&scene, &options)),
+            Err(reply) => reply,
+        },
         Err(e) => Reply::error(500, e),
     }
 }
 
-fn balance_svg(snap: &Snapshot, q: &BTreeMap<String, String>) -> Reply {
-    let scenario = get(q, "scenario");
-    let number = |key: &str, default: u64| match get(q, key) {
-        "" => Ok(default),
-        v => v.parse::<u64>().map_err(|_| format!("`{key}` must be a whole number, not `{v}`")),
-    };
-    let (games, seed) = match (number("games", 20), number("seed", 1)) {
-        (Ok(g), Ok(s)) if (1..=MAX_GAMES).contains(&g) => (g, s),
-        (Ok(g), Ok(_)) => return Reply::error(400, format!("`games` must be 1 to {MAX_GAMES}, not {g}")),
-        (Err(e), _) | (_, Err(e)) => return Reply::error(400, e),
-    };
-    // As many greedy seats as the Scenario's table (Prime Time's: 3 or
-    // `seats`); setups are 2-player, so other tables play random teams.
-    let content = &snap.loaded.content;
-    let scenario_of = content.setups.get(scenario).map_or(scenario, |s| s.value.scenario.as_str());
-    let default_seats = content
-        .scenarios
-        .get(scenario_of)
-        .map_or(2, |s| arena_engine::rules::game::GameSetup::default_seats(&s.value) as u64);
-    let seats = match number("seats", default_seats) {
-        Ok(n) if (2..=4).contains(&n) => n as usize,
-        Ok(n) => return Reply::error(400, format!("`seats` must be 2, 3 or 4, not {n}")),
-        Err(e) => return Reply::error(400, e),
-    };
-    let random_teams = get(q, "random_teams") == "1" || seats != 2;
-    let policies = vec![arena_engine::sim::Policy::Greedy; seats];
-    let jobs = std::thread::available_parallelism().map_or(1, |n| n.get());
-    match snap.simulate(scenario, seed..seed.saturating_add(games), &policies, jobs, random_teams) {
-        Ok(stats) => {
-            let title = format!("{}: {games} greedy games, seeds {seed}-{}", stats.setup, seed + games - 1);
-            Reply::svg(render::chart::balance_svg(&title, &stats.report))
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn posted_replays_past_the_cap_replace_the_oldest_and_files_stay() {
+        let mut r = Replays::default();
+        r.add_file("from-a-file".into(), Vec::new());
+        for i in 0..MAX_POSTED_REPLAYS + 5 {
+            r.add_posted(format!("game-{i}"), Vec::new());
         }
-        Err(e) => Reply::error(404, e),
+        // Posting one of the same name again replaces it, and drops nothing.
+        r.add_posted(format!("game-{}", MAX_POSTED_REPLAYS + 4), Vec::new());
+        let names = r.names();
+        assert_eq!(names.len(), MAX_POSTED_REPLAYS + 1, "{names:?}");
+        assert!(names.contains(&"from-a-file".to_string()));
+        assert!(!names.contains(&"game-4".to_string()), "the oldest went: {names:?}");
+        assert!(names.contains(&"game-5".to_string()));
     }
 }

@@ -1,20 +1,26 @@
 //! `arena serve`: a local web viewer over packs, on the loopback address only.
 //!
-//! HTTP is tiny_http's (no parser of ours); the page (`assets/`) is embedded
+//! HTTP is hyper's (no parser of ours) on a small tokio runtime, with limits
+//! on every request ([`http`]); the page (`assets/`) is embedded
 //! in the binary and needs no internet. The packs are watched with
 //! `arena_engine::watch` as `arena watch` does: a save that loads clean goes
 //! live and the page, which polls `/api/status`, redraws; a broken save shows
 //! its diagnostics while the last good content stays live. The server never
 //! writes a file, and serves a pack's files only by pack id and a path inside
-//! that pack ([`api::pack_file`]). Routes: docs/viewer.md.
+//! that pack ([`api::pack_file`]). Routes and limits: docs/viewer.md.
 
 mod api;
+mod batch;
+mod http;
+mod query;
 mod seat;
+
+pub use api::{MAX_GAMES, MAX_POSTED_REPLAYS, MAX_REPLAY_EVENTS};
+pub use http::{HEADER_TIMEOUT, HEAVY_JOBS, MAX_BODY, MAX_CONNECTIONS, MAX_HEAD, MAX_HEADERS, MAX_READ, MAX_TARGET};
 
 use arena_engine::load;
 use arena_engine::rules::event::Event;
 use arena_engine::watch::{Live, StopHandle, WatchEvent, WatchOptions, Watcher};
-use std::collections::BTreeMap;
 use std::net::SocketAddr;
 use std::path::PathBuf;
 use std::sync::{Arc, Mutex};
@@ -47,12 +53,16 @@ pub struct Config {
     pub replays: Vec<PathBuf>,
     /// The watcher's quiet time after a save, in milliseconds (100 by default).
     pub debounce_ms: Option<u64>,
+    /// How long a client has to send a request's head, in milliseconds
+    /// ([`HEADER_TIMEOUT`] by default); the connection is closed after it.
+    pub header_timeout_ms: Option<u64>,
 }
 
 /// A running viewer. Stops when [`Viewer::stop`] is called or it is dropped.
 pub struct Viewer {
     addr: SocketAddr,
-    server: Arc<tiny_http::Server>,
+    /// Tells the server's thread to stop.
+    stop: Option<tokio::sync::oneshot::Sender<()>>,
     threads: Vec<std::thread::JoinHandle<()>>,
     watch: StopHandle,
     state: Arc<State>,
@@ -77,8 +87,8 @@ impl Viewer {
     fn shutdown(&mut self) {
         self.watch.stop();
         seat::cancel(&self.state);
-        for _ in &self.threads {
-            self.server.unblock();
+        if let Some(stop) = self.stop.take() {
+            let _ = stop.send(());
         }
         for t in self.threads.drain(..) {
             let _ = t.join();
@@ -99,9 +109,11 @@ pub(crate) struct State {
     /// The watcher's news: the live generation and the last rejected save.
     status: Mutex<Status>,
     /// Replays by name: their events, played again on the content of their time.
-    replays: Mutex<BTreeMap<String, Arc<Vec<Event>>>>,
+    replays: Mutex<api::Replays>,
     /// The game a person plays from the browser, if any.
     play: Mutex<Option<seat::Session>>,
+    /// Whether a balance batch is being played (one at a time).
+    batch_running: std::sync::atomic::AtomicBool,
 }
 
 #[derive(Debug, Default, Clone, serde::Serialize)]
@@ -130,8 +142,9 @@ pub fn start(config: Config) -> anyhow::Result<Viewer> {
     let state = Arc::new(State {
         live: watcher.live().clone(),
         status: Mutex::new(Status::default()),
-        replays: Mutex::new(BTreeMap::new()),
+        replays: Mutex::new(api::Replays::default()),
         play: Mutex::new(None),
+        batch_running: std::sync::atomic::AtomicBool::new(false),
     });
     let watch = watcher.stop_handle();
     // The first load's news is on the channel already: take it before serving.
@@ -149,19 +162,16 @@ pub fn start(config: Config) -> anyhow::Result<Viewer> {
             anyhow::bail!("{}: {e}", file.display());
         }
     }
-    let server = tiny_http::Server::http(("127.0.0.1", config.port))
-        .map_err(|e| anyhow::anyhow!("cannot listen on 127.0.0.1:{}: {e}", config.port))?;
-    let addr = server.server_addr().to_ip().ok_or_else(|| anyhow::anyhow!("not an IP address"))?;
-    let server = Arc::new(server);
-    for _ in 0..4 {
-        let (server, state) = (server.clone(), state.clone());
-        threads.push(std::thread::spawn(move || {
-            while let Ok(request) = server.recv() {
-                api::handle(&state, request);
-            }
-        }));
-    }
-    Ok(Viewer { addr, server, threads, watch, state })
+    let (listener, addr) = http::bind(config.port)?;
+    let header_timeout = config.header_timeout_ms.map_or(HEADER_TIMEOUT, std::time::Duration::from_millis);
+    let (stop, stopped) = tokio::sync::oneshot::channel();
+    let served = state.clone();
+    threads.push(std::thread::Builder::new().name("arena-serve".into()).spawn(move || {
+        if let Err(e) = http::serve(listener, served, header_timeout, stopped) {
+            eprintln!("error: the viewer stopped serving: {e}");
+        }
+    })?);
+    Ok(Viewer { addr, stop: Some(stop), threads, watch, state })
 }
 
 fn note(state: &State, e: WatchEvent) {
@@ -192,7 +202,7 @@ pub(crate) fn run(
     given.extend(args.pack);
     let selection = crate::packs::select(&given, crate::content_paths);
     crate::note_borrowed(&selection, ui, stderr)?;
-    let viewer = start(Config { paths: selection.paths, port: args.port, replays: args.replays, debounce_ms: None })?;
+    let viewer = start(Config { paths: selection.paths, port: args.port, replays: args.replays, ..Config::default() })?;
     if let Some(rejected) = viewer.state.status.lock().ok().and_then(|s| s.rejected.clone()) {
         write!(stderr, "{rejected}")?;
         writeln!(stderr, "the packs have errors: the viewer shows them until a save loads clean")?;

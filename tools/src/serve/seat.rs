@@ -5,6 +5,7 @@
 //! the position, and the page's answer is handed back through a channel.
 
 use super::api::Reply;
+use super::query::Query;
 use super::*;
 use arena_engine::render::{self, Options, Scene};
 use arena_engine::rules::decision::{Choice, Controller, Decision};
@@ -110,17 +111,19 @@ pub(super) fn cancel(state: &State) {
 /// `POST /api/play/start?setup=S&seed=N&seat=K[&seats=N]`: a new game (see
 /// [`api::game_for`] for `setup` and `seats`), the person in seat `K` (from 1)
 /// and greedy players in the others.
-pub(super) fn start(state: &State, q: &BTreeMap<String, String>) -> Reply {
+pub(super) fn start(state: &State, q: &Query) -> Reply {
     let Some(snap) = state.live.snapshot() else {
         return Reply::error(503, "no content has loaded clean yet: see /api/status");
     };
-    let get = |k: &str| q.get(k).map_or("", String::as_str);
-    let seed: u64 = get("seed").parse().unwrap_or(1);
+    let seed: u64 = match q.number("seed", 1) {
+        Ok(s) => s,
+        Err(reply) => return reply,
+    };
     let (setup_id, seats) = match super::api::game_for(&snap.loaded.content, q) {
         Ok(g) => g,
         Err(reply) => return reply,
     };
-    let seat = match get("seat") {
+    let seat = match q.text("seat") {
         "" => 0,
         v => match v.parse::<usize>() {
             Ok(k) if (1..=seats).contains(&k) => k - 1,
@@ -183,9 +186,13 @@ pub(super) fn poll(state: &State) -> Reply {
 }
 
 /// `POST /api/play/answer?index=I`: the person's answer (from 0).
-pub(super) fn answer(state: &State, q: &BTreeMap<String, String>) -> Reply {
-    let Some(i) = q.get("index").and_then(|i| i.parse::<usize>().ok()) else {
+pub(super) fn answer(state: &State, q: &Query) -> Reply {
+    if q.text("index").is_empty() {
         return Reply::error(400, "answer takes index=N");
+    }
+    let i: usize = match q.number("index", 0) {
+        Ok(i) => i,
+        Err(reply) => return reply,
     };
     let sent = state.play.lock().ok().and_then(|p| p.as_ref().map(|s| s.answers.send(i).is_ok()));
     match sent {

@@ -13,11 +13,14 @@ async function getText(url) {
   if (!r.ok) throw new Error(await r.text());
   return r.text();
 }
-async function post(url) {
+// Every POST carries X-Arena: a page of another site cannot send it.
+async function postRaw(url) {
   const r = await fetch(url, { method: "POST", headers: { "X-Arena": "1" } });
   if (!r.ok) throw new Error(await r.text());
-  return r.json();
+  return r;
 }
+async function post(url) { return (await postRaw(url)).json(); }
+async function postText(url) { return (await postRaw(url)).text(); }
 function fill(select, items, keep) {
   const old = keep ? select.value : "";
   select.innerHTML = "";
@@ -181,7 +184,8 @@ $("balance-run").onclick = async () => {
   $("balance-note").textContent = "playing…";
   const q = `scenario=${encodeURIComponent($("balance-scenario").value)}&games=${encodeURIComponent($("balance-games").value)}${$("balance-random").checked ? "&random_teams=1" : ""}`;
   try {
-    $("balance-chart").innerHTML = await getText(`/api/balance.svg?${q}`);
+    // Plays games: a POST (one batch at a time; leaving the page stops it).
+    $("balance-chart").innerHTML = await postText(`/api/balance.svg?${q}`);
     $("balance-note").textContent = "";
   } catch (e) { showError($("balance-note"), e); }
 };
