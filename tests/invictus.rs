@@ -761,3 +761,100 @@ fn arena_run_plays_an_invictus_situation() {
     assert!(run.stdout.contains("athena's attack on apollo: 40 damage (20 blocked)"), "{}", run.stdout);
     assert!(run.stdout.contains("apollo takes 40 damage (100 HP)"), "{}", run.stdout);
 }
+
+/// A transaction is priced one way when it is offered and when it is
+/// completed (`003 § Financial Transactions`): the second Stamina token of a
+/// transaction costs the next tier's price (3, then 5), so with 8 Prisma two
+/// tokens use them all and nothing more is offered. (Offers priced every
+/// announced token as the first tier: a Boost was offered too, and the
+/// transaction then failed without a word.)
+#[test]
+fn a_transaction_is_priced_the_same_when_offered_and_when_completed() {
+    let loaded = invictus();
+    let rt = runtime(&loaded);
+    let s = Situation {
+        player: vec![
+            SituationPlayer { hand: strings(&["radiant-core"; 8]), ..player("athena", 0) },
+            player("apollo", 1),
+        ],
+        answers: strings(&["buy a stamina token", "buy a stamina token", "end the turn"]),
+        ..Situation::default()
+    };
+    let game = play_turn(&s, &loaded, &rt);
+    assert!(
+        game.events.contains(&Event::Transaction {
+            god: "athena".into(),
+            paid: 8,
+            spent: 8,
+            items: strings(&["buy a stamina token", "buy a stamina token"])
+        }),
+        "{}",
+        narrative(&game)
+    );
+    assert_eq!(game.state.player(PlayerId::seat(0)).tokens[&Skill::Stamina].len(), 3);
+}
+
+/// `fixtures/packs/invictus-big-hand`: a data-only patch (a starter deck of
+/// 45, 10 cards in hand) that passes `check`. The greedy player, with many
+/// Prisma, used to announce skill tokens that could not be paid, the
+/// transaction failed, and it offered it again for ever: `arena sim invictus
+/// --seats 2 --seed 1` never finished. Now every game of it ends.
+#[test]
+fn an_invictus_game_with_a_big_starter_deck_ends() {
+    let loaded = load_paths(&["content/invictus", "tests/fixtures/packs/invictus-big-hand"]);
+    assert_eq!(loaded.content.marketplaces["standard"].value.hand_size, 10);
+    let rt = runtime(&loaded);
+    for (players, seeds) in [(2, 1..=10), (4, 1..=3)] {
+        let setup = InvictusSetup::teams(players);
+        for seed in seeds {
+            let r = isim::play(&loaded.content, &rt, &setup, seed, &[Policy::Greedy, Policy::Random]).unwrap();
+            assert!(r.winner.is_some(), "{players} players, seed {seed}: no winner in {} turns", r.turns);
+            assert_eq!(r.effect_failures, 0, "{players} players, seed {seed}: {:?}", r.last_failure);
+            assert!(!r.narrative().contains("cannot be completed"), "{}", r.narrative());
+        }
+    }
+}
+
+/// Every Invictus game ends: past its Decisions backstop (here 2,000) or its
+/// `max_turns` the game is stopped with a `stopped` event and no winner, and
+/// reported as a failure. `fixtures/packs/invictus-endless-turn` is data
+/// only and passes `check`; its god's ability costs nothing, so the greedy
+/// player's turn never ends.
+#[test]
+fn an_invictus_game_that_would_not_end_is_stopped() {
+    let loaded = load_paths(&["content/invictus", "tests/fixtures/packs/invictus-endless-turn"]);
+    let rt = runtime(&loaded);
+    let setup = InvictusSetup {
+        gods: strings(&["idler", "ares"]),
+        max_decisions: 2_000,
+        ..InvictusSetup::teams(2)
+    };
+    let r = isim::play(&loaded.content, &rt, &setup, 1, &[Policy::Greedy]).unwrap();
+    let stopped: Vec<&Event> = r.events.iter().filter(|e| matches!(e, Event::Stopped { .. })).collect();
+    assert_eq!(
+        stopped,
+        [&Event::Stopped { message: "the game took more than 2000 Decisions: it is stopped".into() }],
+        "{}",
+        r.narrative().lines().rev().take(5).collect::<Vec<_>>().join("\n")
+    );
+    assert_eq!(r.winner, None);
+    assert_eq!(r.answers.len(), 2_000);
+    assert_eq!(r.effect_failures, 1);
+    assert!(r.last_failure.as_deref().is_some_and(|f| f.contains("2000 Decisions")), "{:?}", r.last_failure);
+    assert!(matches!(r.events.last(), Some(Event::GameEnded { winner: None, .. })));
+    // The default backstop is the Decisions one, and a replay plays it again.
+    assert_eq!(InvictusSetup::teams(2).max_decisions, arena_engine::invictus::MAX_DECISIONS_PER_GAME);
+    let again = isim::check_replay(&loaded.content, &rt, &Replay::of(&r, &setup, Vec::new())).unwrap();
+    assert_eq!(again.events.len(), r.events.len());
+    // The turns backstop says so too.
+    let invictus = invictus();
+    let rt = runtime(&invictus);
+    let short = InvictusSetup { max_turns: 3, ..InvictusSetup::teams(2) };
+    let r = isim::play(&invictus.content, &rt, &short, 1, &[Policy::Greedy]).unwrap();
+    assert!(
+        r.events.contains(&Event::Stopped { message: "the game took more than 3 turns: it is stopped".into() }),
+        "{}",
+        r.narrative()
+    );
+    assert_eq!((r.winner, r.turns, r.effect_failures), (None, 3, 1));
+}

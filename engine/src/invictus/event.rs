@@ -66,6 +66,9 @@ pub enum Event {
     Log { text: String },
     /// An effect failed and was undone.
     EffectFailed { card: String, message: String },
+    /// A game that would not end was stopped (more than its `max_turns`
+    /// turns, or `MAX_DECISIONS_PER_GAME` Decisions): no team wins.
+    Stopped { message: String },
     /// The game ended: the winning team, if any.
     GameEnded { winner: Option<usize>, turns: u32 },
 }
@@ -126,6 +129,7 @@ impl std::fmt::Display for Event {
             Event::Apocalypse { damage: false } => f.write_str("  the Apocalypse: every player is reduced to 10 HP"),
             Event::Log { text } => write!(f, "  | {text}"),
             Event::EffectFailed { card, message } => write!(f, "  effect of {card} failed: {message}"),
+            Event::Stopped { message } => write!(f, "stopped: {message}"),
             Event::GameEnded { winner: Some(t), turns } => write!(f, "team {} wins after {turns} turns", t + 1),
             Event::GameEnded { winner: None, turns } => write!(f, "no winner after {turns} turns"),
         }

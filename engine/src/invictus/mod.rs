@@ -23,5 +23,5 @@ pub mod state;
 
 pub use decision::{Choice, Controller, Decision, DecisionKind, Purchase, View};
 pub use event::Event;
-pub use game::{Game, InvictusSetup, Seating, SetupError};
+pub use game::{Game, InvictusSetup, MAX_DECISIONS_PER_GAME, Seating, SetupError};
 pub use state::{GameState, Outcome};

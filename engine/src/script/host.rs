@@ -20,6 +20,34 @@ pub trait Host {
     fn end_effect(&mut self, ok: bool) {
         let _ = ok;
     }
+
+    /// How many events of its narrative the host holds now (a game's events;
+    /// a host that records none answers 0). The runtime counts what each
+    /// call adds against the log caps (`Limits::log_per_call`, `log_per_game`).
+    fn events_recorded(&self) -> usize {
+        0
+    }
+
+    /// The bytes of text of the events after the first `from` (their
+    /// narrative lines), for the log caps.
+    fn narrative_bytes(&self, from: usize) -> usize {
+        let _ = from;
+        0
+    }
+}
+
+/// The length of `value`'s `Display` text, without building it.
+pub fn display_len(value: &impl std::fmt::Display) -> usize {
+    struct Count(usize);
+    impl std::fmt::Write for Count {
+        fn write_str(&mut self, s: &str) -> std::fmt::Result {
+            self.0 += s.len();
+            Ok(())
+        }
+    }
+    let mut n = Count(0);
+    let _ = std::fmt::write(&mut n, format_args!("{value}"));
+    n.0
 }
 
 /// One recorded call.
@@ -48,6 +76,8 @@ pub struct RecordingHost {
     /// Calls of the effect that failed last, which were rolled back.
     pub rolled_back: Vec<Call>,
     pending: Vec<Call>,
+    /// `log` calls among `calls`: its narrative, with those of `pending`.
+    logged: usize,
     answers: BTreeMap<String, VecDeque<ApiValue>>,
     rng: rand_chacha::ChaCha8Rng,
 }
@@ -65,6 +95,7 @@ impl RecordingHost {
             calls: Vec::new(),
             rolled_back: Vec::new(),
             pending: Vec::new(),
+            logged: 0,
             answers: BTreeMap::new(),
             rng: rand_chacha::ChaCha8Rng::seed_from_u64(seed),
         }
@@ -124,9 +155,30 @@ impl Host for RecordingHost {
 
     fn end_effect(&mut self, ok: bool) {
         if ok {
+            self.logged += self.pending.iter().filter(|c| is_log(c)).count();
             self.calls.append(&mut self.pending);
         } else {
             self.rolled_back = std::mem::take(&mut self.pending);
         }
     }
+
+    /// Its narrative is what effects logged (`print`, `game:log`).
+    fn events_recorded(&self) -> usize {
+        self.logged + self.pending.iter().filter(|c| is_log(c)).count()
+    }
+
+    fn narrative_bytes(&self, from: usize) -> usize {
+        let pending = self.pending.iter().filter(|c| is_log(c));
+        pending
+            .skip(from.saturating_sub(self.logged))
+            .map(|c| match c.args.first() {
+                Some(ApiValue::Str(s)) => s.len(),
+                _ => 0,
+            })
+            .sum()
+    }
+}
+
+fn is_log(c: &Call) -> bool {
+    c.name == "log"
 }

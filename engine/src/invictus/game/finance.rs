@@ -76,24 +76,49 @@ impl<'a> Game<'a> {
         }
     }
 
-    /// Prisma `p` can pay with, leaving out cards announced for destruction.
-    fn budget(&self, p: PlayerId, announced: &[Purchase]) -> u32 {
-        let mut hand = self.state.player(p).hand.clone();
+    /// The Prisma cards `p` can pay with (hand index, Prisma), leaving out
+    /// cards announced for destruction: at most 16 of them, the ones
+    /// [`Game::payment`] chooses among.
+    fn payable(&self, p: PlayerId, announced: &[Purchase]) -> Vec<(usize, u32)> {
+        let hand = &self.state.player(p).hand;
+        let mut excluded = vec![false; hand.len()];
         for a in announced {
             if let Purchase::Destroy { card } = a {
-                if let Some(i) = hand.iter().position(|c| c.id() == card) {
-                    hand.remove(i);
+                if let Some(i) = (0..hand.len()).find(|i| !excluded[*i] && hand[*i].id() == card) {
+                    excluded[i] = true;
                 }
             }
         }
-        hand.iter().map(|c| self.prisma(c)).sum()
+        let mut cards: Vec<(usize, u32)> =
+            (0..hand.len()).filter(|i| !excluded[*i]).map(|i| (i, self.prisma(&hand[i]))).filter(|x| x.1 > 0).collect();
+        cards.truncate(16);
+        cards
     }
 
-    /// Every item `p` could add to a transaction that announces `announced`.
+    /// What `announced` costs in all, each item priced after those announced
+    /// before it (the second skill token of a track at the next tier's
+    /// price), if every item is for sale and the hand can pay it. The one
+    /// price of a transaction: what is offered ([`Game::affordable`]) and what
+    /// is completed ([`Game::complete_transaction`]) both ask it.
+    pub(crate) fn total_price(&self, p: PlayerId, announced: &[Purchase]) -> Result<u32, String> {
+        let mut total = 0;
+        for (i, item) in announced.iter().enumerate() {
+            let Some(price) = self.price(p, item, &announced[..i]) else {
+                return Err(format!("{item} is not for sale to {} after {} other items", self.name(p), i));
+            };
+            total += price;
+        }
+        let budget: u32 = self.payable(p, announced).iter().map(|c| c.1).sum();
+        if total > budget {
+            return Err(format!("{} has {budget} Prisma to pay {total} with", self.name(p)));
+        }
+        Ok(total)
+    }
+
+    /// Every item `p` could add to a transaction that announces `announced`
+    /// such that the whole transaction can still be completed.
     pub(crate) fn affordable(&self, p: PlayerId, announced: &[Purchase]) -> Vec<Purchase> {
-        let spent: u32 = announced.iter().filter_map(|x| self.price(p, x, &[])).sum();
-        let budget = self.budget(p, announced);
-        if budget <= spent {
+        if self.payable(p, announced).is_empty() {
             return Vec::new();
         }
         let me = self.state.player(p);
@@ -114,13 +139,14 @@ impl<'a> Game<'a> {
                 items.push(Purchase::Destroy { card: c.id().to_string() });
             }
         }
+        let mut with = announced.to_vec();
         items
             .into_iter()
             .filter(|i| {
-                let mut with = announced.to_vec();
                 with.push(i.clone());
-                let budget = self.budget(p, &with);
-                self.price(p, i, announced).is_some_and(|price| spent + price <= budget)
+                let ok = self.total_price(p, &with).is_ok();
+                with.pop();
+                ok
             })
             .collect()
     }
@@ -128,18 +154,7 @@ impl<'a> Game<'a> {
     /// The Prisma cards (hand indices) that pay `amount` with the least
     /// excess, then the fewest cards; none of the cards to be destroyed.
     fn payment(&self, p: PlayerId, amount: u32, announced: &[Purchase]) -> Option<Vec<usize>> {
-        let hand = &self.state.player(p).hand;
-        let mut excluded = vec![false; hand.len()];
-        for a in announced {
-            if let Purchase::Destroy { card } = a {
-                if let Some(i) = (0..hand.len()).find(|i| !excluded[*i] && hand[*i].id() == card) {
-                    excluded[i] = true;
-                }
-            }
-        }
-        let cards: Vec<(usize, u32)> =
-            (0..hand.len()).filter(|i| !excluded[*i]).map(|i| (i, self.prisma(&hand[i]))).filter(|x| x.1 > 0).collect();
-        let cards = &cards[..cards.len().min(16)];
+        let cards = self.payable(p, announced);
         let mut best: Option<(u32, usize, u32)> = None;
         for mask in 1u32..(1 << cards.len()) {
             let total: u32 = (0..cards.len()).filter(|k| mask & (1 << k) != 0).map(|k| cards[k].1).sum();
@@ -156,7 +171,8 @@ impl<'a> Game<'a> {
     }
 
     /// A financial transaction that begins with `first`: announce more items,
-    /// then pay and complete them in the order announced.
+    /// then pay and complete them in the order announced. Only what can be
+    /// completed is offered, so it completes.
     pub(crate) fn transaction(&mut self, p: PlayerId, first: Purchase) {
         let mut announced = vec![first];
         loop {
@@ -171,21 +187,24 @@ impl<'a> Game<'a> {
                 _ => break,
             }
         }
-        self.complete_transaction(p, announced);
+        if let Err(why) = self.complete_transaction(p, announced) {
+            // Not reached by what is offered; said rather than dropped.
+            self.emit(Event::Log { text: format!("the transaction cannot be completed: {why}") });
+        }
     }
 
     /// Pay for and complete announced items (the three steps of
-    /// `003 § What Are the Steps to Completing a Financial Transaction?`).
-    pub fn complete_transaction(&mut self, p: PlayerId, announced: Vec<Purchase>) {
-        let mut prices = Vec::new();
-        for (i, a) in announced.iter().enumerate() {
-            match self.price(p, a, &announced[..i]) {
-                Some(x) => prices.push(x),
-                None => return,
-            }
-        }
-        let spent: u32 = prices.iter().sum();
-        let Some(mut pay) = self.payment(p, spent, &announced) else { return };
+    /// `003 § What Are the Steps to Completing a Financial Transaction?`),
+    /// priced by [`Game::total_price`].
+    ///
+    /// # Errors
+    /// An item is not for sale in that order, or the hand cannot pay: nothing
+    /// is paid or completed.
+    pub fn complete_transaction(&mut self, p: PlayerId, announced: Vec<Purchase>) -> Result<(), String> {
+        let spent = self.total_price(p, &announced)?;
+        let mut pay = self
+            .payment(p, spent, &announced)
+            .ok_or_else(|| format!("{} cannot pay {spent} Prisma", self.name(p)))?;
         // 1. Payment from hand to the discard pile.
         let mut paid = 0;
         pay.sort_unstable_by(|a, b| b.cmp(a));
@@ -202,10 +221,11 @@ impl<'a> Game<'a> {
             announced.into_iter().partition(|a| matches!(a, Purchase::Destroy { .. }));
         for a in destroy.into_iter().chain(buy) {
             if self.state.outcome.is_some() {
-                return;
+                break;
             }
             self.complete_item(p, a);
         }
+        Ok(())
     }
 
     fn complete_item(&mut self, p: PlayerId, item: Purchase) {

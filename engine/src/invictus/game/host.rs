@@ -43,6 +43,14 @@ impl Host for Game<'_> {
             }
         }
     }
+    /// The game's events: what its effects' calls record counts against the log caps.
+    fn events_recorded(&self) -> usize {
+        self.events.len()
+    }
+
+    fn narrative_bytes(&self, from: usize) -> usize {
+        self.events.get(from..).unwrap_or_default().iter().map(crate::script::host::display_len).sum()
+    }
 }
 
 impl<'a> Game<'a> {

@@ -68,7 +68,17 @@ pub struct Game<'a> {
     effect_entry: Option<usize>,
     snapshots: Vec<(GameState, usize, Option<AttackFrame>)>,
     max_turns: u32,
+    /// Decisions after which the game is stopped ([`MAX_DECISIONS_PER_GAME`]).
+    max_decisions: usize,
+    /// Whether a backstop stopped the game ([`Game::stop`]).
+    stopped: bool,
 }
+
+/// Most Decisions in one Invictus game: a whole game of 2,000 turns (the
+/// default `max_turns`) takes a few tens of thousands; past this the game is
+/// stopped (a [`Event::Stopped`], no winner), so every game ends, even one
+/// whose content lets a player act for ever within a turn.
+pub const MAX_DECISIONS_PER_GAME: usize = 100_000;
 
 impl std::fmt::Debug for Game<'_> {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
@@ -124,9 +134,21 @@ impl<'a> Game<'a> {
     }
 
     /// Ask `player` a decision; a single option is taken without asking.
+    /// Past its most Decisions ([`MAX_DECISIONS_PER_GAME`] unless the setup
+    /// says otherwise) the game is stopped, and from then on
+    /// every decision takes the option that ends what is asked (ending the
+    /// turn, paying, passing) without asking.
     pub(crate) fn ask(&mut self, player: PlayerId, kind: DecisionKind, prompt: &str, options: Vec<Choice>) -> Choice {
         if options.len() == 1 {
             return options.into_iter().next().expect("one option");
+        }
+        if self.answers.len() >= self.max_decisions && !self.stopped {
+            self.stop(format!("the game took more than {} Decisions: it is stopped", self.max_decisions));
+        }
+        if self.stopped {
+            let ending = |c: &Choice| matches!(c, Choice::EndTurn | Choice::Complete | Choice::Pass);
+            let i = options.iter().position(ending).unwrap_or(0);
+            return options.into_iter().nth(i).expect("an option");
         }
         let d = Decision { player, kind, prompt: prompt.to_string(), options };
         let view = View { state: &self.state, content: self.content };
@@ -141,6 +163,19 @@ impl<'a> Game<'a> {
         for i in (1..v.len()).rev() {
             let j = self.rng.random_range(0..=i);
             v.swap(i, j);
+        }
+    }
+
+    /// A game that would not end is stopped: a [`Event::Stopped`] with
+    /// `message`, no winner, and a failure named after the engine (so
+    /// `arena check --sims` and `arena sim invictus` report it).
+    fn stop(&mut self, message: String) {
+        self.stopped = true;
+        self.effect_failures += 1;
+        self.last_failure = Some(format!("(engine): {message}"));
+        self.emit(Event::Stopped { message });
+        if self.state.outcome.is_none() {
+            self.state.outcome = Some(Outcome::NoWinner);
         }
     }
 
@@ -185,7 +220,7 @@ impl<'a> Game<'a> {
     pub fn play(&mut self) -> Outcome {
         while self.state.outcome.is_none() {
             if self.state.turn >= self.max_turns {
-                self.state.outcome = Some(Outcome::NoWinner);
+                self.stop(format!("the game took more than {} turns: it is stopped", self.max_turns));
                 break;
             }
             self.play_turn();

@@ -33,9 +33,21 @@ pub struct InvictusSetup {
     /// The marketplace entry (`standard`).
     #[serde(default = "standard")]
     pub marketplace: String,
-    /// Turns after which a game stops with no winner.
+    /// Turns after which a game is stopped with no winner (a `stopped` event).
     #[serde(default = "max_turns")]
     pub max_turns: u32,
+    /// Decisions after which a game is stopped with no winner (a `stopped`
+    /// event; [`MAX_DECISIONS_PER_GAME`] unless set).
+    #[serde(default = "max_decisions", skip_serializing_if = "is_max_decisions")]
+    pub max_decisions: usize,
+}
+
+fn max_decisions() -> usize {
+    MAX_DECISIONS_PER_GAME
+}
+
+fn is_max_decisions(n: &usize) -> bool {
+    *n == MAX_DECISIONS_PER_GAME
 }
 
 fn standard() -> String {
@@ -55,6 +67,7 @@ impl InvictusSetup {
             gods: Vec::new(),
             marketplace: standard(),
             max_turns: max_turns(),
+            max_decisions: max_decisions(),
         }
     }
 
@@ -115,6 +128,7 @@ impl<'a> Game<'a> {
             }
         }
         let mut game = Game::empty(content, runtime, market, seed, controllers, setup.max_turns);
+        game.max_decisions = setup.max_decisions;
         game.seat_players(setup)?;
         game.build_marketplace();
         game.first_player();
@@ -185,6 +199,8 @@ impl<'a> Game<'a> {
             effect_entry: None,
             snapshots: Vec::new(),
             max_turns,
+            max_decisions: MAX_DECISIONS_PER_GAME,
+            stopped: false,
         }
     }
 

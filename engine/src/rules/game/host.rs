@@ -46,6 +46,14 @@ impl Host for Game<'_> {
             }
         }
     }
+    /// The game's events: what its effects' calls record counts against the log caps.
+    fn events_recorded(&self) -> usize {
+        self.events.len()
+    }
+
+    fn narrative_bytes(&self, from: usize) -> usize {
+        self.events.get(from..).unwrap_or_default().iter().map(crate::script::host::display_len).sum()
+    }
 }
 
 /// What undoes a running effect (see [`Host::begin_effect`]): the state and

@@ -32,10 +32,13 @@
 //!   `collectgarbage` is absent, and error messages lose addresses.
 
 mod errors;
+mod limits;
 mod sandbox;
 
 use errors::*;
 pub use errors::{ScriptError, ScriptErrorKind};
+use limits::*;
+pub use limits::Limits;
 use sandbox::*;
 
 use super::api::{self, Answer, ApiFn, ApiValue, Ty};
@@ -51,52 +54,12 @@ use std::rc::Rc;
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
-/// Resource limits of a VM.
-#[derive(Debug, Clone, Copy)]
-pub struct Limits {
-    /// Bytes the VM may allocate in all (default 64 MiB). The VM collects its
-    /// garbage whenever it passes a quarter of this, so garbage is not counted
-    /// as live.
-    pub memory_bytes: usize,
-    /// Budget units one effect call may use (default 1,000,000: a few million
-    /// simple Lua operations). An interrupt check (loop back-edge, call,
-    /// pattern-matching step) is one unit; library functions charge for their
-    /// work (`sandbox.luau`: 256 bytes of string work or 16 array elements moved
-    /// per unit).
-    pub instructions: u64,
-    /// Wall time one effect call may take (default 1 s): a backstop for work
-    /// the budget does not see, such as `..` of strings of many megabytes.
-    pub wall: Duration,
-    /// Bytes one effect call may log with `print` and `game:log` (default 16 KiB;
-    /// each message counts 64 bytes more than its length).
-    pub log_per_call: usize,
-    /// Bytes all effects of one game may log (default 256 KiB; see
-    /// [`Runtime::begin_game`]).
-    pub log_per_game: usize,
-}
-
-impl Default for Limits {
-    fn default() -> Self {
-        Limits {
-            memory_bytes: 64 * 1024 * 1024,
-            instructions: 1_000_000,
-            wall: Duration::from_secs(1),
-            log_per_call: 16 * 1024,
-            log_per_game: 256 * 1024,
-        }
-    }
-}
-
 /// Largest script source accepted (256 KiB): Luau compiles that in milliseconds.
 pub const MAX_SCRIPT_BYTES: usize = 256 * 1024;
 
 /// Budget units each `game:` call costs (a call is far more work than a Lua
 /// operation, and what the game records for it is host memory).
 const API_CALL_UNITS: u64 = 64;
-
-/// What each logged message counts beyond its length, so that a flood of empty
-/// messages is bounded too.
-const LOG_MESSAGE_COST: usize = 64;
 
 /// Where a script comes from, for compiling it and for reporting its errors.
 #[derive(Debug, Clone)]
@@ -259,9 +222,15 @@ struct Shared {
     out_of_time: Cell<bool>,
     /// Memory use at which the interrupt next collects garbage.
     collect_at: Cell<usize>,
-    /// Bytes logged in the call in progress, and in the game.
+    /// Memory use at the last interrupt check (what was allocated since is charged).
+    used_at_check: Cell<usize>,
+    /// Whether the call in progress held more live data than the limit.
+    out_of_memory: Cell<bool>,
+    /// Bytes of narrative the call in progress caused, and the game's effects kept.
     logged_call: Cell<usize>,
     logged_game: Cell<usize>,
+    /// The host's events counted so far in the call in progress.
+    events_seen: Cell<usize>,
     /// Where the instruction budget ran out: (chunk name, line), for the error.
     stopped_at: Cell<Option<(String, usize)>>,
     /// The context of the call in progress (same lifetime rules as `host`).
@@ -286,8 +255,12 @@ impl Shared {
         self.host.get().map(|p| unsafe { &mut *p.as_ptr() })
     }
 
-    /// Spend `units` of the call's budget; the budget error once it is spent.
+    /// Spend `units` of the call's budget; the budget error once it is
+    /// spent, the memory error once the call has run out of memory.
     fn charge(&self, lua: &Lua, units: u64) -> mlua::Result<()> {
+        if self.out_of_memory.get() {
+            return Err(mlua::Error::runtime(OUT_OF_MEMORY));
+        }
         let left = self.budget.get();
         if units >= left {
             self.budget.set(0);
@@ -316,8 +289,8 @@ impl Shared {
         }
     }
 
-    /// The interrupt: one unit of budget; the memory in use (garbage is
-    /// collected before it can count as live); every 16th check, the wall clock.
+    /// The interrupt: one unit of budget; the memory in use ([`Shared::check_memory`]:
+    /// garbage is collected before it can count as live); every 16th check, the wall clock.
     fn interrupt(&self, lua: &Lua) -> mlua::Result<VmState> {
         let left = self.budget.get();
         if left == 0 {
@@ -333,43 +306,8 @@ impl Shared {
             self.note_position(lua);
             return Err(mlua::Error::runtime(BUDGET));
         }
-        self.collect_if_needed(lua);
+        self.check_memory(lua)?;
         Ok(VmState::Continue)
-    }
-
-    /// A full collection once the VM passes a quarter of its limit; the next
-    /// one when it has grown again by a quarter of what is left (and at least a
-    /// sixteenth of the limit, so that live data near the limit fails for memory
-    /// rather than collecting at every check). What a library call builds in
-    /// one go (up to three times its result) still fits.
-    fn collect_if_needed(&self, lua: &Lua) {
-        if lua.used_memory() < self.collect_at.get() {
-            return;
-        }
-        let _ = lua.gc_collect();
-        self.collect_at.set(next_collection(lua.used_memory(), self.limits.memory_bytes));
-    }
-
-    /// Count `bytes` of log against the call's and the game's allowance.
-    fn log(&self, bytes: usize) -> mlua::Result<()> {
-        let cost = bytes + LOG_MESSAGE_COST;
-        let call = self.logged_call.get() + cost;
-        let game = self.logged_game.get() + cost;
-        if call > self.limits.log_per_call {
-            return Err(lua_err(format!(
-                "log limit reached: an effect may log at most {} KiB per call (print and game:log)",
-                self.limits.log_per_call / 1024
-            )));
-        }
-        if game > self.limits.log_per_game {
-            return Err(lua_err(format!(
-                "log limit reached: effects may log at most {} KiB per game (print and game:log)",
-                self.limits.log_per_game / 1024
-            )));
-        }
-        self.logged_call.set(call);
-        self.logged_game.set(game);
-        Ok(())
     }
 }
 
@@ -452,6 +390,9 @@ impl Runtime {
         registry: &'static [ApiFn],
     ) -> mlua::Result<Runtime> {
         let lua = Lua::new_with(StdLib::STRING | StdLib::TABLE | StdLib::MATH | StdLib::UTF8, LuaOptions::new())?;
+        // Luau's collector paces itself by the clock: stopped for good, the VM
+        // collects at fixed points instead (`limits.rs`).
+        lua.gc_stop();
         let shared = Rc::new(Shared {
             budget: Cell::new(limits.instructions),
             limits,
@@ -459,8 +400,11 @@ impl Runtime {
             ticks: Cell::new(0),
             out_of_time: Cell::new(false),
             collect_at: Cell::new(limits.memory_bytes / 4),
+            used_at_check: Cell::new(0),
+            out_of_memory: Cell::new(false),
             logged_call: Cell::new(0),
             logged_game: Cell::new(0),
+            events_seen: Cell::new(0),
             stopped_at: Cell::new(None),
             ctx: Cell::new(None),
             names: Cell::new(None),
@@ -474,7 +418,8 @@ impl Runtime {
         let game = build_game(&lua, &shared, registry)?;
         shared.game_ptr.set(game.to_pointer() as usize);
         lua.sandbox(true)?;
-        lua.set_memory_limit(limits.memory_bytes)?;
+        // The hard cap: what the VM may hold between two checks, garbage included.
+        lua.set_memory_limit(limits.memory_bytes.saturating_mul(2))?;
         {
             let shared = shared.clone();
             lua.set_interrupt(move |lua| shared.interrupt(lua));
@@ -484,6 +429,8 @@ impl Runtime {
             let f = rt.load_bytecode(i, code)?;
             rt.chunks.push(f);
         }
+        // Every VM starts from its live data alone.
+        collect(&rt.lua);
         Ok(rt)
     }
 
@@ -588,18 +535,22 @@ impl Runtime {
         let mut result = self.run_inner(chunk, module);
         self.shared.ctx.set(None);
         self.shared.names.set(None);
-        if result.is_ok() && self.shared.budget.get() == 0 {
+        if result.is_ok() && self.shared.out_of_memory.get() {
+            // The memory ran out and the script caught the error: it still failed.
+            result = Err(mlua::Error::runtime(OUT_OF_MEMORY));
+        } else if result.is_ok() && self.shared.budget.get() == 0 {
             // The budget ran out and the script caught the error: it still failed.
             result = Err(mlua::Error::runtime(BUDGET));
         }
         if let Some(h) = self.shared.host() {
             h.end_effect(result.is_ok());
         }
+        self.shared.end_narrative();
         drop(guard);
         if result.is_err() {
             // Reclaim what a failed effect left behind, so the next one starts clean.
-            let _ = self.lua.gc_collect();
-            let _ = self.lua.gc_collect();
+            collect(&self.lua);
+            collect(&self.lua);
         }
         result
     }
@@ -635,7 +586,11 @@ impl Runtime {
         let spent = self.shared.budget.get() == 0;
         let full = e.to_string();
         let (mut message, memory) = flatten(&e);
-        let kind = if memory || message.contains("not enough memory") {
+        let kind = if self.shared.out_of_memory.get() || memory || message.contains(OUT_OF_MEMORY) {
+            message = format!(
+                "{OUT_OF_MEMORY}: an effect may hold at most {} MiB",
+                self.limits.memory_bytes.div_ceil(1024 * 1024)
+            );
             ScriptErrorKind::Memory
         } else if spent || message.contains(BUDGET) {
             ScriptErrorKind::Budget
@@ -666,7 +621,7 @@ impl Runtime {
                 line = digits.parse().ok();
             }
         }
-        if line.is_none() && kind == ScriptErrorKind::Budget {
+        if line.is_none() && matches!(kind, ScriptErrorKind::Budget | ScriptErrorKind::Memory) {
             if let (Some(i), Some((chunk, at))) = (index, self.shared.stopped_at.take()) {
                 if chunk == format!("=@{i}") {
                     line = Some(at);
@@ -720,16 +675,15 @@ impl Runtime {
         self.shared.out_of_time.set(false);
         self.shared.logged_call.set(0);
         // Garbage an earlier call left (past a quarter of the limit) is collected
-        // first, so what a call may allocate does not depend on what ran before.
-        if self.lua.used_memory() > self.limits.memory_bytes / 4 {
-            let _ = self.lua.gc_collect();
-        }
-        self.shared.collect_at.set(next_collection(self.lua.used_memory(), self.limits.memory_bytes));
+        // first; live data over the limit is found after a full collection, so
+        // what a call may hold does not depend on what ran before.
+        self.shared.begin_memory(&self.lua);
         // SAFETY: see `Shared::host`; the lifetime is erased only while the
         // returned guard lives, and the guard clears the pointer when dropped.
         let ptr: NonNull<dyn Host + '_> = NonNull::from(host);
         let ptr: NonNull<dyn Host> = unsafe { std::mem::transmute(ptr) };
         self.shared.host.set(Some(ptr));
+        self.shared.begin_narrative();
         Ok(HostGuard(&self.shared))
     }
 
@@ -737,9 +691,4 @@ impl Runtime {
     pub fn used_memory(&self) -> usize {
         self.lua.used_memory()
     }
-}
-
-/// Memory use at which to collect next, `used` bytes being live now.
-fn next_collection(used: usize, limit: usize) -> usize {
-    (limit / 4).max(used + (limit.saturating_sub(used) / 4).max(limit / 16))
 }

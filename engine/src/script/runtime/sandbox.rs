@@ -143,7 +143,9 @@ pub(super) fn harden(lua: &Lua, shared: &Rc<Shared>, ctx: &mlua::AnyUserData) ->
                     (Some(m), Some(n)) => (m, n),
                 };
                 let host = shared.host().ok_or_else(|| lua_err("math.random needs a game"))?;
-                match host.call(random, &[ApiValue::Int(lo), ApiValue::Int(hi)]).map_err(lua_err)? {
+                let answer = host.call(random, &[ApiValue::Int(lo), ApiValue::Int(hi)]).map_err(lua_err)?;
+                shared.count_events()?;
+                match answer {
                     ApiValue::Int(i) => Ok(i),
                     _ => Err(lua_err("random: the game answered a non-integer")),
                 }
@@ -157,7 +159,7 @@ pub(super) fn harden(lua: &Lua, shared: &Rc<Shared>, ctx: &mlua::AnyUserData) ->
             "print",
             lua.create_function(move |_, args: mlua::Variadic<Value>| {
                 // Built up to what the allowance lets through, never more.
-                let allowed = shared.limits.log_per_call.saturating_sub(shared.logged_call.get());
+                let allowed = shared.log_room();
                 let mut text = String::new();
                 for (i, v) in args.iter().enumerate() {
                     if i > 0 {
@@ -171,10 +173,10 @@ pub(super) fn harden(lua: &Lua, shared: &Rc<Shared>, ctx: &mlua::AnyUserData) ->
                         break;
                     }
                 }
-                shared.log(text.len())?;
                 let host = shared.host().ok_or_else(|| lua_err("print needs a game"))?;
                 host.call(log, &[ApiValue::Str(text)]).map_err(lua_err)?;
-                Ok(())
+                // The line is an event of the game: counted with the others.
+                shared.count_events()
             })?,
         )?;
     }
@@ -218,21 +220,19 @@ pub(super) fn call_api(lua: &Lua, shared: &Shared, f: &'static ApiFn, args: mlua
             }
         }
     }
-    if f.id == api::HostFn::Chance(api::ChanceFn::Log) {
-        let bytes = match values.first() {
-            Some(ApiValue::Str(s)) => s.len(),
-            _ => 0,
-        };
-        if let Err(e) = shared.log(bytes) {
-            shared.args.set(values);
-            return Err(e);
-        }
-    }
     let result = match f.answer {
         Answer::Content => content_query(lua, &shared.content, f, &values),
         Answer::Host => match shared.host() {
             None => Err(lua_err(format!("{} needs a game", f.name))),
-            Some(host) => host.call(f, &values).map_err(lua_err).and_then(|answer| from_api_value(lua, &answer)),
+            Some(host) => {
+                let answer = host.call(f, &values);
+                // Every event the call recorded counts against the log caps
+                // (`game:log`'s line as much as a Counter or a State).
+                match shared.count_events() {
+                    Err(e) => Err(e),
+                    Ok(()) => answer.map_err(lua_err).and_then(|answer| from_api_value(lua, &answer)),
+                }
+            }
         },
     };
     shared.args.set(values);
