@@ -345,7 +345,7 @@ fn sight_overlay_on_a_huge_board_is_refused_at_once() {
     let (why, cells, far) = finished.recv_timeout(std::time::Duration::from_secs(20)).expect("still drawing after 20 s");
     assert_eq!(
         why.as_deref(),
-        Some("the board's radius is 255: Line of Sight is drawn on boards of radius 40 or less")
+        Some("the board's radius is 255: Line of Sight is drawn on boards of radius 32 or less")
     );
     assert_eq!((cells, far), (0, 0));
     let svg = svg::to_svg(

@@ -120,11 +120,12 @@ impl Figure {
     }
 }
 
-/// The largest board radius the Line of Sight overlay is drawn for: four
-/// times the largest bundled map's, and about 0.2 s of a release build's time
-/// on an open board of that size (the cost grows as the fourth power of the
-/// radius; a radius-255 board took minutes).
-pub const MAX_SIGHT_RADIUS: u32 = 40;
+/// The largest board radius the Line of Sight overlay is drawn for: over
+/// three times the largest bundled map's (9). Its cost grows as the fourth
+/// power of the radius (a radius-255 board ran past 120 s in a release
+/// build); at radius 32 with 15% of the spaces Blocked, or Blocked spokes
+/// from the viewer, a debug build draws it in 3.8 s.
+pub const MAX_SIGHT_RADIUS: u32 = 32;
 
 /// How to draw a scene.
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
