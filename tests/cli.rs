@@ -172,3 +172,88 @@ fn sim_show_and_diff_json_carry_a_version_and_a_kind() {
         assert_eq!(v.as_object().unwrap().keys().next().map(String::as_str), Some("version"), "{args:?}");
     }
 }
+
+/// `arena man --out-dir D` does not write through a symbolic link in D: the
+/// link is replaced by the page, its target left as it was (it wrote through
+/// it, when every other writer already replaced the link).
+#[cfg(unix)]
+#[test]
+fn man_out_dir_replaces_a_symlink_not_its_target() {
+    let dir = tempfile::tempdir().unwrap();
+    let victim = dir.path().join("precious.txt");
+    std::fs::write(&victim, "precious\n").unwrap();
+    let out_dir = dir.path().join("man");
+    std::fs::create_dir(&out_dir).unwrap();
+    std::os::unix::fs::symlink(&victim, out_dir.join("arena-check.1")).unwrap();
+    std::os::unix::fs::symlink(dir.path().join("never-made.txt"), out_dir.join("arena.1")).unwrap();
+    let run = arena(&["man", "--out-dir", out_dir.to_str().unwrap()]);
+    assert_eq!(run.code, 0, "{}", run.stderr);
+    assert_eq!(std::fs::read_to_string(&victim).unwrap(), "precious\n", "the link's target was overwritten");
+    assert!(!dir.path().join("never-made.txt").exists(), "a dangling link was followed");
+    for page in ["arena-check.1", "arena.1"] {
+        let meta = std::fs::symlink_metadata(out_dir.join(page)).unwrap();
+        assert!(meta.file_type().is_file(), "{page} is still a link");
+        assert!(std::fs::read_to_string(out_dir.join(page)).unwrap().contains(".TH"), "{page} is not a man page");
+    }
+}
+
+/// Every file the `arena` commands write goes through the one atomic writer,
+/// `write_atomically` (a temporary file beside the target, synced, renamed
+/// over it: whole or not at all, and a symlink replaced, never written
+/// through). The sources of `tools` and `engine` are searched for every other
+/// way Rust writes a file; the only ones allowed are the writer itself and
+/// the bundled packs' first extraction (a fresh temporary folder, renamed
+/// into place whole). And each command that writes names the writer.
+#[test]
+fn every_writer_goes_through_the_atomic_writer() {
+    let root = tests_dir().join("..");
+    let writes = ["fs::write(", "File::create", "OpenOptions", ".persist(", "generate_to(", "fs::copy(", ".extract(", "fs::rename("];
+    // (file, pattern, why it may): the helper's own body, and the embedded packs.
+    let allowed = [
+        ("tools/src/lib.rs", ".persist(", "write_atomically itself"),
+        ("tools/src/packs.rs", ".extract(", "the bundled packs, into a fresh temporary folder"),
+        ("tools/src/packs.rs", "fs::rename(", "that folder renamed into place whole"),
+    ];
+    let mut found = Vec::new();
+    let mut stack = vec![root.join("tools/src"), root.join("engine/src")];
+    while let Some(dir) = stack.pop() {
+        for entry in std::fs::read_dir(&dir).unwrap() {
+            let path = entry.unwrap().path();
+            if path.is_dir() {
+                stack.push(path);
+                continue;
+            }
+            // Unit test modules (`tests.rs`) may write their own temporary files.
+            if path.extension().is_none_or(|e| e != "rs") || path.file_name().is_some_and(|n| n == "tests.rs") {
+                continue;
+            }
+            let rel = path.strip_prefix(&root).unwrap().to_string_lossy().replace('\\', "/");
+            let text = std::fs::read_to_string(&path).unwrap();
+            let code = text.split("#[cfg(test)]").next().unwrap();
+            for (n, line) in code.lines().enumerate() {
+                let line = line.trim_start();
+                if line.starts_with("//") {
+                    continue;
+                }
+                for w in writes {
+                    if line.contains(w) && !allowed.iter().any(|(f, p, _)| *f == rel && *p == w) {
+                        found.push(format!("{rel}:{}: {line}", n + 1));
+                    }
+                }
+            }
+        }
+    }
+    assert!(found.is_empty(), "writes that bypass write_atomically:\n{}", found.join("\n"));
+    // The commands that write: each through the writer.
+    for (file, what) in [
+        ("tools/src/check.rs", "arena lock"),
+        ("tools/src/lib.rs", "arena generate, arena man --out-dir"),
+        ("tools/src/play.rs", "arena sim --replay"),
+        ("tools/src/invictus.rs", "arena sim invictus --replay"),
+        ("tools/src/render.rs", "arena render --out"),
+        ("tools/src/scaffold.rs", "arena new"),
+    ] {
+        let text = std::fs::read_to_string(root.join(file)).unwrap();
+        assert!(text.contains("write_atomically("), "{what} ({file}) does not write through write_atomically");
+    }
+}

@@ -136,3 +136,34 @@ fn new_refuses_bad_ids_missing_packs_and_overwrites() {
     assert_eq!(arena(&["new", "map", "m", "--pack", p, "--force"]).code, 0);
     assert!(std::fs::read_to_string(pack.join("maps/m.toml")).unwrap().contains("[[map]]"));
 }
+
+/// `arena new` never follows a symbolic link: a dangling link at the file's
+/// name is refused (it was followed, and the file made outside the pack),
+/// with `--force` too, and so is a folder of the pack that is a link, before
+/// anything is written.
+#[cfg(unix)]
+#[test]
+fn new_never_follows_a_symlink() {
+    let dir = tempfile::tempdir().unwrap();
+    let pack = dir.path().join("p");
+    let p = pack.to_str().unwrap();
+    assert_eq!(arena(&["new", "pack", "p", "--pack", p]).code, 0);
+    let outside = dir.path().join("outside.toml");
+    std::fs::create_dir_all(pack.join("maps")).unwrap();
+    std::os::unix::fs::symlink(&outside, pack.join("maps/m.toml")).unwrap();
+    let run = arena(&["new", "map", "m", "--pack", p]);
+    assert_eq!(run.code, 2, "{}", run.stderr);
+    assert!(run.stderr.contains("symbolic link"), "{}", run.stderr);
+    assert!(!outside.exists(), "the dangling link was followed out of the pack");
+    let forced = arena(&["new", "map", "m", "--pack", p, "--force"]);
+    assert_eq!(forced.code, 2, "{}", forced.stderr);
+    assert!(!outside.exists(), "--force followed the link");
+    // A folder of the pack that leads elsewhere.
+    let elsewhere = dir.path().join("elsewhere");
+    std::fs::create_dir(&elsewhere).unwrap();
+    std::os::unix::fs::symlink(&elsewhere, pack.join("scenarios")).unwrap();
+    let run = arena(&["new", "scenario", "s", "--pack", p]);
+    assert_eq!(run.code, 2, "{}", run.stderr);
+    assert!(run.stderr.contains("scenarios is a symbolic link"), "{}", run.stderr);
+    assert_eq!(std::fs::read_dir(&elsewhere).unwrap().count(), 0, "a file was written through the folder link");
+}

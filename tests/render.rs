@@ -228,6 +228,11 @@ fn sight_overlay_agrees_with_the_geometry() {
     // A bad space is a usage error.
     assert_eq!(arena(&["render", "map", "hexadome-a", "--sight-from", "x"]).code, 2);
     assert_eq!(arena(&["render", "map", "hexadome-a", "--sight-from=20,0"]).code, 2);
+    // Its distance from the centre (2^32) wrapped to 0: it passed for the
+    // centre, and the overlay asked for 9.2e18 bytes.
+    let far = arena(&["render", "map", "hexadome-a", "--sight-from=-2147483648,-2147483648"]);
+    assert_eq!(far.code, 2, "{}", far.stderr);
+    assert!(far.stderr.contains("[-2147483648, -2147483648] is off the board (radius 9)"), "{}", far.stderr);
     let unknown = arena(&["render", "map", "no-such-map"]);
     assert_eq!(unknown.code, 2);
     assert!(unknown.stderr.contains("maps: hexadome-a"), "{}", unknown.stderr);
@@ -318,4 +323,36 @@ fn replay_positions_agree_with_the_engine_state_at_every_decision() {
         checked += a.checked + b.checked;
     }
     assert!(checked > 100, "only {checked} Decisions were compared");
+}
+
+/// The Line of Sight overlay is bounded: on a schema-valid board of radius
+/// 255 (it ran past 120 s; its cost grows as the fourth power of the radius)
+/// it is refused with the reason, at once, and so is one from a space off the
+/// board (which the viewer's Map tab passes straight in); on a board of the
+/// largest radius drawn, it is drawn.
+#[test]
+fn sight_overlay_on_a_huge_board_is_refused_at_once() {
+    let map = |radius: u32| -> arena_engine::model::Map {
+        serde_json::from_value(serde_json::json!({ "id": "big", "name": "Big", "radius": radius })).unwrap()
+    };
+    let (done, finished) = std::sync::mpsc::channel();
+    std::thread::spawn(move || {
+        let huge = Scene::of_map(&map(255));
+        let cells = huge.sight_from(Hex::new(0, 0)).len();
+        let far = Scene::of_map(&map(9)).sight_from(Hex::new(i32::MIN, i32::MIN)).len();
+        let _ = done.send((huge.sight_refused(Hex::new(0, 0)), cells, far));
+    });
+    let (why, cells, far) = finished.recv_timeout(std::time::Duration::from_secs(20)).expect("still drawing after 20 s");
+    assert_eq!(
+        why.as_deref(),
+        Some("the board's radius is 255: Line of Sight is drawn on boards of radius 32 or less")
+    );
+    assert_eq!((cells, far), (0, 0));
+    let svg = svg::to_svg(
+        &Scene::of_map(&map(255)),
+        &arena_engine::render::Options { sight_from: Some(Hex::new(0, 0)), ..Default::default() },
+    );
+    assert!(svg.contains("No Line of Sight drawn: the board&apos;s radius is 255") || svg.contains("No Line of Sight drawn: the board's radius is 255"));
+    let largest = Scene::of_map(&map(arena_engine::render::MAX_SIGHT_RADIUS));
+    assert_eq!(largest.sight_refused(Hex::new(0, 0)), None);
 }

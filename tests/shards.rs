@@ -107,10 +107,10 @@ fn four_merged_shards_equal_one_batch_in_json_and_table() {
 }
 
 #[test]
-fn shards_without_the_game_list_still_merge_and_empty_shards_count_nothing() {
+fn shards_without_the_game_list_still_merge() {
     let dir = tempfile::tempdir().unwrap();
-    // Three games in four shards: one shard plays none.
-    let files = shards(dir.path(), "3", 4, &["--without-games"]);
+    // Three games in three shards: one game each.
+    let files = shards(dir.path(), "3", 3, &["--without-games"]);
     let whole = run(&batch("3", &["--format", "json", "--without-games"]));
     let merged = merge(&files, &["--format", "json"]);
     assert_eq!(merged.stdout, whole.stdout, "{}", merged.stderr);
@@ -151,6 +151,65 @@ fn merge_refuses_what_is_not_one_whole_batch() {
     let bad = merge(&[not_json.to_string_lossy().into_owned()], &[]);
     assert_eq!(bad.code, 2);
     assert!(bad.stderr.contains("not a JSON report"), "{}", bad.stderr);
+}
+
+/// A shard's report is not trusted: a `count` above the batch's games is
+/// refused at once (a 22 KB shard with `"count": 100000000` built the list of
+/// every missing shard, 3.7 GB, and aborted), and every tally is checked
+/// against its games (wins above the games printed 3343%, sums wrapped, a
+/// third `wins` entry added a "player 3"). Each is exit 2 with the file and
+/// the key that cannot be.
+#[test]
+fn merge_checks_each_shards_count_and_tally_against_its_games() {
+    let dir = tempfile::tempdir().unwrap();
+    let files = shards(dir.path(), "4", 2, &["--without-games"]);
+    let original: Value = serde_json::from_str(&std::fs::read_to_string(&files[1]).unwrap()).unwrap();
+    let tampered = |name: &str, change: &dyn Fn(&mut Value)| -> String {
+        let mut v = original.clone();
+        change(&mut v);
+        let path = dir.path().join(name);
+        std::fs::write(&path, serde_json::to_string(&v).unwrap()).unwrap();
+        path.to_string_lossy().into_owned()
+    };
+    let refused = |name: &str, change: &dyn Fn(&mut Value), want: &str| {
+        let shard = tampered(name, change);
+        let started = std::time::Instant::now();
+        // The count alone makes it another batch than its sibling's: alone.
+        let given = if name == "count.json" { vec![shard] } else { vec![shard, files[0].clone()] };
+        let r = merge(&given, &[]);
+        assert_eq!(r.code, 2, "{name}: {}{}", r.stdout, r.stderr);
+        assert!(r.stderr.contains(want), "{name}: no `{want}` in {}", r.stderr);
+        assert!(r.stdout.is_empty(), "{name}: printed figures: {}", r.stdout);
+        assert!(started.elapsed() < std::time::Duration::from_secs(60), "{name}: took {:?}", started.elapsed());
+    };
+    refused(
+        "count.json",
+        &|v| v["shard"]["count"] = 100_000_000.into(),
+        "100000000 shards of a batch of 4 games: a batch has at most one shard per game",
+    );
+    refused("wins.json", &|v| v["tally"]["wins"][0] = 67.into(), "add up to");
+    refused(
+        "third-player.json",
+        &|v| v["tally"]["wins"].as_array_mut().unwrap().push(0.into()),
+        "`wins` counts 3 players; the batch has 2",
+    );
+    refused(
+        "overflow.json",
+        &|v| v["tally"]["victory_points"][0] = u64::MAX.into(),
+        "`victory_points of player 1` is 18446744073709551615, more than the games allow",
+    );
+    refused(
+        "character.json",
+        &|v| {
+            let (_, c) = v["tally"]["characters"].as_object_mut().unwrap().iter_mut().next().unwrap();
+            c["wins"] = (c["games"].as_u64().unwrap() + 1).into();
+        },
+        "wins` is",
+    );
+    // Sharding a batch into more parts than it has games is refused too.
+    let r = run(&batch("3", &["--shard", "4/4", "--format", "json"]));
+    assert_eq!(r.code, 2, "{}", r.stderr);
+    assert!(r.stderr.contains("4 shards of 3 games"), "{}", r.stderr);
 }
 
 #[test]

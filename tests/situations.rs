@@ -481,7 +481,37 @@ fn setup_errors_name_the_line_and_column() {
         ),
         ("setup-bad-zone.toml", "5:28", "map `hexadome-a` has no zone `zone-9` (its zones: zone-1, zone-2"),
     ];
-    for (file, at, message) in cases {
+    check_setup_errors(&dir, &cases);
+}
+
+/// Values a situation gives that no game reaches are refused at their line
+/// and column, before any arithmetic on them: Victory Points near `u32::MAX`
+/// (the leader's +2 wrapped round and made him lose), a counter above what
+/// `game:add_counter` holds, a space whose distance from the centre wrapped
+/// to 0 (so it passed for the centre), and a Smoke token off the board.
+#[test]
+fn situation_values_out_of_range_are_refused_at_their_line() {
+    let dir = tests_dir().join("fixtures/situations");
+    let cases = [
+        (
+            "setup-victory-points-out-of-range.toml",
+            "7:19",
+            "`victory_points`: 4294967295 for player 1 is more than 100000",
+        ),
+        (
+            "setup-counter-out-of-range.toml",
+            "5:50",
+            "counter `raids` on `maximus`: 9223372036854775807 is more than 1000000",
+        ),
+        ("setup-space-far-off-the-board.toml", "15:1", "maximus: [-2147483648, -2147483648] "),
+        ("setup-smoke-off-the-board.toml", "17:1", "Smoke token: [40, 0] is not a space of the HexaDome"),
+    ];
+    check_setup_errors(&dir, &cases);
+}
+
+/// `arena run` of each file fails with exit 1 and `FILE:AT: ` and the message.
+fn check_setup_errors(dir: &std::path::Path, cases: &[(&str, &str, &str)]) {
+    for &(file, at, message) in cases {
         let path = dir.join(file);
         let path = path.to_str().unwrap();
         let run = arena(&["run", path]);

@@ -5,6 +5,7 @@
 
 use super::*;
 use arena_engine::sim::{Policy, Report, Shard, Tally, Teams};
+use std::collections::BTreeSet;
 
 #[derive(clap::Subcommand, Debug)]
 pub(crate) enum SimCommand {
@@ -229,6 +230,16 @@ fn check_shards(mut shards: Vec<ShardFile>, content_hash: &str) -> Result<Vec<Sh
             first.json["content_hash"]
         ));
     }
+    let (count, games) = (first.shard.count, first.games);
+    if count > games {
+        return Err(format!(
+            "{}: {count} shards of a batch of {games} games: a batch has at most one shard per game",
+            first.path.display()
+        ));
+    }
+    if first.first_seed.checked_add(games).is_none() {
+        return Err(format!("{}: {games} games from seed {} pass the last seed (2^64 - 1)", first.path.display(), first.first_seed));
+    }
     for w in shards.windows(2) {
         if w[0].shard.index == w[1].shard.index {
             return Err(format!(
@@ -239,12 +250,21 @@ fn check_shards(mut shards: Vec<ShardFile>, content_hash: &str) -> Result<Vec<Sh
             ));
         }
     }
-    let count = first.shard.count;
-    let missing: Vec<String> =
-        (1..=count).filter(|i| !shards.iter().any(|s| s.shard.index == *i)).map(|i| format!("{i}/{count}")).collect();
-    if !missing.is_empty() {
-        let shown = missing.iter().take(20).cloned().collect::<Vec<_>>().join(", ");
-        return Err(format!("{} of {count} shards missing: {shown}", missing.len()));
+    // Each index is given at most once and is at most `count`: the missing
+    // ones are as many as the files given fall short, and the first 20 of
+    // them lie among the first `files + 20` indices (no list of all of them).
+    if (shards.len() as u64) < count {
+        let given: BTreeSet<u64> = shards.iter().map(|s| s.shard.index).collect();
+        let shown: Vec<String> =
+            (1..=count).filter(|i| !given.contains(i)).take(20).map(|i| format!("{i}/{count}")).collect();
+        let more = if count - shards.len() as u64 > 20 { ", ..." } else { "" };
+        return Err(format!("{} of {count} shards missing: {}{more}", count - shards.len() as u64, shown.join(", ")));
+    }
+    let seats = first.json["players"].as_array().map_or(0, Vec::len);
+    for s in &shards {
+        s.tally
+            .check(s.shard.seeds(s.first_seed, s.games), seats)
+            .map_err(|e| format!("{}: its tally cannot be that of shard {}: {e}", s.path.display(), s.shard))?;
     }
     Ok(shards)
 }
@@ -274,7 +294,10 @@ pub(crate) fn merge(args: MergeArgs, ui: &Ui, stdout: &mut dyn Write, stderr: &m
     };
     let mut tally = shards[0].tally.clone();
     for s in &shards[1..] {
-        tally.merge(&s.tally);
+        if let Err(e) = tally.merge(&s.tally) {
+            writeln!(stderr, "error: {}: {e}", s.path.display())?;
+            return Ok(2);
+        }
     }
     let report = tally.report();
     let first = &shards[0];

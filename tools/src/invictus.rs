@@ -143,8 +143,7 @@ pub(super) fn sim(args: SimArgs, ui: &Ui, stdout: &mut dyn Write, stderr: &mut d
     if let Some(path) = &args.replay {
         let packs = loaded.packs.iter().map(|p| format!("{}@{}", p.manifest.id, p.manifest.version)).collect();
         let replay = Replay::of(&record, &setup, packs);
-        std::fs::write(path, serde_json::to_string(&replay)? + "\n")
-            .with_context(|| format!("cannot write {}", path.display()))?;
+        crate::write_atomically(path, (serde_json::to_string(&replay)? + "\n").as_bytes())?;
     }
     match args.format {
         Output::Json => {

@@ -526,11 +526,33 @@ fn man(args: ManArgs, stdout: &mut dyn Write) -> anyhow::Result<Exit> {
         None => clap_mangen::Man::new(cmd).render(stdout).context("writing the man page")?,
         Some(dir) => {
             std::fs::create_dir_all(&dir).with_context(|| format!("creating {}", dir.display()))?;
-            clap_mangen::generate_to(cmd, &dir).with_context(|| format!("writing man pages into {}", dir.display()))?;
+            // As `clap_mangen::generate_to` names and renders them, but each
+            // written whole through `write_atomically`, which replaces a
+            // symlink at a page's name instead of writing through it.
+            let mut cmd = cmd.disable_help_subcommand(true);
+            cmd.build();
+            let mut pages = Vec::new();
+            man_pages(cmd, &mut pages).context("rendering the man pages")?;
+            for (name, page) in pages {
+                write_atomically(&dir.join(name), &page)?;
+            }
             writeln!(stdout, "wrote man pages into {}", dir.display())?;
         }
     }
     Ok(0)
+}
+
+/// The man page of `cmd` and of each of its visible subcommands, as
+/// (file name, page), subcommands first.
+fn man_pages(cmd: clap::Command, out: &mut Vec<(String, Vec<u8>)>) -> std::io::Result<()> {
+    for sub in cmd.get_subcommands().filter(|s| !s.is_hide_set()).cloned() {
+        man_pages(sub, out)?;
+    }
+    let man = clap_mangen::Man::new(cmd);
+    let mut page = Vec::new();
+    man.render(&mut page)?;
+    out.push((man.get_filename(), page));
+    Ok(())
 }
 
 fn err_is_terminal() -> bool {

@@ -379,6 +379,15 @@ pub(super) fn sim(mut args: SimArgs, ui: &Ui, stdout: &mut dyn Write, stderr: &m
             writeln!(stderr, "error: --seed {} with --games {n} runs past the largest seed", args.seed)?;
             return Ok(2);
         }
+        // A shard with no game could not be merged (`sim merge` refuses such a count).
+        if let Some(s) = args.shard.filter(|s| s.count > n) {
+            writeln!(
+                stderr,
+                "error: --shard {s}: {} shards of {n} games; a batch has at most one shard per game",
+                s.count
+            )?;
+            return Ok(2);
+        }
     }
     // The optional rules (`001 § Additional Rules`): a rule 001 gives only
     // for Prime Time tables is a usage error at another table.

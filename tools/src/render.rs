@@ -101,11 +101,13 @@ pub(super) fn run(args: RenderArgs, ui: &Ui, stdout: &mut dyn Write, stderr: &mu
     };
     let sight_from = match common.sight_from.as_deref().map(|s| (s, parse_hex(s))) {
         None => None,
-        Some((_, Some(h))) if scene.on_board(h) => Some(h),
-        Some((s, Some(_))) => {
-            writeln!(stderr, "error: --sight-from {s} is off the board (radius {})", scene.radius)?;
-            return Ok(2);
-        }
+        Some((s, Some(h))) => match scene.sight_refused(h) {
+            None => Some(h),
+            Some(why) => {
+                writeln!(stderr, "error: --sight-from {s}: {why}")?;
+                return Ok(2);
+            }
+        },
         Some((s, None)) => {
             writeln!(stderr, "error: --sight-from takes a space as Q,R (`--sight-from=-2,3`), not `{s}`")?;
             return Ok(2);

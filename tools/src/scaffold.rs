@@ -92,7 +92,19 @@ pub fn run(args: NewArgs, ui: &crate::Ui, stdout: &mut dyn Write, stderr: &mut d
         NewKind::Scenario => vec![(root.join(format!("scenarios/{id}.toml")), scenario(id, &name, &root))],
         NewKind::Map => vec![(root.join(format!("maps/{id}.toml")), map_file(id, &name, &root))],
     };
-    let existing: Vec<&PathBuf> = files.iter().map(|(p, _)| p).filter(|p| p.exists()).collect();
+    // A symbolic link inside the pack (a folder, or the file itself, even
+    // dangling) is never followed: a file is written only inside the pack.
+    if let Some(link) = files.iter().find_map(|(p, _)| linked_below(&root, p)) {
+        writeln!(
+            stderr,
+            "error: {} is a symbolic link: `arena new` writes only inside the pack folder, and does not follow links\nhelp: remove the link, or give the folder it leads to with --pack",
+            link.display()
+        )?;
+        return Ok(2);
+    }
+    // `symlink_metadata`: a dangling link counts as there (it is not followed).
+    let existing: Vec<&PathBuf> =
+        files.iter().map(|(p, _)| p).filter(|p| std::fs::symlink_metadata(p).is_ok()).collect();
     if !args.force && !existing.is_empty() {
         for p in existing {
             writeln!(stderr, "error: {} exists (--force overwrites it)", p.display())?;
@@ -103,7 +115,7 @@ pub fn run(args: NewArgs, ui: &crate::Ui, stdout: &mut dyn Write, stderr: &mut d
         if let Some(dir) = path.parent() {
             std::fs::create_dir_all(dir).with_context(|| format!("creating {}", dir.display()))?;
         }
-        std::fs::write(path, text).with_context(|| format!("writing {}", path.display()))?;
+        crate::write_atomically(path, text.as_bytes())?;
         if !ui.quiet() {
             writeln!(stdout, "created {}", path.display())?;
         }
@@ -112,6 +124,23 @@ pub fn run(args: NewArgs, ui: &crate::Ui, stdout: &mut dyn Write, stderr: &mut d
         writeln!(stdout, "next: edit the files, then `arena check {}`", root.display())?;
     }
     Ok(0)
+}
+
+/// The first symbolic link on the way from `root` (not included: the user
+/// named it) down to `file` (included), if any.
+fn linked_below(root: &Path, file: &Path) -> Option<PathBuf> {
+    let rel = file.strip_prefix(root).ok()?;
+    let mut at = root.to_path_buf();
+    for part in rel.components() {
+        at.push(part);
+        match std::fs::symlink_metadata(&at) {
+            Ok(m) if m.file_type().is_symlink() => return Some(at),
+            Ok(_) => {}
+            // Not there yet: nothing below it is either.
+            Err(_) => return None,
+        }
+    }
+    None
 }
 
 /// `la-duelista` -> `La Duelista`.

@@ -120,6 +120,13 @@ impl Figure {
     }
 }
 
+/// The largest board radius the Line of Sight overlay is drawn for: over
+/// three times the largest bundled map's (9). Its cost grows as the fourth
+/// power of the radius (a radius-255 board ran past 120 s in a release
+/// build); at radius 32 with 15% of the spaces Blocked, or Blocked spokes
+/// from the viewer, a debug build draws it in 3.8 s.
+pub const MAX_SIGHT_RADIUS: u32 = 32;
+
 /// How to draw a scene.
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
 pub struct Options {
@@ -283,8 +290,12 @@ impl Scene {
     /// Blocked spaces and spaces Occupied by a Character obstructing (Minions
     /// and Running Projectiles are Obstacles, which do not, `000 § Obstacles`);
     /// the Range route avoids Blocked spaces, Barriers and every Occupied space
-    /// (`000 § Range`). Spaces in `(q, r)` order, `from` left out.
+    /// (`000 § Range`). Spaces in `(q, r)` order, `from` left out; none
+    /// when [`Scene::sight_refused`] says why not.
     pub fn sight_from(&self, from: Hex) -> Vec<SightCell> {
+        if self.sight_refused(from).is_some() {
+            return Vec::new();
+        }
         let obstructs = |h: Hex| {
             self.blocked.contains(&h)
                 || self.smoke.contains(&h)
@@ -314,6 +325,22 @@ impl Scene {
                 SightCell { space: h, sight, range }
             })
             .collect()
+    }
+
+    /// Why the Line of Sight overlay from `from` is not drawn, if it is not:
+    /// `from` is off the board, or the board is wider than
+    /// [`MAX_SIGHT_RADIUS`] (the overlay's cost grows as the fourth power of
+    /// the radius: every space's Line of Sight to every other).
+    pub fn sight_refused(&self, from: Hex) -> Option<String> {
+        if !self.on_board(from) {
+            return Some(format!("[{}, {}] is off the board (radius {})", from.q, from.r, self.radius));
+        }
+        (self.radius > MAX_SIGHT_RADIUS).then(|| {
+            format!(
+                "the board's radius is {}: Line of Sight is drawn on boards of radius {MAX_SIGHT_RADIUS} or less",
+                self.radius
+            )
+        })
     }
 
     /// Give every figure a short label, unique in the scene: the initials of a

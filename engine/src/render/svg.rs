@@ -493,7 +493,9 @@ fn legend(d: &mut Doc, scene: &Scene, options: &Options, left: f64) {
         d.element("text", &[("x", &num(left + 14.0)), ("y", &num(y)), ("class", "legend")], text);
         y += 15.0;
     }
-    if let Some(from) = options.sight_from {
+    if let Some(why) = options.sight_from.and_then(|from| scene.sight_refused(from)) {
+        line(d, "head", &format!("No Line of Sight drawn: {why}"), &mut y);
+    } else if let Some(from) = options.sight_from {
         line(d, "head", &format!("Line of Sight from [{}, {}]", from.q, from.r), &mut y);
         for s in [Sight::Clear, Sight::Limited, Sight::Blocked] {
             d.empty(

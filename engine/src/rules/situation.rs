@@ -32,7 +32,7 @@ use crate::rules::decision::{Controller, Decision};
 use crate::rules::game::{Game, GameSetup};
 use crate::rules::geometry::Hex;
 use crate::rules::seats::{PlayerId, Seated};
-use crate::rules::state::View;
+use crate::rules::state::{MAX_COUNTER, MAX_POINTS, View};
 use crate::script::runtime::Runtime;
 use serde::Deserialize;
 
@@ -522,6 +522,7 @@ impl<'a> Game<'a> {
                 ));
             }
         }
+        check_points(sit)?;
         let mut teams: Vec<Vec<Id>> = vec![vec![]; n as usize];
         let characters: Vec<String> = content.characters.keys().cloned().collect();
         for (i, c) in sit.character.iter().enumerate() {
@@ -623,6 +624,13 @@ impl<'a> Game<'a> {
             g.state.round = sit.round.saturating_sub(1);
         }
         g.state.smoke = sit.smoke.iter().map(|t| (Hex::new(t.space[0], t.space[1]), t.character.clone())).collect();
+        if let Some(i) = g.state.smoke.iter().position(|(h, _)| !g.board.on_board(*h)) {
+            let [q, r] = sit.smoke[i].space;
+            return Err(SetupError::at(
+                format!("/smoke/{i}/space"),
+                format!("Smoke token: [{q}, {r}] is not a space of the HexaDome (radius {})", g.board.radius),
+            ));
+        }
         g.place_situation_markers(sit)?;
         g.situation_objectives(sit)?;
         if g.unit(&sit.active).is_none() {
@@ -647,6 +655,32 @@ impl<'a> Game<'a> {
         g.forced.faces = sit.dice.iter().cloned().collect();
         Ok(g)
     }
+}
+
+/// Victory Points and Frags within [`MAX_POINTS`], so a typo (or a value
+/// near `u32::MAX`) is an error at its line, not a game that wraps round.
+fn check_points(sit: &Situation) -> Result<(), SetupError> {
+    for (key, values) in [
+        ("victory_points", &sit.victory_points),
+        ("previous_round_vp", &sit.previous_round_vp),
+        ("frags", &sit.frags),
+        ("frags_this_round", &sit.frags_this_round),
+    ] {
+        if let Some(i) = values.iter().position(|v| *v > MAX_POINTS) {
+            return Err(SetupError::at(
+                format!("/{key}/{i}"),
+                format!("`{key}`: {} for player {} is more than {MAX_POINTS}", values[i], i + 1),
+            ));
+        }
+    }
+    if let Some(i) = sit.counters.iter().position(|c| c.value > MAX_COUNTER) {
+        let c = &sit.counters[i];
+        return Err(SetupError::at(
+            format!("/counters/{i}/value"),
+            format!("counter `{}` on `{}`: {} is more than {MAX_COUNTER}", c.counter, c.on, c.value),
+        ));
+    }
+    Ok(())
 }
 
 /// Answers a situation's Decisions from its list of answers, matched against

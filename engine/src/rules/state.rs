@@ -137,6 +137,16 @@ pub struct MinionOf {
     pub(crate) slot: usize,
 }
 
+/// The most Victory Points, and the most Frags, a situation may give a
+/// player (docs/situations.md): far more than any game scores, so a typo is
+/// caught at its line, and the arithmetic of a game (which saturates at
+/// `u32::MAX` anyway) never nears the edge of its type.
+pub const MAX_POINTS: u32 = 100_000;
+
+/// The largest value of a Scenario counter (`game:add_counter` clamps to it,
+/// a situation may not exceed it).
+pub const MAX_COUNTER: i64 = 1_000_000;
+
 /// A player.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
 pub struct Player {

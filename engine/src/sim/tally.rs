@@ -95,14 +95,35 @@ fn is_zero(n: &u64) -> bool {
     *n == 0
 }
 
-fn add(into: &mut Seated<u64>, from: &Seated<u64>) {
+/// `a + b`, or the error of counts that overflow.
+fn sum(a: u64, b: u64, what: &str) -> Result<u64, String> {
+    a.checked_add(b).ok_or_else(|| format!("the `{what}` counts add up past 2^64"))
+}
+
+fn add(into: &mut Seated<u64>, from: &Seated<u64>, what: &str) -> Result<(), String> {
     if into.as_slice().is_empty() {
         *into = from.clone();
-    } else {
-        for (a, b) in into.iter_mut().zip(from) {
-            *a += b;
-        }
+        return Ok(());
     }
+    if into.as_slice().len() != from.as_slice().len() {
+        return Err(format!(
+            "`{what}` counts {} players in one tally and {} in another",
+            into.as_slice().len(),
+            from.as_slice().len()
+        ));
+    }
+    for (a, b) in into.iter_mut().zip(from) {
+        *a = sum(*a, *b, what)?;
+    }
+    Ok(())
+}
+
+/// `n` is at most `bound` (a count within the games it is counted over).
+fn within(what: &str, n: u64, bound: u128, of: &str) -> Result<(), String> {
+    if u128::from(n) > bound {
+        return Err(format!("`{what}` is {n}, more than {of} allow ({bound})"));
+    }
+    Ok(())
 }
 
 impl Tally {
@@ -172,36 +193,125 @@ impl Tally {
     /// Add the counts of another, disjoint set of games of the same batch.
     /// `other`'s failures are taken to come after this tally's in seed order
     /// (merge shards in seed order).
-    pub fn merge(&mut self, other: &Tally) {
-        self.games += other.games;
-        add(&mut self.wins, &other.wins);
-        self.draws += other.draws;
-        add(&mut self.victory_points, &other.victory_points);
-        add(&mut self.frags, &other.frags);
-        self.rounds += other.rounds;
-        self.games_with_effect_failures += other.games_with_effect_failures;
-        self.errors += other.errors;
-        self.games_ended_before_activation += other.games_ended_before_activation;
+    ///
+    /// # Errors
+    /// When the two count different numbers of players, or a sum would
+    /// pass `u64::MAX` (tallies read from files: [`Tally::check`] them first).
+    pub fn merge(&mut self, other: &Tally) -> Result<(), String> {
+        self.games = sum(self.games, other.games, "games")?;
+        add(&mut self.wins, &other.wins, "wins")?;
+        self.draws = sum(self.draws, other.draws, "draws")?;
+        add(&mut self.victory_points, &other.victory_points, "victory_points")?;
+        add(&mut self.frags, &other.frags, "frags")?;
+        self.rounds = sum(self.rounds, other.rounds, "rounds")?;
+        self.games_with_effect_failures =
+            sum(self.games_with_effect_failures, other.games_with_effect_failures, "games_with_effect_failures")?;
+        self.errors = sum(self.errors, other.errors, "errors")?;
+        self.games_ended_before_activation =
+            sum(self.games_ended_before_activation, other.games_ended_before_activation, "games_ended_before_activation")?;
         for (c, o) in &other.characters {
             let e = self.characters.entry(c.clone()).or_default();
-            e.team_games += o.team_games;
-            e.team_wins += o.team_wins;
-            e.games += o.games;
-            e.wins += o.wins;
-            e.damage_dealt += o.damage_dealt;
-            e.damage_taken += o.damage_taken;
-            e.infirmary += o.infirmary;
+            e.team_games = sum(e.team_games, o.team_games, "team_games")?;
+            e.team_wins = sum(e.team_wins, o.team_wins, "team_wins")?;
+            e.games = sum(e.games, o.games, "games")?;
+            e.wins = sum(e.wins, o.wins, "wins")?;
+            e.damage_dealt = sum(e.damage_dealt, o.damage_dealt, "damage_dealt")?;
+            e.damage_taken = sum(e.damage_taken, o.damage_taken, "damage_taken")?;
+            e.infirmary = sum(e.infirmary, o.infirmary, "infirmary")?;
         }
         if self.positions.len() < other.positions.len() {
             self.positions.resize_with(other.positions.len(), PositionTally::default);
         }
         for (a, b) in self.positions.iter_mut().zip(&other.positions) {
-            a.games += b.games;
-            a.wins += b.wins;
-            a.victory_points += b.victory_points;
+            a.games = sum(a.games, b.games, "positions games")?;
+            a.wins = sum(a.wins, b.wins, "positions wins")?;
+            a.victory_points = sum(a.victory_points, b.victory_points, "positions victory_points")?;
         }
         let room = MAX_FAILURES.saturating_sub(self.failures.len());
         self.failures.extend(other.failures.iter().take(room).cloned());
+        Ok(())
+    }
+
+    /// Whether these counts can be those of the games of `seeds` at a table
+    /// of `seats` players, as [`Tally::of`] counts them (a shard's tally read
+    /// back from a file is not trusted): every game a win, a draw or an
+    /// engine error (`wins + draws + errors = games`); the seats the same in
+    /// every per-seat count; each count within the games it is counted over
+    /// (a Character's games and wins, a position's, the games with failures);
+    /// sums within what that many games can score (a game's Victory Points,
+    /// Frags and Damage fit a `u32`, its Rounds a `u8`); the failures named
+    /// among the seeds, in order.
+    ///
+    /// # Errors
+    /// The first count that cannot be, named by its key.
+    pub fn check(&self, seeds: std::ops::Range<u64>, seats: usize) -> Result<(), String> {
+        let games = seeds.end.saturating_sub(seeds.start);
+        if self.games != games {
+            return Err(format!("`games` is {}, but the shard plays {games} (seeds {}-{})", self.games, seeds.start, seeds.end.saturating_sub(1)));
+        }
+        if !(2..=4).contains(&seats) {
+            return Err(format!("the batch has {seats} players; a game has 2 to 4"));
+        }
+        for (what, s) in [("wins", &self.wins), ("victory_points", &self.victory_points), ("frags", &self.frags)] {
+            if s.as_slice().len() != seats {
+                return Err(format!("`{what}` counts {} players; the batch has {seats}", s.as_slice().len()));
+            }
+        }
+        let all = u128::from(games);
+        let decided: u128 = self.wins.iter().map(|w| u128::from(*w)).sum::<u128>()
+            + u128::from(self.draws)
+            + u128::from(self.errors);
+        if decided != all {
+            return Err(format!(
+                "`wins` ({}), `draws` ({}) and `errors` ({}) add up to {decided}, not the {games} games",
+                self.wins.iter().map(u64::to_string).collect::<Vec<_>>().join(" + "),
+                self.draws,
+                self.errors
+            ));
+        }
+        for (what, n) in [
+            ("games_with_effect_failures", self.games_with_effect_failures),
+            ("errors", self.errors),
+            ("games_ended_before_activation", self.games_ended_before_activation),
+        ] {
+            within(what, n, all, "the games")?;
+        }
+        let points = all * u128::from(u32::MAX);
+        for (p, (vp, f)) in self.victory_points.iter().zip(&self.frags).enumerate() {
+            within(&format!("victory_points of player {}", p + 1), *vp, points, "the games")?;
+            within(&format!("frags of player {}", p + 1), *f, points, "the games")?;
+        }
+        within("rounds", self.rounds, all * u128::from(u8::MAX), "the games")?;
+        // Games an engine error stopped count no Character and no position.
+        let played = all - u128::from(self.errors);
+        for (id, c) in &self.characters {
+            let of = format!("the games played of `{id}`");
+            within(&format!("characters.{id}.games"), c.games, played, "the games played")?;
+            within(&format!("characters.{id}.wins"), c.wins, u128::from(c.games), &of)?;
+            within(&format!("characters.{id}.team_games"), c.team_games, played * seats as u128, "the seats of the games played")?;
+            within(&format!("characters.{id}.team_wins"), c.team_wins, u128::from(c.team_games), "its team's games")?;
+            let sums = u128::from(c.games) * u128::from(u32::MAX);
+            for (what, n) in [("damage_dealt", c.damage_dealt), ("damage_taken", c.damage_taken), ("infirmary", c.infirmary)] {
+                within(&format!("characters.{id}.{what}"), n, sums, &of)?;
+            }
+        }
+        if !self.positions.is_empty() && (seats < 3 || self.positions.len() != seats) {
+            return Err(format!("`positions` counts {} positions at a table of {seats}", self.positions.len()));
+        }
+        for (i, p) in self.positions.iter().enumerate() {
+            within(&format!("positions[{i}].games"), p.games, played, "the games played")?;
+            within(&format!("positions[{i}].wins"), p.wins, u128::from(p.games), "that position's games")?;
+            within(&format!("positions[{i}].victory_points"), p.victory_points, u128::from(p.games) * u128::from(u32::MAX), "that position's games")?;
+        }
+        let failed = u128::from(self.errors) + u128::from(self.games_with_effect_failures);
+        within("failures", self.failures.len() as u64, failed.min(MAX_FAILURES as u128), "the games with failures")?;
+        if let Some(f) = self.failures.iter().find(|f| !seeds.contains(&f.seed)) {
+            return Err(format!("`failures` names seed {}, which the shard does not play", f.seed));
+        }
+        if self.failures.windows(2).any(|w| w[0].seed >= w[1].seed) {
+            return Err("`failures` are not in seed order".to_string());
+        }
+        Ok(())
     }
 
     /// The rates and means of these counts: for the tally of a batch,

@@ -35,8 +35,13 @@
 //! is checked against the events seen so far: a file modified after its last
 //! event was delivered (its event is still inside the debounce window, or the
 //! file changed during the load) makes the result unsettled, so it is
-//! discarded and the load is tried again once things are quiet. No half-written
-//! file is ever swapped in, whatever its content parses as.
+//! discarded and the load is tried again once things are quiet. A file read as
+//! empty that the last load read with text may be a save caught between its
+//! truncation and its write (the truncation's modification time can fall in
+//! the same clock tick as the last event seen, so no event vouches for it):
+//! it is taken only once it has been empty, and closed, for a whole debounce
+//! window, however many loads were discarded before. No half-written file is
+//! ever swapped in, whatever its content parses as.
 
 mod reloader;
 mod watcher;

@@ -414,15 +414,22 @@ impl Worker {
             changed = all;
         }
         let (loaded, load_time) = reloader.attempt();
-        // Changes that arrived during the load: load again with them.
+        // Changes that arrived during the load: load again with them. Every
+        // event of a write made a debounce window before this drain has been
+        // delivered by then, and is taken in by it.
         let before = self.state.changed.len();
+        let drained_at = SystemTime::now();
         if !self.drain(inbox) {
             return false;
         }
         let grew = self.state.changed.len() > before || !self.state.open.is_empty();
-        let unsettled = if grew { Vec::new() } else { self.unsettled(&loaded, reloader) };
-        if (grew || !unsettled.is_empty()) && self.state.discarded < MAX_DISCARDS {
-            self.state.discarded += 1;
+        let mut unsettled = if grew { Vec::new() } else { self.unsettled(&loaded, reloader, drained_at) };
+        // A file caught between a save's truncation and its write is never
+        // taken, however many loads were discarded before.
+        let torn = self.torn(&loaded, reloader, drained_at);
+        if !torn.is_empty() || (grew || !unsettled.is_empty()) && self.state.discarded < MAX_DISCARDS {
+            self.state.discarded = self.state.discarded.saturating_add(1);
+            unsettled.extend(torn.into_iter().filter(|p| !unsettled.contains(p)).collect::<Vec<_>>());
             if !unsettled.is_empty() {
                 // Try again once the debounce window has passed their last write.
                 self.state.not_before = Some(Instant::now() + self.options.debounce + self.options.debounce / 2);
@@ -442,12 +449,9 @@ impl Worker {
     /// same for the folders they are in (a file being added or removed). A
     /// file read exactly as the last attempt read it is settled: that version
     /// passed.
-    fn unsettled(&self, loaded: &Loaded, reloader: &Reloader) -> Vec<PathBuf> {
+    fn unsettled(&self, loaded: &Loaded, reloader: &Reloader, drained_at: SystemTime) -> Vec<PathBuf> {
         let now = SystemTime::now();
-        // Every event older than this has been delivered (the debouncer emits a
-        // path's events once they are a timeout old, checking every timeout / 4).
-        let window = self.options.debounce + self.options.debounce / 4 + Duration::from_millis(5);
-        let horizon = now.checked_sub(window).unwrap_or(SystemTime::UNIX_EPOCH);
+        let horizon = self.horizon(drained_at);
         let recent = |path: &Path, mtime: SystemTime| {
             let seen = self.state.last_event.get(path).copied().unwrap_or(SystemTime::UNIX_EPOCH);
             // A modification time in the future is a clock problem, not a write.
@@ -492,9 +496,58 @@ impl Worker {
     }
 }
 
+impl Worker {
+    /// Every event of a write older than this was delivered before the drain
+    /// at `drained_at` (the debouncer emits a path's events once they are a
+    /// timeout old, checking every timeout / 4), so the drain took it in.
+    fn horizon(&self, drained_at: SystemTime) -> SystemTime {
+        let window = self.options.debounce + self.options.debounce / 4 + Duration::from_millis(5);
+        drained_at.checked_sub(window).unwrap_or(SystemTime::UNIX_EPOCH)
+    }
+
+    /// Content files the load read as empty that the last attempt read with
+    /// text, and that may be a save caught between its truncation and its
+    /// write (what `std::fs::write` and most editors do: truncate, then
+    /// write): modified inside the delivery window, open for writing, or no
+    /// longer empty. The modification time of the truncation cannot be told
+    /// from that of the last delivered event when both fall in one tick of
+    /// the file system's clock, so, unlike [`Worker::unsettled`], no event
+    /// seen vouches for such a file: it must have been empty for a whole
+    /// window, closed. A file really emptied is taken then.
+    fn torn(&self, loaded: &Loaded, reloader: &Reloader, drained_at: SystemTime) -> Vec<PathBuf> {
+        let horizon = self.horizon(drained_at);
+        reloader
+            .last_sources
+            .paths()
+            .filter(|p| loaded.sources.get(p) == Some("") && reloader.last_sources.get(p).is_some_and(|t| !t.is_empty()))
+            .filter(|p| {
+                let meta = std::fs::metadata(p).ok();
+                torn_suspect(
+                    meta.as_ref().map(std::fs::Metadata::len),
+                    meta.and_then(|m| m.modified().ok()),
+                    horizon,
+                    self.state.open.contains_key(*p),
+                )
+            })
+            .map(Path::to_path_buf)
+            .collect()
+    }
+}
+
+/// Whether a file read as empty, now `len` bytes long and modified at
+/// `mtime`, may be a save between its truncation and its write: it is open
+/// for writing, or no longer empty, or was modified after `horizon` (its
+/// events may not all have been delivered).
+fn torn_suspect(len: Option<u64>, mtime: Option<SystemTime>, horizon: SystemTime, open: bool) -> bool {
+    open || len != Some(0) || mtime.is_none_or(|m| m > horizon)
+}
+
 impl Pending {
     /// The same, with the changes it held taken (after a load or a no-op).
     fn cleared(self) -> Pending {
         Pending { open: self.open, ..Pending::default() }
     }
 }
+
+#[cfg(test)]
+mod tests;

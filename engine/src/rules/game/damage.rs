@@ -175,7 +175,7 @@ impl<'a> Game<'a> {
         };
         match credited {
             Some(p) => {
-                self.state.players[p].frags += 1;
+                self.state.players[p].frags = self.state.players[p].frags.saturating_add(1);
                 self.count_frag(p);
                 let total = self.state.players[p].frags;
                 self.emit(Event::Frag { player: p, total });
@@ -208,7 +208,7 @@ impl<'a> Game<'a> {
         self.emit(Event::Infirmary { character: id.to_string() });
         self.left_the_hexadome(id);
         let opponent = self.table().opponent(owner);
-        self.state.players[opponent].frags += 1;
+        self.state.players[opponent].frags = self.state.players[opponent].frags.saturating_add(1);
         self.count_frag(opponent);
         let total = self.state.players[opponent].frags;
         self.emit(Event::Frag { player: opponent, total });

@@ -362,9 +362,8 @@ impl<'a> Game<'a> {
                     self.emit(Event::Log { text: format!("{controller} has no {card} left to deploy") });
                     return Ok(ApiValue::Nil);
                 }
-                let id = self
-                    .deploy_minion(&controller, &card, Hex::new(*q as i32, *r as i32))
-                    .map_err(|e| format!("deploy_minion: {e}"))?;
+                let space = Hex::checked(*q, *r).ok_or_else(|| format!("deploy_minion: ({q}, {r}) is not a space"))?;
+                let id = self.deploy_minion(&controller, &card, space).map_err(|e| format!("deploy_minion: {e}"))?;
                 ApiValue::Str(id)
             }
         })
@@ -443,7 +442,7 @@ impl<'a> Game<'a> {
                 let Some(ApiValue::Space([q, r])) = a.args.first() else {
                     return Err("deploy_smoke: a space {q, r} is needed".into());
                 };
-                let space = Hex::new(*q as i32, *r as i32);
+                let space = Hex::checked(*q, *r).ok_or_else(|| format!("deploy_smoke: ({q}, {r}) is not a space"))?;
                 let who = self.state.active.clone().ok_or("deploy_smoke: no active Character")?;
                 let max = self.card(&who).smoke_tokens as usize;
                 let deployed = self.state.smoke.iter().filter(|(_, c)| *c == who).count();
@@ -691,8 +690,7 @@ impl<'a> Game<'a> {
                     _ => "Which space?".into(),
                 };
                 let decider = self.effect_player();
-                let opts =
-                    options.iter().map(|[q, r]| Choice::Space { space: Hex::new(*q as i32, *r as i32) }).collect();
+                let opts = space_choices(options, "choose_space")?;
                 match self.decide(decider, DecisionKind::Space, self.state.active.clone().as_deref(), &prompt, opts) {
                     Choice::Space { space } => ApiValue::Space([space.q as i64, space.r as i64]),
                     _ => ApiValue::Nil,
@@ -726,9 +724,20 @@ impl<'a> Game<'a> {
 /// The space argument `i` of an API call.
 pub(super) fn space_arg(args: &[ApiValue], i: usize, name: &str) -> std::result::Result<Hex, String> {
     match args.get(i) {
-        Some(ApiValue::Space([q, r])) => Ok(Hex::new(*q as i32, *r as i32)),
+        Some(ApiValue::Space([q, r])) => Hex::checked(*q, *r).ok_or_else(|| format!("{name}: ({q}, {r}) is not a space")),
         _ => Err(format!("{name}: a space {{q, r}} is needed")),
     }
+}
+
+/// A list of spaces from Lua as a Decision's options; a pair of numbers that
+/// does not fit a space's coordinates is an error, never a truncated space.
+pub(super) fn space_choices(spaces: &[[i64; 2]], name: &str) -> std::result::Result<Vec<Choice>, String> {
+    spaces
+        .iter()
+        .map(|&[q, r]| {
+            Hex::checked(q, r).map(|space| Choice::Space { space }).ok_or_else(|| format!("{name}: ({q}, {r}) is not a space"))
+        })
+        .collect()
 }
 
 /// A symbol as the Lua API spells it.

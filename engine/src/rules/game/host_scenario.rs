@@ -203,7 +203,7 @@ impl<'a> Game<'a> {
                 Some(ApiValue::Str(s)) => s.clone(),
                 _ => "Which space?".to_string(),
             };
-            let options = spaces.iter().map(|[q, r]| Choice::Space { space: Hex::new(*q as i32, *r as i32) }).collect();
+            let options = super::host::space_choices(spaces, "choose_space_for")?;
             match self.decide(p, DecisionKind::Space, None, &prompt, options) {
                 Choice::Space { space } => ApiValue::Space([space.q as i64, space.r as i64]),
                 _ => ApiValue::Nil,
@@ -221,7 +221,7 @@ impl<'a> Game<'a> {
                 return Err(format!("add_counter: {amount} is not -1000 to 1000"));
             }
             let held = self.state.counters.entry(on.clone()).or_default();
-            let value = (held.get(&name).copied().unwrap_or(0) + amount).clamp(0, 1_000_000);
+            let value = held.get(&name).copied().unwrap_or(0).saturating_add(amount).clamp(0, MAX_COUNTER);
             if value == 0 {
                 held.remove(&name);
             } else {

@@ -121,8 +121,12 @@ impl<'a> Game<'a> {
         while self.state.scored.len() < round {
             self.state.scored.push(Seated::splat(self.table(), 0));
         }
-        self.state.scored[round - 1][p] += amount as u32;
-        self.state.players[p].victory_points += amount as u32;
+        // Saturating: Victory Points never wrap round to a small number
+        // (which would make the leader lose).
+        let scored = &mut self.state.scored[round - 1][p];
+        *scored = scored.saturating_add(u32::from(amount));
+        let total = &mut self.state.players[p].victory_points;
+        *total = total.saturating_add(u32::from(amount));
         let total = self.state.players[p].victory_points;
         self.emit(Event::VictoryPoints { player: p, gained: amount, total, objective: objective.to_string() });
     }
@@ -138,7 +142,8 @@ impl<'a> Game<'a> {
         while self.state.fragged.len() < round {
             self.state.fragged.push(Seated::splat(self.table(), 0));
         }
-        self.state.fragged[round - 1][p] += 1;
+        let earned = &mut self.state.fragged[round - 1][p];
+        *earned = earned.saturating_add(1);
     }
 
     /// The Frags a player earned in a Round (0 for one not played).

@@ -44,6 +44,13 @@ const DIRECTIONS: [(i32, i32); 6] = [(1, 0), (1, -1), (0, -1), (-1, 0), (-1, 1),
 /// each directed edge `V[k] → V[k+1]`.
 const VERTEX_OFFSETS: [Pt; 6] = [(0, 2), (-1, 1), (-1, -1), (0, -2), (1, -1), (1, 1)];
 
+/// The farthest apart two spaces of one board can be: the diameter of the
+/// largest board a map can describe (its `radius` is at most 255). Line of
+/// Sight and Cover between spaces farther apart (not on one board) are
+/// answered without looking at the spaces between: there are too many to
+/// look at, and no game asks.
+pub const MAX_SIGHT_DISTANCE: u32 = 2 * u8::MAX as u32;
+
 /// One space of the HexaDome, in axial coordinates (pointy-top hexagons).
 ///
 /// `q` grows along a row, `r` from row to row; the implied third cube
@@ -70,7 +77,16 @@ impl Hex {
     /// the board; in the axial-step order `(+1, 0)`, `(+1, −1)`, `(0, −1)`,
     /// `(−1, 0)`, `(−1, +1)`, `(0, +1)`.
     pub fn neighbours(self) -> [Hex; 6] {
-        DIRECTIONS.map(|(dq, dr)| Hex::new(self.q + dq, self.r + dr))
+        // Saturating: a space at the edge of `i32` is off every board, and so
+        // are its "neighbours"; no arithmetic on coordinates may overflow.
+        DIRECTIONS.map(|(dq, dr)| Hex::new(self.q.saturating_add(dq), self.r.saturating_add(dr)))
+    }
+
+    /// The space at axial coordinates given as wider integers (from Lua, a
+    /// file, a URL), or `None` when either does not fit an `i32`: such a space
+    /// is off every board, and truncating it would name another.
+    pub fn checked(q: i64, r: i64) -> Option<Hex> {
+        Some(Hex::new(i32::try_from(q).ok()?, i32::try_from(r).ok()?))
     }
 
     /// Hex distance in spaces on an open board: the number of steps between
@@ -78,10 +94,15 @@ impl Hex {
     /// the first"; a space is at distance 0 from itself, Adjacent spaces at 1
     /// (`000 § Range`). Terrain is ignored; see [`path_distance`] for routes that
     /// must avoid spaces.
+    ///
+    /// Exact for every pair of `i32` coordinates: computed in `i64`, and a
+    /// distance above `u32::MAX` (only between spaces near opposite corners
+    /// of the `i32` plane, off every board) saturates to `u32::MAX` rather
+    /// than wrapping to a small number.
     pub fn distance(self, other: Hex) -> u32 {
         let dq = i64::from(other.q) - i64::from(self.q);
         let dr = i64::from(other.r) - i64::from(self.r);
-        ((dq.abs() + dr.abs() + (dq + dr).abs()) / 2) as u32
+        u32::try_from((dq.abs() + dr.abs() + (dq + dr).abs()) / 2).unwrap_or(u32::MAX)
     }
 
     /// Whether the two spaces share a side: distance exactly 1. "A space cannot
@@ -172,7 +193,8 @@ impl Sight {
 /// spaces; touching a single vertex of a space does not obstruct (ruling G1).
 /// Adjacent spaces always have Clear Line of Sight, and so does a space to
 /// itself (ruling G4). The result need not be symmetric in `from` and `to`
-/// (ruling G5).
+/// (ruling G5). Spaces more than [`MAX_SIGHT_DISTANCE`] apart (never on one
+/// board) have no Line of Sight: Blocked.
 pub fn line_of_sight(from: Hex, to: Hex, obstructs: impl Fn(Hex) -> bool) -> Sight {
     sight_with(from, to, &obstructs, true)
 }
@@ -182,6 +204,9 @@ pub fn line_of_sight(from: Hex, to: Hex, obstructs: impl Fn(Hex) -> bool) -> Sig
 fn sight_with(from: Hex, to: Hex, obstructs: &impl Fn(Hex) -> bool, pair_rule: bool) -> Sight {
     if from == to || from.is_adjacent(to) {
         return Sight::Clear;
+    }
+    if from.distance(to) > MAX_SIGHT_DISTANCE {
+        return Sight::Blocked;
     }
     let field = Field::collect(from, to, obstructs);
     // The best viewer vertex decides: stop at the first that reaches all six.
@@ -226,7 +251,7 @@ pub fn cover(
     provides_cover: impl Fn(Hex) -> bool,
     obstructs: impl Fn(Hex) -> bool,
 ) -> bool {
-    if defender == attacker || defender.is_adjacent(attacker) {
+    if defender == attacker || defender.is_adjacent(attacker) || defender.distance(attacker) > MAX_SIGHT_DISTANCE {
         return false;
     }
     let covered = covered_lines(defender, attacker, &provides_cover, &obstructs);

@@ -495,3 +495,41 @@ fn sight_order_and_serde() {
     assert_eq!(serde_json::to_string(&h(1, -2)).unwrap(), r#"{"q":1,"r":-2}"#);
     assert_eq!(serde_json::from_str::<Hex>(r#"{"q":-3,"r":4}"#).unwrap(), h(-3, 4));
 }
+
+/// Coordinates at the ends of `i32`: the distance is exact (or saturates),
+/// never wrapped to a small number, so such a space is off every board.
+#[test]
+fn distance_between_far_spaces_does_not_wrap() {
+    let corner = h(i32::MIN, i32::MIN);
+    // dq = dr = 2^31: the distance is 2^32, one more than u32::MAX.
+    assert_eq!(corner.distance(h(0, 0)), u32::MAX);
+    assert!(!corner.within(255), "a space at (-2^31, -2^31) is on a radius-255 board");
+    assert_eq!(h(i32::MAX, 0).distance(h(0, 0)), i32::MAX as u32);
+    assert_eq!(h(i32::MAX, 0).distance(h(i32::MIN, 0)), u32::MAX);
+    assert_eq!(h(-2_000_000_000, 0).distance(h(2_000_000_000, 0)), 4_000_000_000);
+    assert!(!h(0, 3000).within(255));
+    assert_eq!(h(3, -1).distance(h(-2, 4)), 5);
+}
+
+/// Neighbours of a space at the edge of `i32` do not overflow, and spaces
+/// from wider integers that do not fit are refused, never truncated.
+#[test]
+fn coordinates_at_the_edge_of_i32_do_not_overflow() {
+    let edge = h(i32::MAX, i32::MIN);
+    assert!(edge.neighbours().iter().all(|n| !n.within(255)));
+    assert_eq!(Hex::checked(4_294_967_297, 0), None, "2^32 + 1 would truncate to 1");
+    assert_eq!(Hex::checked(-3, 2), Some(h(-3, 2)));
+    assert_eq!(Hex::checked(0, i64::from(i32::MIN) - 1), None);
+}
+
+/// Line of Sight and Cover between spaces no board holds together are
+/// answered at once, without a field the size of the plane between them.
+#[test]
+fn sight_between_spaces_no_board_holds_is_blocked_at_once() {
+    let far = h(i32::MIN, i32::MIN);
+    assert_eq!(line_of_sight(far, h(0, 0), |_| false), Sight::Blocked);
+    assert_eq!(line_of_sight(h(0, 0), h(0, 3000), |_| false), Sight::Blocked);
+    assert!(!cover(h(0, 0), far, |_| true, |_| false));
+    // The farthest spaces of the largest board still get the rule.
+    assert_eq!(line_of_sight(h(-255, 0), h(255, 0), |_| false), Sight::Clear);
+}
