@@ -208,6 +208,18 @@ pub trait Table<'a> {
     fn native(&self) -> Native<'_>;
 }
 
+impl std::fmt::Debug for dyn Table<'_> + '_ {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Table")
+            .field("game", &self.game())
+            .field("seats", &self.seats())
+            .field("to_move", &self.to_move())
+            .field("options", &self.options())
+            .field("events", &self.event_count())
+            .finish()
+    }
+}
+
 /// A seat's player, written once for every game: it reads the table (the
 /// neutral [`Decision`], or [`Table::native`] for one game's players).
 pub trait Player {
