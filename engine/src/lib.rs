@@ -23,6 +23,7 @@ pub mod rules;
 pub mod schema;
 pub mod script;
 pub mod sim;
+pub mod table;
 pub mod tomljson;
 pub mod validate;
 pub mod watch;

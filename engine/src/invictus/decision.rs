@@ -164,14 +164,17 @@ pub struct Decision {
 }
 
 /// What a controller sees: the state (all of it is public at the table but
-/// the order of the draw piles and decks, which players must not read) and
-/// the content.
+/// the order of the draw piles and decks, which players must not read), the
+/// events so far and the content.
 #[derive(Debug, Clone, Copy)]
 pub struct View<'a> {
     /// The game state.
     pub state: &'a GameState,
     /// The content.
     pub content: &'a Content,
+    /// The events so far (from the game's start; a game resumed from a
+    /// checkpoint, from the checkpoint: `crate::table` keeps the rest).
+    pub events: &'a [super::event::Event],
 }
 
 /// Something that answers Invictus decisions.

@@ -4,6 +4,8 @@
 //! - [`RandomController`]: uniform over the legal options, seeded.
 //! - [`GreedyController`]: a heuristic (toward the Scoring Zone, attacks the most wounded Enemy).
 //! - [`ScriptedController`]: a list of answers, then a fallback.
+//! - [`RandomPlayer`], [`ScriptedPlayer`]: the same, written once for every
+//!   game against [`crate::table::Table`].
 //!
 //! The rules never depend on this module; the simulator and the tool choose
 //! a player per seat.
@@ -13,5 +15,5 @@ mod random;
 mod scripted;
 
 pub use greedy::GreedyController;
-pub use random::RandomController;
-pub use scripted::ScriptedController;
+pub use random::{RandomController, RandomPlayer, seat_seed};
+pub use scripted::{ScriptedController, ScriptedPlayer};

@@ -24,3 +24,42 @@ impl Controller for ScriptedController {
         }
     }
 }
+
+/// Answers from a list at a table of any game (a replay, a test), one list
+/// for every seat in the order the Decisions come; it gives up when the list
+/// runs out or an answer is not an option (then [`ScriptedPlayer::refused`]
+/// says which).
+#[derive(Debug, Clone, Default)]
+pub struct ScriptedPlayer {
+    answers: std::collections::VecDeque<usize>,
+    refused: Option<usize>,
+}
+
+impl ScriptedPlayer {
+    /// Answer with `answers` in order.
+    pub fn new(answers: Vec<usize>) -> Self {
+        ScriptedPlayer { answers: answers.into(), refused: None }
+    }
+
+    /// The answers not used yet.
+    pub fn left(&self) -> usize {
+        self.answers.len()
+    }
+
+    /// The answer it gave up on for not being an option, if any.
+    pub fn refused(&self) -> Option<usize> {
+        self.refused
+    }
+}
+
+impl crate::table::Player for ScriptedPlayer {
+    fn choose(&mut self, table: &dyn crate::table::Table<'_>) -> Option<usize> {
+        let a = self.answers.pop_front()?;
+        if a < table.options() {
+            Some(a)
+        } else {
+            self.refused = Some(a);
+            None
+        }
+    }
+}

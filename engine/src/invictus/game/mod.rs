@@ -11,6 +11,7 @@
 
 mod abilities;
 mod attack;
+mod checkpoint;
 mod finance;
 mod host;
 mod revival;
@@ -18,6 +19,7 @@ mod setup;
 mod turn;
 
 pub use attack::{AttackFrame, AttackKind, FrameEntry};
+pub use checkpoint::Checkpoint;
 pub use setup::{InvictusSetup, Seating};
 
 use super::decision::{Choice, Controller, Decision, DecisionKind, View};
@@ -151,7 +153,7 @@ impl<'a> Game<'a> {
             return options.into_iter().nth(i).expect("an option");
         }
         let d = Decision { player, kind, prompt: prompt.to_string(), options };
-        let view = View { state: &self.state, content: self.content };
+        let view = View { state: &self.state, content: self.content, events: &self.events };
         let i = self.controllers[player.index()].decide(&d, &view);
         let i = i.min(d.options.len() - 1);
         self.answers.push(i);
@@ -218,14 +220,28 @@ impl<'a> Game<'a> {
 
     /// Play the game to its end (or `max_turns` turns) and return the outcome.
     pub fn play(&mut self) -> Outcome {
-        while self.state.outcome.is_none() {
+        loop {
+            if let Some(outcome) = self.play_next_turn() {
+                return outcome;
+            }
+        }
+    }
+
+    /// One step of [`play`](Self::play): the active player's turn, then the
+    /// next player becomes active (a quiet point: [`Game::checkpoint`]); or,
+    /// once the game is over or `max_turns` turns were played, its end
+    /// ([`Event::GameEnded`]) and the outcome. Not to be called again after
+    /// it returned the outcome.
+    pub fn play_next_turn(&mut self) -> Option<Outcome> {
+        if self.state.outcome.is_none() {
             if self.state.turn >= self.max_turns {
                 self.stop(format!("the game took more than {} turns: it is stopped", self.max_turns));
-                break;
-            }
-            self.play_turn();
-            if self.state.outcome.is_none() {
-                self.state.active = self.state.next_after(self.state.active);
+            } else {
+                self.play_turn();
+                if self.state.outcome.is_none() {
+                    self.state.active = self.state.next_after(self.state.active);
+                    return None;
+                }
             }
         }
         let winner = match self.state.outcome {
@@ -233,7 +249,7 @@ impl<'a> Game<'a> {
             _ => None,
         };
         self.emit(Event::GameEnded { winner, turns: self.state.turn });
-        self.state.outcome.clone().unwrap_or(Outcome::NoWinner)
+        Some(self.state.outcome.clone().unwrap_or(Outcome::NoWinner))
     }
 
     /// Ends the game when at most one team has players left (`003 § Revival and Defeat`:

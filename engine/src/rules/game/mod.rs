@@ -22,6 +22,7 @@
 //! Range). The state itself is plain data in [`crate::rules::state`].
 
 mod actions;
+mod checkpoint;
 mod damage;
 mod draft;
 mod effects;
@@ -59,6 +60,7 @@ use crate::script::runtime::{Ctx, Runtime, ScriptId};
 use rand::{RngExt, SeedableRng};
 use std::collections::{BTreeMap, BTreeSet};
 
+pub use checkpoint::Checkpoint;
 pub use optional::OptionalRule;
 
 /// A Character's card, or the Character-shaped card the engine builds for a
@@ -277,7 +279,8 @@ pub fn contender() -> Action {
 /// A running game.
 pub struct Game<'a> {
     pub(in crate::rules) content: &'a Content,
-    pub(in crate::rules) board: Board,
+    /// The map's terrain: the same for the whole game, shared by its checkpoints.
+    pub(in crate::rules) board: std::rc::Rc<Board>,
     /// The state.
     pub state: GameState,
     /// Every event so far.
@@ -342,7 +345,7 @@ enum FragBy {
 /// What a Roll in progress carries between its steps (`000 § Rolls`): the
 /// pools while its Tactics window is open, the dice it rolled for effects to
 /// change, and what effects forbade or fixed. Cleared when the Roll ends.
-#[derive(Default)]
+#[derive(Default, Clone)]
 struct RollFrame {
     /// The Roll an effect can change (`game:add_symbol`, `game:nullify_symbol`).
     roll: Option<RollCtx>,
@@ -365,7 +368,7 @@ struct RollFrame {
 
 /// What running effects carry: whose effect it is, whether it only probes,
 /// the Tactics being answered, and what they set off that resolves after them.
-#[derive(Default)]
+#[derive(Default, Clone)]
 struct EffectFrame {
     /// Whose Effect is running (its ctx.self), for restrictions on enemy Effects.
     effect_source: Option<Id>,
@@ -413,7 +416,7 @@ pub const MAX_ACTIONS_PER_ACTIVATION: usize = 200;
 pub const MAX_DECISIONS_PER_GAME: usize = 100_000;
 
 /// The faces a situation forces the next dice to show (`arena run`).
-#[derive(Default)]
+#[derive(Default, Clone)]
 pub(in crate::rules) struct ForcedDice {
     /// Faces the next dice must show, in order.
     pub(in crate::rules) faces: std::collections::VecDeque<Vec<Symbol>>,
@@ -560,7 +563,7 @@ impl<'a> Game<'a> {
         };
         let mut game = Game {
             content,
-            board,
+            board: std::rc::Rc::new(board),
             state,
             events: vec![],
             answers: vec![],
@@ -673,38 +676,61 @@ impl<'a> Game<'a> {
         decision.options.into_iter().nth(answer).expect("answer in range")
     }
 
-    /// Play the whole game.
+    /// Play the whole game: [`play_setup`](Self::play_setup), then
+    /// [`play_round`](Self::play_round) until it is over.
     pub fn play(&mut self) -> Result<()> {
+        self.play_setup()?;
+        while !self.state.over {
+            self.play_round()?;
+        }
+        Ok(())
+    }
+
+    /// The game up to its first Round: the Draft when it is played (`001 §
+    /// Draft`), then the Setup (`000 § Setup`: Tactics, Mulligan, deployment).
+    /// Afterwards the game is at a quiet point ([`Game::checkpoint`]).
+    ///
+    /// # Errors
+    /// A player has no Character, or the setup cannot be played.
+    pub fn play_setup(&mut self) -> Result<()> {
         if self.rule(OptionalRule::Draft) {
             self.draft()?;
         }
         if let Some(p) = self.state.players.iter().position(|p| p.team.is_empty()) {
             return Err(format!("player {} has no Character", p + 1));
         }
-        self.setup_phase()?;
+        self.setup_phase()
+    }
+
+    /// One Round (`000 § Rounds`): its start and the Scenario's `round-start`
+    /// rules, the Planning Phase, the Turns, the Running Projectiles, the
+    /// Objectives Phase and the Recovery Phase. Afterwards the game is over
+    /// or at the start of the next Round, a quiet point ([`Game::checkpoint`]).
+    ///
+    /// # Errors
+    /// An engine error that stops the game.
+    pub fn play_round(&mut self) -> Result<()> {
         let rounds = self.content.scenarios[&self.state.scenario].value.rounds;
-        while !self.state.over {
-            self.state.round += 1;
-            let round = self.state.round;
-            self.emit(Event::RoundStarted { round });
-            self.state.scored.push(Seated::splat(self.table(), 0));
-            self.scenario_window(model::ScenarioWindow::RoundStart, scenario::RuleCtx::default());
-            if self.state.over {
-                break;
-            }
-            self.planning_phase();
-            // One Turn per Running Order slot: four in a 4-Character game (`000 § Rounds`).
-            let turns = self.turns();
-            for turn in 1..=turns {
-                self.turn(turn)?;
-            }
-            if !self.state.over {
-                self.projectiles_phase();
-            }
-            self.objectives_phase(rounds);
-            if !self.state.over {
-                self.recovery_phase();
-            }
+        self.state.round += 1;
+        let round = self.state.round;
+        self.emit(Event::RoundStarted { round });
+        self.state.scored.push(Seated::splat(self.table(), 0));
+        self.scenario_window(model::ScenarioWindow::RoundStart, scenario::RuleCtx::default());
+        if self.state.over {
+            return Ok(());
+        }
+        self.planning_phase();
+        // One Turn per Running Order slot: four in a 4-Character game (`000 § Rounds`).
+        let turns = self.turns();
+        for turn in 1..=turns {
+            self.turn(turn)?;
+        }
+        if !self.state.over {
+            self.projectiles_phase();
+        }
+        self.objectives_phase(rounds);
+        if !self.state.over {
+            self.recovery_phase();
         }
         Ok(())
     }

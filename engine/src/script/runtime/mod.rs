@@ -445,6 +445,18 @@ impl Runtime {
         self.shared.logged_game.set(0);
     }
 
+    /// Bytes of the game's log allowance its effects have used so far
+    /// ([`Limits::log_per_game`]), for a checkpoint of the game.
+    pub fn game_log(&self) -> usize {
+        self.shared.logged_game.get()
+    }
+
+    /// A game resumes from a checkpoint on this VM: its effects have used
+    /// `logged` bytes of their log allowance ([`Runtime::game_log`] then).
+    pub fn resume_game(&self, logged: usize) {
+        self.shared.logged_game.set(logged);
+    }
+
     /// The limits of this VM.
     pub fn limits(&self) -> &Limits {
         &self.limits

@@ -1,0 +1,171 @@
+//! Aristeia! at a table: quiet points before the Setup and at each Round's
+//! start ([`crate::rules::game::Checkpoint`]), replays through
+//! [`Game::play_setup`] and [`Game::play_round`].
+
+use super::replay::{Engine, Feed, Passed, Replayed, Run, Stop};
+use super::{Decision, Native, Outcome};
+use crate::content::Content;
+use crate::rules::decision::{self, Controller};
+use crate::rules::event::Event;
+use crate::rules::game::{Checkpoint, Game, GameSetup};
+use crate::rules::seats::PlayerId;
+use crate::rules::state::{GameState, View};
+use crate::script::runtime::Runtime;
+use std::cell::RefCell;
+use std::rc::Rc;
+
+/// A running Aristeia! game at a table (2 to 4 seats).
+pub type AristeiaTable<'a> = Replayed<'a, Aristeia<'a>>;
+
+/// The Aristeia! engine behind a table: the content and runtime it plays on.
+#[derive(Clone, Copy)]
+pub struct Aristeia<'a> {
+    content: &'a Content,
+    runtime: &'a Runtime,
+}
+
+/// Where a quiet point is in the game.
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+enum Phase {
+    /// Before the Draft and the Setup.
+    Setup,
+    /// At a Round's start.
+    Round,
+}
+
+/// An Aristeia! quiet point: a checkpoint and what comes next.
+pub struct Quiet {
+    checkpoint: Checkpoint,
+    phase: Phase,
+}
+
+type AristeiaFeed = Feed<decision::Decision, GameState, Event>;
+
+/// A seat's controller in a replay: the shared answers, then it gives up
+/// (`usize::MAX`: the game halts).
+struct Seat(Rc<RefCell<AristeiaFeed>>);
+
+impl Controller for Seat {
+    fn decide(&mut self, d: &decision::Decision, view: &View<'_>) -> usize {
+        let capture = || (d.clone(), view.state.clone(), view.events.to_vec());
+        self.0.borrow_mut().next(d.options.len(), capture).unwrap_or(usize::MAX)
+    }
+}
+
+/// A table of a new game set up as `setup` says, at its first Decision.
+///
+/// # Errors
+/// The setup cannot be played (as [`Game::new`]), or the game fails before
+/// its first Decision.
+pub fn start_aristeia<'a>(
+    content: &'a Content,
+    runtime: &'a Runtime,
+    setup: &GameSetup,
+) -> Result<AristeiaTable<'a>, String> {
+    let feed = AristeiaFeed::shared(&[]);
+    let mut seats: Vec<Seat> = setup.teams.table().seats().map(|_| Seat(feed.clone())).collect();
+    let controllers = seats.iter_mut().map(|s| s as &mut dyn Controller).collect();
+    let mut game = Game::new(content, runtime, setup, controllers)?;
+    let (checkpoint, events) = game.checkpoint().ok_or("a new game is not at a quiet point")?;
+    Replayed::new(Aristeia { content, runtime }, Quiet { checkpoint, phase: Phase::Setup }, events)
+}
+
+/// How a game that is over ended: the winner of its `GameEnded`, if any.
+fn outcome(seats: usize, events: &[Event]) -> Outcome {
+    let winner = events.iter().rev().find_map(|e| match e {
+        Event::GameEnded { winner, .. } => Some(*winner),
+        _ => None,
+    });
+    Outcome::of(seats, winner.flatten().into_iter().collect())
+}
+
+impl<'a> Engine<'a> for Aristeia<'a> {
+    type Quiet = Quiet;
+    type Decision = decision::Decision;
+    type State = GameState;
+    type Event = Event;
+
+    const NAME: &'static str = "aristeia";
+
+    fn seats(&self, quiet: &Quiet) -> usize {
+        quiet.checkpoint.state().players.table().len()
+    }
+
+    fn answers_before<'q>(&self, quiet: &'q Quiet) -> &'q [usize] {
+        quiet.checkpoint.answers()
+    }
+
+    fn run(&self, from: &Quiet, answers: &[usize]) -> Run<Quiet, decision::Decision, GameState, Event> {
+        let feed = AristeiaFeed::shared(answers);
+        let n = self.seats(from);
+        let mut seats: Vec<Seat> = (0..n).map(|_| Seat(feed.clone())).collect();
+        let controllers = seats.iter_mut().map(|s| s as &mut dyn Controller).collect();
+        let mut passed = Vec::new();
+        let mut game = match from.checkpoint.resume(self.content, self.runtime, controllers) {
+            Ok(g) => g,
+            Err(e) => return Run { passed, stop: Stop::Failed(e), used: 0 },
+        };
+        let mut phase = from.phase;
+        loop {
+            let played = match phase {
+                Phase::Setup => game.play_setup(),
+                Phase::Round => game.play_round(),
+            };
+            let used = feed.borrow().used();
+            if let Some(stop) = feed.borrow_mut().take_stop() {
+                return Run { passed, stop, used };
+            }
+            if let Err(e) = played {
+                let events = std::mem::take(&mut game.events);
+                let outcome = Outcome::failed(n, e);
+                return Run { passed, stop: Stop::Over { state: game.state.clone(), events, outcome }, used };
+            }
+            if game.state.over {
+                let events = std::mem::take(&mut game.events);
+                let outcome = outcome(n, &events);
+                return Run { passed, stop: Stop::Over { state: game.state.clone(), events, outcome }, used };
+            }
+            let Some((checkpoint, events)) = game.checkpoint() else {
+                return Run { passed, stop: Stop::Failed("a Round's start is not a quiet point".into()), used };
+            };
+            passed.push(Passed { quiet: Quiet { checkpoint, phase: Phase::Round }, used, events });
+            phase = Phase::Round;
+        }
+    }
+
+    fn options(d: &decision::Decision) -> usize {
+        d.options.len()
+    }
+
+    fn player(d: &decision::Decision) -> PlayerId {
+        d.player
+    }
+
+    fn neutral(d: &decision::Decision) -> Decision {
+        Decision {
+            player: d.player,
+            kind: kind_name(&d.kind),
+            prompt: d.prompt.clone(),
+            options: d.options.iter().map(ToString::to_string).collect(),
+        }
+    }
+
+    fn native<'v>(
+        &'v self,
+        quiet: &'v Quiet,
+        decision: Option<&'v decision::Decision>,
+        state: &'v GameState,
+        events: &'v [Event],
+    ) -> Native<'v> {
+        let view = View { state, events, content: self.content, board: quiet.checkpoint.board() };
+        Native::Aristeia { decision, view }
+    }
+}
+
+/// A decision kind's kebab-case name, as it serializes.
+pub(super) fn kind_name(kind: &impl serde::Serialize) -> String {
+    match serde_json::to_value(kind) {
+        Ok(serde_json::Value::String(s)) => s,
+        _ => String::new(),
+    }
+}

@@ -1,0 +1,170 @@
+//! Invictus at a table: quiet points at its setup and at each turn's start
+//! ([`crate::invictus::game::Checkpoint`]), replays through
+//! [`Game::new`] and [`Game::play_next_turn`].
+
+use super::replay::{Engine, Feed, Passed, Replayed, Run, Stop};
+use super::{Decision, Native, Outcome};
+use crate::content::Content;
+use crate::invictus::game::Checkpoint;
+use crate::invictus::{self as inv, Choice, Controller, Event, Game, GameState, InvictusSetup, View};
+use crate::rules::seats::PlayerId;
+use crate::script::runtime::Runtime;
+use std::cell::RefCell;
+use std::rc::Rc;
+
+/// A running Invictus game at a table (2, 4 or 6 seats in teams; 3 to 6 in a free-for-all).
+pub type InvictusTable<'a> = Replayed<'a, Invictus<'a>>;
+
+/// The Invictus engine behind a table: the content and runtime it plays on.
+#[derive(Clone, Copy)]
+pub struct Invictus<'a> {
+    content: &'a Content,
+    runtime: &'a Runtime,
+}
+
+/// An Invictus quiet point: the setup (before the gods are dealt), or a
+/// turn's start.
+pub enum Quiet<'a> {
+    /// The game's setup and seed, before [`Game::new`].
+    Start {
+        /// The setup.
+        setup: InvictusSetup,
+        /// The seed.
+        seed: u64,
+    },
+    /// Between two turns.
+    Turn(Checkpoint<'a>),
+}
+
+type InvictusFeed = Feed<inv::Decision, GameState, Event>;
+
+/// A seat's controller in a replay: the shared answers; then, since an
+/// Invictus game has no halting, the option that ends things soonest (pass,
+/// end the turn, complete the transaction), until the turn ends and the
+/// replay stops.
+struct Seat(Rc<RefCell<InvictusFeed>>);
+
+impl Controller for Seat {
+    fn decide(&mut self, d: &inv::Decision, view: &View<'_>) -> usize {
+        let capture = || (d.clone(), view.state.clone(), view.events.to_vec());
+        self.0.borrow_mut().next(d.options.len(), capture).unwrap_or_else(|| {
+            d.options.iter().position(|c| matches!(c, Choice::Pass | Choice::EndTurn | Choice::Complete)).unwrap_or(0)
+        })
+    }
+}
+
+/// A table of a new game set up as `setup` says, seeded `seed`, at its first Decision.
+///
+/// # Errors
+/// The setup cannot be played (as [`Game::new`]).
+pub fn start_invictus<'a>(
+    content: &'a Content,
+    runtime: &'a Runtime,
+    setup: &InvictusSetup,
+    seed: u64,
+) -> Result<InvictusTable<'a>, String> {
+    Replayed::new(Invictus { content, runtime }, Quiet::Start { setup: setup.clone(), seed }, Vec::new())
+}
+
+impl<'a> Invictus<'a> {
+    fn controllers(&self, feed: &Rc<RefCell<InvictusFeed>>, n: usize) -> Vec<Box<dyn Controller + 'a>> {
+        (0..n).map(|_| Box::new(Seat(feed.clone())) as Box<dyn Controller + 'a>).collect()
+    }
+
+    /// The outcome of a game that is over.
+    fn outcome(state: &GameState, outcome: &inv::Outcome) -> Outcome {
+        let winners = match outcome {
+            inv::Outcome::Team(t) => state.players.iter().filter(|p| p.team == *t).map(|p| p.seat).collect(),
+            inv::Outcome::NoWinner => Vec::new(),
+        };
+        Outcome::of(state.players.len(), winners)
+    }
+}
+
+impl<'a> Engine<'a> for Invictus<'a> {
+    type Quiet = Quiet<'a>;
+    type Decision = inv::Decision;
+    type State = GameState;
+    type Event = Event;
+
+    const NAME: &'static str = "invictus";
+
+    fn seats(&self, quiet: &Quiet<'a>) -> usize {
+        match quiet {
+            Quiet::Start { setup, .. } => setup.players,
+            Quiet::Turn(cp) => cp.state().players.len(),
+        }
+    }
+
+    fn answers_before<'q>(&self, quiet: &'q Quiet<'a>) -> &'q [usize] {
+        match quiet {
+            Quiet::Start { .. } => &[],
+            Quiet::Turn(cp) => cp.answers(),
+        }
+    }
+
+    fn run(&self, from: &Quiet<'a>, answers: &[usize]) -> Run<Quiet<'a>, inv::Decision, GameState, Event> {
+        let feed = InvictusFeed::shared(answers);
+        let n = self.seats(from);
+        let mut passed = Vec::new();
+        let controllers = self.controllers(&feed, n);
+        let mut game = match from {
+            Quiet::Start { setup, seed } => {
+                self.runtime.begin_game();
+                match Game::new(self.content, Some(self.runtime), setup, *seed, controllers) {
+                    Ok(g) => g,
+                    Err(e) => return Run { passed, stop: Stop::Failed(e.0), used: 0 },
+                }
+            }
+            Quiet::Turn(cp) => match cp.resume(controllers) {
+                Ok(g) => g,
+                Err(e) => return Run { passed, stop: Stop::Failed(e.0), used: 0 },
+            },
+        };
+        let mut at_start = matches!(from, Quiet::Start { .. });
+        loop {
+            let ended = if at_start { None } else { game.play_next_turn() };
+            let used = feed.borrow().used();
+            if let Some(stop) = feed.borrow_mut().take_stop() {
+                return Run { passed, stop, used };
+            }
+            if let Some(o) = ended {
+                let events = std::mem::take(&mut game.events);
+                let outcome = Self::outcome(&game.state, &o);
+                return Run { passed, stop: Stop::Over { state: game.state.clone(), events, outcome }, used };
+            }
+            let Some((checkpoint, events)) = game.checkpoint() else {
+                return Run { passed, stop: Stop::Failed("a turn's start is not a quiet point".into()), used };
+            };
+            passed.push(Passed { quiet: Quiet::Turn(checkpoint), used, events });
+            at_start = false;
+        }
+    }
+
+    fn options(d: &inv::Decision) -> usize {
+        d.options.len()
+    }
+
+    fn player(d: &inv::Decision) -> PlayerId {
+        d.player
+    }
+
+    fn neutral(d: &inv::Decision) -> Decision {
+        Decision {
+            player: d.player,
+            kind: super::aristeia::kind_name(&d.kind),
+            prompt: d.prompt.clone(),
+            options: d.options.iter().map(ToString::to_string).collect(),
+        }
+    }
+
+    fn native<'v>(
+        &'v self,
+        _quiet: &'v Quiet<'a>,
+        decision: Option<&'v inv::Decision>,
+        state: &'v GameState,
+        events: &'v [Event],
+    ) -> Native<'v> {
+        Native::Invictus { decision, view: View { state, content: self.content, events } }
+    }
+}

@@ -1,0 +1,376 @@
+//! The machinery of a table that every game shares: a checkpoint at the last
+//! quiet point, the answers since, and the position they lead to, found by
+//! replaying them through the game's own engine ([`Engine::run`]).
+
+use super::log::Log;
+use super::{Decision, Native, Outcome, Table, TableError};
+use crate::rules::seats::PlayerId;
+use serde::Serialize;
+use std::cell::{OnceCell, RefCell};
+use std::marker::PhantomData;
+use std::rc::Rc;
+
+/// What a game's engine supplies to a table ([`Replayed`]): its quiet
+/// points and a replay from one of them. Implemented by each game's module
+/// (`table/aristeia.rs`, `table/invictus.rs`); a new game implements it.
+pub trait Engine<'a>: Copy + 'a {
+    /// A quiet point to resume from: a checkpoint of the game, or its setup.
+    type Quiet: 'a;
+    /// The game's own Decision.
+    type Decision: 'a;
+    /// The game's own state.
+    type State: Serialize + 'a;
+    /// The game's own event.
+    type Event: Serialize + std::fmt::Display + 'a;
+
+    /// The name in the registry.
+    const NAME: &'static str;
+
+    /// How many seats a game from `quiet` has.
+    fn seats(&self, quiet: &Self::Quiet) -> usize;
+
+    /// The answers given before `quiet`, from the game's start.
+    fn answers_before<'q>(&self, quiet: &'q Self::Quiet) -> &'q [usize];
+
+    /// Play on from `from` with `answers` in order, through the real
+    /// engine, until the answers run out at a Decision, the game ends, or an
+    /// answer is out of range; noting every quiet point passed on the way.
+    fn run(&self, from: &Self::Quiet, answers: &[usize]) -> Run<Self::Quiet, Self::Decision, Self::State, Self::Event>;
+
+    /// How many options a Decision has.
+    fn options(d: &Self::Decision) -> usize;
+
+    /// Who decides.
+    fn player(d: &Self::Decision) -> PlayerId;
+
+    /// The Decision as every game shows it.
+    fn neutral(d: &Self::Decision) -> Decision;
+
+    /// The game's own Decision and view at a position.
+    fn native<'v>(
+        &'v self,
+        quiet: &'v Self::Quiet,
+        decision: Option<&'v Self::Decision>,
+        state: &'v Self::State,
+        events: &'v [Self::Event],
+    ) -> Native<'v>;
+}
+
+/// What a replay found: the quiet points it passed, and where it stopped.
+pub struct Run<Q, D, S, E> {
+    /// Each quiet point passed, in order.
+    pub passed: Vec<Passed<Q, E>>,
+    /// Where the replay stopped.
+    pub stop: Stop<D, S, E>,
+    /// How many of its answers the replay used.
+    pub used: usize,
+}
+
+/// A quiet point a replay passed.
+pub struct Passed<Q, E> {
+    /// The checkpoint there.
+    pub quiet: Q,
+    /// How many of the replay's answers were used to reach it.
+    pub used: usize,
+    /// The events between the previous quiet point and this one.
+    pub events: Vec<E>,
+}
+
+/// Where a replay stopped.
+pub enum Stop<D, S, E> {
+    /// At a Decision with no answer left: the Decision, the state and the
+    /// events since the last quiet point passed, as its controller saw them.
+    Decision {
+        /// The Decision.
+        decision: D,
+        /// The state when it was asked.
+        state: S,
+        /// The events since the last quiet point.
+        events: Vec<E>,
+    },
+    /// The game ended.
+    Over {
+        /// The final state.
+        state: S,
+        /// The events since the last quiet point.
+        events: Vec<E>,
+        /// How it ended.
+        outcome: Outcome,
+    },
+    /// Answer `index` of the replay is not an option of its Decision.
+    Bad {
+        /// Which answer, from 0.
+        index: usize,
+        /// Its value.
+        answer: usize,
+        /// How many options the Decision had.
+        options: usize,
+    },
+    /// The game could not be resumed or set up.
+    Failed(String),
+}
+
+/// The answers a replay gives, shared by the seats' controllers: the next
+/// one for each Decision met; when they run out, the first Decision without
+/// one is captured (with the state and events its controller was shown)
+/// and every later question is refused (the engine's halting).
+pub struct Feed<D, S, E> {
+    answers: Vec<usize>,
+    used: usize,
+    stop: Option<Stop<D, S, E>>,
+}
+
+impl<D, S, E> Feed<D, S, E> {
+    /// A feed of `answers`, for the seats to share.
+    pub fn shared(answers: &[usize]) -> Rc<RefCell<Self>> {
+        Rc::new(RefCell::new(Feed { answers: answers.to_vec(), used: 0, stop: None }))
+    }
+
+    /// The answer to a Decision of `options` options, or `None` once the
+    /// answers ran out (then `capture` is called, the first time) or one was
+    /// out of range.
+    pub fn next(&mut self, options: usize, capture: impl FnOnce() -> (D, S, Vec<E>)) -> Option<usize> {
+        if self.stop.is_some() {
+            return None;
+        }
+        match self.answers.get(self.used) {
+            Some(&a) if a < options => {
+                self.used += 1;
+                Some(a)
+            }
+            Some(&answer) => {
+                self.stop = Some(Stop::Bad { index: self.used, answer, options });
+                None
+            }
+            None => {
+                let (decision, state, events) = capture();
+                self.stop = Some(Stop::Decision { decision, state, events });
+                None
+            }
+        }
+    }
+
+    /// How many answers were used.
+    pub fn used(&self) -> usize {
+        self.used
+    }
+
+    /// Where the feed stopped the game, if it did.
+    pub fn take_stop(&mut self) -> Option<Stop<D, S, E>> {
+        self.stop.take()
+    }
+}
+
+/// The quiet point, answers since and position a replay with `since` from
+/// `quiet` found.
+#[allow(clippy::type_complexity)]
+fn settle<Q, D, S, E>(
+    mut quiet: Rc<Quiet<Q, E>>,
+    run: Run<Q, D, S, E>,
+    since: Vec<usize>,
+) -> Result<(Rc<Quiet<Q, E>>, Vec<usize>, At<D, S, E>), TableError> {
+    if run.used < since.len() && matches!(run.stop, Stop::Over { .. }) {
+        // The game ended before the last answers: they would answer nothing.
+        return Err(TableError::Over);
+    }
+    let at = match run.stop {
+        Stop::Decision { decision, state, events } => At::Decision { decision, state, events, neutral: OnceCell::new() },
+        Stop::Over { state, events, outcome } => At::Over { state, events, outcome },
+        Stop::Bad { index, answer, options } => return Err(TableError::BadAnswer { index, answer, options }),
+        Stop::Failed(why) => return Err(TableError::Engine(why)),
+    };
+    let mut used = 0;
+    for p in run.passed {
+        let log = quiet.log.with(p.events);
+        quiet = Rc::new(Quiet { point: p.quiet, log });
+        used = p.used;
+    }
+    Ok((quiet, since[used.min(since.len())..].to_vec(), at))
+}
+
+/// A quiet point with the log before it.
+struct Quiet<Q, E> {
+    point: Q,
+    log: Log<E>,
+}
+
+/// The position the answers since the quiet point lead to.
+enum At<D, S, E> {
+    Decision { decision: D, state: S, events: Vec<E>, neutral: OnceCell<Decision> },
+    Over { state: S, events: Vec<E>, outcome: Outcome },
+}
+
+/// A table of a game whose engine is `E`: a checkpoint at the last quiet
+/// point (shared by forks), the answers since, and the position they lead
+/// to (shared by forks until one of them answers). [`Table::apply`] replays
+/// the answers since the checkpoint with the new one; a fork is a few
+/// reference counts and the answers since.
+pub struct Replayed<'a, E: Engine<'a>> {
+    engine: E,
+    quiet: Rc<Quiet<E::Quiet, E::Event>>,
+    since: Vec<usize>,
+    at: Rc<At<E::Decision, E::State, E::Event>>,
+    _content: PhantomData<&'a ()>,
+}
+
+impl<'a, E: Engine<'a>> Clone for Replayed<'a, E> {
+    fn clone(&self) -> Self {
+        Replayed {
+            engine: self.engine,
+            quiet: self.quiet.clone(),
+            since: self.since.clone(),
+            at: self.at.clone(),
+            _content: PhantomData,
+        }
+    }
+}
+
+impl<'a, E: Engine<'a>> Replayed<'a, E> {
+    /// A table at `start` (the game's first quiet point, after `events`),
+    /// played on to its first Decision.
+    ///
+    /// # Errors
+    /// The game cannot be set up or played from there.
+    pub fn new(engine: E, start: E::Quiet, events: Vec<E::Event>) -> Result<Self, String> {
+        let quiet = Rc::new(Quiet { point: start, log: Log::default().with(events) });
+        let run = engine.run(&quiet.point, &[]);
+        let (quiet, since, at) = settle(quiet, run, Vec::new()).map_err(|e| match e {
+            TableError::Engine(why) => why,
+            e => e.to_string(),
+        })?;
+        Ok(Replayed { engine, quiet, since, at: Rc::new(at), _content: PhantomData })
+    }
+
+    /// Replay the answers since the quiet point and `more`; unchanged on an error.
+    fn advance(&mut self, more: &[usize]) -> Result<(), TableError> {
+        if matches!(*self.at, At::Over { .. }) {
+            return Err(TableError::Over);
+        }
+        let mut since = self.since.clone();
+        since.extend_from_slice(more);
+        let run = self.engine.run(&self.quiet.point, &since);
+        let before = self.since.len();
+        let (quiet, since, at) = settle(self.quiet.clone(), run, since).map_err(|e| match e {
+            TableError::BadAnswer { index, answer, options } => {
+                TableError::BadAnswer { index: index.saturating_sub(before), answer, options }
+            }
+            e => e,
+        })?;
+        self.quiet = quiet;
+        self.since = since;
+        self.at = Rc::new(at);
+        Ok(())
+    }
+
+    fn tail(&self) -> &[E::Event] {
+        match &*self.at {
+            At::Decision { events, .. } | At::Over { events, .. } => events,
+        }
+    }
+
+    fn state(&self) -> &E::State {
+        match &*self.at {
+            At::Decision { state, .. } | At::Over { state, .. } => state,
+        }
+    }
+
+    /// Every event so far, oldest first.
+    pub fn events(&self) -> impl Iterator<Item = &E::Event> {
+        self.quiet.log.iter().chain(self.tail())
+    }
+
+    /// The answers given since the last quiet point: what [`Table::apply`] replays.
+    pub fn answers_since_quiet_point(&self) -> &[usize] {
+        &self.since
+    }
+}
+
+impl<'a, E: Engine<'a>> Table<'a> for Replayed<'a, E> {
+    fn game(&self) -> &'static str {
+        E::NAME
+    }
+
+    fn seats(&self) -> usize {
+        self.engine.seats(&self.quiet.point)
+    }
+
+    fn to_move(&self) -> Option<PlayerId> {
+        match &*self.at {
+            At::Decision { decision, .. } => Some(E::player(decision)),
+            At::Over { .. } => None,
+        }
+    }
+
+    fn options(&self) -> usize {
+        match &*self.at {
+            At::Decision { decision, .. } => E::options(decision),
+            At::Over { .. } => 0,
+        }
+    }
+
+    fn decision(&self) -> Option<&Decision> {
+        match &*self.at {
+            At::Decision { decision, neutral, .. } => Some(neutral.get_or_init(|| E::neutral(decision))),
+            At::Over { .. } => None,
+        }
+    }
+
+    fn apply(&mut self, answer: usize) -> Result<(), TableError> {
+        let options = self.options();
+        if options == 0 {
+            return Err(TableError::Over);
+        }
+        if answer >= options {
+            return Err(TableError::BadAnswer { index: 0, answer, options });
+        }
+        self.advance(&[answer])
+    }
+
+    fn apply_all(&mut self, answers: &[usize]) -> Result<(), TableError> {
+        if answers.is_empty() {
+            return Ok(());
+        }
+        self.advance(answers)
+    }
+
+    fn outcome(&self) -> Option<&Outcome> {
+        match &*self.at {
+            At::Over { outcome, .. } => Some(outcome),
+            At::Decision { .. } => None,
+        }
+    }
+
+    fn answers(&self) -> Vec<usize> {
+        let mut all = self.engine.answers_before(&self.quiet.point).to_vec();
+        all.extend_from_slice(&self.since);
+        all
+    }
+
+    fn event_count(&self) -> usize {
+        self.quiet.log.len() + self.tail().len()
+    }
+
+    fn events_json(&self) -> Vec<serde_json::Value> {
+        self.events().map(|e| serde_json::to_value(e).unwrap_or_default()).collect()
+    }
+
+    fn narrative(&self, from: usize) -> Vec<String> {
+        self.events().skip(from).map(ToString::to_string).collect()
+    }
+
+    fn state_json(&self) -> serde_json::Value {
+        serde_json::to_value(self.state()).unwrap_or_default()
+    }
+
+    fn fork(&self) -> Box<dyn Table<'a> + 'a> {
+        Box::new(self.clone())
+    }
+
+    fn native(&self) -> Native<'_> {
+        let decision = match &*self.at {
+            At::Decision { decision, .. } => Some(decision),
+            At::Over { .. } => None,
+        };
+        self.engine.native(&self.quiet.point, decision, self.state(), self.tail())
+    }
+}
