@@ -23,6 +23,8 @@ pub struct Checkpoint<'a> {
     effect_owner: Option<PlayerId>,
     effect_entry: Option<usize>,
     max_turns: u32,
+    max_decisions: usize,
+    stopped: bool,
     /// The Lua log allowance the game had used.
     logged: usize,
 }
@@ -49,6 +51,8 @@ impl<'a> Game<'a> {
             effect_owner: self.effect_owner,
             effect_entry: self.effect_entry,
             max_turns: self.max_turns,
+            max_decisions: self.max_decisions,
+            stopped: self.stopped,
             logged: self.runtime.map_or(0, |rt| rt.game_log()),
         };
         Some((cp, std::mem::take(&mut self.events)))
@@ -93,6 +97,8 @@ impl<'a> Checkpoint<'a> {
             effect_entry: self.effect_entry,
             snapshots: Vec::new(),
             max_turns: self.max_turns,
+            max_decisions: self.max_decisions,
+            stopped: self.stopped,
         })
     }
 
