@@ -11,8 +11,7 @@ use std::time::{Duration, Instant};
 
 fn viewer_with(header_timeout_ms: Option<u64>) -> Viewer {
     let core = tests_dir().join("../content/aristeia-core");
-    start(Config { paths: vec![core], port: 0, debounce_ms: Some(50), header_timeout_ms, ..Config::default() })
-        .unwrap()
+    start(Config { paths: vec![core], port: 0, debounce_ms: Some(50), header_timeout_ms, ..Config::default() }).unwrap()
 }
 
 fn viewer() -> Viewer {
@@ -76,7 +75,8 @@ fn still_answers(v: &Viewer, after: &str) {
 fn a_declared_body_over_the_cap_is_refused_with_413_before_it_is_read() {
     let v = viewer();
     let host = v.addr();
-    let (code, _, body) = send(&v, &format!("GET /api/status HTTP/1.1\r\nHost: {host}\r\nContent-Length: 100000000000\r\n\r\n"));
+    let (code, _, body) =
+        send(&v, &format!("GET /api/status HTTP/1.1\r\nHost: {host}\r\nContent-Length: 100000000000\r\n\r\n"));
     assert_eq!(code, 413, "{body}");
     assert!(body.contains(&MAX_BODY.to_string()), "the reply says the cap: {body}");
     still_answers(&v, "a GET declaring 100 GB");
@@ -88,7 +88,8 @@ fn a_declared_body_over_the_cap_is_refused_with_413_before_it_is_read() {
         .flat_map(|&n| std::iter::repeat_n(n, 4))
         .map(|n| {
             let mut s = connect(&v);
-            let raw = format!("POST /api/replays HTTP/1.1\r\nHost: {host}\r\nX-Arena: 1\r\nContent-Length: {n}\r\n\r\n");
+            let raw =
+                format!("POST /api/replays HTTP/1.1\r\nHost: {host}\r\nX-Arena: 1\r\nContent-Length: {n}\r\n\r\n");
             s.write_all(raw.as_bytes()).unwrap();
             (n, s)
         })
@@ -99,7 +100,8 @@ fn a_declared_body_over_the_cap_is_refused_with_413_before_it_is_read() {
     }
     still_answers(&v, "four requests declaring 2^64-1 bytes");
     // A body of unknown length (chunked) is not read either.
-    let (code, _, _) = send(&v, &format!("GET /api/status HTTP/1.1\r\nHost: {host}\r\nTransfer-Encoding: chunked\r\n\r\n"));
+    let (code, _, _) =
+        send(&v, &format!("GET /api/status HTTP/1.1\r\nHost: {host}\r\nTransfer-Encoding: chunked\r\n\r\n"));
     assert_eq!(code, 411);
     still_answers(&v, "a chunked body");
 }

@@ -32,7 +32,14 @@ fn copy_dir(from: &Path, to: &Path) {
 }
 
 fn viewer(root: &Path) -> Viewer {
-    start(Config { paths: vec![root.to_path_buf()], port: 0, replays: vec![], debounce_ms: Some(50), ..Config::default() }).unwrap()
+    start(Config {
+        paths: vec![root.to_path_buf()],
+        port: 0,
+        replays: vec![],
+        debounce_ms: Some(50),
+        ..Config::default()
+    })
+    .unwrap()
 }
 
 /// The status code and body of one request, sent as raw bytes (this test
@@ -140,7 +147,14 @@ fn the_seat_plays_a_game_from_the_browser_api() {
 fn the_viewer_plays_prime_time_tables() {
     let (_dir, root) = core_copy();
     let prime_time = tests_dir().join("../content/aristeia-prime-time");
-    let v = start(Config { paths: vec![root, prime_time], port: 0, replays: vec![], debounce_ms: Some(50), ..Config::default() }).unwrap();
+    let v = start(Config {
+        paths: vec![root, prime_time],
+        port: 0,
+        replays: vec![],
+        debounce_ms: Some(50),
+        ..Config::default()
+    })
+    .unwrap();
     let post = |t: &str| request(&v, "POST", t, &["X-Arena: 1"]);
     // A greedy game of four: every seat is in the narrative.
     let (code, body) = post("/api/replays?setup=wanted&seed=3&seats=4");

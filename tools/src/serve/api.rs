@@ -114,7 +114,10 @@ pub(super) fn route(state: &Arc<State>, ask: &Ask) -> Work {
     let reads = ask.method == hyper::Method::GET || ask.method == hyper::Method::HEAD;
     match verb {
         Verb::Get if !reads => {
-            return Work::Now(Reply { allow: Some("GET, HEAD"), ..Reply::error(405, format!("`{path}` is read with GET")) });
+            return Work::Now(Reply {
+                allow: Some("GET, HEAD"),
+                ..Reply::error(405, format!("`{path}` is read with GET"))
+            });
         }
         Verb::Post if ask.method != hyper::Method::POST => {
             let why = if path == "/api/balance.svg" { "plays games: POST it" } else { "acts: POST it" };
@@ -409,7 +412,10 @@ fn replay_svg(state: &State, snap: &Snapshot, q: &Query) -> Reply {
         Err(reply) => return reply,
     };
     if n >= events.len() {
-        return Reply::error(400, format!("`event` must be 0 to {}: the replay has {} events", events.len() - 1, events.len()));
+        return Reply::error(
+            400,
+            format!("`event` must be 0 to {}: the replay has {} events", events.len() - 1, events.len()),
+        );
     }
     match Scene::of_events(&snap.loaded.content, &events[..=n]) {
         Ok(scene) => match options(q, &scene) {

@@ -7,9 +7,9 @@
 //! results are those of one `sim::batch` over all the seeds, since every
 //! game depends on its seed only.
 
+use super::State;
 use super::api::{MAX_GAMES, Reply};
 use super::query::Query;
-use super::State;
 use arena_engine::render;
 use arena_engine::sim::{self, Policy, Teams};
 use arena_engine::watch::{SimStats, Snapshot};
@@ -61,7 +61,9 @@ impl Job {
             let Some(setup) = arena_engine::watch::setup_for(&content, scenario) else {
                 return Err(Reply::error(
                     404,
-                    format!("no setup, and no Scenario with a ready-made setup, is called `{scenario}`: tick random teams"),
+                    format!(
+                        "no setup, and no Scenario with a ready-made setup, is called `{scenario}`: tick random teams"
+                    ),
                 ));
             };
             (setup.clone(), Teams::Setup(setup))
@@ -81,7 +83,8 @@ impl Job {
                 return None;
             }
             let end = next.saturating_add(jobs as u64).min(self.seeds.end);
-            match sim::batch(self.snap.content(), self.snap.scripts(), &self.teams, next..end, &policies, jobs, &|| {}) {
+            match sim::batch(self.snap.content(), self.snap.scripts(), &self.teams, next..end, &policies, jobs, &|| {})
+            {
                 Ok(step) => games.extend(step),
                 Err(e) => return Some(Err(e)),
             }

@@ -178,7 +178,9 @@ fn refusal(server: &Server, request: &Request<Incoming>) -> Option<Reply> {
                     .close(),
             );
         }
-        None => return Some(Reply::error(411, "a request body without a Content-Length: the viewer reads none").close()),
+        None => {
+            return Some(Reply::error(411, "a request body without a Content-Length: the viewer reads none").close());
+        }
         _ => {}
     }
     let headers = request.headers();
@@ -228,10 +230,8 @@ fn loopback_name(host: &str) -> bool {
 /// site that got its name pointed at 127.0.0.1 (DNS rebinding) is refused.
 /// Every `Host` header, and the target's authority when it has one.
 fn local_host(headers: &HeaderMap, authority: Option<&str>) -> bool {
-    let host_headers_ok = headers
-        .get_all(header::HOST)
-        .iter()
-        .all(|h| h.to_str().is_ok_and(|v| loopback_name(host_of(v.trim()))));
+    let host_headers_ok =
+        headers.get_all(header::HOST).iter().all(|h| h.to_str().is_ok_and(|v| loopback_name(host_of(v.trim()))));
     // `uri().host()` gives IPv6 hosts with their brackets.
     host_headers_ok && authority.is_none_or(loopback_name)
 }
