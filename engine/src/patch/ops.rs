@@ -9,9 +9,14 @@ use crate::diag::{Code, Diagnostic};
 use crate::model::{PatchOp, PatchVerb};
 use serde_json::Value;
 
+/// What an applied patch set: its fields (provenance) and each op's index
+/// and JSON Pointer.
+pub(super) type Applied = (Vec<FieldOrigin>, Vec<(usize, String)>);
+
 /// Apply one patch's ops to `value` (whose serialized size is `size`, kept up
 /// to date) and return the fields it set and each op's JSON Pointer; on any
 /// failure the diagnostic is pushed and `value` and `size` are as before.
+#[allow(clippy::too_many_arguments)]
 pub(super) fn apply_patch(
     value: &mut Value,
     size: &mut usize,
@@ -21,7 +26,7 @@ pub(super) fn apply_patch(
     loc: &Loc<'_>,
     strict: bool,
     diags: &mut Vec<Diagnostic>,
-) -> Option<(Vec<FieldOrigin>, Vec<(usize, String)>)> {
+) -> Option<Applied> {
     let (start, mut undo) = (*size, Vec::new());
     let done = apply_ops(value, size, &mut undo, pp, target, id, loc, strict, diags);
     if done.is_none() {
@@ -44,7 +49,7 @@ fn apply_ops(
     loc: &Loc<'_>,
     strict: bool,
     diags: &mut Vec<Diagnostic>,
-) -> Option<(Vec<FieldOrigin>, Vec<(usize, String)>)> {
+) -> Option<Applied> {
     let (p, patch) = (&pp.pending, &pp.patch);
     let mut fields = Vec::new();
     // Each applied op's index and JSON Pointer, to blame the one that made the
