@@ -19,7 +19,7 @@ use std::sync::{Arc, Mutex};
 /// A controller of `policy` for seat `seat` of the game seeded `seed`.
 pub fn controller(policy: Policy, seed: u64, seat: usize) -> Box<dyn Controller> {
     match policy {
-        Policy::Random => Box::new(RandomController::new(seed.wrapping_mul(2).wrapping_add(seat as u64 + 1))),
+        Policy::Random => Box::new(RandomController::new(crate::players::seat_seed(seed, seat))),
         Policy::Greedy => Box::new(GreedyController),
     }
 }

@@ -77,7 +77,7 @@ impl Policy {
     /// A controller of this kind for seat `seat` of the game seeded `seed`.
     pub fn controller(self, seed: u64, seat: usize) -> Box<dyn Controller> {
         match self {
-            Policy::Random => Box::new(RandomController::new(seed.wrapping_mul(2).wrapping_add(seat as u64 + 1))),
+            Policy::Random => Box::new(RandomController::new(crate::players::seat_seed(seed, seat))),
             Policy::Greedy => Box::new(GreedyController),
         }
     }

@@ -1,6 +1,9 @@
-//! Aristeia! at a table: quiet points before the Setup and at each Round's
-//! start ([`crate::rules::game::Checkpoint`]), replays through
-//! [`Game::play_setup`] and [`Game::play_round`].
+//! Aristeia! at a table: quiet points before the Setup, at each Round's
+//! start and at each Activation's start ([`crate::rules::game::Checkpoint`]),
+//! replays through the steps [`Game::play`] itself is made of:
+//! [`Game::play_setup`], then for each Round [`Game::begin_round`],
+//! [`Game::turn_order`] and [`Game::play_activation`] for each Turn, and
+//! [`Game::end_round`].
 
 use super::replay::{Engine, Feed, Passed, Replayed, Run, Stop};
 use super::{Decision, Native, Outcome};
@@ -9,6 +12,7 @@ use crate::rules::decision::{self, Controller};
 use crate::rules::event::Event;
 use crate::rules::game::{Checkpoint, Game, GameSetup};
 use crate::rules::seats::PlayerId;
+use crate::model::Id;
 use crate::rules::state::{GameState, View};
 use crate::script::runtime::Runtime;
 use std::cell::RefCell;
@@ -25,12 +29,23 @@ pub struct Aristeia<'a> {
 }
 
 /// Where a quiet point is in the game.
-#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+#[derive(Clone, PartialEq, Eq, Debug)]
 enum Phase {
     /// Before the Draft and the Setup.
     Setup,
     /// At a Round's start.
     Round,
+    /// In the Turns Phase of a Round of `turns` Turns, after the Turns
+    /// before `turn` (from 1) and, of Turn `turn`, before the Activations of
+    /// `left` (the first of them is the next to play).
+    Turns {
+        /// The Turn being played (0: none yet).
+        turn: u8,
+        /// How many Turns the Round has.
+        turns: u8,
+        /// Who still activates in this Turn, in order.
+        left: Vec<Id>,
+    },
 }
 
 /// An Aristeia! quiet point: a checkpoint and what comes next.
@@ -105,11 +120,27 @@ impl<'a> Engine<'a> for Aristeia<'a> {
             Ok(g) => g,
             Err(e) => return Run { passed, stop: Stop::Failed(e), used: 0 },
         };
-        let mut phase = from.phase;
+        let mut phase = from.phase.clone();
         loop {
-            let played = match phase {
-                Phase::Setup => game.play_setup(),
-                Phase::Round => game.play_round(),
+            // One step of the game (as `Game::play` takes it), and where it leads.
+            let (played, next) = match phase {
+                Phase::Setup => (game.play_setup(), Phase::Round),
+                Phase::Round => match game.begin_round() {
+                    Some(turns) => (Ok(()), Phase::Turns { turn: 0, turns, left: Vec::new() }),
+                    None => (Ok(()), Phase::Round),
+                },
+                Phase::Turns { turn, turns, left } if left.is_empty() && turn >= turns => {
+                    game.end_round();
+                    (Ok(()), Phase::Round)
+                }
+                Phase::Turns { turn, turns, left } if left.is_empty() => {
+                    let left = game.turn_order(turn + 1);
+                    (Ok(()), Phase::Turns { turn: turn + 1, turns, left })
+                }
+                Phase::Turns { turn, turns, mut left } => {
+                    let id = left.remove(0);
+                    (game.play_activation(&id), Phase::Turns { turn, turns, left })
+                }
             };
             let used = feed.borrow().used();
             if let Some(stop) = feed.borrow_mut().take_stop() {
@@ -120,16 +151,20 @@ impl<'a> Engine<'a> for Aristeia<'a> {
                 let outcome = Outcome::failed(n, e);
                 return Run { passed, stop: Stop::Over { state: game.state.clone(), events, outcome }, used };
             }
-            if game.state.over {
+            // The game ends at a Round's end (or start): `Game::play` stops there.
+            if next == Phase::Round && game.state.over {
                 let events = std::mem::take(&mut game.events);
                 let outcome = outcome(n, &events);
                 return Run { passed, stop: Stop::Over { state: game.state.clone(), events, outcome }, used };
             }
-            let Some((checkpoint, events)) = game.checkpoint() else {
-                return Run { passed, stop: Stop::Failed("a Round's start is not a quiet point".into()), used };
-            };
-            passed.push(Passed { quiet: Quiet { checkpoint, phase: Phase::Round }, used, events });
-            phase = Phase::Round;
+            // A Round's start, and an Activation's, are quiet points.
+            if matches!(&next, Phase::Round) || matches!(&next, Phase::Turns { left, .. } if !left.is_empty()) {
+                let Some((checkpoint, events)) = game.checkpoint() else {
+                    return Run { passed, stop: Stop::Failed("a quiet point has an effect running".into()), used };
+                };
+                passed.push(Passed { quiet: Quiet { checkpoint, phase: next.clone() }, used, events });
+            }
+            phase = next;
         }
     }
 

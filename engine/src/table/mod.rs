@@ -22,8 +22,9 @@
 //! - `aristeia`, `invictus`: each game's engine behind it;
 //! - `registry`: [`Rules`], [`GAMES`], [`find`].
 //!
-//! Players written once against [`Table`]: [`crate::players::RandomPlayer`],
-//! [`crate::players::ScriptedPlayer`]; [`play_out`] drives a table with them.
+//! Players written once against [`Table`]: `players::RandomPlayer`,
+//! `players::ScriptedPlayer` (the `players` module is a client of this one);
+//! [`play_out`] drives a table with them.
 //! Not here yet (issue "One table for every game"): the view of one seat
 //! with hidden information removed, `determinize`, the greedy players and
 //! the human seat against this interface, sim and replay files through it.

@@ -100,7 +100,7 @@ impl Rules for InvictusRules {
     }
 
     fn runtime(&self, content: Arc<Content>, scripts: Arc<ScriptSet>) -> Result<Runtime, String> {
-        crate::invictus::sim::runtime(content, scripts)
+        Runtime::with_api(content, scripts, Limits::default(), crate::invictus::api::REGISTRY).map_err(|e| e.to_string())
     }
 
     fn start<'a>(

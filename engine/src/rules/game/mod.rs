@@ -702,29 +702,52 @@ impl<'a> Game<'a> {
         self.setup_phase()
     }
 
-    /// One Round (`000 § Rounds`): its start and the Scenario's `round-start`
-    /// rules, the Planning Phase, the Turns, the Running Projectiles, the
-    /// Objectives Phase and the Recovery Phase. Afterwards the game is over
-    /// or at the start of the next Round, a quiet point ([`Game::checkpoint`]).
+    /// One Round (`000 § Rounds`): [`begin_round`](Self::begin_round), each
+    /// Turn's Activations ([`turn_order`](Self::turn_order),
+    /// [`play_activation`](Self::play_activation)), [`end_round`](Self::end_round).
+    /// Afterwards the game is over or at the start of the next Round, a quiet
+    /// point ([`Game::checkpoint`]); so is the start of every Activation.
     ///
     /// # Errors
     /// An engine error that stops the game.
     pub fn play_round(&mut self) -> Result<()> {
-        let rounds = self.content.scenarios[&self.state.scenario].value.rounds;
+        let Some(turns) = self.begin_round() else { return Ok(()) };
+        // One Turn per Running Order slot: four in a 4-Character game (`000 § Rounds`).
+        for turn in 1..=turns {
+            self.turn(turn)?;
+        }
+        self.end_round();
+        Ok(())
+    }
+
+    /// The start of the next Round: its number, the Scenario's `round-start`
+    /// rules, then the Planning Phase. The number of its Turns, or `None`
+    /// when the Round's start ended the game.
+    pub fn begin_round(&mut self) -> Option<u8> {
         self.state.round += 1;
         let round = self.state.round;
         self.emit(Event::RoundStarted { round });
         self.state.scored.push(Seated::splat(self.table(), 0));
         self.scenario_window(model::ScenarioWindow::RoundStart, scenario::RuleCtx::default());
         if self.state.over {
-            return Ok(());
+            return None;
         }
         self.planning_phase();
-        // One Turn per Running Order slot: four in a 4-Character game (`000 § Rounds`).
-        let turns = self.turns();
-        for turn in 1..=turns {
-            self.turn(turn)?;
-        }
+        Some(self.turns())
+    }
+
+    /// A Character's Activation in its Turn (`000 § Activations`).
+    ///
+    /// # Errors
+    /// An engine error that stops the game.
+    pub fn play_activation(&mut self, id: &str) -> Result<()> {
+        self.activation(id)
+    }
+
+    /// The end of a Round's Turns Phase: the Running Projectiles' Phase,
+    /// the Objectives Phase and the Recovery Phase, as the game goes on.
+    pub fn end_round(&mut self) {
+        let rounds = self.content.scenarios[&self.state.scenario].value.rounds;
         if !self.state.over {
             self.projectiles_phase();
         }
@@ -732,7 +755,6 @@ impl<'a> Game<'a> {
         if !self.state.over {
             self.recovery_phase();
         }
-        Ok(())
     }
 
     /// Play the active Character's Activation; when it was given Action Points,

@@ -102,25 +102,23 @@ impl<'a> Game<'a> {
         }
     }
 
-    /// A Prime Time Turn (`001 § Round`, 2. Turn Phase): the two Characters
-    /// in this position of both Running Orders; the player of the higher
-    /// Initiative decides which activates first, Prime Time on a tie, and
-    /// "if both Characters belong to the same player, they themself will decide".
-    fn prime_time_turn(&mut self, turn: u8) -> Result<()> {
+    /// Who activates in a Prime Time Turn (`001 § Round`, 2. Turn Phase):
+    /// the two Characters in this position of both Running Orders; the
+    /// player of the higher Initiative decides which activates first, Prime
+    /// Time on a tie, and "if both Characters belong to the same player, they
+    /// themself will decide".
+    fn prime_time_turn_order(&mut self, turn: u8) -> Vec<Id> {
         let i = (turn - 1) as usize;
         if self.state.running_orders.is_empty() {
             // One Character per player: one Activation per Turn, from Prime Time.
             let p = self.table().order_from(self.state.underdog)[i % self.table().len()];
-            for c in self.state.players[p].team.clone() {
-                self.activation(&c)?;
-            }
-            return Ok(());
+            return self.state.players[p].team.clone();
         }
         let (a, b) = (self.state.running_orders[0][i].clone(), self.state.running_orders[1][i].clone());
         let (a, b) = match (a, b) {
             (Some(a), Some(b)) => (a, b),
-            (Some(one), None) | (None, Some(one)) => return self.activation(&one),
-            (None, None) => return Ok(()),
+            (Some(one), None) | (None, Some(one)) => return vec![one],
+            (None, None) => return vec![],
         };
         let owner = |g: &Self, c: &str| g.unit(c).map_or(g.state.underdog, |u| u.owner);
         let (oa, ob) = (owner(self, &a), owner(self, &b));
@@ -134,15 +132,27 @@ impl<'a> Game<'a> {
         } else {
             self.state.underdog
         };
-        self.activate_pair(turn, decider, a, b)
+        self.pair_order(turn, decider, a, b)
     }
 
+    /// A Turn: its Activations, in order ([`Game::turn_order`]).
     pub(super) fn turn(&mut self, turn: u8) -> Result<()> {
+        for id in self.turn_order(turn) {
+            self.activation(&id)?;
+        }
+        Ok(())
+    }
+
+    /// Who activates in Turn `turn` (from 1), in order: the Characters in
+    /// this position of the Running Orders, the first as its decider chooses
+    /// (`000 § Turns Phase`; Prime Time's, `001 § Round`); nobody once the
+    /// game is over. The Turn is then their Activations, one after the other.
+    pub fn turn_order(&mut self, turn: u8) -> Vec<Id> {
         if self.state.over {
-            return Ok(());
+            return vec![];
         }
         if self.table().prime_time() {
-            return self.prime_time_turn(turn);
+            return self.prime_time_turn_order(turn);
         }
         let i = (turn - 1) as usize;
         let (a, b) = match (
@@ -151,8 +161,8 @@ impl<'a> Game<'a> {
         ) {
             (Some(a), Some(b)) => (a, b),
             // Teams of different sizes: the one Character of this slot activates alone.
-            (Some(one), None) | (None, Some(one)) => return self.activation(&one),
-            (None, None) => return Ok(()),
+            (Some(one), None) | (None, Some(one)) => return vec![one],
+            (None, None) => return vec![],
         };
         let (ia, ib) = (self.initiative(&a), self.initiative(&b));
         // Higher Initiative decides; the Underdog on a tie (`000 § Turns Phase`).
@@ -163,12 +173,12 @@ impl<'a> Game<'a> {
         } else {
             self.state.underdog
         };
-        self.activate_pair(turn, decider, a, b)
+        self.pair_order(turn, decider, a, b)
     }
 
-    /// The two Characters of a Turn: `decider` chooses which activates first,
-    /// then both do (`000 § Turns Phase`; `001 § Game Round`).
-    fn activate_pair(&mut self, turn: u8, decider: PlayerId, a: Id, b: Id) -> Result<()> {
+    /// The two Characters of a Turn: `decider` chooses which activates first
+    /// (`000 § Turns Phase`; `001 § Game Round`); both activate, in that order.
+    fn pair_order(&mut self, turn: u8, decider: PlayerId, a: Id, b: Id) -> Vec<Id> {
         let options = vec![Choice::First { character: a.clone() }, Choice::First { character: b.clone() }];
         let first = match self.decide(
             decider,
@@ -182,9 +192,7 @@ impl<'a> Game<'a> {
         };
         let second = if first == a { b } else { a };
         self.emit(Event::Initiative { turn, first: first.clone(), second: second.clone() });
-        self.activation(&first)?;
-        self.activation(&second)?;
-        Ok(())
+        vec![first, second]
     }
 
     pub(super) fn activation(&mut self, id: &str) -> Result<()> {
