@@ -8,7 +8,7 @@ use arena_engine::rules::event::Event;
 use arena_engine::rules::game::GameSetup;
 use arena_engine::script::api::ApiValue;
 use arena_engine::script::host::{Call, RecordingHost};
-use arena_engine::script::runtime::{Ctx, Limits, Runtime, ScriptErrorKind, ScriptSet, ScriptSource, compile_all};
+use arena_engine::script::runtime::{Ctx, Limits, Runtime, ScriptErrorKind, ScriptSource, compile_all};
 use arena_engine::sim;
 use std::path::PathBuf;
 use std::sync::Arc;
@@ -91,16 +91,17 @@ fn attacks() -> Vec<Attack> {
 const ATTACK_WALL: Duration = Duration::from_secs(5);
 
 /// The wall-time backstop for attacks whose expected message is the
-/// instruction budget's: the budget, counted in units and the same on every
-/// machine, must be what stops them. Under heavy load the default 1 s backstop
+/// instruction budget's, or that must run out of memory: the budget and the
+/// memory, counted the same on every machine, must be what stops them. Under heavy load the default 1 s backstop
 /// could fire first ("time limit exhausted") and fail the test for the
 /// machine's sake, not the sandbox's.
 const BUDGET_ATTACK_WALL: Duration = Duration::from_secs(120);
 
 /// The limits an attack runs under: the games' own, but for attacks expected
-/// to exhaust the instruction budget, a wall-time backstop too large to come first.
+/// to exhaust the instruction budget or the memory, a wall-time backstop too
+/// large to come first (both are counted, the same on every machine).
 fn limits_for(attack: &Attack) -> Limits {
-    if attack.message.contains("instruction budget") {
+    if attack.message.contains("instruction budget") || attack.kind == ScriptErrorKind::Memory {
         Limits { wall: BUDGET_ATTACK_WALL, ..Limits::default() }
     } else {
         Limits::default()
@@ -195,74 +196,7 @@ fn hostile_scripts_are_contained() {
     }
 }
 
-fn bundled() -> arena_engine::load::Loaded {
-    let root = arena_tests::tests_dir().join("..");
-    let options = arena_engine::load::Options { run_script_tests: false, ..arena_engine::load::Options::default() };
-    let loaded = arena_engine::load::load(&[root.join("content")], &options);
-    assert!(!loaded.has_errors(), "the bundled content has errors");
-    loaded
-}
-
-/// The bundled scripts with the effect `(card, effect)` replaced by `text`, and
-/// the compile errors (an attack refused before it runs is left out of the set).
-fn with_script(
-    loaded: &arena_engine::load::Loaded,
-    card: &str,
-    effect: &str,
-    file: &str,
-    text: &str,
-) -> (Arc<ScriptSet>, Vec<arena_engine::script::runtime::ScriptError>) {
-    let sources: Vec<ScriptSource> = loaded
-        .script_set
-        .sources()
-        .iter()
-        .map(|s| {
-            if s.card == card && s.effect == effect {
-                ScriptSource {
-                    file: PathBuf::from(file),
-                    first_line: 1,
-                    source: text.into(),
-                    module: None,
-                    ..s.clone()
-                }
-            } else {
-                s.clone()
-            }
-        })
-        .collect();
-    compile_all(sources)
-}
-
-/// The first effect that runs in the first game of seed 7: every script is
-/// replaced by one that logs its card and effect.
-fn first_effect(loaded: &arena_engine::load::Loaded) -> (String, String) {
-    let sources: Vec<ScriptSource> = loaded
-        .script_set
-        .sources()
-        .iter()
-        .map(|s| ScriptSource {
-            source: "local game, ctx = ...\ngame:log(\"RAN \" .. ctx.card .. \"|\" .. ctx.effect)\nreturn true\n"
-                .into(),
-            module: None,
-            ..s.clone()
-        })
-        .collect();
-    let (set, _) = compile_all(sources);
-    let rt = Runtime::new(Arc::new(loaded.content.clone()), set, Limits::default()).unwrap();
-    let setup = GameSetup::from_content(&loaded.content, "first-game", 7).unwrap();
-    let record = sim::play_with(&loaded.content, &rt, &setup, &[sim::Policy::Random, sim::Policy::Greedy]).unwrap();
-    record
-        .events
-        .iter()
-        .find_map(|e| match e {
-            Event::Log { text } => text.strip_prefix("RAN ").map(|r| {
-                let (card, effect) = r.split_once('|').unwrap();
-                (card.to_string(), effect.to_string())
-            }),
-            _ => None,
-        })
-        .expect("an effect runs in the game")
-}
+use arena_tests::{bundled, first_effect, with_script};
 
 /// Every attack again, as the Lua of an effect that runs in a real game: the
 /// game goes on and ends, the failure is an event naming the attack's file, and
@@ -720,95 +654,4 @@ fn out_of_range_numbers_say_the_range() {
         "local game = ...\ngame:gain_victory_points(2, 100)\nreturn game:add_counter(\"player 1\", \"raids\", -1000)";
     assert!(rt.run_source(&source("scenario:x", "x.lua", ok), &mut host, &Ctx::default()).is_ok());
     assert_eq!(host.calls.len(), 2, "{:?}", host.calls);
-}
-
-/// A script that catches "not enough memory" with `pcall` and goes on: it
-/// keeps 20 KB more each round, with small garbage tables between, until an
-/// allocation is refused, then reports how far it got.
-fn catches_out_of_memory() -> String {
-    std::fs::read_to_string(arena_tests::tests_dir().join("hostile/memory-caught-and-reported.lua")).unwrap()
-}
-
-/// What one run of `text` gives: its result, the calls it made and those rolled back.
-fn outcome(rt: &Runtime, text: &str) -> String {
-    let mut host = RecordingHost::new(1);
-    let r = rt.run_source(&source("memory:catch", "catch.lua", text), &mut host, &Ctx::default());
-    format!("{r:?} {:?} {:?}", host.calls, host.rolled_back)
-}
-
-/// Limits with 8 MiB of memory, so that filling it is quick.
-fn small_memory() -> Limits {
-    Limits { memory_bytes: 8 * 1024 * 1024, ..Limits::default() }
-}
-
-fn small_runtime() -> Runtime {
-    let (set, _) = compile_all(Vec::new());
-    Runtime::new(Arc::new(Content::default()), set, small_memory()).unwrap()
-}
-
-/// Luau's memory left is the same on every run: collection is driven by
-/// allocation, never by the clock, so a script that catches running out of
-/// memory sees the same thing in 20 fresh VMs and 20 times on one VM (8 MiB
-/// VMs, so that filling one is quick).
-#[test]
-fn a_script_that_catches_running_out_of_memory_sees_the_same_every_run() {
-    let catches = catches_out_of_memory();
-    let first = outcome(&small_runtime(), &catches);
-    for run in 1..20 {
-        assert_eq!(outcome(&small_runtime(), &catches), first, "fresh VM, run {run}");
-    }
-    let reused = small_runtime();
-    for run in 0..20 {
-        assert_eq!(outcome(&reused, &catches), first, "reused VM, run {run}");
-        assert_healthy(&reused, "catching running out of memory");
-    }
-    // Caught or not, running out of memory fails the call (as the budget does).
-    assert!(first.starts_with("Err(ScriptError { kind: Memory"), "{first}");
-}
-
-/// Garbage is collected before an allocation is refused: 56 MiB built and
-/// dropped, then 16 MiB built, fits in the 64 MiB limit.
-#[test]
-fn garbage_is_collected_before_an_allocation_is_refused() {
-    let text = r#"local game = ...
-local big = {}
-for i = 1, 56 do big[i] = string.rep("d", 1024 * 1024 - 32) .. string.format("%31d", i) end
-big = nil
-local s = string.rep("n", 16 * 1024 * 1024)
-return #s
-"#;
-    let rt = runtime();
-    let mut host = RecordingHost::new(1);
-    let r = rt.run_source(&source("memory:drop", "drop.lua", text), &mut host, &Ctx::default());
-    assert_eq!(r, Ok(ApiValue::Int(16 * 1024 * 1024)));
-    assert_healthy(&rt, "dropping 56 MiB and building 16 MiB");
-}
-
-/// The same in a game: an effect that catches running out of memory plays
-/// the same way in every replay of its game, on fresh VMs and on one VM
-/// that plays it again and again (`arena replay` of such a recording failed
-/// in 6 of 7 runs). 8 MiB VMs, so that filling one is quick.
-#[test]
-fn a_game_whose_effect_catches_running_out_of_memory_replays_the_same_every_time() {
-    let loaded = bundled();
-    let (card, effect) = first_effect(&loaded);
-    let (set, errors) = with_script(&loaded, &card, &effect, "hostile/catch.lua", &catches_out_of_memory());
-    assert!(errors.is_empty(), "{errors:?}");
-    let content = Arc::new(loaded.content.clone());
-    let setup = GameSetup::from_content(&loaded.content, "first-game", 7).unwrap();
-    let vm = || Runtime::new(content.clone(), set.clone(), small_memory()).unwrap();
-    let record = sim::play_with(&loaded.content, &vm(), &setup, &[sim::Policy::Random, sim::Policy::Greedy]).unwrap();
-    let replay = sim::Replay::of(&record, "first-game", "");
-    let same = sim::ReplayCheck::Same { events: record.events.len() };
-    let reused = vm();
-    for run in 0..10 {
-        assert_eq!(sim::check_replay(&loaded.content, &vm(), &replay), Ok(same.clone()), "fresh VM, replay {run}");
-        assert_eq!(sim::check_replay(&loaded.content, &reused, &replay), Ok(same.clone()), "reused VM, replay {run}");
-    }
-    let failed = record
-        .events
-        .iter()
-        .filter(|e| matches!(e, Event::EffectFailed { file, message, .. } if file == "hostile/catch.lua" && message.contains("not enough memory")))
-        .count();
-    assert!(failed > 0, "the effect did not run out of memory in the game");
 }

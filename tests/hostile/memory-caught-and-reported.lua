@@ -6,7 +6,7 @@ local keep, n, ok = {}, 0, true
 while ok do
   ok = pcall(function()
     for j = 1, 50 do local g = { j, j + 1, j + 2 } end
-    keep[#keep + 1] = string.rep("k", 20000) .. n
+    keep[#keep + 1] = string.rep("k", 20000 + n)
   end)
   n = n + 1
 end

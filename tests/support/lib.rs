@@ -52,3 +52,79 @@ pub fn tree_fingerprint(dir: &Path) -> Vec<(PathBuf, u64, std::time::SystemTime)
     out.sort();
     out
 }
+
+use arena_engine::load::Loaded;
+use arena_engine::script::runtime::{ScriptError, ScriptSet, ScriptSource};
+use std::sync::Arc;
+
+/// The bundled packs of `content/`, without their script tests; they load
+/// without errors.
+pub fn bundled() -> Loaded {
+    let root = tests_dir().join("..");
+    let options = arena_engine::load::Options { run_script_tests: false, ..arena_engine::load::Options::default() };
+    let loaded = arena_engine::load::load(&[root.join("content")], &options);
+    assert!(!loaded.has_errors(), "the bundled content has errors");
+    loaded
+}
+
+/// The scripts of `loaded`, each one for which `replace` gives a text
+/// replaced by that text (as the file `file`, line 1), compiled; with the
+/// compile errors (a script refused is left out of the set).
+pub fn scripts_with<'t>(
+    loaded: &Loaded,
+    file: &str,
+    replace: impl Fn(&ScriptSource) -> Option<&'t str>,
+) -> (Arc<ScriptSet>, Vec<ScriptError>) {
+    let sources: Vec<ScriptSource> = loaded
+        .script_set
+        .sources()
+        .iter()
+        .map(|s| match replace(s) {
+            Some(text) => ScriptSource {
+                file: PathBuf::from(file),
+                first_line: 1,
+                source: text.into(),
+                module: None,
+                ..s.clone()
+            },
+            None => s.clone(),
+        })
+        .collect();
+    arena_engine::script::runtime::compile_all(sources)
+}
+
+/// The bundled scripts with the effect `(card, effect)` replaced by `text`, and
+/// the compile errors (an attack refused before it runs is left out of the set).
+pub fn with_script(
+    loaded: &Loaded,
+    card: &str,
+    effect: &str,
+    file: &str,
+    text: &str,
+) -> (Arc<ScriptSet>, Vec<ScriptError>) {
+    scripts_with(loaded, file, |s| (s.card == card && s.effect == effect).then_some(text))
+}
+
+/// The first effect that runs in the bundled `first-game` of seed 7 (a
+/// random player against a greedy one): every script is replaced by one that
+/// logs its card and effect.
+pub fn first_effect(loaded: &Loaded) -> (String, String) {
+    use arena_engine::script::runtime::{Limits, Runtime};
+    use arena_engine::sim;
+    let logger = "local game, ctx = ...\ngame:log(\"RAN \" .. ctx.card .. \"|\" .. ctx.effect)\nreturn true\n";
+    let (set, _) = scripts_with(loaded, "logger.lua", |_| Some(logger));
+    let rt = Runtime::new(Arc::new(loaded.content.clone()), set, Limits::default()).unwrap();
+    let setup = arena_engine::rules::game::GameSetup::from_content(&loaded.content, "first-game", 7).unwrap();
+    let record = sim::play_with(&loaded.content, &rt, &setup, &[sim::Policy::Random, sim::Policy::Greedy]).unwrap();
+    record
+        .events
+        .iter()
+        .find_map(|e| match e {
+            arena_engine::rules::event::Event::Log { text } => text.strip_prefix("RAN ").map(|r| {
+                let (card, effect) = r.split_once('|').unwrap();
+                (card.to_string(), effect.to_string())
+            }),
+            _ => None,
+        })
+        .expect("an effect runs in the game")
+}

@@ -17,15 +17,20 @@
 //!   on each call, so module upvalues are fresh too;
 //! - bytecode is never loaded from packs (only what [`compile_all`] produced);
 //! - a memory limit per VM, and an instruction budget per call counted by the
-//!   interrupt; once spent it stays spent for the rest of the call, so `pcall`
-//!   cannot outlive it. The budget counts interrupt checks (loop back-edges,
-//!   calls, pattern-matching steps) and the work of library functions that do
-//!   much inside one C call (`sandbox.luau` charges it), not time, so the same
-//!   effect fails or succeeds the same way on every machine. A wall-time limit
-//!   per call is only the backstop for work no budget sees (`..` of huge strings);
-//! - a full collection whenever the VM passes a quarter of its memory limit, so
-//!   garbage is not counted as live;
-//! - what an effect may log, per call and per game ([`Limits`]);
+//!   interrupt; once spent (or once the call held more than the memory limit)
+//!   it stays spent for the rest of the call, so `pcall` cannot outlive it.
+//!   The budget counts interrupt checks (loop back-edges, calls,
+//!   pattern-matching steps), what the VM allocates and the work of library
+//!   functions that do much inside one C call (`sandbox.luau` charges it), not
+//!   time, so the same effect fails or succeeds the same way on every machine.
+//!   A wall-time limit per call is only the backstop for work no budget sees;
+//! - Luau's own collector is stopped (it paces itself by the clock): the VM
+//!   collects fully at points fixed by what it allocated, and checks the
+//!   memory limit on live data after a collection (`limits.rs`), so garbage is
+//!   not counted as live and the memory an effect has left is the same on
+//!   every run;
+//! - what an effect may log, per call and per game ([`Limits`]): its `print`
+//!   and `game:log` lines and every event its `game:` calls record;
 //! - nothing an effect sees depends on memory addresses or on when memory is
 //!   collected: `tostring` prints `table` rather than `table: 0x...`, `pairs` and
 //!   `next` refuse keys that are tables or functions, weak tables are refused,
