@@ -399,8 +399,13 @@ impl<'a> Game<'a> {
         let owner = |g: &Self, id: &str| g.unit(id).map(|u| u.owner);
         let Some(a) = owner(self, active) else { return };
         let mut sides = vec![(a, Side::Active, active.to_string(), other.map(str::to_string))];
+        // The other side of a Face to Face Roll is the player who owns the
+        // other roller (`000 § Face to Face Roll`: "both players" are the two
+        // who roll), not the active player's left neighbour at a 3-4 player
+        // table (`001 § Standard Tactics`: the others only add dice before).
         if let (true, Some(o)) = (both_rolled, other) {
-            sides.push((self.table().opponent(a), Side::Opponent, o.to_string(), Some(active.to_string())));
+            let b = owner(self, o).filter(|b| *b != a).unwrap_or_else(|| self.table().opponent(a));
+            sides.push((b, Side::Opponent, o.to_string(), Some(active.to_string())));
         }
         // The rollers' own `after-roll` Automatic Skills first, on their side.
         for (_, side, who, them) in sides.clone() {
