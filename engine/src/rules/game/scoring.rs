@@ -24,14 +24,19 @@ impl<'a> Game<'a> {
         if self.state.over {
             return;
         }
-        if self.table().prime_time() && self.rule(OptionalRule::Underdog) {
-            self.hand_over_underdog(&vp);
-            self.scenario_window(ScenarioWindow::ObjectivesPhaseEnd, scenario::RuleCtx::default());
-            return;
-        }
         if self.table().prime_time() {
+            // The marker's holder discards Objective cards, then hands the
+            // marker over. With the optional rule `underdog` only the name
+            // and the hand-over change (`001 § Underdog`: "Whenever the rules
+            // make reference to "Prime Time", replace it for "Underdog""), so
+            // the Objective discard and the hidden objectives' end-of-Round
+            // discard are played as without it.
             self.prime_time_objective_discard();
-            self.hand_over_prime_time(&vp);
+            if self.rule(OptionalRule::Underdog) {
+                self.hand_over_underdog(&vp);
+            } else {
+                self.hand_over_prime_time(&vp);
+            }
             self.scenario_window(ScenarioWindow::ObjectivesPhaseEnd, scenario::RuleCtx::default());
             self.hidden_objectives_round_end();
             return;

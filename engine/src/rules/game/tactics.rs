@@ -116,7 +116,8 @@ impl<'a> Game<'a> {
     }
 
     /// Play a Tactic as [`Game::play_tactic`]; with `only_die`, played on
-    /// another player's Roll with an Advanced Tactics deck, its Effects are
+    /// another player's Roll with an Advanced Tactics deck (or a Standard
+    /// Tactic 009-014 whose timing is not `before-roll`), its Effects are
     /// not applied and only that die is added to the Roll's side, within
     /// the per-Roll limits (`001 § Sterling Forge`, `§ TComm`).
     fn play_tactic_as(
@@ -213,17 +214,27 @@ impl<'a> Game<'a> {
             None
         };
         let Some(cards) = advanced else {
-            return self
-                .playable(q, model::Window::BeforeRoll, None)
-                .into_iter()
-                .filter(|t| {
-                    self.content
-                        .tactics
-                        .get(t)
-                        .is_some_and(|c| c.value.standard && c.value.card.is_some_and(|n| (9..=14).contains(&n)))
-                })
-                .map(|t| (t, None))
-                .collect();
+            // `001 § Standard Tactics` names the cards, not a timing: "009,
+            // 010, 011, 012, 013, and 014 ... may be played to add dice to the
+            // Roll of any other player". A `before-roll` card is played as it
+            // is; one with another timing (Take Aim 011/012, whose timing is
+            // its player's Actions Step) adds its `die` to the Roll
+            // (docs/rulings.md R48).
+            let before_roll = self.playable(q, model::Window::BeforeRoll, None);
+            let mut out: Vec<(Id, Option<Id>)> = Vec::new();
+            for t in &self.state.players[q].hand {
+                let Some(c) = self.content.tactics.get(t).map(|c| &c.value) else { continue };
+                let numbered = c.standard && c.card.is_some_and(|n| (9..=14).contains(&n));
+                if !numbered || out.iter().any(|(o, _)| o == t) {
+                    continue;
+                }
+                if before_roll.contains(t) {
+                    out.push((t.clone(), None));
+                } else if let Some(die) = c.die.clone().filter(|d| self.content.dice.contains_key(d)) {
+                    out.push((t.clone(), Some(die)));
+                }
+            }
+            return out;
         };
         let mut out: Vec<(Id, Option<Id>)> = Vec::new();
         for t in &self.state.players[q].hand {
@@ -345,9 +356,10 @@ impl<'a> Game<'a> {
     /// other player ... The limit on the amount of orange, blue, and yellow
     /// dice must be respected at all times." The players of a 3-4 player
     /// game who are on neither side of the Roll, in turn from Prime Time,
-    /// may play those of their `before-roll` Standard Tactics (cards 9-14) on
-    /// either side (docs/rulings.md R48); `add_die` keeps the per-Roll
-    /// limits. With an Advanced Tactics deck, the deck's cards instead, only
+    /// may play their Standard Tactics with cards 9-14 on either side: a
+    /// `before-roll` one as it is (`add_die` keeps the per-Roll limits), one
+    /// of another timing (Take Aim) by adding its `die` to that side's pool
+    /// (docs/rulings.md R48). With an Advanced Tactics deck, the deck's cards instead, only
     /// their die ([`Game::support_cards`]).
     fn supporting_tactics(&mut self, roller: &str, other: Option<&str>, roll: RollKind, rolling: [PlayerId; 2]) {
         let sides: Vec<(Side, Id, Option<Id>)> = match other {
@@ -399,8 +411,13 @@ impl<'a> Game<'a> {
         let owner = |g: &Self, id: &str| g.unit(id).map(|u| u.owner);
         let Some(a) = owner(self, active) else { return };
         let mut sides = vec![(a, Side::Active, active.to_string(), other.map(str::to_string))];
+        // The other side of a Face to Face Roll is the player who owns the
+        // other roller (`000 § Face to Face Roll`: "both players" are the two
+        // who roll), not the active player's left neighbour at a 3-4 player
+        // table (`001 § Standard Tactics`: the others only add dice before).
         if let (true, Some(o)) = (both_rolled, other) {
-            sides.push((self.table().opponent(a), Side::Opponent, o.to_string(), Some(active.to_string())));
+            let b = owner(self, o).filter(|b| *b != a).unwrap_or_else(|| self.table().opponent(a));
+            sides.push((b, Side::Opponent, o.to_string(), Some(active.to_string())));
         }
         // The rollers' own `after-roll` Automatic Skills first, on their side.
         for (_, side, who, them) in sides.clone() {

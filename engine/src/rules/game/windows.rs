@@ -92,8 +92,9 @@ impl<'a> Game<'a> {
         self.run_effect(&card, &path, self_id, target, successes, text);
     }
 
-    /// The Automatic Skills of `window` of every unit `whose` accepts that is
-    /// in the HexaDome, in unit order, with ctx.target = `target`.
+    /// The Automatic Skills of `window` of every unit `whose` accepts that may
+    /// use them where it is (see [`Game::skill_reaches`]), in unit order,
+    /// with ctx.target = `target`.
     ///
     /// When several units have such skills, they happen in the same step and
     /// "the Underdog decides the order" (`000 § When Do Things Happen`): the
@@ -108,7 +109,7 @@ impl<'a> Game<'a> {
             .state
             .units
             .iter()
-            .filter(|u| whose(u) && matches!(u.location, Location::Space(_)))
+            .filter(|u| whose(u) && Self::skill_reaches(window, u.location))
             .filter(|u| {
                 self.card(&u.id).automatic_skills.iter().any(|k| {
                     k.timing == Some(window)
@@ -137,15 +138,41 @@ impl<'a> Game<'a> {
                 self.emit(Event::Log { text: format!("the Underdog, {underdog}, has {id}'s effect resolve first") });
                 id
             };
-            if matches!(self.unit(&next).map(|u| u.location), Some(Location::Space(_))) {
+            if self.unit(&next).is_some_and(|u| Self::skill_reaches(window, u.location)) {
                 self.automatic_skills(&next, window, target, None);
             }
         }
     }
 
+    /// Whether a unit at `location` uses its Automatic Skills of `window`.
+    /// "Automatic Skills' Effects are always active, even during an Enemy's
+    /// Activation, or when the Character is in the Infirmary or the Bench"
+    /// (`000 § Automatic Skills`; `001 § Automatic Skills`: "or when the
+    /// Character is in the Bench"). So a Character in the Infirmary or on the
+    /// Bench uses the skills of the windows that are about the game or its
+    /// Allies, not about its own place in the HexaDome: the Planning,
+    /// Objectives and Recovery Phases and the start of an Ally's Actions
+    /// Step (Fairy Dust). An `attack-declared` skill answers an Enemy's
+    /// Attack from the HexaDome (Implacable: "you may Displace yourself"), so
+    /// it stays with Characters on a space; a Minion placed aside is out of
+    /// the game until deployed again (`002 § Minion`).
+    pub(super) fn skill_reaches(window: model::Window, location: Location) -> bool {
+        match location {
+            Location::Space(_) => true,
+            Location::Infirmary | Location::Bench => matches!(
+                window,
+                model::Window::PlanningPhase
+                    | model::Window::ObjectivesPhase
+                    | model::Window::RecoveryPhase
+                    | model::Window::AllyActionsStepStart
+            ),
+            Location::Aside => false,
+        }
+    }
+
     /// A moment of the rules' sequence (`000 § When Do Things Happen`): the
-    /// Automatic Skills of that timing run (of `character`, or of every unit in
-    /// the HexaDome for a phase), then both players may play Tactics of that
+    /// Automatic Skills of that timing run (of `character`, or of every unit
+    /// for a phase, also in the Infirmary or on the Bench), then both players may play Tactics of that
     /// timing; if both want to, the Underdog chooses who plays first. A
     /// Tactic's ctx.self is `character`, or for a phase the player's first
     /// Character in the HexaDome.
