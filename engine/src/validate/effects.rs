@@ -183,8 +183,8 @@ impl Validator<'_> {
             }
         }
         self.out.extend(found);
-        self.static_lua(&sources);
         if options.compile_scripts {
+            self.static_lua(&sources);
             self.compile_effects(sources, for_games, &texts);
         }
     }

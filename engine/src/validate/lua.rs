@@ -40,7 +40,7 @@ impl Api {
 }
 
 /// What kind of id a parameter takes, when the loaded content can tell.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
 enum IdKind {
     State,
     Character,
@@ -135,6 +135,24 @@ impl Validator<'_> {
     fn check_facts(&self, src: &ScriptSource, facts: &Facts, found: &mut Vec<Diagnostic>) {
         let api = self.api_of(src);
         let registry = api.registry();
+        // Ids the script asks the content about (`game:state_card("burning")`
+        // before imposing Burning, a State of another pack): it guards them.
+        let asked: BTreeSet<(IdKind, &str)> = facts
+            .calls
+            .iter()
+            .filter_map(|c| {
+                let kind = match c.name.as_str() {
+                    "state_card" => IdKind::State,
+                    "character_card" => IdKind::Character,
+                    "die_faces" => IdKind::Die,
+                    _ => return None,
+                };
+                match c.args.first() {
+                    Some(Arg::Str(id, _)) if api == Api::Aristeia => Some((kind, id.as_str())),
+                    _ => None,
+                }
+            })
+            .collect();
         for call in &facts.calls {
             let Some(f) = registry.iter().find(|f| f.name == call.name) else {
                 found.push(self.unknown_function(src, api, &call.name, &call.span));
@@ -152,7 +170,7 @@ impl Validator<'_> {
                     if kind == IdKind::Zone && param.doc.contains("`scoring-zone`") && id == "scoring-zone" {
                         continue;
                     }
-                    if let Some(d) = self.unknown_id(src, f, kind, id, span) {
+                    if let Some(d) = self.unknown_id(src, f, kind, id, span, asked.contains(&(kind, id.as_str()))) {
                         found.push(d);
                     }
                 }
@@ -223,6 +241,7 @@ impl Validator<'_> {
         kind: IdKind,
         id: &str,
         span: &std::ops::Range<usize>,
+        guarded: bool,
     ) -> Option<Diagnostic> {
         let c = &self.loaded.content;
         let (entry_kind, known): (Option<Kind>, Vec<String>) = match kind {
@@ -260,7 +279,9 @@ impl Validator<'_> {
         } else {
             None
         };
-        if question && suggestion.is_none() {
+        // Likewise a change the script makes only once it has found the
+        // entry loaded (`if game:state_card("burning") == nil then return end`).
+        if (question || guarded) && suggestion.is_none() {
             return None;
         }
         let at = self.lua_location(src, span);
@@ -289,7 +310,14 @@ impl Validator<'_> {
         Some(match suggestion {
             Some(s) => d.help(format!("did you mean \"{s}\"?")),
             None => match entry_kind {
-                Some(k) => d.help(format!("name a loaded `{k}`, or depend on the pack that defines `{id}`")),
+                Some(k) => d.help(format!(
+                    "name a loaded `{k}`, or depend on the pack that defines `{id}` (or call this only once `game:{}(\"{id}\")` found it loaded)",
+                    match k {
+                        Kind::Die => "die_faces",
+                        Kind::Character => "character_card",
+                        _ => "state_card",
+                    }
+                )),
                 None => d.help(format!("the zones are: {}", known.join(", "))),
             },
         })
