@@ -534,4 +534,190 @@ fn a_missing_patch_target_gets_did_you_mean() {
         .map(|d| d.help.clone().unwrap_or_default())
         .collect();
     assert_eq!(helps, vec!["did you mean `character:la-duelista`?", "did you mean `character:la-duelista`?"]);
+/// A pack in a temporary folder: `pack.toml` (for `game`) and `c.toml`.
+fn temp_pack(game: &str, content: &str) -> (tempfile::TempDir, std::path::PathBuf) {
+    let tmp = tempfile::tempdir().unwrap();
+    let dir = tmp.path().join("p");
+    std::fs::create_dir_all(&dir).unwrap();
+    std::fs::write(dir.join("pack.toml"), format!("id = \"p\"\nversion = \"1.0.0\"\ngame = \"{game}\"\ntitle = \"P\"\n"))
+        .unwrap();
+    std::fs::write(dir.join("c.toml"), content).unwrap();
+    (tmp, dir)
+}
+
+/// `check --format json` of a pack beside the stand-in core: (code, message, help) of each diagnostic.
+fn checked(dir: &Path) -> Vec<(String, String, String)> {
+    let core = tests_dir().join("fixtures/base/aristeia-core");
+    let run = arena(&["check", "--format", "json", dir.to_str().unwrap(), core.to_str().unwrap()]);
+    let doc: Value = serde_json::from_str(&run.stdout).unwrap();
+    doc["diagnostics"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|d| {
+            let s = |k: &str| d[k].as_str().unwrap_or_default().to_string();
+            (s("code"), s("message"), s("help"))
+        })
+        .collect()
+}
+
+/// `check` resolves the ids a script passes to the API as string literals:
+/// the zones of a Scenario rule's own map, Characters (and what else is a
+/// unit in play: `barrier@q,r`), States and dice, each with "did you mean";
+/// the ids that are loaded pass.
+#[test]
+fn string_literals_passed_to_the_api_name_loaded_content() {
+    let (_tmp, dir) = temp_pack(
+        "aristeia",
+        r#"
+[[map]]
+id = "pit"
+name = "The Pit"
+radius = 3
+zones = [
+  { id = "west", kind = "deployment", spaces = [[-3, 0]] },
+  { id = "east", kind = "deployment", spaces = [[3, 0]] },
+  { id = "middle", kind = "central", spaces = [[0, 0]] },
+]
+
+[[scenario]]
+id = "duel"
+name = "Duel"
+map = "pit"
+players = { min = 2, max = 2 }
+characters_per_team = 1
+rounds = 3
+deployment_zones = ["west", "east"]
+
+[[scenario.rules]]
+id = "move"
+when = "round-start"
+text = "The Scoring Zone moves."
+effect.text = "The Scoring Zone moves."
+effect.lua = '''
+local game, ctx = ...
+game:set_scoring_zones({ "middle", "midle" })
+local n = #game:characters_in_zone("scoring-zone") + #game:zone_spaces("west")
+'''
+
+[[state]]
+id = "stunned"
+name = "Stunned"
+text = "Stunned."
+
+[[character]]
+id = "brawler"
+name = "Brawler"
+initiative = 3
+speed = 3
+energy = 4
+hit_points = 4
+defense = { dice = ["blue"] }
+brawn = { dice = ["blue"] }
+agility = { dice = ["orange"] }
+
+[[character.automatic_skills]]
+id = "grit"
+name = "Grit"
+effect.text = "Grit."
+effect.lua = '''
+local game, ctx = ...
+if game:has_state("brawler", "stunned") and game:distance("barrier@1,0", "brawlr") < 2 then
+  game:roll_die("orang")
+end
+'''
+"#,
+    );
+    let mut found = checked(&dir);
+    found.retain(|(code, ..)| code == "dangling-reference");
+    let got: Vec<(&str, &str)> = found.iter().map(|(_, m, h)| (m.as_str(), h.as_str())).collect();
+    assert_eq!(
+        got,
+        [
+            ("`game:set_scoring_zones` is given zone `midle`, which map `pit` does not have", "did you mean \"middle\"?"),
+            ("`game:distance` is given `character:brawlr`, which no loaded pack defines", "did you mean \"brawler\"?"),
+            ("`game:roll_die` is given `die:orang`, which no loaded pack defines", "did you mean \"orange\"?"),
+        ]
+    );
+}
+
+/// Invictus scripts are checked against the Invictus registry only, with
+/// its docs; a valid Invictus call is never "not a function of the API".
+/// The fixture's god does not load (`target = "self"`), so its script is
+/// checked by its pack's game.
+#[test]
+fn invictus_scripts_are_checked_against_the_invictus_api_only() {
+    let found = checked(&tests_dir().join("fixtures/bad/script-invictus-api/p"));
+    let calls: Vec<&(String, String, String)> =
+        found.iter().filter(|(c, ..)| c.starts_with("script-")).collect();
+    assert_eq!(calls.len(), 1, "{found:?}");
+    assert_eq!(calls[0].1, "`game:gain_stamnia` is not a function of the Invictus Lua API");
+    assert_eq!(calls[0].2, "did you mean `game:gain_stamina`? (docs/invictus-lua-api.md)");
+    // And an Aristeia! card calling an Invictus function hears which API it is in.
+    let (_tmp, dir) = temp_pack(
+        "aristeia",
+        r#"
+[[tactic]]
+id = "rally"
+name = "Rally"
+timing = "before-roll"
+timing_text = "Before a Roll."
+effect.text = "Rally."
+effect.lua = '''
+local game, ctx = ...
+game:gain_stamina(ctx.self, 2)
+'''
+"#,
+    );
+    let found = checked(&dir);
+    let d = found.iter().find(|(c, ..)| c == "script-unknown-function").expect("reported");
+    assert_eq!(d.1, "`game:gain_stamina` is not a function of the Aristeia! Lua API");
+    assert!(d.2.contains("docs/lua-api.md"), "{d:?}");
+}
+
+/// `check --sims`: a simulated game's failed effect does not hide a
+/// situation that fails; both are reported (the situations used to be
+/// skipped once the games had found an error).
+#[test]
+fn a_failed_simulated_game_does_not_hide_a_failing_situation() {
+    let pack = tests_dir().join("fixtures/packs/fails-in-play");
+    let core = tests_dir().join("fixtures/base/aristeia-core");
+    let run =
+        arena(&["check", "--sims", "2", "--format", "json", pack.to_str().unwrap(), core.to_str().unwrap()]);
+    assert_eq!(run.code, 1, "{}", run.stderr);
+    let doc: Value = serde_json::from_str(&run.stdout).unwrap();
+    let codes: Vec<&str> = doc["diagnostics"].as_array().unwrap().iter().filter_map(|d| d["code"].as_str()).collect();
+    assert!(codes.contains(&"situation-failed"), "{codes:?}");
+    let fuse = doc["diagnostics"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .any(|d| d["severity"] == "error" && d["message"].as_str().is_some_and(|m| m.contains("the fuse blew")));
+    assert!(fuse, "the simulated games' failed effect is reported: {codes:?}");
+}
+
+/// `arena sim --games`: a batch whose games had failed effects says so
+/// above its win rates, not only in its last line.
+#[test]
+fn a_batch_with_failed_effects_says_so_above_its_figures() {
+    let pack = tests_dir().join("fixtures/packs/fails-in-play");
+    let core = tests_dir().join("fixtures/base/aristeia-core");
+    let run = arena(&[
+        "sim",
+        "duel",
+        "--random-teams",
+        "--games",
+        "3",
+        "--jobs",
+        "1",
+        "--pack",
+        pack.to_str().unwrap(),
+        "--pack",
+        core.to_str().unwrap(),
+    ]);
+    assert_eq!(run.code, 1, "{}{}", run.stdout, run.stderr);
+    let lines: Vec<&str> = run.stdout.lines().collect();
+    let warning = lines.iter().position(|l| l.starts_with("warning: 3 of 3 games had failed effects"));
+    let figures = lines.iter().position(|l| l.starts_with("player 1 wins"));
+    assert!(warning.is_some() && figures.is_some() && warning < figures, "{}", run.stdout);
 }

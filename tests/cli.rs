@@ -255,5 +255,28 @@ fn every_writer_goes_through_the_atomic_writer() {
     ] {
         let text = std::fs::read_to_string(root.join(file)).unwrap();
         assert!(text.contains("write_atomically("), "{what} ({file}) does not write through write_atomically");
+/// Every id given on the command line that names nothing loaded gets "did
+/// you mean" when one is near: Scenarios and setups (`sim`), maps
+/// (`render map`), Characters (`script --self`, `--target`), entries
+/// (`show`), controllers (`--players`) and optional rules.
+#[test]
+fn a_misspelt_id_on_the_command_line_gets_did_you_mean() {
+    std::env::set_current_dir(tests_dir()).unwrap();
+    let script = tests_dir().join("fixtures/good/worked-example/duelist/scripts/en-garde.lua");
+    let script = script.to_str().unwrap();
+    let cases: [(&[&str], &str); 9] = [
+        (&["sim", "asault", "--pack", "../content"], "(did you mean `assault`?)"),
+        (&["sim", "first-gme", "--pack", "../content"], "(did you mean `first-game`?)"),
+        (&["sim", "invictis"], "(did you mean `invictus`?)"),
+        (&["render", "map", "hexadome-x", "--pack", "../content"], "(did you mean `hexadome-a`?)"),
+        (&["show", "character:hanibal", "../content"], "(did you mean `character:hannibal`?)"),
+        (&["sim", "assault", "--players", "gredy"], "(did you mean `greedy`?)"),
+        (&["sim", "wanted", "--optional-rule", "undrdog"], "(did you mean `underdog`?)"),
+        (&["script", script, "--pack", "../content", "--self", "valkyre"], "(did you mean `valkyrie`?)"),
+        (&["script", script, "--pack", "../content", "--target", "hanibal"], "(did you mean `hannibal`?)"),
+    ];
+    for (args, hint) in cases {
+        let run = arena(args);
+        assert!(run.stderr.contains(hint), "{args:?}: {}", run.stderr);
     }
 }

@@ -562,3 +562,50 @@ fn prime_time_random_decks_hold_all_four_tactics_of_each_character() {
         }
     }
 }
+
+/// A Scenario's `deployment_zones` hold at every table size (docs/rulings.md
+/// R46): at 3 and 4 players each player deploys in their own zone, player 1
+/// in the first listed, player 2 in the second... (they used to be ignored
+/// at a Prime Time table, and every player deployed where the greedy player
+/// liked best). A list shorter than the table is refused, naming the rule.
+#[test]
+fn a_scenarios_deployment_zones_hold_at_four_players() {
+    let root = arena_tests::tests_dir();
+    let loaded = load::load(
+        &[root.join("../content/aristeia-core"), root.join("fixtures/packs/four-zones")],
+        &load::Options { run_script_tests: false, ..load::Options::default() },
+    );
+    assert!(!loaded.has_errors(), "{:?}", loaded.diagnostics);
+    let rt = Runtime::new(Arc::new(loaded.content.clone()), loaded.script_set.clone(), Limits::default()).unwrap();
+    let map = &loaded.content.maps["hexadome-a"].value;
+    let zone = |id: &str| map.zones.iter().find(|z| z.id == id).unwrap().spaces.clone();
+    let listed = ["zone-1", "zone-3", "zone-4", "zone-6"];
+    for seats in [3, 4] {
+        for seed in 1..4 {
+            let setup = GameSetup::random(&loaded.content, "four-corners", seats, seed).unwrap();
+            let rec = sim::play_with(&loaded.content, &rt, &setup, &vec![sim::Policy::Greedy; seats]).unwrap();
+            let mut deployed = 0;
+            for e in &rec.events {
+                if let Event::Deployed { character, space } = e {
+                    let p = setup.teams.iter().position(|t| t.contains(character)).unwrap();
+                    let own = zone(listed[p]);
+                    assert!(
+                        own.iter().any(|h| h[0] as i32 == space.q && h[1] as i32 == space.r),
+                        "{seats} players, seed {seed}: {character} of player {} deployed at {space:?}, outside {}",
+                        p + 1,
+                        listed[p]
+                    );
+                    deployed += 1;
+                }
+            }
+            assert_eq!(deployed, seats * 2, "{seats} players, seed {seed}");
+        }
+    }
+    // Two zones for a 3-player table: refused, naming the rule.
+    let mut content = loaded.content.clone();
+    let sc = content.scenarios.get_mut("four-corners").unwrap();
+    sc.value.deployment_zones.truncate(2);
+    let setup = GameSetup::random(&content, "four-corners", 3, 1).unwrap();
+    let err = sim::play_with(&content, &rt, &setup, &[sim::Policy::Greedy; 3]).unwrap_err();
+    assert!(err.contains("lists 2 deployment_zones for 3 players") && err.contains("R46"), "{err}");
+}

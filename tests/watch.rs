@@ -702,3 +702,33 @@ fn cli_sim_shows_the_changed_characters_row_beside_the_previous_one() {
         "{row}"
     );
 }
+
+/// `watch --sim`: a batch whose games had failed effects says so above its
+/// win rates.
+#[test]
+fn cli_sim_says_a_batch_had_failed_effects_above_its_figures() {
+    let dir = tempfile::tempdir().unwrap();
+    let fixtures = arena_tests::tests_dir().join("fixtures");
+    copy_dir(&fixtures.join("base/aristeia-core"), &dir.path().join("aristeia-core"));
+    let pack = dir.path().join("fails-in-play");
+    std::fs::create_dir_all(&pack).unwrap();
+    for f in ["pack.toml", "duel.toml"] {
+        std::fs::copy(fixtures.join("packs/fails-in-play").join(f), pack.join(f)).unwrap();
+    }
+    let root = dir.path().display().to_string();
+    let args: Vec<String> =
+        ["watch", "--once", "--debounce", "50", "--color", "never", "--sim", "duel", "--random-teams", "--games", "2"]
+            .into_iter()
+            .chain(["--jobs", "1", &root])
+            .map(String::from)
+            .collect();
+    let mut cli = Cli::start(args);
+    cli.wait_for("[1] live");
+    cli.wait_for("  draws ");
+    let lines: Vec<&str> = cli.stdout.lines().collect();
+    let warning = lines.iter().position(|l| l.starts_with("  warning: 2 of 2 games had failed effects"));
+    let figures = lines.iter().position(|l| l.starts_with("  player 1 win rate "));
+    assert!(warning.is_some() && figures.is_some() && warning < figures, "{}", cli.stdout);
+    edit(&pack.join("duel.toml"), "rounds = 3", "rounds = 2");
+    let _ = cli.finish();
+}

@@ -75,6 +75,8 @@ codes! {
     ScriptError = "script-error", "A script raised a Lua error or called the API with a wrong argument.";
     ScriptBudget = "script-budget-exhausted", "A script used up its instruction budget (an endless loop).";
     ScriptMemory = "script-memory-exhausted", "A script reached the VM's memory limit.";
+    ScriptUnknownFunction = "script-unknown-function", "A script calls a `game:` function that the Lua API of its game does not have.";
+    ScriptNeverEnds = "script-never-ends", "A loop in a script can never end: its condition never changes and nothing in it leaves it.";
     ScriptTestFailed = "script-test-failed", "A pack's own Lua test of its effects failed.";
     SituationFailed = "situation-failed", "A situation of a pack's `situations/` folder did not play as written.";
     TimingNotPlayed = "timing-not-played", "A Tactic or Automatic Skill has a timing at which the engine never plays that kind of card.";
@@ -151,6 +153,12 @@ impl Code {
             }
             Code::ScriptBudget => "Make the loop end; an effect has a fixed instruction budget.",
             Code::ScriptMemory => "Build smaller tables; an effect has a fixed memory limit.",
+            Code::ScriptUnknownFunction => {
+                "Correct the name (the hint names the nearest one); docs/lua-api.md (Aristeia!) and docs/invictus-lua-api.md (Invictus) list each game's functions."
+            }
+            Code::ScriptNeverEnds => {
+                "Give the loop a condition that can become false, or a `break`, `return` or `error(...)` inside it."
+            }
             Code::ScriptTestFailed => {
                 "Fix the effect or its test (`*.test.lua` beside it); the message gives the failed assertion."
             }

@@ -107,12 +107,28 @@ pub(crate) fn batch_json(
     Ok(v)
 }
 
-/// The table under the first line of `sim --games` (and of `sim merge`).
+/// The warning above a batch's figures when some of its games had failed
+/// effects (undone, so the games went on without them) or stopped on an
+/// engine error: the figures are then of games the content did not play as
+/// written. `None` for a clean batch.
+pub(crate) fn failures_warning(games: usize, with_failed_effects: usize, errors: usize) -> Option<String> {
+    (with_failed_effects + errors > 0).then(|| {
+        format!(
+            "warning: {with_failed_effects} of {games} games had failed effects and {errors} stopped on an engine error: the figures below are of games the content did not play as written"
+        )
+    })
+}
+
+/// The table under the first line of `sim --games` (and of `sim merge`),
+/// under [`failures_warning`]'s line when the batch had failures.
 pub(crate) fn report_text(loaded: &Loaded, report: &Report) -> String {
     use std::fmt::Write as _;
     let pct =
         |r: &arena_engine::sim::Rate| format!("{:5.1}% [{:.1}-{:.1}]", r.rate * 100.0, r.low * 100.0, r.high * 100.0);
     let mut out = String::new();
+    if let Some(line) = failures_warning(report.games, report.games_with_effect_failures, report.errors) {
+        let _ = writeln!(out, "{line}");
+    }
     for (p, _) in report.win_rate.enumerate() {
         let name = p.to_string();
         let _ = writeln!(

@@ -10,9 +10,13 @@ pub(super) fn check(args: CheckArgs, ui: &Ui, stdout: &mut dyn Write, stderr: &m
     let mut loaded = load::load(&selection.paths, &options);
     ui.loaded(&loaded, stderr)?;
     note_borrowed(&selection, ui, stderr)?;
+    // Whether the content itself is clean: the games and the situations are
+    // played on it, and a failed simulated game must not hide a failing
+    // situation (both are reported).
+    let content_clean = !loaded.has_errors();
     let mut simulated = None;
     if let Some(n) = args.sims.filter(|n| *n > 0) {
-        if !loaded.has_errors() {
+        if content_clean {
             let jobs = std::thread::available_parallelism().map_or(1, |n| n.get());
             let check = arena_engine::sim::check_sims(&loaded, n, jobs);
             let failures = check.diagnostics.iter().filter(|d| d.is_error()).count();
@@ -64,7 +68,7 @@ pub(super) fn check(args: CheckArgs, ui: &Ui, stdout: &mut dyn Write, stderr: &m
     }
     // The packs' own situations (`situations/*.toml`) must play as written.
     let mut situations = None;
-    if !loaded.has_errors() && loaded.packs.iter().any(|p| !p.situations.is_empty()) {
+    if content_clean && loaded.packs.iter().any(|p| !p.situations.is_empty()) {
         let (found, texts) = arena_engine::sim::check_situations(&loaded);
         let count: usize = loaded.packs.iter().map(|p| p.situations.len()).sum();
         let failed: std::collections::BTreeSet<_> =

@@ -113,6 +113,11 @@ pub(super) fn sim(args: SimArgs, ui: &Ui, stdout: &mut dyn Write, stderr: &mut d
                     end - 1,
                     started.elapsed().as_secs_f64()
                 )?;
+                let failed = results.iter().filter(|g| g.effect_failures > 0).count();
+                let stopped = results.iter().filter(|g| g.error.is_some()).count();
+                if let Some(line) = crate::balance::failures_warning(results.len(), failed, stopped) {
+                    writeln!(stdout, "{line}")?;
+                }
                 write!(stdout, "{report}")?;
                 for g in results.iter().filter(|g| g.error.is_some() || g.last_failure.is_some()).take(5) {
                     writeln!(

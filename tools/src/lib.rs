@@ -316,7 +316,11 @@ struct SimArgs {
 
 /// A `--optional-rule` value, by its kebab-case name.
 fn parse_optional_rule(s: &str) -> Result<arena_engine::rules::game::OptionalRule, String> {
-    s.parse()
+    use arena_engine::rules::game::OptionalRule;
+    s.parse().map_err(|e: String| {
+        let names: Vec<String> = OptionalRule::ALL.iter().map(|r| r.name().to_string()).collect();
+        format!("{e}{}", did_you_mean(s, &names))
+    })
 }
 
 #[derive(clap::Args, Debug)]
@@ -360,7 +364,15 @@ fn parse_player_kind(s: &str) -> Result<PlayerKind, String> {
             "`{s}` is a number of players: write --seats {n} (--players names a controller per seat: greedy, random or human)"
         ));
     }
-    PlayerKind::from_str(s, true).map_err(|_| format!("`{s}`: expected greedy, random or human"))
+    let names = ["greedy", "random", "human"].map(String::from);
+    PlayerKind::from_str(s, true)
+        .map_err(|_| format!("`{s}`: expected greedy, random or human{}", did_you_mean(&s.to_lowercase(), &names)))
+}
+
+/// ` (did you mean `x`?)` when an id given on the command line is near one of
+/// `known` (the loader's own suggestion: `load::suggest`), else nothing.
+pub(crate) fn did_you_mean(id: &str, known: &[String]) -> String {
+    load::suggest(id, known).map(|s| format!(" (did you mean `{s}`?)")).unwrap_or_default()
 }
 
 #[derive(ValueEnum, Clone, Copy, Debug, PartialEq, Eq)]

@@ -158,6 +158,7 @@ pub(super) fn script(
         };
         host.answer(name, v);
     }
+    let characters: Vec<String> = loaded.content.characters.keys().cloned().collect();
     let rt = Runtime::new(std::sync::Arc::new(loaded.content), loaded.script_set, Limits::default())
         .map_err(|e| anyhow::anyhow!("cannot start the Lua VM: {e}"))?;
     let source = ScriptSource {
@@ -169,6 +170,16 @@ pub(super) fn script(
         source: text.as_str().into(),
         module: args.function.clone().map(Some),
     };
+    // A Character id near a loaded one is likely a typo: say so (the
+    // recording host answers for any id, so the script still runs).
+    for (flag, id) in [("--self", &args.self_id), ("--target", &args.target)] {
+        if let Some(id) = id.as_deref().filter(|id| !characters.iter().any(|c| c == id)) {
+            let hint = super::did_you_mean(id, &characters);
+            if !hint.is_empty() {
+                writeln!(stderr, "warning: {flag} `{id}` is not a loaded Character{hint}")?;
+            }
+        }
+    }
     let ctx =
         Ctx { self_id: args.self_id.clone(), target: args.target.clone(), successes: args.successes, ..Ctx::default() };
     let result = rt.run_source(&source, &mut host, &ctx);
@@ -350,9 +361,11 @@ pub(super) fn sim(mut args: SimArgs, ui: &Ui, stdout: &mut dyn Write, stderr: &m
             }
             None => {
                 let hint = if content.scenarios.contains_key(&scenario) {
-                    " (it has no ready-made setup: add --random-teams)"
+                    " (it has no ready-made setup: add --random-teams)".to_string()
                 } else {
-                    ""
+                    let mut ids: Vec<String> = content.setups.keys().chain(content.scenarios.keys()).cloned().collect();
+                    ids.push("invictus".into());
+                    super::did_you_mean(&scenario, &ids)
                 };
                 writeln!(
                     stderr,

@@ -144,7 +144,8 @@ pub(crate) fn map_scene(content: &arena_engine::content::Content, id: &str) -> R
         }
     }
     let maps: Vec<&str> = content.maps.keys().map(String::as_str).collect();
-    Err(format!("no map or Scenario is called `{id}` (maps: {})", maps.join(", ")))
+    let ids: Vec<String> = content.maps.keys().chain(content.scenarios.keys()).cloned().collect();
+    Err(format!("no map or Scenario is called `{id}`{} (maps: {})", crate::did_you_mean(id, &ids), maps.join(", ")))
 }
 
 fn situation_scene(

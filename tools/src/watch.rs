@@ -231,6 +231,10 @@ impl Printer<'_> {
             r.errors,
             r.effect_failures
         )?;
+        let failed = games.iter().filter(|g| g.effect_failures > 0).count();
+        if let Some(line) = crate::balance::failures_warning(r.games, failed, r.errors) {
+            writeln!(stdout, "  {line}")?;
+        }
         for (god, line) in &r.gods {
             let was = self.previous_invictus.as_ref().and_then(|p| p.gods.get(god));
             writeln!(
@@ -267,7 +271,12 @@ impl Printer<'_> {
         ) {
             Ok(s) => s,
             Err(e) => {
-                writeln!(stderr, "error: sim: {e}")?;
+                let content = &snapshot.loaded.content;
+                let known = content.scenarios.contains_key(scenario) || content.setups.contains_key(scenario);
+                let mut ids: Vec<String> = content.setups.keys().chain(content.scenarios.keys()).cloned().collect();
+                ids.push("invictus".into());
+                let hint = if known { String::new() } else { crate::did_you_mean(scenario, &ids) };
+                writeln!(stderr, "error: sim: {e}{hint}")?;
                 return Ok(());
             }
         };
@@ -286,6 +295,9 @@ impl Printer<'_> {
             }
         )?;
         let was = self.previous.as_ref().map(|(_, s)| s);
+        if let Some(line) = crate::balance::failures_warning(r.games, r.games_with_effect_failures, r.errors) {
+            writeln!(stdout, "  {line}")?;
+        }
         for side in 0..2 {
             writeln!(stdout, "  {}", side_line(&stats, was, side))?;
         }

@@ -1,5 +1,6 @@
 //! Lua (Luau) card effects: the only module that links the Lua VM.
 //!
+//! - [`analysis`]: what a source says without running it (API calls, string literals, endless loops), for `arena check`.
 //! - [`compile`]: refuse bytecode, compile source to find syntax errors (used by `arena check`).
 //! - [`api`]: the one registry of the host API (names, parameters, types, docs,
 //!   rule citations); it registers the functions in the VM and generates the
@@ -12,6 +13,7 @@
 //! Deliberately not here: game rules. Effects ask the host to do things in the
 //! rulebook's words; the host decides what that means.
 
+pub mod analysis;
 pub mod api;
 pub mod compile;
 pub mod host;

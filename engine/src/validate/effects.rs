@@ -1,4 +1,4 @@
-//! Effects: one source each, script paths inside the pack, every Lua source compiled once (those games load into the set), calls of `game:` functions the API does not have, effects without Lua counted or listed.
+//! Effects: one source each, script paths inside the pack, every Lua source compiled once (those games load into the set) and checked statically (`lua.rs`), effects without Lua counted or listed.
 
 use super::*;
 
@@ -183,46 +183,9 @@ impl Validator<'_> {
             }
         }
         self.out.extend(found);
-        self.unknown_game_calls(&sources);
         if options.compile_scripts {
+            self.static_lua(&sources);
             self.compile_effects(sources, for_games, &texts);
-        }
-    }
-
-    /// Calls of `game:` functions the API does not have (docs/lua-api.md): a
-    /// warning with "did you mean".
-    pub(super) fn unknown_game_calls(&mut self, sources: &[ScriptSource]) {
-        for src in sources {
-            // Invictus cards call the Invictus API (docs/invictus-lua-api.md).
-            let invictus = ["god:", "boost:", "reinforcement:", "artifact:"].iter().any(|k| src.card.starts_with(k));
-            let registry = if invictus { crate::invictus::api::REGISTRY } else { crate::script::api::REGISTRY };
-            let doc = if invictus { "docs/invictus-lua-api.md" } else { "docs/lua-api.md" };
-            for (line_no, line) in src.source.lines().enumerate() {
-                for name in game_calls(line) {
-                    if !registry.iter().any(|f| f.name == name) {
-                        let known: Vec<String> = registry.iter().map(|f| f.name.to_string()).collect();
-                        let mut d = Diagnostic::warning(
-                            Code::ScriptError,
-                            format!("`game:{name}` is not a function of the API"),
-                        )
-                        .at(crate::diag::line_location(
-                            &src.file,
-                            self.loaded.sources.get(&src.file).unwrap_or(&src.source),
-                            src.first_line + line_no,
-                        ))
-                        .path(if src.effect.is_empty() {
-                            src.card.clone()
-                        } else {
-                            format!("{} {}", src.card, src.effect)
-                        });
-                        d = match read::suggest(name, &known) {
-                            Some(s) => d.help(format!("did you mean `game:{s}`? ({doc})")),
-                            None => d.help(format!("see {doc} for the functions effects can call")),
-                        };
-                        self.out.push(d);
-                    }
-                }
-            }
         }
     }
 
@@ -357,26 +320,6 @@ impl Validator<'_> {
         }
         out
     }
-}
-
-/// The names called as `game:NAME(` or `game.NAME(` on a line (comments skipped).
-pub(super) fn game_calls(line: &str) -> Vec<&str> {
-    let code = line.split("--").next().unwrap_or_default();
-    let mut out = Vec::new();
-    let mut rest = code;
-    while let Some(i) = rest.find("game") {
-        let before_ok = i == 0 || !rest.as_bytes()[i - 1].is_ascii_alphanumeric() && rest.as_bytes()[i - 1] != b'_';
-        let after = &rest[i + 4..];
-        if before_ok && (after.starts_with(':') || after.starts_with('.')) {
-            let name: &str = &after[1..];
-            let len = name.bytes().take_while(|b| b.is_ascii_alphanumeric() || *b == b'_').count();
-            if len > 0 && name[len..].trim_start().starts_with('(') {
-                out.push(&name[..len]);
-            }
-        }
-        rest = &rest[i + 4..];
-    }
-    out
 }
 
 pub(super) fn ellipsis(s: &str, n: usize) -> String {

@@ -7,6 +7,7 @@
 
 mod effects;
 mod invictus;
+mod lua;
 mod objectives;
 mod scenarios;
 

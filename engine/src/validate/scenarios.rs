@@ -7,7 +7,8 @@ impl Validator<'_> {
     /// counted), Victory Points nothing awards (performed or not),
     /// `performed_by` keys the Scenario does not set or mixed with a key or
     /// Lua that performs the rule (warnings); two rules with one id, a reward
-    /// for a Character no pack defines, zones its objectives name (errors).
+    /// for a Character no pack defines, zones its objectives name, fewer
+    /// `deployment_zones` than players (errors).
     pub(super) fn scenario_rules(&mut self) {
         let c = &self.loaded.content;
         let mut found = Vec::new();
@@ -31,6 +32,26 @@ impl Validator<'_> {
                 }
             }
             self.scenario_characters(e, &mut found);
+            // One listed zone per player, at every table size it allows
+            // (docs/rulings.md R46): a shorter list cannot say where the
+            // others deploy, and games refuse it.
+            let listed = s.deployment_zones.len();
+            if listed > 0 && listed < usize::from(s.players.max) {
+                let at = format!("/deployment_zones/{}", listed - 1);
+                found.push(
+                    Diagnostic::error(
+                        Code::InvalidValue,
+                        format!(
+                            "Scenario `{}` lists {listed} deployment_zones but is for up to {} players: each player deploys in their own, at every table size",
+                            s.id, s.players.max
+                        ),
+                    )
+                    .at_opt(self.loc(&e.origin, &at))
+                    .path(self.cpath(&e.origin, "/deployment_zones"))
+                    .with_note("docs/rulings.md R46: a Scenario's `deployment_zones` give player 1's, player 2's, ... zone, also at a Prime Time table; without them, 001's players deploy in any Deployment Zone that is not a Scoring Zone")
+                    .help(format!("list {} zones, one per player in seat order, or none", s.players.max)),
+                );
+            }
             // 000 is for 2 players, 001's Prime Time for 3-4: the tables the engine plays.
             if s.players.min > s.players.max || s.players.min < 2 || s.players.max > 4 {
                 found.push(

@@ -56,10 +56,7 @@ impl<'a> Game<'a> {
             let zone = self.state.players[p].zone.clone();
             for c in team {
                 // Not onto a Special Space marker (rulings R18).
-                let mut spaces = match self.scenario().deploy_in {
-                    model::DeployIn::ZoneOrAdjacent => self.zone_and_adjacent_free(&zone),
-                    model::DeployIn::Zone => self.zone_spaces(&zone).into_iter().filter(|h| self.is_free(*h)).collect(),
-                };
+                let mut spaces = self.own_zone_spaces(p);
                 spaces.retain(|h| !self.state.special_spaces.iter().any(|m| m.space == *h));
                 if spaces.is_empty() {
                     return Err(format!("no Free space left in or next to `{zone}` to deploy {c}"));
@@ -96,7 +93,10 @@ impl<'a> Game<'a> {
     /// marker"). Then 7. Artifact Deployment (Special Spaces, the Scenario's
     /// `before-deployment` rules) and 8. Team Deployment, in snake order from
     /// Prime Time, in any Free space of a Deployment Zone that is neither the
-    /// Central Zone nor a Scoring Zone (docs/rulings.md R46).
+    /// Central Zone nor a Scoring Zone; or, when the Scenario lists
+    /// `deployment_zones` (one per player, in seat order), each player in
+    /// their own zone by its `deploy_in`, as at a 2-player table
+    /// (docs/rulings.md R46).
     fn prime_time_setup(&mut self) -> Result<()> {
         let n = self.table().len();
         let picks: usize = self.state.players.iter().map(|p| p.team.len()).sum();
@@ -135,17 +135,25 @@ impl<'a> Game<'a> {
             })
             .map(|(z, _)| z.clone())
             .collect();
+        let own_zones = self.own_deployment_zones()?;
         let mut deployed: Vec<Id> = Vec::new();
         for p in self.snake_picks(self.state.underdog, picks) {
             let Some(c) = self.state.players[p].team.iter().find(|c| !deployed.contains(c)).cloned() else {
                 continue;
             };
             deployed.push(c.clone());
-            let mut spaces: Vec<Hex> =
-                zones.iter().flat_map(|z| self.zone_spaces(z)).filter(|h| self.is_free(*h)).collect();
+            let mut spaces: Vec<Hex> = if own_zones {
+                self.own_zone_spaces(p)
+            } else {
+                zones.iter().flat_map(|z| self.zone_spaces(z)).filter(|h| self.is_free(*h)).collect()
+            };
             spaces.retain(|h| !self.state.special_spaces.iter().any(|m| m.space == *h));
             spaces.sort();
             spaces.dedup();
+            if spaces.is_empty() && own_zones {
+                let zone = &self.state.players[p].zone;
+                return Err(format!("no Free space left in or next to `{zone}` to deploy {c}"));
+            }
             if spaces.is_empty() {
                 return Err(format!("no Free space left in a Deployment Zone to deploy {c}"));
             }
@@ -158,6 +166,37 @@ impl<'a> Game<'a> {
             self.emit(Event::Deployed { character: c, space });
         }
         Ok(())
+    }
+
+    /// The Free spaces a player deploys on in their own Deployment Zone: the
+    /// zone, or (by default) the zone and the spaces next to it (the
+    /// Scenario's `deploy_in`).
+    fn own_zone_spaces(&self, p: PlayerId) -> Vec<Hex> {
+        let zone = &self.state.players[p].zone;
+        match self.scenario().deploy_in {
+            model::DeployIn::ZoneOrAdjacent => self.zone_and_adjacent_free(zone),
+            model::DeployIn::Zone => self.zone_spaces(zone).into_iter().filter(|h| self.is_free(*h)).collect(),
+        }
+    }
+
+    /// Whether each player deploys in their own zone at this Prime Time
+    /// table: the Scenario lists `deployment_zones`, one per player. A list
+    /// with fewer zones than players is refused (`arena check` says so
+    /// first): it cannot say where the others deploy (docs/rulings.md R46).
+    fn own_deployment_zones(&self) -> Result<bool> {
+        let listed = &self.scenario().deployment_zones;
+        let seats = self.table().len();
+        if listed.is_empty() {
+            return Ok(false);
+        }
+        if listed.len() < seats {
+            return Err(format!(
+                "Scenario `{}` lists {} deployment_zones for {seats} players: one per player, or none for 001's deployment in any Deployment Zone (docs/rulings.md R46)",
+                self.scenario().id,
+                listed.len()
+            ));
+        }
+        Ok(true)
     }
 
     /// The Underdog instead of Prime Time (`001 § Underdog`): "Once all
