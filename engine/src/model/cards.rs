@@ -283,7 +283,9 @@ pub enum Window {
     /// attacker (Implacable: "you may Displace yourself once").
     AttackDeclared,
     /// At the beginning of the Actions Step of an Ally (the skill's Character
-    /// included): ctx.target = the active Character (Fairy Dust).
+    /// included): ctx.target = the active Character (Fairy Dust); also run
+    /// for Characters in the Infirmary or on the Bench, as are the three
+    /// phase windows (docs/rulings.md R78).
     AllyActionsStepStart,
     /// In the Switches step of the Character's Rolls, offered like a Switch
     /// with no cost while its `condition` holds (Dead Man's Hand: "During the
