@@ -8,11 +8,11 @@
 use super::replay::{Engine, Feed, Passed, Replayed, Run, Stop};
 use super::{Decision, Native, Outcome};
 use crate::content::Content;
+use crate::model::Id;
 use crate::rules::decision::{self, Controller};
 use crate::rules::event::Event;
 use crate::rules::game::{Checkpoint, Game, GameSetup};
 use crate::rules::seats::PlayerId;
-use crate::model::Id;
 use crate::rules::state::{GameState, View};
 use crate::script::runtime::Runtime;
 use std::cell::RefCell;

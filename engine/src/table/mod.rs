@@ -8,8 +8,9 @@
 //! The engines stay synchronous: each game is played by its own Round loop
 //! (Aristeia, `rules::game`) or turn loop (Invictus), asking controllers deep
 //! inside. A table is a **checkpoint at the last quiet point** (before the
-//! Setup, a Round's start; an Invictus turn's start) plus **the answers
-//! given since**: [`Table::apply`] resumes the checkpoint and replays those
+//! Setup, a Round's or an Activation's start; an Invictus turn's start)
+//! plus **the answers given since**: [`Table::apply`] resumes the checkpoint
+//! and replays those
 //! answers through the real engine (same code, same RNG draws) until the
 //! next Decision, which the answering controller captures (state, events)
 //! before it gives up (`usize::MAX`, the engine's halting). A fork copies a
@@ -123,7 +124,8 @@ pub enum TableError {
 /// variant here.
 pub enum Native<'v> {
     /// An Aristeia! game. The view's `events` are those since the last
-    /// quiet point (the Round's start); [`Table::narrative`] has them all.
+    /// quiet point (the Activation's or the Round's start); [`Table::narrative`]
+    /// has them all.
     Aristeia {
         /// The pending Decision.
         decision: Option<&'v crate::rules::decision::Decision>,

@@ -100,7 +100,8 @@ impl Rules for InvictusRules {
     }
 
     fn runtime(&self, content: Arc<Content>, scripts: Arc<ScriptSet>) -> Result<Runtime, String> {
-        Runtime::with_api(content, scripts, Limits::default(), crate::invictus::api::REGISTRY).map_err(|e| e.to_string())
+        Runtime::with_api(content, scripts, Limits::default(), crate::invictus::api::REGISTRY)
+            .map_err(|e| e.to_string())
     }
 
     fn start<'a>(
@@ -115,9 +116,7 @@ impl Rules for InvictusRules {
             "random" => Seating::Random,
             "free-for-all" => Seating::FreeForAll,
             other => {
-                return Err(format!(
-                    "`{other}` is no Invictus seating: teams, every-other, random or free-for-all"
-                ));
+                return Err(format!("`{other}` is no Invictus seating: teams, every-other, random or free-for-all"));
             }
         };
         let game = InvictusSetup { seating, ..InvictusSetup::teams(setup.seats.unwrap_or(2)) };

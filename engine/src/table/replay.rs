@@ -174,7 +174,9 @@ fn settle<Q, D, S, E>(
         return Err(TableError::Over);
     }
     let at = match run.stop {
-        Stop::Decision { decision, state, events } => At::Decision { decision, state, events, neutral: OnceCell::new() },
+        Stop::Decision { decision, state, events } => {
+            At::Decision { decision, state, events, neutral: OnceCell::new() }
+        }
         Stop::Over { state, events, outcome } => At::Over { state, events, outcome },
         Stop::Bad { index, answer, options } => return Err(TableError::BadAnswer { index, answer, options }),
         Stop::Failed(why) => return Err(TableError::Engine(why)),
