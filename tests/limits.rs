@@ -7,7 +7,7 @@
 use arena_engine::content::Content;
 use arena_engine::invictus::sim::{self as isim, Replay};
 use arena_engine::invictus::situation::{Situation, SituationPlayer};
-use arena_engine::invictus::{Event as IEvent, InvictusSetup};
+use arena_engine::invictus::{Event as IEvent, Game, InvictusSetup, Outcome};
 use arena_engine::load;
 use arena_engine::rules::event::Event;
 use arena_engine::rules::game::GameSetup;
@@ -183,12 +183,18 @@ fn every_event_a_call_records_counts_against_the_log_cap_of_its_call() {
             "impose_state",
             "local who = game:characters_of(1)[1]\nfor i = 1, 2500 do game:impose_state(who, \"focused\"); game:remove_state(who, \"focused\") end",
         ),
-        ("set_scoring_zones", "local z = game:zones()\nfor i = 1, 5000 do game:set_scoring_zones({ z[1 + i % #z] }) end"),
+        (
+            "set_scoring_zones",
+            "local z = game:zones()\nfor i = 1, 5000 do game:set_scoring_zones({ z[1 + i % #z] }) end",
+        ),
     ] {
         let text = format!("local game, ctx = ...\n{flood}\nreturn true\n");
         let record = game_with(&loaded, &text, false);
-        let failures: Vec<&Event> =
-            record.events.iter().filter(|e| matches!(e, Event::EffectFailed { file, .. } if file == "flood.lua")).collect();
+        let failures: Vec<&Event> = record
+            .events
+            .iter()
+            .filter(|e| matches!(e, Event::EffectFailed { file, .. } if file == "flood.lua"))
+            .collect();
         assert!(!failures.is_empty(), "{what}: the flood was not stopped");
         for f in &failures {
             let Event::EffectFailed { message, line, .. } = f else { unreachable!() };
@@ -205,18 +211,18 @@ fn every_event_a_call_records_counts_against_the_log_cap_of_its_call() {
 #[test]
 fn every_event_effects_record_counts_against_the_log_cap_of_the_game() {
     let loaded = bundled();
-    let text = "local game, ctx = ...\nfor i = 1, 150 do game:add_counter(\"player 1\", \"flood\", 1) end\nreturn true\n";
+    let text =
+        "local game, ctx = ...\nfor i = 1, 150 do game:add_counter(\"player 1\", \"flood\", 1) end\nreturn true\n";
     let record = game_with(&loaded, text, true);
-    let kept: usize = record
-        .events
-        .iter()
-        .filter(|e| matches!(e, Event::Counter { .. }))
-        .map(|e| e.to_string().len() + 64)
-        .sum();
+    let kept: usize =
+        record.events.iter().filter(|e| matches!(e, Event::Counter { .. })).map(|e| e.to_string().len() + 64).sum();
     assert!(kept > 0, "no effect kept its Counters");
     assert!(kept <= Limits::default().log_per_game, "the game kept {kept} bytes of the effects' narrative");
     assert!(
-        record.events.iter().any(|e| matches!(e, Event::EffectFailed { message, .. } if message.contains("256 KiB per game"))),
+        record
+            .events
+            .iter()
+            .any(|e| matches!(e, Event::EffectFailed { message, .. } if message.contains("256 KiB per game"))),
         "no effect was refused for the game's cap"
     );
 }
@@ -246,18 +252,14 @@ fn an_invictus_game_with_a_big_starter_deck_ends() {
 
 /// Every Invictus game ends: past its Decisions backstop (here 2,000) or its
 /// `max_turns` the game is stopped with a `stopped` event and no winner, and
-/// reported as a failure. `fixtures/packs/invictus-endless-turn` is data
-/// only and passes `check`; its god's ability costs nothing, so the greedy
-/// player's turn never ends.
+/// reported as a failure, also when the game was resumed from a checkpoint.
+/// `fixtures/packs/invictus-endless-turn` is data only and passes `check`;
+/// its god's ability costs nothing, so the greedy player's turn never ends.
 #[test]
 fn an_invictus_game_that_would_not_end_is_stopped() {
     let loaded = load_paths(&["content/invictus", "tests/fixtures/packs/invictus-endless-turn"]);
     let rt = invictus_runtime(&loaded);
-    let setup = InvictusSetup {
-        gods: strings(&["idler", "ares"]),
-        max_decisions: 2_000,
-        ..InvictusSetup::teams(2)
-    };
+    let setup = InvictusSetup { gods: strings(&["idler", "ares"]), max_decisions: 2_000, ..InvictusSetup::teams(2) };
     let r = isim::play(&loaded.content, &rt, &setup, 1, &[Policy::Greedy]).unwrap();
     let stopped: Vec<&IEvent> = r.events.iter().filter(|e| matches!(e, IEvent::Stopped { .. })).collect();
     assert_eq!(
@@ -271,6 +273,17 @@ fn an_invictus_game_that_would_not_end_is_stopped() {
     assert_eq!(r.effect_failures, 1);
     assert!(r.last_failure.as_deref().is_some_and(|f| f.contains("2000 Decisions")), "{:?}", r.last_failure);
     assert!(matches!(r.events.last(), Some(IEvent::GameEnded { winner: None, .. })));
+    // A game resumed from a checkpoint (Ares's turn played: he goes first,
+    // with less Health) keeps its backstop.
+    let greedy = || (0..2).map(|s| isim::controller(Policy::Greedy, 1, s)).collect::<Vec<_>>();
+    let mut game = Game::new(&loaded.content, Some(&rt), &setup, 1, greedy()).unwrap();
+    assert_eq!(game.play_next_turn(), None, "Ares's turn ends");
+    let (checkpoint, mut events) = game.checkpoint().expect("a quiet point between turns");
+    let mut resumed = checkpoint.resume(greedy()).unwrap();
+    assert_eq!(resumed.play(), Outcome::NoWinner);
+    events.extend(resumed.events);
+    assert_eq!(resumed.answers.len(), 2_000);
+    assert_eq!(events, r.events, "the resumed game plays as the whole one");
     // The default backstop is the Decisions one, and a replay plays it again.
     assert_eq!(InvictusSetup::teams(2).max_decisions, arena_engine::invictus::MAX_DECISIONS_PER_GAME);
     let again = isim::check_replay(&loaded.content, &rt, &Replay::of(&r, &setup, Vec::new())).unwrap();

@@ -202,9 +202,8 @@ impl<'a> Game<'a> {
     /// is paid or completed.
     pub fn complete_transaction(&mut self, p: PlayerId, announced: Vec<Purchase>) -> Result<(), String> {
         let spent = self.total_price(p, &announced)?;
-        let mut pay = self
-            .payment(p, spent, &announced)
-            .ok_or_else(|| format!("{} cannot pay {spent} Prisma", self.name(p)))?;
+        let mut pay =
+            self.payment(p, spent, &announced).ok_or_else(|| format!("{} cannot pay {spent} Prisma", self.name(p)))?;
         // 1. Payment from hand to the discard pile.
         let mut paid = 0;
         pay.sort_unstable_by(|a, b| b.cmp(a));

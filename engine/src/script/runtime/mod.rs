@@ -42,8 +42,8 @@ mod sandbox;
 
 use errors::*;
 pub use errors::{ScriptError, ScriptErrorKind};
-use limits::*;
 pub use limits::Limits;
+use limits::*;
 use sandbox::*;
 
 use super::api::{self, Answer, ApiFn, ApiValue, Ty};
