@@ -118,6 +118,9 @@ fn check_forks(mode: Mode, seeds: std::ops::Range<u64>, ends: usize) {
         assert_eq!(answers.len(), forks.len(), "{mode:?} seed {seed}: one answer per Decision");
         let want = seen(&*end);
         assert!(want.outcome.is_some(), "{mode:?} seed {seed}: the game ended");
+        // The original line, answered one Decision at a time, is the engine's own game.
+        let (events, answers) = engine_game(mode, &rt, seed);
+        assert_eq!((&want.events, &want.answers), (&events, &answers), "{mode:?} seed {seed}: the engine's game");
         for i in 0..forks.len() {
             let mut f = forks[i].fork();
             f.apply(answers[i]).unwrap();

@@ -33,7 +33,7 @@ pub enum Quiet<'a> {
         seed: u64,
     },
     /// Between two turns.
-    Turn(Checkpoint<'a>),
+    Turn(Box<Checkpoint<'a>>),
 }
 
 type InvictusFeed = Feed<inv::Decision, GameState, Event>;
@@ -136,7 +136,7 @@ impl<'a> Engine<'a> for Invictus<'a> {
             let Some((checkpoint, events)) = game.checkpoint() else {
                 return Run { passed, stop: Stop::Failed("a turn's start is not a quiet point".into()), used };
             };
-            passed.push(Passed { quiet: Quiet::Turn(checkpoint), used, events });
+            passed.push(Passed { quiet: Quiet::Turn(Box::new(checkpoint)), used, events });
             at_start = false;
         }
     }
