@@ -255,6 +255,9 @@ fn every_writer_goes_through_the_atomic_writer() {
     ] {
         let text = std::fs::read_to_string(root.join(file)).unwrap();
         assert!(text.contains("write_atomically("), "{what} ({file}) does not write through write_atomically");
+    }
+}
+
 /// Every id given on the command line that names nothing loaded gets "did
 /// you mean" when one is near: Scenarios and setups (`sim`), maps
 /// (`render map`), Characters (`script --self`, `--target`), entries
