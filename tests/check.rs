@@ -534,6 +534,8 @@ fn a_missing_patch_target_gets_did_you_mean() {
         .map(|d| d.help.clone().unwrap_or_default())
         .collect();
     assert_eq!(helps, vec!["did you mean `character:la-duelista`?", "did you mean `character:la-duelista`?"]);
+}
+
 /// A pack in a temporary folder: `pack.toml` (for `game`) and `c.toml`.
 fn temp_pack(game: &str, content: &str) -> (tempfile::TempDir, std::path::PathBuf) {
     let tmp = tempfile::tempdir().unwrap();
