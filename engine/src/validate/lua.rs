@@ -101,7 +101,7 @@ impl Validator<'_> {
     }
 
     fn place<'t>(&'t self, src: &'t ScriptSource) -> Place<'t> {
-        let file_text = self.loaded.sources.get(&src.file).map(|t| &t[..]).unwrap_or(&src.source);
+        let file_text = self.loaded.sources.get(&src.file).unwrap_or(&src.source);
         if src.module.is_some() {
             return Place::At(&src.source, 0);
         }
