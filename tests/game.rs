@@ -2,7 +2,7 @@
 //! that every option a Decision offers is legal.
 
 use arena_engine::load;
-use arena_engine::players::RandomController;
+use arena_engine::players::RandomPlayer;
 use arena_engine::rules::decision::{Choice, Controller, Decision, DecisionKind};
 use arena_engine::rules::game::GameSetup;
 use arena_engine::rules::geometry::Hex;
@@ -76,10 +76,7 @@ impl Controller for Checker {
         assert!(!d.options.is_empty(), "{:?} offered no option", d.kind);
         let distinct: BTreeSet<String> = d.options.iter().map(|o| format!("{o:?}")).collect();
         assert_eq!(distinct.len(), d.options.len(), "{:?} offered an option twice: {:?}", d.kind, d.options);
-        let occupied: BTreeSet<_> = view
-            .state
-            .units
-            .iter()
+        let occupied: BTreeSet<_> = view.units()
             .filter_map(|u| match u.location {
                 Location::Space(h) => Some(h),
                 _ => None,
@@ -91,7 +88,7 @@ impl Controller for Checker {
                 && !view.board.barriers.contains(h)
                 && !occupied.contains(h)
         };
-        let me = d.character.as_deref().and_then(|c| view.state.units.iter().find(|u| u.id == c));
+        let me = d.character.as_deref().and_then(|c| view.unit(c));
         for o in &d.options {
             match (o, &d.kind) {
                 (Choice::Space { space }, _) | (Choice::MoveTo { space }, _) => {
@@ -107,7 +104,7 @@ impl Controller for Checker {
                             let h = Hex::new(q.parse().unwrap(), r.parse().unwrap());
                             assert!(view.board.barriers.contains(&h), "{o}: no Barrier there");
                         } else {
-                            let t = view.state.units.iter().find(|u| &u.id == t).expect("target exists");
+                            let t = view.unit(t).expect("target exists");
                             assert!(matches!(t.location, Location::Space(_)), "{o}: the Target is not in the HexaDome");
                         }
                     }
@@ -115,16 +112,16 @@ impl Controller for Checker {
                 (Choice::MinionAction { minion, cost, target, .. }, DecisionKind::Action) => {
                     let me = me.expect("an Action decision names its Character");
                     assert!(*cost <= me.action_points, "{o}: costs more than the Controller's {} AP", me.action_points);
-                    let m = view.state.units.iter().find(|u| &u.id == minion).expect("the Minion exists");
+                    let m = view.unit(minion).expect("the Minion exists");
                     assert_eq!(m.minion.as_ref().map(|x| x.controller.as_str()), Some(me.id.as_str()), "{o}: not hers");
                     assert!(matches!(m.location, Location::Space(_)), "{o}: the Minion is not in the HexaDome");
                     if let Some(t) = target {
-                        let t = view.state.units.iter().find(|u| &u.id == t).expect("target exists");
+                        let t = view.unit(t).expect("target exists");
                         assert!(matches!(t.location, Location::Space(_)), "{o}: the Target is not in the HexaDome");
                     }
                 }
                 (Choice::RemoveMinion { minion }, DecisionKind::Action) => {
-                    let m = view.state.units.iter().find(|u| &u.id == minion).expect("the Minion exists");
+                    let m = view.unit(minion).expect("the Minion exists");
                     assert!(matches!(m.location, Location::Space(_)), "{o}: the Minion is not in the HexaDome");
                 }
                 _ => {}
@@ -138,10 +135,10 @@ impl Controller for Checker {
         // The state itself stays legal.
         assert_eq!(
             occupied.len(),
-            view.state.units.iter().filter(|u| matches!(u.location, Location::Space(_))).count(),
+            view.units().filter(|u| matches!(u.location, Location::Space(_))).count(),
             "two Characters share a space"
         );
-        for u in &view.state.units {
+        for u in view.units() {
             let hp = view.hit_points(&u.id).expect("every unit has Hit Points");
             if matches!(u.location, Location::Space(_)) {
                 assert!(u.damage < hp, "{} is in the HexaDome with {} Damage of {hp}", u.id, u.damage);
@@ -158,8 +155,8 @@ fn random_games_offer_only_legal_options_and_end() {
     let mut total = 0;
     for seed in 1..=12 {
         let setup = GameSetup::from_content(&loaded.content, "first-game", seed).unwrap();
-        let mut a = Checker { inner: Box::new(RandomController::new(seed * 2 + 1)), decisions: 0 };
-        let mut b = Checker { inner: Box::new(RandomController::new(seed * 2 + 2)), decisions: 0 };
+        let mut a = Checker { inner: Box::new(RandomPlayer::new(seed * 2 + 1)), decisions: 0 };
+        let mut b = Checker { inner: Box::new(RandomPlayer::new(seed * 2 + 2)), decisions: 0 };
         let rec = sim::play(&loaded.content, &rt, &setup, vec![&mut a, &mut b]).unwrap();
         assert!(
             rec.events.iter().any(|e| matches!(e, arena_engine::rules::event::Event::GameEnded { .. })),
@@ -191,8 +188,8 @@ fn random_games_with_a_controller_and_her_minions() {
         setup.decks[p].extend(["swarm-protocol".to_string(), "swarm-protocol".to_string()]);
         // Tinker's side plays at random; the other side greedily, so it goes
         // after the drones that stand in its way.
-        let greedy = || Box::new(arena_engine::players::GreedyController) as Box<dyn Controller>;
-        let random = |k: u64| Box::new(RandomController::new(seed * 2 + k)) as Box<dyn Controller>;
+        let greedy = || Box::new(arena_engine::players::GreedyPlayer) as Box<dyn Controller>;
+        let random = |k: u64| Box::new(RandomPlayer::new(seed * 2 + k)) as Box<dyn Controller>;
         let (first, second) = if p.index() == 0 { (random(1), greedy()) } else { (greedy(), random(2)) };
         let mut a = Checker { inner: first, decisions: 0 };
         let mut b = Checker { inner: second, decisions: 0 };
@@ -223,7 +220,7 @@ fn random_games_with_a_controller_and_her_minions() {
 /// Characters, with no failed effect.
 #[test]
 fn special_spaces_and_running_projectiles_play_in_whole_games() {
-    use arena_engine::players::GreedyController;
+    use arena_engine::players::GreedyPlayer;
     use arena_engine::rules::event::Event;
     let root = arena_tests::tests_dir().join("..");
     let loaded = load::load(
@@ -235,7 +232,7 @@ fn special_spaces_and_running_projectiles_play_in_whole_games() {
     let mut seen = BTreeSet::new();
     for seed in 1..=8 {
         let setup = GameSetup::from_content(&loaded.content, "hill-first-game", seed).unwrap();
-        let (mut a, mut b) = (GreedyController, GreedyController);
+        let (mut a, mut b) = (GreedyPlayer, GreedyPlayer);
         let rec = sim::play(&loaded.content, &rt, &setup, vec![&mut a, &mut b]).unwrap();
         for e in &rec.events {
             let what = match e {
@@ -253,7 +250,7 @@ fn special_spaces_and_running_projectiles_play_in_whole_games() {
     // until the stack overflowed (rulings R18): they now end.
     for seed in [21, 46, 88, 126, 127] {
         let setup = GameSetup::random(&loaded.content, "king-of-the-hill", 2, seed).unwrap();
-        let (mut a, mut b) = (GreedyController, GreedyController);
+        let (mut a, mut b) = (GreedyPlayer, GreedyPlayer);
         let rec = sim::play(&loaded.content, &rt, &setup, vec![&mut a, &mut b]).unwrap();
         assert!(rec.events.iter().any(|e| matches!(e, Event::GameEnded { .. })), "seed {seed} did not end");
     }

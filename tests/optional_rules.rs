@@ -11,7 +11,6 @@ use arena_engine::rules::decision::{Choice, Controller, Decision, DecisionKind};
 use arena_engine::rules::event::Event;
 use arena_engine::rules::game::{GameSetup, OptionalRule};
 use arena_engine::rules::seats::{PlayerId, Table};
-use arena_engine::rules::state::View;
 use arena_engine::script::runtime::{Limits, Runtime};
 use arena_engine::sim;
 use arena_tests::{arena, tests_dir};
@@ -54,47 +53,40 @@ struct Asked {
     marker: PlayerId,
 }
 
-/// Records every Decision and the View, and answers like an inner player.
-struct Recording {
-    inner: Box<dyn Controller>,
-    asked: std::rc::Rc<std::cell::RefCell<Vec<Asked>>>,
-}
-
-impl Controller for Recording {
-    fn decide(&mut self, d: &Decision, view: &View<'_>) -> usize {
-        let answer = self.inner.decide(d, view);
-        self.asked.borrow_mut().push(Asked {
-            player: d.player,
-            kind: d.kind.clone(),
-            prompt: d.prompt.clone(),
-            options: d.options.clone(),
-            answer,
-            hands: view.state.players.iter().map(|p| p.hand.clone()).collect(),
-            decks: view.state.players.iter().map(|p| p.deck.clone()).collect(),
-            markers: view.state.special_spaces.iter().map(|m| m.marker.clone()).collect(),
-            teams: view.state.players.iter().map(|p| p.team.clone()).collect(),
-            round: view.state.round,
-            marker: view.state.underdog,
-        });
-        answer
-    }
-}
-
-/// Play one game of `setup` with `policy` at every seat, recording.
+/// Play one game of `setup` with `policy` at every seat, recording every
+/// Decision with the whole state (the umpire's look, `sim::play_observed`).
 fn play_recorded(
     loaded: &load::Loaded,
     rt: &Runtime,
     setup: &GameSetup,
     policy: sim::Policy,
 ) -> (sim::Record, Vec<Asked>) {
-    let asked = std::rc::Rc::new(std::cell::RefCell::new(Vec::new()));
+    let mut asked = Vec::new();
     let seats = setup.teams.table().len();
-    let mut controllers: Vec<Recording> =
-        (0..seats).map(|i| Recording { inner: policy.controller(setup.seed, i), asked: asked.clone() }).collect();
-    let record =
-        sim::play(&loaded.content, rt, setup, controllers.iter_mut().map(|c| c as &mut dyn Controller).collect())
-            .unwrap();
-    let asked = asked.borrow().clone();
+    let mut controllers: Vec<Box<dyn Controller>> = (0..seats).map(|i| policy.controller(setup.seed, i)).collect();
+    let mut observe = |d: &Decision, state: &arena_engine::rules::state::GameState, answer: usize| {
+        asked.push(Asked {
+            player: d.player,
+            kind: d.kind.clone(),
+            prompt: d.prompt.clone(),
+            options: d.options.clone(),
+            answer,
+            hands: state.players.iter().map(|p| p.hand.clone()).collect(),
+            decks: state.players.iter().map(|p| p.deck.clone()).collect(),
+            markers: state.special_spaces.iter().map(|m| m.marker.clone()).collect(),
+            teams: state.players.iter().map(|p| p.team.clone()).collect(),
+            round: state.round,
+            marker: state.underdog,
+        })
+    };
+    let record = sim::play_observed(
+        &loaded.content,
+        rt,
+        setup,
+        controllers.iter_mut().map(|c| c.as_mut() as &mut dyn Controller).collect(),
+        Some(&mut observe),
+    )
+    .unwrap();
     (record, asked)
 }
 

@@ -311,7 +311,7 @@ fn the_tutorials_pick_their_teams_from_their_own_characters() {
 fn shown_zones(view: &View<'_>) -> Vec<String> {
     use arena_engine::model::{ObjectiveRequirement, ZoneControl, ZoneKind};
     let mut out = Vec::new();
-    for c in view.state.objectives.as_ref().map(|o| o.available.clone()).unwrap_or_default() {
+    for c in view.objectives().map(|o| o.available.to_vec()).unwrap_or_default() {
         match view.content.objectives[&c].value.requirement.as_ref() {
             Some(ObjectiveRequirement::Control { control: ZoneControl::CentralAndOther, .. }) => out
                 .extend(view.board.zones.iter().filter(|(_, (k, _))| *k == ZoneKind::Central).map(|(z, _)| z.clone())),
@@ -438,65 +438,66 @@ fn hidden_objectives_are_passed_left_and_right() {
 }
 
 /// Hidden objectives stay hidden (`001 § Objective Cards (Additional
-/// Rule)`; rulings R66): a player's Decisions list only their own cards, no
-/// narrative line names a card before it is claimed, the serialized state
-/// has no hidden cards; and the games play to their end.
+/// Rule)`; rulings R66): a player's Decisions list only their own cards and
+/// its view names no card another player holds hidden (checked by the
+/// umpire at every Decision of a table), no narrative line names a card
+/// before it is claimed, the serialized state has no hidden cards; and the
+/// games play to their end.
 #[test]
 fn hidden_objectives_reveal_no_other_players_cards() {
-    struct Peek {
-        inner: Box<dyn Controller>,
-        leaks: std::rc::Rc<std::cell::RefCell<Vec<String>>>,
-    }
-    impl Controller for Peek {
-        fn decide(&mut self, d: &Decision, view: &View<'_>) -> usize {
-            if d.kind == DecisionKind::Objective {
-                let table = view.state.players.table();
-                for q in table.seats().filter(|q| *q != d.player) {
-                    let theirs = view.hidden_objectives(q);
-                    // A card of another player's hand is not among the options
-                    // (unless this player holds a copy of it too).
-                    for o in &d.options {
-                        if let Choice::Pick { id } = o {
-                            if theirs.contains(id)
-                                && !view.hidden_objectives(d.player).contains(id)
-                                && d.prompt.contains("discard")
-                            {
-                                self.leaks.borrow_mut().push(format!("{} sees {id} of {q}", d.player));
-                            }
+    use arena_engine::players::GreedyPlayer;
+    use arena_engine::table::{Native, Player as _, Table as _};
+    let loaded = bundled();
+    let rt = Runtime::new(Arc::new(loaded.content.clone()), loaded.script_set.clone(), Limits::default()).unwrap();
+    let setup_of = |seed| {
+        let mut setup = GameSetup::random(&loaded.content, "deathmatch-ballroom-dancing", 3, seed).unwrap();
+        setup.optional_rules.insert(arena_engine::rules::game::OptionalRule::HiddenObjectives);
+        setup
+    };
+    let mut leaks = Vec::new();
+    let mut checked = 0;
+    for seed in 1..3 {
+        let mut t = arena_engine::table::start_aristeia(&loaded.content, &rt, &setup_of(seed)).unwrap();
+        while !t.is_over() {
+            if let Native::Aristeia { decision: Some(d), state, view } = t.native() {
+                let mine = state.hidden_objectives(d.player);
+                let seen = view.to_json().to_string();
+                for q in state.players.table().seats().filter(|q| *q != d.player) {
+                    for id in state.hidden_objectives(q).iter().filter(|id| !mine.contains(id)) {
+                        checked += 1;
+                        let offered = d.options.iter().any(|o| matches!(o, Choice::Pick { id: c } if c == id));
+                        if offered && d.prompt.contains("discard") {
+                            leaks.push(format!("seed {seed}: {} is offered {id} of {q}", d.player));
+                        }
+                        if seen.contains(&format!("\"{id}\"")) {
+                            leaks.push(format!("seed {seed}: {}'s view names {id} of {q}", d.player));
                         }
                     }
                 }
-                let json = serde_json::to_string(view.state).unwrap();
-                if json.contains("\"hidden\"") {
-                    self.leaks.borrow_mut().push("the serialized state holds hidden cards".into());
+                if serde_json::to_string(state).unwrap().contains("\"hidden\"") {
+                    leaks.push("the serialized state holds hidden cards".into());
                 }
             }
-            self.inner.decide(d, view)
+            let answer = GreedyPlayer.choose(&t.seat_view().unwrap()).unwrap();
+            t.apply(answer).unwrap();
         }
     }
-    let loaded = bundled();
-    let rt = Runtime::new(Arc::new(loaded.content.clone()), loaded.script_set.clone(), Limits::default()).unwrap();
-    let leaks = std::rc::Rc::new(std::cell::RefCell::new(Vec::new()));
+    assert!(checked > 0, "no Decision met another player's hidden card");
     let mut claimed = 0;
     for seed in 1..6 {
-        let mut setup = GameSetup::random(&loaded.content, "deathmatch-ballroom-dancing", 3, seed).unwrap();
-        setup.optional_rules.insert(arena_engine::rules::game::OptionalRule::HiddenObjectives);
-        let mut seats: Vec<Peek> =
-            (0..3).map(|i| Peek { inner: sim::Policy::Greedy.controller(seed, i), leaks: leaks.clone() }).collect();
-        let controllers = seats.iter_mut().map(|c| c as &mut dyn Controller).collect();
-        let rec = sim::play(&loaded.content, &rt, &setup, controllers).unwrap();
+        let rec = sim::play_with(&loaded.content, &rt, &setup_of(seed), &[sim::Policy::Greedy; 3]).unwrap();
         let ids: Vec<&String> = loaded.content.objectives.keys().collect();
         for e in &rec.events {
             let named = matches!(e, Event::ObjectiveClaimed { .. } | Event::VictoryPoints { .. });
             claimed += usize::from(matches!(e, Event::ObjectiveClaimed { .. }));
             let line = e.to_string();
             if !named && ids.iter().any(|id| line.contains(id.as_str())) {
-                leaks.borrow_mut().push(format!("seed {seed}: {line}"));
+                leaks.push(format!("seed {seed}: {line}"));
             }
         }
         assert!(rec.events.iter().any(|e| matches!(e, Event::GameEnded { .. })), "seed {seed}");
     }
-    assert!(leaks.borrow().is_empty(), "{:?}", leaks.borrow());
+    assert!(leaks.is_empty(), "{leaks:?}");
     assert!(claimed > 0, "no hidden objective was claimed in 5 games");
 }
 

@@ -253,9 +253,10 @@ fn text_and_attributes_are_escaped() {
 }
 
 /// A greedy player that, at every Decision, compares the position built from
-/// the events so far ([`Scene::of_events`]) with the engine's own state.
+/// the events so far as its seat knows them ([`Scene::of_events`] of the
+/// events it sees whole) with the position its view shows ([`Scene::of_view`]).
 struct Compare {
-    inner: arena_engine::players::GreedyController,
+    inner: arena_engine::players::GreedyPlayer,
     mismatches: Vec<String>,
     checked: usize,
 }
@@ -280,14 +281,15 @@ fn positions(s: &Scene) -> Vec<String> {
 
 impl Controller for Compare {
     fn decide(&mut self, d: &Decision, view: &View<'_>) -> usize {
-        let state = Scene::of_state(view.content, view.state).map(|s| positions(&s));
-        let events = Scene::of_events(view.content, view.events).map(|s| positions(&s));
+        let state = Scene::of_view(view).map(|s| positions(&s));
+        let seen: Vec<arena_engine::rules::event::Event> = view.events().filter_map(|e| e.event().cloned()).collect();
+        let events = Scene::of_events(view.content, &seen).map(|s| positions(&s));
         self.checked += 1;
         if state != events && self.mismatches.len() < 3 {
             self.mismatches.push(format!(
                 "after event {}: {:?}\nstate:  {state:?}\nevents: {events:?}",
-                view.events.len(),
-                view.events.last().map(ToString::to_string)
+                view.event_count(),
+                view.events().last().map(|e| e.to_string())
             ));
         }
         self.inner.decide(d, view)

@@ -97,7 +97,7 @@ fn forks_of<'a>(mode: Mode, rt: &'a Runtime, seed: u64) -> (Vec<Box<dyn Table<'a
     let mut players: Vec<RandomPlayer> = (0..mode.seats).map(|s| RandomPlayer::for_seat(seed, s)).collect();
     let mut forks = Vec::new();
     while let Some(p) = t.to_move() {
-        let a = players[p.index()].choose(&*t).expect("an answer");
+        let a = players[p.index()].choose(&t.seat_view().unwrap()).expect("an answer");
         forks.push(t.fork());
         t.apply(a).unwrap();
     }
@@ -316,9 +316,9 @@ fn a_bad_answer_leaves_the_table_as_it_was() {
 /// What must hold at every position of any game, checked on the game's own state.
 fn invariants(t: &dyn Table<'_>) -> Result<(), String> {
     match t.native() {
-        Native::Aristeia { view, .. } => {
+        Native::Aristeia { view, state, .. } => {
             let mut spaces = std::collections::BTreeMap::new();
-            for u in &view.state.units {
+            for u in &state.units {
                 let hp = if u.projectile.is_some() { Some(1) } else { view.hit_points(&u.id) };
                 let hp = hp.ok_or_else(|| format!("{} has no Hit Points", u.id))?;
                 if u.damage > hp {
@@ -336,13 +336,13 @@ fn invariants(t: &dyn Table<'_>) -> Result<(), String> {
                 }
                 // Action Points are a u8 (never negative); outside its
                 // Activation a unit holds none.
-                if u.action_points > 0 && view.state.active.as_ref() != Some(&u.id) {
+                if u.action_points > 0 && state.active.as_ref() != Some(&u.id) {
                     return Err(format!("{} holds {} Action Points outside its Activation", u.id, u.action_points));
                 }
             }
         }
-        Native::Invictus { view, .. } => {
-            for p in &view.state.players {
+        Native::Invictus { state, .. } => {
+            for p in &state.players {
                 if p.health < 0 || p.health > p.max_health {
                     return Err(format!("{} has {} HP of {}", p.god, p.health, p.max_health));
                 }
@@ -367,12 +367,12 @@ fn walk_forks(mode: Mode, seed: u64) {
     while !t.is_over() {
         invariants(&*t).map_err(|e| format!("{mode:?} seed {seed} step {step}: {e}")).unwrap();
         let mut next = t.fork();
-        next.apply(rng.choose(&*next).unwrap()).unwrap();
+        next.apply(rng.choose(&next.seat_view().unwrap()).unwrap()).unwrap();
         if [0, 60, 180].contains(&step) {
             let mut side = t.fork();
             while !side.is_over() {
                 let mut on = side.fork();
-                on.apply(rng.choose(&*on).unwrap()).unwrap();
+                on.apply(rng.choose(&on.seat_view().unwrap()).unwrap()).unwrap();
                 invariants(&*on).map_err(|e| format!("{mode:?} seed {seed} side of {step}: {e}")).unwrap();
                 side = on;
             }

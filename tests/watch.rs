@@ -6,7 +6,7 @@
 
 use arena_engine::content::Content;
 use arena_engine::load;
-use arena_engine::players::GreedyController;
+use arena_engine::players::GreedyPlayer;
 use arena_engine::rules::decision::{Controller, Decision};
 use arena_engine::rules::game::GameSetup;
 use arena_engine::rules::state::View;
@@ -432,7 +432,7 @@ fn watched_pack_folder_deleted_and_recreated() {
 
 /// Plays greedy, but stops at its first decision until told to go on.
 struct Paused {
-    inner: GreedyController,
+    inner: GreedyPlayer,
     started: Option<mpsc::Sender<()>>,
     go: Arc<Mutex<mpsc::Receiver<()>>>,
 }
@@ -454,10 +454,10 @@ fn play(content: Arc<Content>, scripts: Arc<ScriptSet>, seed: u64, pause: Option
     let rt = Runtime::new(content.clone(), scripts, Limits::default()).unwrap();
     let setup = GameSetup::from_content(&content, "first-game", seed).unwrap();
     let mut a: Box<dyn Controller> = match pause {
-        Some((started, go)) => Box::new(Paused { inner: GreedyController, started: Some(started), go }),
-        None => Box::new(GreedyController),
+        Some((started, go)) => Box::new(Paused { inner: GreedyPlayer, started: Some(started), go }),
+        None => Box::new(GreedyPlayer),
     };
-    let mut b = GreedyController;
+    let mut b = GreedyPlayer;
     arena_engine::sim::play(&content, &rt, &setup, vec![a.as_mut(), &mut b]).unwrap().narrative()
 }
 

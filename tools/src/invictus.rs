@@ -4,55 +4,8 @@
 
 use super::*;
 use arena_engine::invictus::sim::{self as isim, Replay};
-use arena_engine::invictus::{Controller, Decision, InvictusSetup, Seating, View};
+use arena_engine::invictus::{Controller, InvictusSetup, Seating};
 use play::{load_for_play, with_progress};
-
-/// A person at the terminal for an Invictus seat: numbered options on
-/// stderr, a number on stdin; at the end of input the greedy player goes on.
-struct HumanSeat {
-    closed: bool,
-    shown: usize,
-}
-
-impl Controller for HumanSeat {
-    fn decide(&mut self, d: &Decision, view: &View<'_>) -> usize {
-        use std::io::BufRead;
-        if self.closed {
-            return arena_engine::invictus::players::GreedyController.decide(d, view);
-        }
-        let me = view.state.player(d.player);
-        let hand: Vec<&str> = me.hand.iter().map(|c| c.id()).collect();
-        let boosts: Vec<&str> = me.boosts.iter().map(|b| b.card.id.as_str()).collect();
-        eprintln!(
-            "\n{} ({} HP, Stamina {}): hand {}; Boosts {}",
-            me.god,
-            me.health,
-            me.stamina,
-            hand.join(", "),
-            if boosts.is_empty() { "none".into() } else { boosts.join(", ") }
-        );
-        eprintln!("{}", d.prompt);
-        for (i, o) in d.options.iter().enumerate() {
-            eprintln!("  {:>2}. {o}", i + 1);
-        }
-        self.shown += 1;
-        loop {
-            eprint!("> ");
-            let mut line = String::new();
-            match std::io::stdin().lock().read_line(&mut line) {
-                Ok(0) | Err(_) => {
-                    eprintln!("(end of input: the greedy player plays on)");
-                    self.closed = true;
-                    return arena_engine::invictus::players::GreedyController.decide(d, view);
-                }
-                Ok(_) => match line.trim().parse::<usize>() {
-                    Ok(n) if (1..=d.options.len()).contains(&n) => return n - 1,
-                    _ => eprintln!("type a number from 1 to {}", d.options.len()),
-                },
-            }
-        }
-    }
-}
 
 fn policy(k: PlayerKind) -> arena_engine::sim::Policy {
     match k {
@@ -134,7 +87,7 @@ pub(super) fn sim(args: SimArgs, ui: &Ui, stdout: &mut dyn Write, stderr: &mut d
     let runtime = isim::runtime(content.clone(), loaded.script_set.clone()).map_err(|e| anyhow::anyhow!(e))?;
     let controllers: Vec<Box<dyn Controller>> = (0..setup.players)
         .map(|s| match kinds[s % kinds.len()] {
-            PlayerKind::Human => Box::new(HumanSeat { closed: false, shown: 0 }) as Box<dyn Controller>,
+            PlayerKind::Human => Box::new(super::human::HumanPlayer::default()) as Box<dyn Controller>,
             k => isim::controller(policy(k), args.seed, s),
         })
         .collect();

@@ -7,6 +7,7 @@
 mod balance;
 mod check;
 mod content_cmds;
+mod human;
 mod invictus;
 mod packs;
 mod play;

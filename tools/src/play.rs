@@ -2,82 +2,6 @@
 
 use super::*;
 
-/// A person at the terminal: prints each Decision with numbered options on
-/// stderr and reads the choice from stdin. At the end of input it falls back to
-/// the greedy controller, so a game always finishes.
-pub(super) struct HumanController {
-    fallback: arena_engine::players::GreedyController,
-    closed: bool,
-    /// Events already shown to this player.
-    shown: usize,
-}
-
-impl arena_engine::rules::decision::Controller for HumanController {
-    fn decide(
-        &mut self,
-        d: &arena_engine::rules::decision::Decision,
-        view: &arena_engine::rules::state::View<'_>,
-    ) -> usize {
-        use std::io::BufRead;
-        if self.closed {
-            return self.fallback.decide(d, view);
-        }
-        // What happened since this player last answered, as this seat may
-        // know it (another player's face-down placements hidden), then their hand.
-        for e in view.events.iter().skip(self.shown) {
-            eprintln!("{}", e.seen_by(d.player));
-        }
-        self.shown = view.events.len();
-        eprint!("{}", board_picture(d, view));
-        let hand = &view.state.players[d.player].hand;
-        if !hand.is_empty() {
-            eprintln!("({}'s hand: {})", d.player, hand.join(", "));
-        }
-        let who = d.character.as_deref().map(|c| format!(" ({c})")).unwrap_or_default();
-        eprintln!("\n{}{who}: {}", d.player, d.prompt);
-        for (i, o) in d.options.iter().enumerate() {
-            eprintln!("  {:>2}. {o}", i + 1);
-        }
-        let stdin = std::io::stdin();
-        loop {
-            eprint!("> ");
-            let mut line = String::new();
-            match stdin.lock().read_line(&mut line) {
-                Ok(0) | Err(_) => {
-                    eprintln!("(end of input: the greedy controller plays on)");
-                    self.closed = true;
-                    return self.fallback.decide(d, view);
-                }
-                Ok(_) => match line.trim().parse::<usize>() {
-                    Ok(n) if (1..=d.options.len()).contains(&n) => return n - 1,
-                    _ => eprintln!("type a number from 1 to {}", d.options.len()),
-                },
-            }
-        }
-    }
-}
-
-/// The compact board of the human seat: the position, with the Decision's
-/// options on spaces numbered as they are listed.
-pub(super) fn board_picture(
-    d: &arena_engine::rules::decision::Decision,
-    view: &arena_engine::rules::state::View<'_>,
-) -> String {
-    use arena_engine::rules::decision::Choice;
-    let Ok(scene) = arena_engine::render::Scene::of_state(view.content, view.state) else { return String::new() };
-    let marks: Vec<_> = d
-        .options
-        .iter()
-        .enumerate()
-        .filter_map(|(i, o)| match o {
-            Choice::Space { space } | Choice::MoveTo { space } => Some((*space, i + 1)),
-            _ => None,
-        })
-        .collect();
-    use arena_engine::render::text;
-    format!("\n{}{}\n", text::board(&scene, &marks), text::key(text::seats(&scene)))
-}
-
 impl PlayerKind {
     fn engine(self) -> arena_engine::sim::Policy {
         match self {
@@ -455,10 +379,8 @@ pub(super) fn sim(mut args: SimArgs, ui: &Ui, stdout: &mut dyn Write, stderr: &m
         .map(|seat| {
             let kind = args.players.get(seat).or(args.players.first()).copied().unwrap_or(PlayerKind::Greedy);
             match kind {
-                PlayerKind::Human => {
-                    Box::new(HumanController { fallback: Default::default(), closed: false, shown: 0 })
-                        as Box<dyn arena_engine::rules::decision::Controller>
-                }
+                PlayerKind::Human => Box::new(super::human::HumanPlayer::default())
+                    as Box<dyn arena_engine::rules::decision::Controller>,
                 _ => players[seat].controller(args.seed, seat),
             }
         })

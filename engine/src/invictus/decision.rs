@@ -3,8 +3,6 @@
 //! [`Controller`] answers with the index of one; a game is its seed, its
 //! content and its answers (a replay).
 
-use super::state::GameState;
-use crate::content::Content;
 use crate::model::{BoostColour, Id, Skill};
 use crate::rules::seats::PlayerId;
 use serde::Serialize;
@@ -163,19 +161,7 @@ pub struct Decision {
     pub options: Vec<Choice>,
 }
 
-/// What a controller sees: the state (all of it is public at the table but
-/// the order of the draw piles and decks, which players must not read), the
-/// events so far and the content.
-#[derive(Debug, Clone, Copy)]
-pub struct View<'a> {
-    /// The game state.
-    pub state: &'a GameState,
-    /// The content.
-    pub content: &'a Content,
-    /// The events so far (from the game's start; a game resumed from a
-    /// checkpoint, from the checkpoint: `crate::table` keeps the rest).
-    pub events: &'a [super::event::Event],
-}
+pub use super::view::View;
 
 /// Something that answers Invictus decisions.
 pub trait Controller {

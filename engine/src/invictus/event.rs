@@ -2,6 +2,7 @@
 //! named by the rulebook's terms. Players are named by their god's id.
 
 use crate::model::Id;
+use crate::rules::seats::PlayerId;
 use serde::Serialize;
 
 /// Something that happened.
@@ -71,6 +72,20 @@ pub enum Event {
     Stopped { message: String },
     /// The game ended: the winning team, if any.
     GameEnded { winner: Option<usize>, turns: u32 },
+}
+
+impl Event {
+    /// The event as the player in `seat` reads it: the god boards dealt to
+    /// another player are face down but the one chosen (`003 § Character
+    /// Assignment`); every other event is public.
+    pub fn seen_by(&self, seat: PlayerId) -> String {
+        match self {
+            Event::Seated { seat: s, team, god, .. } if *s != seat.index() => {
+                format!("seat {} (team {}): {god}", s + 1, team + 1)
+            }
+            _ => self.to_string(),
+        }
+    }
 }
 
 impl std::fmt::Display for Event {

@@ -20,6 +20,7 @@ pub mod players;
 pub mod sim;
 pub mod situation;
 pub mod state;
+pub mod view;
 
 pub use decision::{Choice, Controller, Decision, DecisionKind, Purchase, View};
 pub use event::Event;

@@ -8,7 +8,6 @@ use super::api;
 use super::decision::{Controller, Decision, View};
 use super::event::Event;
 use super::game::{Game, InvictusSetup};
-use super::players::{GreedyController, RandomController};
 use super::state::Outcome;
 use crate::content::Content;
 use crate::script::runtime::{Limits, Runtime, ScriptSet};
@@ -19,8 +18,8 @@ use std::sync::{Arc, Mutex};
 /// A controller of `policy` for seat `seat` of the game seeded `seed`.
 pub fn controller(policy: Policy, seed: u64, seat: usize) -> Box<dyn Controller> {
     match policy {
-        Policy::Random => Box::new(RandomController::new(crate::players::seat_seed(seed, seat))),
-        Policy::Greedy => Box::new(GreedyController),
+        Policy::Random => Box::new(crate::players::RandomPlayer::for_seat(seed, seat)),
+        Policy::Greedy => Box::new(crate::players::GreedyPlayer),
     }
 }
 

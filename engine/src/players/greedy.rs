@@ -1,21 +1,41 @@
-//! The greedy player: a heuristic that plays sensibly, toward the Scoring Zone
-//! and at the most wounded Enemy in reach (README § Using it says what its
-//! figures mean). It sees the legal options and a read-only [`View`], never
-//! the engine's internals.
+//! The greedy player: one heuristic per game, each reading only what its
+//! seat may know (README § Using it says what its figures mean).
+//! Aristeia!'s ([`aristeia`]): toward the Scoring Zone and at the most
+//! wounded Enemy in reach; Invictus's: `crate::invictus::players`.
 
-use crate::rules::decision::{Choice, Controller, Decision, DecisionKind};
+use crate::rules::decision::{Choice, Decision, DecisionKind};
 use crate::rules::geometry::{DistanceField, Hex, HexGrid, distance_field_on};
-use crate::rules::state::{Location, View};
+use crate::rules::view::View;
+use crate::table::{Player, SeatNative, SeatView};
 
-/// A greedy heuristic that plays sensibly: deploys and moves toward the Scoring
-/// Zone, attacks the most wounded Enemy in reach, activates every Switch it can,
-/// applies optional Effects, and ends its Activation when nothing helps.
-#[derive(Debug, Default)]
-pub struct GreedyController;
+/// The greedy player of every game: its seat's Decision goes to that game's
+/// heuristic (Aristeia!: deploys and moves toward the Scoring Zone, attacks
+/// the most wounded Enemy in reach, activates every Switch it can, applies
+/// optional Effects, and ends its Activation when nothing helps; Invictus:
+/// the best-scored option, `crate::invictus::players::greedy`).
+#[derive(Debug, Default, Clone, Copy)]
+pub struct GreedyPlayer;
 
-impl GreedyController {
+impl Player for GreedyPlayer {
+    fn choose(&mut self, seat: &SeatView<'_>) -> Option<usize> {
+        Some(match &seat.native {
+            SeatNative::Aristeia { decision, view } => aristeia(decision, view),
+            SeatNative::Invictus { decision, view } => crate::invictus::players::greedy(decision, view),
+        })
+    }
+}
+
+/// The greedy heuristic's answer to an Aristeia! Decision (an index into its options).
+pub fn aristeia(d: &Decision, view: &View<'_>) -> usize {
+    Heuristic::decide(d, view)
+}
+
+/// The Aristeia! heuristic's parts.
+struct Heuristic;
+
+impl Heuristic {
     fn zone_centre(view: &View<'_>) -> Option<Hex> {
-        let zone = match view.state.scoring_zones.first() {
+        let zone = match view.scoring_zones().first() {
             Some(z) => z.clone(),
             // No Scoring Zone: the first Deployment Zone an available blue
             // Objective card asks to control (`001 § Objective Cards`).
@@ -27,10 +47,7 @@ impl GreedyController {
     }
 
     fn position(view: &View<'_>, id: &str) -> Option<Hex> {
-        view.state.units.iter().find(|u| u.id == id).and_then(|u| match u.location {
-            Location::Space(h) => Some(h),
-            _ => None,
-        })
+        view.position(id)
     }
 }
 
@@ -70,7 +87,7 @@ fn field_of(centre: Hex, passable: HexGrid<bool>) -> std::rc::Rc<DistanceField> 
 
 impl<'v> ZoneField<'v> {
     fn new(view: &'v View<'v>) -> Self {
-        ZoneField { view, centre: GreedyController::zone_centre(view), field: Default::default() }
+        ZoneField { view, centre: Heuristic::zone_centre(view), field: Default::default() }
     }
 
     /// The board's passability with every unit's space marked impassable, in
@@ -89,10 +106,8 @@ impl<'v> ZoneField<'v> {
             }
             g
         };
-        for u in &self.view.state.units {
-            if let Location::Space(h) = u.location {
-                grid.set(h, false);
-            }
+        for h in self.view.units().filter_map(|u| u.space()) {
+            grid.set(h, false);
         }
         grid
     }
@@ -122,8 +137,8 @@ impl<'v> ZoneField<'v> {
     }
 }
 
-impl Controller for GreedyController {
-    fn decide(&mut self, d: &Decision, view: &View<'_>) -> usize {
+impl Heuristic {
+    fn decide(d: &Decision, view: &View<'_>) -> usize {
         let field = ZoneField::new(view);
         match d.kind {
             DecisionKind::Mulligan => d.options.iter().position(|o| *o == Choice::No).unwrap_or(0),
@@ -137,7 +152,7 @@ impl Controller for GreedyController {
                 .iter()
                 .position(|o| match o {
                     Choice::First { character } => {
-                        view.state.units.iter().any(|u| u.id == *character && u.owner == d.player)
+                        view.unit(character).is_some_and(|u| u.owner == d.player)
                     }
                     _ => false,
                 })
@@ -163,12 +178,12 @@ impl Controller for GreedyController {
     }
 }
 
-impl GreedyController {
+impl Heuristic {
     /// The zone of the first available blue Objective card: one it names, or
     /// the Central Zone.
     fn objective_zone(view: &View<'_>) -> Option<String> {
         use crate::model::ObjectiveRequirement;
-        let deck = view.state.objectives.as_ref()?;
+        let deck = view.objectives()?;
         deck.available.iter().find_map(|c| match view.content.objectives.get(c)?.value.requirement.as_ref()? {
             ObjectiveRequirement::Control { zones, .. } if !zones.is_empty() => zones.first().cloned(),
             ObjectiveRequirement::Control { .. } => view
@@ -185,8 +200,8 @@ impl GreedyController {
     fn controller_of(view: &View<'_>, zone: &str) -> Option<crate::rules::seats::PlayerId> {
         let spaces = &view.board.zones.get(zone)?.1;
         let mut counts: std::collections::BTreeMap<crate::rules::seats::PlayerId, usize> = Default::default();
-        for u in view.state.units.iter().filter(|u| u.minion.is_none() && u.projectile.is_none()) {
-            if matches!(u.location, Location::Space(h) if spaces.contains(&h)) {
+        for u in view.units().filter(|u| u.is_character()) {
+            if u.space().is_some_and(|h| spaces.contains(&h)) {
                 *counts.entry(u.owner).or_default() += 1;
             }
         }
@@ -201,10 +216,10 @@ impl GreedyController {
     fn objective_against_me(d: &Decision, view: &View<'_>, card: &str) -> bool {
         use crate::model::ObjectiveRequirement;
         let Some(o) = view.content.objectives.get(card) else { return false };
-        let vp = |p: crate::rules::seats::PlayerId| view.state.players[p].victory_points;
+        let vp = |p: crate::rules::seats::PlayerId| view.player(p).victory_points;
         match &o.value.requirement {
             Some(ObjectiveRequirement::LeastVictoryPoints) => {
-                let most = view.state.players.table().seats().map(vp).max().unwrap_or(0);
+                let most = view.table().seats().map(vp).max().unwrap_or(0);
                 vp(d.player) == most && most > 0
             }
             Some(ObjectiveRequirement::Control { zones, .. }) if !zones.is_empty() => {
@@ -254,7 +269,7 @@ impl GreedyController {
                     };
                     let actions = view.actions_of(actor);
                     let is_attack = action == "contender" || actions.iter().any(|a| a.id == *action && a.attack);
-                    let unit = view.state.units.iter().find(|u| u.id == *t)?;
+                    let unit = view.unit(t)?;
                     if !is_attack || unit.owner == d.player {
                         return None;
                     }
@@ -280,9 +295,9 @@ impl GreedyController {
         // scores, so perform them while the Character holds fewer than two
         // of the Scenario's counters (the capsules stop at 2).
         let scenario_actions =
-            view.content.scenarios.get(&view.state.scenario).map_or(&[][..], |s| &s.value.actions[..]);
+            view.content.scenarios.get(view.scenario()).map_or(&[][..], |s| &s.value.actions[..]);
         if !scenario_actions.is_empty() {
-            let held: i64 = view.state.counters.get(me).map_or(0, |c| c.values().sum());
+            let held: i64 = view.counters().get(me).map_or(0, |c| c.values().sum());
             let scoring = d.options.iter().position(
                 |o| matches!(o, Choice::Perform { action, .. } if scenario_actions.iter().any(|a| a.id == *action)),
             );
@@ -291,7 +306,7 @@ impl GreedyController {
             }
         }
         // Actions Step Tactics, while the hand keeps two for Rolls.
-        let hand = view.state.players[d.player].hand.len();
+        let hand = view.player(d.player).hand.len();
         if hand > 2 {
             if let Some(i) = d.options.iter().position(|o| matches!(o, Choice::Play { .. })) {
                 return i;
@@ -311,21 +326,16 @@ impl GreedyController {
             }
             match target {
                 None => true,
-                Some(t) => view
-                    .state
-                    .units
-                    .iter()
-                    .find(|u| u.id == *t)
-                    .is_some_and(|u| u.owner != d.player || (u.damage > 0 && u.minion.is_none() && u.id != me)),
+                Some(t) => view.unit(t).is_some_and(|u| u.owner != d.player || (u.damage > 0 && u.minion.is_none() && u.id != me)),
             }
         });
         // Only with Action Points to spare for a Move afterwards.
-        let ap = view.state.units.iter().find(|u| u.id == me).map_or(0, |u| u.action_points);
+        let ap = view.unit(me).map_or(0, |u| u.action_points);
         if let (Some(i), true) = (useful, ap >= 3) {
             return i;
         }
         let in_zone = here.is_some_and(|h| {
-            view.state.scoring_zones.iter().any(|z| view.board.zones.get(z).is_some_and(|z| z.1.contains(&h)))
+            view.scoring_zones().iter().any(|z| view.board.zones.get(z).is_some_and(|z| z.1.contains(&h)))
         });
         if !in_zone {
             if let (Some(i), Some(h)) = (field.best_space(d), here) {
@@ -351,14 +361,9 @@ impl GreedyController {
     /// most wounded one in Range.
     fn projectile(d: &Decision, view: &View<'_>) -> usize {
         let enemies: Vec<(Hex, u8, &crate::model::Id)> = view
-            .state
-            .units
-            .iter()
-            .filter(|u| u.owner != d.player && u.minion.is_none() && u.projectile.is_none())
-            .filter_map(|u| match u.location {
-                Location::Space(h) => Some((h, view.hit_points(&u.id).unwrap_or(0).saturating_sub(u.damage), &u.id)),
-                _ => None,
-            })
+            .units()
+            .filter(|u| u.owner != d.player && u.is_character())
+            .filter_map(|u| Some((u.space()?, view.hit_points(u.id).unwrap_or(0).saturating_sub(u.damage), u.id)))
             .collect();
         let nearest = |h: &Hex| enemies.iter().map(|(e, ..)| e.distance(*h)).min().unwrap_or(u32::MAX);
         let moves = d.options.iter().enumerate().filter_map(|(i, o)| match o {
@@ -384,16 +389,7 @@ impl GreedyController {
     /// The Scoring Zone to move to: the empty zone nearest our own Characters.
     fn scoring_zone(d: &Decision, view: &View<'_>) -> usize {
         // The empty zone nearest our own Characters.
-        let mine: Vec<Hex> = view
-            .state
-            .units
-            .iter()
-            .filter(|u| u.owner == d.player)
-            .filter_map(|u| match u.location {
-                Location::Space(h) => Some(h),
-                _ => None,
-            })
-            .collect();
+        let mine: Vec<Hex> = view.units().filter(|u| u.owner == d.player).filter_map(|u| u.space()).collect();
         d.options
             .iter()
             .enumerate()

@@ -1,65 +1,61 @@
-//! The scripted player: answers from a list (a replay, a test), then from a fallback.
+//! The scripted player: answers from a list (a replay, a test), then gives
+//! up or hands over to a fallback player.
 
-use crate::rules::decision::{Controller, Decision};
-use crate::rules::state::View;
+use crate::table::{Player, SeatView};
 
-/// Answers from a list (a replay, a situation file, a test), then from a fallback.
-pub struct ScriptedController {
-    answers: std::collections::VecDeque<usize>,
-    fallback: Box<dyn Controller>,
-}
-
-impl ScriptedController {
-    /// Answer with `answers` in order, then ask `fallback`.
-    pub fn new(answers: Vec<usize>, fallback: Box<dyn Controller>) -> Self {
-        ScriptedController { answers: answers.into(), fallback }
-    }
-}
-
-impl Controller for ScriptedController {
-    fn decide(&mut self, decision: &Decision, view: &View<'_>) -> usize {
-        match self.answers.pop_front() {
-            Some(a) if a < decision.options.len() => a,
-            _ => self.fallback.decide(decision, view),
-        }
-    }
-}
-
-/// Answers from a list at a table of any game (a replay, a test), one list
-/// for every seat in the order the Decisions come; it gives up when the list
-/// runs out or an answer is not an option (then [`ScriptedPlayer::refused`]
-/// says which).
-#[derive(Debug, Clone, Default)]
+/// Answers from a list, in order, for every game. When the list runs out,
+/// or an answer is not an option of its Decision, it gives up (`None`: the
+/// game stops there), or, with [`ScriptedPlayer::then`], its fallback
+/// answers.
+#[derive(Default)]
 pub struct ScriptedPlayer {
     answers: std::collections::VecDeque<usize>,
     refused: Option<usize>,
+    fallback: Option<Box<dyn Player>>,
+}
+
+impl std::fmt::Debug for ScriptedPlayer {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("ScriptedPlayer")
+            .field("answers", &self.answers)
+            .field("refused", &self.refused)
+            .field("fallback", &self.fallback.is_some())
+            .finish()
+    }
 }
 
 impl ScriptedPlayer {
-    /// Answer with `answers` in order.
+    /// A player that gives `answers` in order, then gives up.
     pub fn new(answers: Vec<usize>) -> Self {
-        ScriptedPlayer { answers: answers.into(), refused: None }
+        ScriptedPlayer { answers: answers.into(), refused: None, fallback: None }
     }
 
-    /// The answers not used yet.
+    /// After the answers (or at one out of range), `fallback` answers.
+    pub fn then(mut self, fallback: Box<dyn Player>) -> Self {
+        self.fallback = Some(fallback);
+        self
+    }
+
+    /// How many answers are left.
     pub fn left(&self) -> usize {
         self.answers.len()
     }
 
-    /// The answer it gave up on for not being an option, if any.
+    /// The answer that was not an option of its Decision, if one was.
     pub fn refused(&self) -> Option<usize> {
         self.refused
     }
 }
 
-impl crate::table::Player for ScriptedPlayer {
-    fn choose(&mut self, table: &dyn crate::table::Table<'_>) -> Option<usize> {
-        let a = self.answers.pop_front()?;
-        if a < table.options() {
-            Some(a)
-        } else {
-            self.refused = Some(a);
-            None
+impl Player for ScriptedPlayer {
+    fn choose(&mut self, seat: &SeatView<'_>) -> Option<usize> {
+        match self.answers.pop_front() {
+            Some(a) if a < seat.options() => Some(a),
+            Some(a) => {
+                self.refused.get_or_insert(a);
+                self.fallback.as_mut()?.choose(seat)
+            }
+            None => self.fallback.as_mut()?.choose(seat),
         }
     }
 }

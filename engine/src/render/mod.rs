@@ -5,7 +5,7 @@
 //! Everything is drawn from the engine's own geometry ([`geometry::vertices`]:
 //! the exact integer lattice in which the centre of `(q, r)` is `(2q + r, 3r)`),
 //! so a picture shows the spaces the rules use. A [`Scene`] is what to draw,
-//! built from a map ([`Scene::of_map`]), a game's state ([`Scene::of_state`],
+//! built from a map ([`Scene::of_map`]), a seat's view of a game ([`Scene::of_view`],
 //! for situations and the human seat) or a game's events up to one of them
 //! ([`Scene::of_events`], for replays). No IO and no randomness: the same scene
 //! and [`Options`] give the same bytes, so snapshot tests can hold them.
@@ -24,7 +24,8 @@ use crate::model::{self, Id, ZoneKind};
 use crate::rules::event::Event;
 use crate::rules::geometry::{self, Hex, Sight};
 use crate::rules::seats::PlayerId;
-use crate::rules::state::{GameState, Location, TokenSide};
+use crate::rules::state::{Location, TokenSide};
+use crate::rules::view::View;
 use std::collections::{BTreeMap, BTreeSet};
 
 /// What a picture shows: the board's terrain and what stands on it.
@@ -178,33 +179,31 @@ impl Scene {
         }
     }
 
-    /// A game's position: the map of its Scenario with every unit, token and
-    /// marker of `state`.
+    /// A game's position as a seat sees it: the map of its Scenario with
+    /// every unit, token and marker of `view` (a marker face down unnamed).
     ///
     /// # Errors
     /// When the Scenario or its map is not in `content`.
-    pub fn of_state(content: &Content, state: &GameState) -> Result<Scene, String> {
-        let mut scene = Scene::of_map(scenario_map(content, &state.scenario)?);
-        scene.title = format!("{}, Round {}", state.scenario, state.round);
-        scene.scoring_zones = state.scoring_zones.clone();
-        scene.smoke = state.smoke.iter().map(|(h, _)| *h).collect();
-        scene.special_spaces = state
-            .special_spaces
-            .iter()
-            .map(|m| Marker { space: m.space, revealed: m.revealed.then(|| m.marker.clone()) })
-            .collect();
-        for u in &state.units {
-            let kind = if u.projectile.is_some() {
+    pub fn of_view(view: &View<'_>) -> Result<Scene, String> {
+        let content = view.content;
+        let mut scene = Scene::of_map(scenario_map(content, view.scenario())?);
+        scene.title = format!("{}, Round {}", view.scenario(), view.round());
+        scene.scoring_zones = view.scoring_zones().to_vec();
+        scene.smoke = view.smoke().iter().map(|(h, _)| *h).collect();
+        scene.special_spaces =
+            view.special_spaces().into_iter().map(|(space, marker)| Marker { space, revealed: marker.cloned() }).collect();
+        for u in view.units() {
+            let kind = if u.projectile {
                 FigureKind::RunningProjectile
             } else if u.minion.is_some() {
                 FigureKind::Minion
             } else {
                 FigureKind::Character
             };
-            let hit_points = match (&u.minion, kind) {
+            let hit_points = match (u.minion, kind) {
                 (Some(m), _) => minion_hit_points(content, &m.controller, &m.card),
                 (None, FigureKind::RunningProjectile) => Some(1),
-                _ => content.characters.get(&u.id).map(|c| c.value.hit_points),
+                _ => content.characters.get(u.id).map(|c| c.value.hit_points),
             };
             scene.figures.push(Figure {
                 id: u.id.clone(),
@@ -216,14 +215,14 @@ impl Scene {
                 hit_points,
                 tokens: u.tokens.iter().map(|t| (t.state.clone(), t.side)).collect(),
                 action_points: u.action_points,
-                active: state.active.as_deref() == Some(u.id.as_str()),
+                active: view.active() == Some(u.id),
             });
         }
-        let vp: Vec<String> =
-            state.players.enumerate().map(|(p, pl)| format!("{p} {} VP", pl.victory_points)).collect();
-        let frags: Vec<String> = state.players.iter().map(|pl| pl.frags.to_string()).collect();
+        let players = view.players();
+        let vp: Vec<String> = players.iter().map(|(p, pl)| format!("{p} {} VP", pl.victory_points)).collect();
+        let frags: Vec<String> = players.iter().map(|(_, pl)| pl.frags.to_string()).collect();
         scene.status = vec![
-            format!("Round {}  {}", state.round, scoring_label(&state.scoring_zones)),
+            format!("Round {}  {}", view.round(), scoring_label(view.scoring_zones())),
             format!("{}  Frags {}", vp.join(", "), frags.join("-")),
         ];
         scene.label_figures();

@@ -196,6 +196,14 @@ pub struct SeenBy<'a> {
     seat: PlayerId,
 }
 
+impl<'a> SeenBy<'a> {
+    /// The event, when the seat sees it whole; `None` for one it sees only
+    /// in part (its `Display` says what it sees).
+    pub fn event(&self) -> Option<&'a Event> {
+        (!self.event.hidden_from(self.seat)).then_some(self.event)
+    }
+}
+
 impl std::fmt::Display for SeenBy<'_> {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         if !self.event.hidden_from(self.seat) {

@@ -4,6 +4,7 @@
 //! - [`roll`]: Simple and Face to Face Rolls, step by step.
 //! - [`decision`]: every player choice as a `Decision`, and the controllers that answer.
 //! - [`event`]: every change of state, the game's narrative and replay check.
+//! - [`view`]: what one seat may know, the only way controllers see the game.
 //! - [`game`]: the game state and the Round loop; card effects run as Lua with the game as host.
 //!
 //! This module never reads files, prints, or draws randomness except from the
@@ -18,3 +19,4 @@ pub mod seats;
 pub mod situation;
 mod situation_setup;
 pub mod state;
+pub mod view;

@@ -1,13 +1,12 @@
 //! The state of an Aristeia! game: players, units (Characters, Minions, Running
 //! Projectiles) and where they are, tokens, the board's static terrain, and the
-//! read-only [`View`] that controllers see.
+//! read-only [`View`] that controllers see (`super::view`).
 //!
 //! Plain data: no rules run here (they are in [`super::game`]). Entry type:
 //! [`GameState`].
 
-use crate::content::Content;
-use crate::model::{self, Action, Id};
-use crate::rules::event::{Event, PlayerId};
+use crate::model::{self, Id};
+use crate::rules::event::PlayerId;
 use crate::rules::geometry::Hex;
 use crate::rules::seats::Seated;
 use serde::Serialize;
@@ -168,6 +167,10 @@ pub struct Player {
     pub zone: Id,
 }
 
+fn is_zero(n: &u8) -> bool {
+    *n == 0
+}
+
 /// The whole state of a game but its event log.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
 pub struct GameState {
@@ -179,6 +182,11 @@ pub struct GameState {
     pub units: Vec<Unit>,
     /// Current Round (from 1).
     pub round: u8,
+    /// The Turn of the Round being played (from 1), 0 in the Planning
+    /// Phase: the Running Order positions before it, and its own, are face
+    /// up (`000 § Turns Phase`, Step 1: Initiative).
+    #[serde(skip_serializing_if = "is_zero")]
+    pub turn: u8,
     /// Who holds the Underdog token (`000 § Underdog`); in a game of three or
     /// four players, the Prime Time marker (`001 § Prime Time`): the one
     /// player who decides ties, orders simultaneous effects and chooses first.
@@ -228,6 +236,15 @@ pub struct GameState {
     pub(crate) rng: rand_chacha::ChaCha8Rng,
 }
 
+impl GameState {
+    /// Player `p`'s hidden Objective cards (`001 § Objective Cards
+    /// (Additional Rule)`): for the umpire that holds the whole state (the
+    /// simulator, tests); a player sees only its own, through its `View`.
+    pub fn hidden_objectives(&self, p: PlayerId) -> &[Id] {
+        self.objectives.as_ref().and_then(|o| o.hidden.get(p.index())).map_or(&[], |h| h.as_slice())
+    }
+}
+
 /// The Objective cards in play (`001 § Objectives Deck`, `001 § Objective
 /// Cards (Additional Rule)`): card ids, one entry per copy.
 #[derive(Debug, Clone, Default, PartialEq, Eq, Serialize)]
@@ -250,47 +267,7 @@ pub struct ObjectivesDeck {
     pub refill_pending: bool,
 }
 
-/// What controllers may look at.
-pub struct View<'a> {
-    /// The state.
-    pub state: &'a GameState,
-    /// Every event so far (a person at the terminal reads the new ones).
-    pub events: &'a [Event],
-    /// The content.
-    pub content: &'a Content,
-    /// The map's static terrain.
-    pub board: &'a Board,
-}
-
-impl View<'_> {
-    fn minion_card(&self, id: &str) -> Option<&model::Minion> {
-        let m = self.state.units.iter().find(|u| u.id == id)?.minion.as_ref()?;
-        self.content.characters.get(&m.controller)?.value.minions.iter().find(|c| c.id == m.card)
-    }
-
-    /// The Actions printed on a unit's card (a Minion's on its Controller's card).
-    pub fn actions_of(&self, id: &str) -> &[Action] {
-        match self.minion_card(id) {
-            Some(m) => &m.actions,
-            None => self.content.characters.get(id).map_or(&[], |c| &c.value.actions),
-        }
-    }
-
-    /// The hidden Objective cards of the player `viewer` (`001 § Objective
-    /// Cards (Additional Rule)`): a controller sees its own player's, never
-    /// another's (nothing else in the View names them).
-    pub fn hidden_objectives(&self, viewer: PlayerId) -> &[Id] {
-        self.state.objectives.as_ref().and_then(|o| o.hidden.get(viewer.index())).map_or(&[], |h| h.as_slice())
-    }
-
-    /// A unit's Hit Points.
-    pub fn hit_points(&self, id: &str) -> Option<u8> {
-        match self.minion_card(id) {
-            Some(m) => Some(m.hit_points),
-            None => self.content.characters.get(id).map(|c| c.value.hit_points),
-        }
-    }
-}
+pub use super::view::View;
 
 /// A map's static terrain, precomputed.
 #[derive(Debug, Clone)]

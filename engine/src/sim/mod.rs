@@ -17,7 +17,7 @@ pub use replay::{
 pub use tally::{CharacterTally, Failure, MAX_FAILURES, PositionTally, Shard, Tally};
 
 use crate::content::Content;
-use crate::players::{GreedyController, RandomController};
+use crate::players::{GreedyPlayer, RandomPlayer};
 use crate::rules::decision::Controller;
 use crate::rules::event::Event;
 use crate::rules::game::{Game, GameSetup};
@@ -77,8 +77,8 @@ impl Policy {
     /// A controller of this kind for seat `seat` of the game seeded `seed`.
     pub fn controller(self, seed: u64, seat: usize) -> Box<dyn Controller> {
         match self {
-            Policy::Random => Box::new(RandomController::new(crate::players::seat_seed(seed, seat))),
-            Policy::Greedy => Box::new(GreedyController),
+            Policy::Random => Box::new(RandomPlayer::for_seat(seed, seat)),
+            Policy::Greedy => Box::new(GreedyPlayer),
         }
     }
 }
@@ -108,7 +108,23 @@ pub fn play<'a>(
     setup: &GameSetup,
     controllers: Vec<&'a mut dyn Controller>,
 ) -> Result<Record, String> {
+    play_observed(content, runtime, setup, controllers, None)
+}
+
+/// Play one game with the given controllers, `observer` (the umpire's, a
+/// test's) called at every Decision answered with the Decision, the whole
+/// state and the answer ([`Game::observe`]).
+pub fn play_observed<'a>(
+    content: &'a Content,
+    runtime: &'a Runtime,
+    setup: &GameSetup,
+    controllers: Vec<&'a mut dyn Controller>,
+    observer: Option<&'a mut dyn FnMut(&crate::rules::decision::Decision, &crate::rules::state::GameState, usize)>,
+) -> Result<Record, String> {
     let mut game = Game::new(content, runtime, setup, controllers)?;
+    if let Some(o) = observer {
+        game.observe(o);
+    }
     game.play()?;
     Ok(Record {
         seed: setup.seed,

@@ -54,16 +54,13 @@ pub struct Quiet {
     phase: Phase,
 }
 
-type AristeiaFeed = Feed<decision::Decision, GameState, Event>;
-
 /// A seat's controller in a replay: the shared answers, then it gives up
-/// (`usize::MAX`: the game halts).
-struct Seat(Rc<RefCell<AristeiaFeed>>);
+/// (`usize::MAX`: the game halts and keeps the position, `Game::capture_halt`).
+struct Seat(Rc<RefCell<Feed>>);
 
 impl Controller for Seat {
-    fn decide(&mut self, d: &decision::Decision, view: &View<'_>) -> usize {
-        let capture = || (d.clone(), view.state.clone(), view.events.to_vec());
-        self.0.borrow_mut().next(d.options.len(), capture).unwrap_or(usize::MAX)
+    fn decide(&mut self, d: &decision::Decision, _view: &View<'_>) -> usize {
+        self.0.borrow_mut().next(d.options.len()).unwrap_or(usize::MAX)
     }
 }
 
@@ -77,7 +74,7 @@ pub fn start_aristeia<'a>(
     runtime: &'a Runtime,
     setup: &GameSetup,
 ) -> Result<AristeiaTable<'a>, String> {
-    let feed = AristeiaFeed::shared(&[]);
+    let feed = Feed::shared(&[]);
     let mut seats: Vec<Seat> = setup.teams.table().seats().map(|_| Seat(feed.clone())).collect();
     let controllers = seats.iter_mut().map(|s| s as &mut dyn Controller).collect();
     let mut game = Game::new(content, runtime, setup, controllers)?;
@@ -111,7 +108,7 @@ impl<'a> Engine<'a> for Aristeia<'a> {
     }
 
     fn run(&self, from: &Quiet, answers: &[usize]) -> Run<Quiet, decision::Decision, GameState, Event> {
-        let feed = AristeiaFeed::shared(answers);
+        let feed = Feed::shared(answers);
         let n = self.seats(from);
         let mut seats: Vec<Seat> = (0..n).map(|_| Seat(feed.clone())).collect();
         let controllers = seats.iter_mut().map(|s| s as &mut dyn Controller).collect();
@@ -120,6 +117,7 @@ impl<'a> Engine<'a> for Aristeia<'a> {
             Ok(g) => g,
             Err(e) => return Run { passed, stop: Stop::Failed(e), used: 0 },
         };
+        game.capture_halt();
         let mut phase = from.phase.clone();
         loop {
             // One step of the game (as `Game::play` takes it), and where it leads.
@@ -144,7 +142,7 @@ impl<'a> Engine<'a> for Aristeia<'a> {
             };
             let used = feed.borrow().used();
             if let Some(stop) = feed.borrow_mut().take_stop() {
-                return Run { passed, stop, used };
+                return Run { passed, stop: stop.into_stop(game.take_halted_at()), used };
             }
             if let Err(e) = played {
                 let events = std::mem::take(&mut game.events);
@@ -192,8 +190,9 @@ impl<'a> Engine<'a> for Aristeia<'a> {
         state: &'v GameState,
         events: &'v [Event],
     ) -> Native<'v> {
-        let view = View { state, events, content: self.content, board: quiet.checkpoint.board() };
-        Native::Aristeia { decision, view }
+        let seat = decision.map_or(PlayerId::seat(0), |d| d.player);
+        let view = View::new(seat, state, events, self.content, quiet.checkpoint.board());
+        Native::Aristeia { decision, state, view }
     }
 }
 

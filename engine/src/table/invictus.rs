@@ -6,7 +6,7 @@ use super::replay::{Engine, Feed, Passed, Replayed, Run, Stop};
 use super::{Decision, Native, Outcome};
 use crate::content::Content;
 use crate::invictus::game::Checkpoint;
-use crate::invictus::{self as inv, Choice, Controller, Event, Game, GameState, InvictusSetup, View};
+use crate::invictus::{self as inv, Controller, Event, Game, GameState, InvictusSetup, View};
 use crate::rules::seats::PlayerId;
 use crate::script::runtime::Runtime;
 use std::cell::RefCell;
@@ -36,20 +36,16 @@ pub enum Quiet<'a> {
     Turn(Box<Checkpoint<'a>>),
 }
 
-type InvictusFeed = Feed<inv::Decision, GameState, Event>;
-
-/// A seat's controller in a replay: the shared answers; then, since an
-/// Invictus game has no halting, the option that ends things soonest (pass,
-/// end the turn, complete the transaction), until the turn ends and the
+/// A seat's controller in a replay: the shared answers; then it gives up
+/// (`usize::MAX`), and the game, which keeps the position
+/// (`Game::capture_halt`), takes the option that ends things soonest (pass,
+/// end the turn, complete the transaction) until the turn ends and the
 /// replay stops.
-struct Seat(Rc<RefCell<InvictusFeed>>);
+struct Seat(Rc<RefCell<Feed>>);
 
 impl Controller for Seat {
-    fn decide(&mut self, d: &inv::Decision, view: &View<'_>) -> usize {
-        let capture = || (d.clone(), view.state.clone(), view.events.to_vec());
-        self.0.borrow_mut().next(d.options.len(), capture).unwrap_or_else(|| {
-            d.options.iter().position(|c| matches!(c, Choice::Pass | Choice::EndTurn | Choice::Complete)).unwrap_or(0)
-        })
+    fn decide(&mut self, d: &inv::Decision, _view: &View<'_>) -> usize {
+        self.0.borrow_mut().next(d.options.len()).unwrap_or(usize::MAX)
     }
 }
 
@@ -67,7 +63,7 @@ pub fn start_invictus<'a>(
 }
 
 impl<'a> Invictus<'a> {
-    fn controllers(&self, feed: &Rc<RefCell<InvictusFeed>>, n: usize) -> Vec<Box<dyn Controller + 'a>> {
+    fn controllers(&self, feed: &Rc<RefCell<Feed>>, n: usize) -> Vec<Box<dyn Controller + 'a>> {
         (0..n).map(|_| Box::new(Seat(feed.clone())) as Box<dyn Controller + 'a>).collect()
     }
 
@@ -104,7 +100,7 @@ impl<'a> Engine<'a> for Invictus<'a> {
     }
 
     fn run(&self, from: &Quiet<'a>, answers: &[usize]) -> Run<Quiet<'a>, inv::Decision, GameState, Event> {
-        let feed = InvictusFeed::shared(answers);
+        let feed = Feed::shared(answers);
         let n = self.seats(from);
         let mut passed = Vec::new();
         let controllers = self.controllers(&feed, n);
@@ -121,12 +117,13 @@ impl<'a> Engine<'a> for Invictus<'a> {
                 Err(e) => return Run { passed, stop: Stop::Failed(e.0), used: 0 },
             },
         };
+        game.capture_halt();
         let mut at_start = matches!(from, Quiet::Start { .. });
         loop {
             let ended = if at_start { None } else { game.play_next_turn() };
             let used = feed.borrow().used();
             if let Some(stop) = feed.borrow_mut().take_stop() {
-                return Run { passed, stop, used };
+                return Run { passed, stop: stop.into_stop(game.take_halted_at()), used };
             }
             if let Some(o) = ended {
                 let events = std::mem::take(&mut game.events);
@@ -165,6 +162,7 @@ impl<'a> Engine<'a> for Invictus<'a> {
         state: &'v GameState,
         events: &'v [Event],
     ) -> Native<'v> {
-        Native::Invictus { decision, view: View { state, content: self.content, events } }
+        let seat = decision.map_or(PlayerId::seat(0), |d| d.player);
+        Native::Invictus { decision, state, view: View::new(seat, state, events, self.content) }
     }
 }

@@ -23,12 +23,11 @@
 //! - `aristeia`, `invictus`: each game's engine behind it;
 //! - `registry`: [`Rules`], [`GAMES`], [`find`].
 //!
-//! Players written once against [`Table`]: `players::RandomPlayer`,
-//! `players::ScriptedPlayer` (the `players` module is a client of this one);
-//! [`play_out`] drives a table with them.
-//! Not here yet (issue "One table for every game"): the view of one seat
-//! with hidden information removed, `determinize`, the greedy players and
-//! the human seat against this interface, sim and replay files through it.
+//! Players are written once against [`Player`], which is handed a
+//! [`SeatView`]: what the deciding seat may know (`rules::view::View`,
+//! `invictus::View`: the state is private to them), never the table or its
+//! state. [`play_out`] drives a table with them; `players::AsController`
+//! seats one in either engine directly.
 
 mod aristeia;
 mod invictus;
@@ -118,25 +117,122 @@ pub enum TableError {
     Engine(String),
 }
 
-/// The game's own types at the table's position, for players written for
-/// one game (the greedy players read the state): the pending Decision (none
-/// once over) and the view its controllers are given. A new game adds its
-/// variant here.
+/// The game's own types at the table's position, for whoever holds the
+/// table (the simulator, tests: the umpire): the pending Decision (none once
+/// over), the whole state, and the view the deciding seat's controller is
+/// given (seat 1's once over). Players are handed only a [`SeatView`]. A new
+/// game adds its variant here.
 pub enum Native<'v> {
-    /// An Aristeia! game. The view's `events` are those since the last
+    /// An Aristeia! game. The view's events are those since the last
     /// quiet point (the Activation's or the Round's start); [`Table::narrative`]
     /// has them all.
     Aristeia {
         /// The pending Decision.
         decision: Option<&'v crate::rules::decision::Decision>,
-        /// What its controller would see.
-        view: crate::rules::state::View<'v>,
+        /// The whole state, hidden information included.
+        state: &'v crate::rules::state::GameState,
+        /// What the deciding seat's controller sees.
+        view: crate::rules::view::View<'v>,
     },
-    /// An Invictus game. The view's `events` are those since the turn's start.
+    /// An Invictus game. The view's events are those since the turn's start.
     Invictus {
         /// The pending Decision.
         decision: Option<&'v crate::invictus::Decision>,
-        /// What its controller would see.
+        /// The whole state, hidden information included.
+        state: &'v crate::invictus::GameState,
+        /// What the deciding seat's controller sees.
+        view: crate::invictus::View<'v>,
+    },
+}
+
+/// What a seat's player is given at its Decision: the game's own Decision
+/// and per-seat view, in which the state is private and only what that
+/// seat may know can be read (`rules::view`, `invictus::view`), and the
+/// Decision as every game shows it (built when first asked for). Built by
+/// [`Table::seat_view`], or by the engine for a player seated through
+/// `players::AsController`.
+pub struct SeatView<'v> {
+    /// The game's own Decision and the seat's view.
+    pub native: SeatNative<'v>,
+    neutral: std::cell::OnceCell<Decision>,
+}
+
+impl<'v> SeatView<'v> {
+    /// The view of the seat deciding `native`'s Decision.
+    pub fn new(native: SeatNative<'v>) -> SeatView<'v> {
+        SeatView { native, neutral: std::cell::OnceCell::new() }
+    }
+
+    /// The deciding seat.
+    pub fn seat(&self) -> PlayerId {
+        match &self.native {
+            SeatNative::Aristeia { decision, .. } => decision.player,
+            SeatNative::Invictus { decision, .. } => decision.player,
+        }
+    }
+
+    /// How many legal options the Decision has (never 0).
+    pub fn options(&self) -> usize {
+        match &self.native {
+            SeatNative::Aristeia { decision, .. } => decision.options.len(),
+            SeatNative::Invictus { decision, .. } => decision.options.len(),
+        }
+    }
+
+    /// The Decision as every game shows it.
+    pub fn decision(&self) -> &Decision {
+        use replay::Engine as _;
+        self.neutral.get_or_init(|| match &self.native {
+            SeatNative::Aristeia { decision, .. } => Aristeia::neutral(decision),
+            SeatNative::Invictus { decision, .. } => Invictus::neutral(decision),
+        })
+    }
+
+    /// The events the seat has been shown from the `from`-th on, as it
+    /// reads them, one line each (at a table, the events count from the last
+    /// quiet point; seated in an engine, from the game's start).
+    pub fn narrative(&self, from: usize) -> Vec<String> {
+        match &self.native {
+            SeatNative::Aristeia { view, .. } => view.events().skip(from).map(|e| e.to_string()).collect(),
+            SeatNative::Invictus { view, .. } => view.narrative().skip(from).collect(),
+        }
+    }
+
+    /// How many events the seat has been shown.
+    pub fn event_count(&self) -> usize {
+        match &self.native {
+            SeatNative::Aristeia { view, .. } => view.event_count(),
+            SeatNative::Invictus { view, .. } => view.event_count(),
+        }
+    }
+
+    /// Everything the seat knows, as JSON (its view and the Decision).
+    pub fn to_json(&self) -> serde_json::Value {
+        match &self.native {
+            SeatNative::Aristeia { decision, view } => {
+                let mut v = view.to_json();
+                v["decision"] = serde_json::to_value(decision).unwrap_or_default();
+                v
+            }
+            SeatNative::Invictus { decision, view } => view.to_json(Some(decision)),
+        }
+    }
+}
+
+/// One game's Decision and per-seat view ([`SeatView::native`]).
+pub enum SeatNative<'v> {
+    /// Aristeia!.
+    Aristeia {
+        /// The pending Decision.
+        decision: &'v crate::rules::decision::Decision,
+        /// What the seat may know.
+        view: crate::rules::view::View<'v>,
+    },
+    /// Invictus.
+    Invictus {
+        /// The pending Decision.
+        decision: &'v crate::invictus::Decision,
+        /// What the seat may know.
         view: crate::invictus::View<'v>,
     },
 }
@@ -207,8 +303,20 @@ pub trait Table<'a> {
     /// pending work and log (shared, not copied).
     fn fork(&self) -> Box<dyn Table<'a> + 'a>;
 
-    /// The game's own typed Decision and view ([`Native`]).
+    /// The game's own typed Decision, whole state and deciding seat's
+    /// view ([`Native`]): for the umpire (the simulator, tests), never a player.
     fn native(&self) -> Native<'_>;
+
+    /// What the deciding seat may know ([`SeatView`]), or `None` once the
+    /// game is over: what [`play_out`] hands each [`Player`].
+    fn seat_view(&self) -> Option<SeatView<'_>> {
+        let native = match self.native() {
+            Native::Aristeia { decision: Some(decision), view, .. } => SeatNative::Aristeia { decision, view },
+            Native::Invictus { decision: Some(decision), view, .. } => SeatNative::Invictus { decision, view },
+            _ => return None,
+        };
+        Some(SeatView::new(native))
+    }
 }
 
 impl std::fmt::Debug for dyn Table<'_> + '_ {
@@ -223,12 +331,13 @@ impl std::fmt::Debug for dyn Table<'_> + '_ {
     }
 }
 
-/// A seat's player, written once for every game: it reads the table (the
-/// neutral [`Decision`], or [`Table::native`] for one game's players).
+/// A seat's player, written once for every game: it is given what its seat
+/// may know ([`SeatView`]: the Decision, neutral or the game's own, and the
+/// seat's view), never the table.
 pub trait Player {
     /// The index of an option of the pending Decision, or `None` to give up
     /// (the game stops at that Decision: [`play_out`] returns).
-    fn choose(&mut self, table: &dyn Table<'_>) -> Option<usize>;
+    fn choose(&mut self, seat: &SeatView<'_>) -> Option<usize>;
 }
 
 /// How [`play_out`] left the table.
@@ -254,9 +363,11 @@ pub fn play_out(table: &mut dyn Table<'_>, players: &mut [&mut dyn Player]) -> R
     }
     while let Some(seat) = table.to_move() {
         let n = players.len();
-        let Some(answer) = players[seat.index() % n].choose(&*table) else {
+        let Some(view) = table.seat_view() else { break };
+        let Some(answer) = players[seat.index() % n].choose(&view) else {
             return Ok(Played::GaveUp(seat));
         };
+        drop(view);
         table.apply(answer)?;
     }
     Ok(Played::Over)

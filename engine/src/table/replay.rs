@@ -111,25 +111,42 @@ pub enum Stop<D, S, E> {
 }
 
 /// The answers a replay gives, shared by the seats' controllers: the next
-/// one for each Decision met; when they run out, the first Decision without
-/// one is captured (with the state and events its controller was shown)
-/// and every later question is refused (the engine's halting).
-pub struct Feed<D, S, E> {
+/// one for each Decision met; when they run out, or one is out of range,
+/// every later question is refused (the engine's halting) and the feed says
+/// why ([`Feed::take_stop`]). The game itself keeps the position where its
+/// controller first gave up (`Game::capture_halt`): the feed never sees the
+/// state.
+pub struct Feed {
     answers: Vec<usize>,
     used: usize,
-    stop: Option<Stop<D, S, E>>,
+    stop: Option<FeedStop>,
 }
 
-impl<D, S, E> Feed<D, S, E> {
+/// Why a [`Feed`] stopped answering.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum FeedStop {
+    /// The answers ran out at a Decision.
+    RanOut,
+    /// Answer `index` is `answer`, but its Decision had `options` options.
+    Bad {
+        /// Which answer, from 0.
+        index: usize,
+        /// Its value.
+        answer: usize,
+        /// How many options the Decision had.
+        options: usize,
+    },
+}
+
+impl Feed {
     /// A feed of `answers`, for the seats to share.
     pub fn shared(answers: &[usize]) -> Rc<RefCell<Self>> {
         Rc::new(RefCell::new(Feed { answers: answers.to_vec(), used: 0, stop: None }))
     }
 
     /// The answer to a Decision of `options` options, or `None` once the
-    /// answers ran out (then `capture` is called, the first time) or one was
-    /// out of range.
-    pub fn next(&mut self, options: usize, capture: impl FnOnce() -> (D, S, Vec<E>)) -> Option<usize> {
+    /// answers ran out or one was out of range.
+    pub fn next(&mut self, options: usize) -> Option<usize> {
         if self.stop.is_some() {
             return None;
         }
@@ -139,12 +156,11 @@ impl<D, S, E> Feed<D, S, E> {
                 Some(a)
             }
             Some(&answer) => {
-                self.stop = Some(Stop::Bad { index: self.used, answer, options });
+                self.stop = Some(FeedStop::Bad { index: self.used, answer, options });
                 None
             }
             None => {
-                let (decision, state, events) = capture();
-                self.stop = Some(Stop::Decision { decision, state, events });
+                self.stop = Some(FeedStop::RanOut);
                 None
             }
         }
@@ -155,9 +171,21 @@ impl<D, S, E> Feed<D, S, E> {
         self.used
     }
 
-    /// Where the feed stopped the game, if it did.
-    pub fn take_stop(&mut self) -> Option<Stop<D, S, E>> {
+    /// Why the feed stopped the game, if it did.
+    pub fn take_stop(&mut self) -> Option<FeedStop> {
         self.stop.take()
+    }
+}
+
+impl FeedStop {
+    /// The replay's [`Stop`]: at the Decision the game kept (`captured`), or
+    /// a bad answer.
+    pub fn into_stop<D, S, E>(self, captured: Option<(D, S, Vec<E>)>) -> Stop<D, S, E> {
+        match (self, captured) {
+            (FeedStop::Bad { index, answer, options }, _) => Stop::Bad { index, answer, options },
+            (FeedStop::RanOut, Some((decision, state, events))) => Stop::Decision { decision, state, events },
+            (FeedStop::RanOut, None) => Stop::Failed("the game kept no position at the Decision it stopped at".into()),
+        }
     }
 }
 

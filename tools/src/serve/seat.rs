@@ -1,5 +1,6 @@
 //! A person plays a seat from the browser: the game runs on a thread of its
-//! own with a [`BrowserSeat`] as that seat's `Controller` (the engine's
+//! own with a [`BrowserSeat`] as that seat's player (given only the seat's
+//! view, `arena_engine::table::SeatView`; the engine's
 //! synchronous Decisions, as the terminal's human seat answers them) and the
 //! greedy player in the other; each Decision is published with a picture of
 //! the position, and the page's answer is handed back through a channel.
@@ -8,8 +9,8 @@ use super::api::Reply;
 use super::query::Query;
 use super::*;
 use arena_engine::render::{self, Options, Scene};
-use arena_engine::rules::decision::{Choice, Controller, Decision};
-use arena_engine::rules::state::View;
+use arena_engine::rules::decision::{Choice, Controller};
+use arena_engine::table::{Player, SeatNative, SeatView};
 use serde_json::json;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::mpsc;
@@ -53,45 +54,52 @@ struct BrowserSeat {
     cancel: Arc<AtomicBool>,
 }
 
-impl Controller for BrowserSeat {
-    fn decide(&mut self, d: &Decision, view: &View<'_>) -> usize {
-        let marks: Vec<_> = d
-            .options
-            .iter()
-            .enumerate()
-            .filter_map(|(i, o)| match o {
-                Choice::Space { space } | Choice::MoveTo { space } => Some((*space, (i + 1).to_string())),
-                _ => None,
-            })
-            .collect();
-        let board = match Scene::of_state(view.content, view.state) {
-            Ok(scene) => render::svg::to_svg(&scene, &Options { marks, ..Options::default() }),
-            Err(e) => format!("<p>{e}</p>"),
+impl Player for BrowserSeat {
+    fn choose(&mut self, seat: &SeatView<'_>) -> Option<usize> {
+        let (board, character) = match &seat.native {
+            SeatNative::Aristeia { decision, view } => {
+                let marks: Vec<_> = decision
+                    .options
+                    .iter()
+                    .enumerate()
+                    .filter_map(|(i, o)| match o {
+                        Choice::Space { space } | Choice::MoveTo { space } => Some((*space, (i + 1).to_string())),
+                        _ => None,
+                    })
+                    .collect();
+                let board = match Scene::of_view(view) {
+                    Ok(scene) => render::svg::to_svg(&scene, &Options { marks, ..Options::default() }),
+                    Err(e) => format!("<p>{e}</p>"),
+                };
+                (board, decision.character.clone())
+            }
+            SeatNative::Invictus { .. } => (String::new(), None),
         };
+        let d = seat.decision();
         {
             let mut s = lock(&self.shown);
             s.board = board;
-            s.narrative = view.events.iter().map(|e| e.seen_by(d.player).to_string()).collect();
+            s.narrative = seat.narrative(0);
             s.asked += 1;
             s.decision = Some(json!({
                 "player": d.player.to_string(),
-                "character": d.character,
+                "character": character,
                 "prompt": d.prompt,
-                "options": d.options.iter().map(ToString::to_string).collect::<Vec<_>>(),
+                "options": d.options,
             }));
         }
         loop {
             if self.cancel.load(Ordering::Relaxed) {
                 // The engine stops asking once a controller gives up.
-                return usize::MAX;
+                return None;
             }
             match self.answers.recv_timeout(Duration::from_millis(200)) {
                 Ok(i) if i < d.options.len() => {
                     lock(&self.shown).decision = None;
-                    return i;
+                    return Some(i);
                 }
                 Ok(_) | Err(mpsc::RecvTimeoutError::Timeout) => {}
-                Err(mpsc::RecvTimeoutError::Disconnected) => return usize::MAX,
+                Err(mpsc::RecvTimeoutError::Disconnected) => return None,
             }
         }
     }

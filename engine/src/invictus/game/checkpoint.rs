@@ -99,6 +99,8 @@ impl<'a> Checkpoint<'a> {
             max_turns: self.max_turns,
             max_decisions: self.max_decisions,
             stopped: self.stopped,
+            capture_halt: false,
+            halted_at: None,
         })
     }
 

@@ -74,6 +74,10 @@ pub struct Game<'a> {
     max_decisions: usize,
     /// Whether a backstop stopped the game ([`Game::stop`]).
     stopped: bool,
+    /// Whether to keep the position where a controller first gives up.
+    capture_halt: bool,
+    /// That position: the Decision, the state and the events when it was asked.
+    halted_at: Option<Box<(Decision, GameState, Vec<Event>)>>,
 }
 
 /// Most Decisions in one Invictus game: a whole game of 2,000 turns (the
@@ -93,6 +97,24 @@ impl<'a> Game<'a> {
     pub fn god(&self, p: PlayerId) -> &'a God {
         let id = &self.state.player(p).god;
         &self.content.gods.get(id).expect("seated gods are loaded").value
+    }
+
+    /// Keep the position where a controller first gives up (answers
+    /// `usize::MAX`; it is then given the option that ends things soonest),
+    /// for [`Game::take_halted_at`]: how a table captures a position
+    /// without handing the whole state to a controller.
+    pub fn capture_halt(&mut self) {
+        self.capture_halt = true;
+    }
+
+    /// The position [`Game::capture_halt`] kept, once.
+    pub fn take_halted_at(&mut self) -> Option<(Decision, GameState, Vec<Event>)> {
+        self.halted_at.take().map(|b| *b)
+    }
+
+    /// What seat `seat` may know of the game now ([`View`]).
+    pub fn view(&self, seat: PlayerId) -> View<'_> {
+        View::new(seat, &self.state, &self.events, self.content)
     }
 
     /// A player's name: their god's id.
@@ -153,9 +175,19 @@ impl<'a> Game<'a> {
             return options.into_iter().nth(i).expect("an option");
         }
         let d = Decision { player, kind, prompt: prompt.to_string(), options };
-        let view = View { state: &self.state, content: self.content, events: &self.events };
+        let view = View::new(player, &self.state, &self.events, self.content);
         let i = self.controllers[player.index()].decide(&d, &view);
-        let i = i.min(d.options.len() - 1);
+        let i = if i == usize::MAX {
+            // The controller gave up (a table's replay out of answers): keep
+            // the position once, and take the option that ends things soonest.
+            if self.capture_halt && self.halted_at.is_none() {
+                self.halted_at = Some(Box::new((d.clone(), self.state.clone(), self.events.clone())));
+            }
+            let ending = |c: &Choice| matches!(c, Choice::EndTurn | Choice::Complete | Choice::Pass);
+            d.options.iter().position(ending).unwrap_or(0)
+        } else {
+            i.min(d.options.len() - 1)
+        };
         self.answers.push(i);
         d.options.into_iter().nth(i).expect("index checked")
     }

@@ -201,6 +201,8 @@ impl<'a> Game<'a> {
             max_turns,
             max_decisions: MAX_DECISIONS_PER_GAME,
             stopped: false,
+            capture_halt: false,
+            halted_at: None,
         }
     }
 

@@ -300,6 +300,13 @@ pub struct Game<'a> {
     pub(in crate::rules) forced: ForcedDice,
     /// How many events there were when a controller gave up, if one did.
     halted: Option<usize>,
+    /// Whether to keep the position where a controller first gives up
+    /// ([`Game::capture_halt`]).
+    capture_halt: bool,
+    /// That position: the Decision, the state and the events when it was asked.
+    halted_at: Option<Box<(Decision, GameState, Vec<Event>)>>,
+    /// The umpire's look at every Decision answered ([`Game::observe`]).
+    observer: Option<&'a mut dyn FnMut(&Decision, &GameState, usize)>,
     /// The Character-shaped cards of the Controllers' Minions ([`MinionOf`]).
     minion_cards: Vec<std::rc::Rc<model::Character>>,
     /// The profile of every Running Projectile: "a Defense of one blue die and
@@ -545,6 +552,7 @@ impl<'a> Game<'a> {
             players,
             units,
             round: 0,
+            turn: 0,
             underdog: PlayerId::seat(0),
             running_orders: Vec::new(),
             scoring_zones: scenario.scoring_zones.clone(),
@@ -574,6 +582,9 @@ impl<'a> Game<'a> {
             scenario_hooks: scenario::hooks(scenario),
             forced: ForcedDice::default(),
             halted: None,
+            capture_halt: false,
+            halted_at: None,
+            observer: None,
             minion_cards,
             projectile_card: std::rc::Rc::new(projectiles::projectile_card()),
             effects_run: BTreeSet::new(),
@@ -660,9 +671,12 @@ impl<'a> Game<'a> {
         }
         let decision =
             Decision { player, kind, character: character.map(str::to_string), prompt: prompt.to_string(), options };
-        let view = View { state: &self.state, events: &self.events, content: self.content, board: &self.board };
+        let view = View::new(player, &self.state, &self.events, self.content, &self.board);
         let answer = self.controllers[player].decide(&decision, &view);
         if answer == usize::MAX && self.halted.is_none() {
+            if self.capture_halt {
+                self.halted_at = Some(Box::new((decision.clone(), self.state.clone(), self.events.clone())));
+            }
             // The controller gave up (a situation without the answer): stop here.
             self.halted = Some(self.events.len());
             self.state.over = true;
@@ -673,6 +687,9 @@ impl<'a> Game<'a> {
             answer.min(decision.options.len() - 1)
         };
         self.answers.push(answer);
+        if let Some(observe) = self.observer.as_mut() {
+            observe(&decision, &self.state, answer);
+        }
         decision.options.into_iter().nth(answer).expect("answer in range")
     }
 
@@ -802,6 +819,32 @@ impl<'a> Game<'a> {
     /// The events before a controller gave up, if one did (situations).
     pub fn halted(&self) -> Option<usize> {
         self.halted
+    }
+
+    /// Keep the position where a controller first gives up (answers
+    /// `usize::MAX`): the Decision, the whole state and the events, for
+    /// [`Game::take_halted_at`]. The table uses it to capture a position
+    /// without handing the whole state to a controller.
+    pub fn capture_halt(&mut self) {
+        self.capture_halt = true;
+    }
+
+    /// Call `observer` at every Decision answered, with the Decision, the
+    /// whole state when it was asked and the answer: the umpire's record (a
+    /// test's, a tool's), never a player's (players see only their `View`).
+    pub fn observe(&mut self, observer: &'a mut dyn FnMut(&Decision, &GameState, usize)) {
+        self.observer = Some(observer);
+    }
+
+    /// The position [`Game::capture_halt`] kept, once.
+    pub fn take_halted_at(&mut self) -> Option<(Decision, GameState, Vec<Event>)> {
+        self.halted_at.take().map(|b| *b)
+    }
+
+    /// What seat `seat` may know of the game now ([`View`]): the umpire
+    /// (the simulator, a renderer of a situation) hands it to whoever may see it.
+    pub fn view(&self, seat: PlayerId) -> View<'_> {
+        View::new(seat, &self.state, &self.events, self.content, &self.board)
     }
 
     /// Forced dice faces not rolled (situations).

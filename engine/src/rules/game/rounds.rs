@@ -4,6 +4,7 @@ use super::*;
 
 impl<'a> Game<'a> {
     pub(super) fn planning_phase(&mut self) {
+        self.state.turn = 0;
         self.open_window(model::Window::PlanningPhase, None);
         if self.table().prime_time() {
             self.prime_time_planning();
@@ -151,6 +152,8 @@ impl<'a> Game<'a> {
         if self.state.over {
             return vec![];
         }
+        // Step 1, Initiative: this Turn's position of the Running Orders is revealed.
+        self.state.turn = turn;
         if self.table().prime_time() {
             return self.prime_time_turn_order(turn);
         }
