@@ -461,7 +461,17 @@ fn hidden_objectives_reveal_no_other_players_cards() {
         while !t.is_over() {
             if let Native::Aristeia { decision: Some(d), state, view } = t.native() {
                 let mine = state.hidden_objectives(d.player);
-                let seen = view.to_json().to_string();
+                // What the view shows but the public piles and the narrative
+                // (a copy of a card may lie face up there).
+                let mut json = view.to_json();
+                for public in ["events", "objectives"] {
+                    json.as_object_mut().unwrap().remove(public);
+                }
+                let seen = json.to_string();
+                let hidden = view.objectives().map_or(&[][..], |o| o.hidden);
+                if hidden != mine {
+                    leaks.push(format!("seed {seed}: {}'s view holds {hidden:?}, not its own", d.player));
+                }
                 for q in state.players.table().seats().filter(|q| *q != d.player) {
                     for id in state.hidden_objectives(q).iter().filter(|id| !mine.contains(id)) {
                         checked += 1;

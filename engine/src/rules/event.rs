@@ -172,8 +172,8 @@ pub fn symbol_name(s: Symbol) -> &'static str {
 impl Event {
     /// The event as one seat may know it: what is placed face down by
     /// another player shows only that it was placed. A Running Order is
-    /// placed face down (`000 § Planning Phase`: "secretly"; `001 § Round`,
-    /// 1. Planning Phase: "hidden to the other players") and each Turn's
+    /// placed face down (`000 § Planning Phase`: "secretly"; `001 § Round`
+    /// (1. Planning Phase): "hidden to the other players") and each Turn's
     /// Initiative step reveals its cards ([`Event::Initiative`]). Every other
     /// event is public and reads as its `Display`.
     pub fn seen_by(&self, seat: PlayerId) -> SeenBy<'_> {

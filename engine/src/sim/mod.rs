@@ -119,7 +119,7 @@ pub fn play_observed<'a>(
     runtime: &'a Runtime,
     setup: &GameSetup,
     controllers: Vec<&'a mut dyn Controller>,
-    observer: Option<&'a mut dyn FnMut(&crate::rules::decision::Decision, &crate::rules::state::GameState, usize)>,
+    observer: Option<crate::rules::game::Observer<'a>>,
 ) -> Result<Record, String> {
     let mut game = Game::new(content, runtime, setup, controllers)?;
     if let Some(o) = observer {

@@ -107,7 +107,7 @@ impl<'a> Engine<'a> for Invictus<'a> {
         let mut game = match from {
             Quiet::Start { setup, seed } => {
                 self.runtime.begin_game();
-                match Game::new(self.content, Some(self.runtime), setup, *seed, controllers) {
+                match Game::new_capturing(self.content, Some(self.runtime), setup, *seed, controllers, true) {
                     Ok(g) => g,
                     Err(e) => return Run { passed, stop: Stop::Failed(e.0), used: 0 },
                 }

@@ -104,6 +104,23 @@ impl<'a> Game<'a> {
         seed: u64,
         controllers: Vec<Box<dyn Controller + 'a>>,
     ) -> Result<Game<'a>, SetupError> {
+        Self::new_capturing(content, runtime, setup, seed, controllers, false)
+    }
+
+    /// [`Game::new`], keeping the position where a controller first gives
+    /// up when `capture` (`Game::capture_halt`, from the gods' choice on: a
+    /// table's replay).
+    ///
+    /// # Errors
+    /// As [`Game::new`].
+    pub fn new_capturing(
+        content: &'a Content,
+        runtime: Option<&'a Runtime>,
+        setup: &InvictusSetup,
+        seed: u64,
+        controllers: Vec<Box<dyn Controller + 'a>>,
+        capture: bool,
+    ) -> Result<Game<'a>, SetupError> {
         let n = setup.players;
         let ok = match setup.seating {
             Seating::FreeForAll => (3..=6).contains(&n),
@@ -129,6 +146,7 @@ impl<'a> Game<'a> {
         }
         let mut game = Game::empty(content, runtime, market, seed, controllers, setup.max_turns);
         game.max_decisions = setup.max_decisions;
+        game.capture_halt = capture;
         game.seat_players(setup)?;
         game.build_marketplace();
         game.first_player();

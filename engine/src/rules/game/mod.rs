@@ -61,6 +61,10 @@ use rand::{RngExt, SeedableRng};
 use std::collections::{BTreeMap, BTreeSet};
 
 pub use checkpoint::Checkpoint;
+
+/// The umpire's look at each Decision answered ([`Game::observe`]): the
+/// Decision, the whole state when it was asked, the answer.
+pub type Observer<'a> = &'a mut dyn FnMut(&Decision, &GameState, usize);
 pub use optional::OptionalRule;
 
 /// A Character's card, or the Character-shaped card the engine builds for a
@@ -306,7 +310,7 @@ pub struct Game<'a> {
     /// That position: the Decision, the state and the events when it was asked.
     halted_at: Option<Box<(Decision, GameState, Vec<Event>)>>,
     /// The umpire's look at every Decision answered ([`Game::observe`]).
-    observer: Option<&'a mut dyn FnMut(&Decision, &GameState, usize)>,
+    observer: Option<Observer<'a>>,
     /// The Character-shaped cards of the Controllers' Minions ([`MinionOf`]).
     minion_cards: Vec<std::rc::Rc<model::Character>>,
     /// The profile of every Running Projectile: "a Defense of one blue die and
@@ -832,7 +836,7 @@ impl<'a> Game<'a> {
     /// Call `observer` at every Decision answered, with the Decision, the
     /// whole state when it was asked and the answer: the umpire's record (a
     /// test's, a tool's), never a player's (players see only their `View`).
-    pub fn observe(&mut self, observer: &'a mut dyn FnMut(&Decision, &GameState, usize)) {
+    pub fn observe(&mut self, observer: Observer<'a>) {
         self.observer = Some(observer);
     }
 
