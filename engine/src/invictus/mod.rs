@@ -14,6 +14,7 @@
 
 pub mod api;
 pub mod decision;
+pub(crate) mod determinize;
 pub mod event;
 pub mod game;
 pub mod players;

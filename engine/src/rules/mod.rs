@@ -11,6 +11,7 @@
 //! game's seeded RNG.
 
 pub mod decision;
+pub(crate) mod determinize;
 pub mod event;
 pub mod game;
 pub mod geometry;

@@ -52,6 +52,8 @@ enum Phase {
 pub struct Quiet {
     checkpoint: Checkpoint,
     phase: Phase,
+    /// A determinization's reseed: at which Decision, with which seed.
+    reseed: Option<(usize, u64)>,
 }
 
 /// A seat's controller in a replay: the shared answers, then it gives up
@@ -60,7 +62,7 @@ struct Seat(Rc<RefCell<Feed>>);
 
 impl Controller for Seat {
     fn decide(&mut self, d: &decision::Decision, _view: &View<'_>) -> usize {
-        self.0.borrow_mut().next(d.options.len()).unwrap_or(usize::MAX)
+        self.0.borrow_mut().next(d.options.len(), |i| format!("{:?}", d.options[i])).unwrap_or(usize::MAX)
     }
 }
 
@@ -79,7 +81,7 @@ pub fn start_aristeia<'a>(
     let controllers = seats.iter_mut().map(|s| s as &mut dyn Controller).collect();
     let mut game = Game::new(content, runtime, setup, controllers)?;
     let (checkpoint, events) = game.checkpoint().ok_or("a new game is not at a quiet point")?;
-    Replayed::new(Aristeia { content, runtime }, Quiet { checkpoint, phase: Phase::Setup }, events)
+    Replayed::new(Aristeia { content, runtime }, Quiet { checkpoint, phase: Phase::Setup, reseed: None }, events)
 }
 
 /// How a game that is over ended: the winner of its `GameEnded`, if any.
@@ -107,8 +109,7 @@ impl<'a> Engine<'a> for Aristeia<'a> {
         quiet.checkpoint.answers()
     }
 
-    fn run(&self, from: &Quiet, answers: &[usize]) -> Run<Quiet, decision::Decision, GameState, Event> {
-        let feed = Feed::shared(answers);
+    fn run(&self, from: &Quiet, feed: &Rc<RefCell<Feed>>) -> Run<Quiet, decision::Decision, GameState, Event> {
         let n = self.seats(from);
         let mut seats: Vec<Seat> = (0..n).map(|_| Seat(feed.clone())).collect();
         let controllers = seats.iter_mut().map(|s| s as &mut dyn Controller).collect();
@@ -118,6 +119,9 @@ impl<'a> Engine<'a> for Aristeia<'a> {
             Err(e) => return Run { passed, stop: Stop::Failed(e), used: 0 },
         };
         game.capture_halt();
+        if let Some((at, seed)) = from.reseed {
+            game.reseed_at(at, seed);
+        }
         let mut phase = from.phase.clone();
         loop {
             // One step of the game (as `Game::play` takes it), and where it leads.
@@ -160,10 +164,30 @@ impl<'a> Engine<'a> for Aristeia<'a> {
                 let Some((checkpoint, events)) = game.checkpoint() else {
                     return Run { passed, stop: Stop::Failed("a quiet point has an effect running".into()), used };
                 };
-                passed.push(Passed { quiet: Quiet { checkpoint, phase: next.clone() }, used, events });
+                passed.push(Passed { quiet: Quiet { checkpoint, phase: next.clone(), reseed: None }, used, events });
             }
             phase = next;
         }
+    }
+
+    fn redeal(
+        &self,
+        quiet: &Quiet,
+        now: &GameState,
+        seat: PlayerId,
+        rng: &mut rand_chacha::ChaCha8Rng,
+        reseed: (usize, u64),
+        pin_all: bool,
+    ) -> Quiet {
+        let mut state = quiet.checkpoint.state().clone();
+        if !pin_all {
+            crate::rules::determinize::redeal(&mut state, now, seat, rng);
+        }
+        Quiet { checkpoint: quiet.checkpoint.with_state(state), phase: quiet.phase.clone(), reseed: Some(reseed) }
+    }
+
+    fn seat_json(&self, quiet: &Quiet, state: &GameState, events: &[Event], seat: PlayerId) -> serde_json::Value {
+        View::new(seat, state, events, self.content, quiet.checkpoint.board()).to_json()
     }
 
     fn options(d: &decision::Decision) -> usize {

@@ -31,9 +31,11 @@ pub enum Quiet<'a> {
         setup: InvictusSetup,
         /// The seed.
         seed: u64,
+        /// A determinization's reseed: at which Decision, with which seed.
+        reseed: Option<(usize, u64)>,
     },
-    /// Between two turns.
-    Turn(Box<Checkpoint<'a>>),
+    /// Between two turns (and a determinization's reseed).
+    Turn(Box<Checkpoint<'a>>, Option<(usize, u64)>),
 }
 
 /// A seat's controller in a replay: the shared answers; then it gives up
@@ -45,7 +47,7 @@ struct Seat(Rc<RefCell<Feed>>);
 
 impl Controller for Seat {
     fn decide(&mut self, d: &inv::Decision, _view: &View<'_>) -> usize {
-        self.0.borrow_mut().next(d.options.len()).unwrap_or(usize::MAX)
+        self.0.borrow_mut().next(d.options.len(), |i| format!("{:?}", d.options[i])).unwrap_or(usize::MAX)
     }
 }
 
@@ -59,7 +61,7 @@ pub fn start_invictus<'a>(
     setup: &InvictusSetup,
     seed: u64,
 ) -> Result<InvictusTable<'a>, String> {
-    Replayed::new(Invictus { content, runtime }, Quiet::Start { setup: setup.clone(), seed }, Vec::new())
+    Replayed::new(Invictus { content, runtime }, Quiet::Start { setup: setup.clone(), seed, reseed: None }, Vec::new())
 }
 
 impl<'a> Invictus<'a> {
@@ -88,32 +90,36 @@ impl<'a> Engine<'a> for Invictus<'a> {
     fn seats(&self, quiet: &Quiet<'a>) -> usize {
         match quiet {
             Quiet::Start { setup, .. } => setup.players,
-            Quiet::Turn(cp) => cp.state().players.len(),
+            Quiet::Turn(cp, _) => cp.state().players.len(),
         }
     }
 
     fn answers_before<'q>(&self, quiet: &'q Quiet<'a>) -> &'q [usize] {
         match quiet {
             Quiet::Start { .. } => &[],
-            Quiet::Turn(cp) => cp.answers(),
+            Quiet::Turn(cp, _) => cp.answers(),
         }
     }
 
-    fn run(&self, from: &Quiet<'a>, answers: &[usize]) -> Run<Quiet<'a>, inv::Decision, GameState, Event> {
-        let feed = Feed::shared(answers);
+    fn run(&self, from: &Quiet<'a>, feed: &Rc<RefCell<Feed>>) -> Run<Quiet<'a>, inv::Decision, GameState, Event> {
         let n = self.seats(from);
         let mut passed = Vec::new();
-        let controllers = self.controllers(&feed, n);
+        let controllers = self.controllers(feed, n);
         let mut game = match from {
-            Quiet::Start { setup, seed } => {
+            Quiet::Start { setup, seed, reseed } => {
                 self.runtime.begin_game();
-                match Game::new_capturing(self.content, Some(self.runtime), setup, *seed, controllers, true) {
+                match Game::new_at_table(self.content, Some(self.runtime), setup, *seed, controllers, true, *reseed) {
                     Ok(g) => g,
                     Err(e) => return Run { passed, stop: Stop::Failed(e.0), used: 0 },
                 }
             }
-            Quiet::Turn(cp) => match cp.resume(controllers) {
-                Ok(g) => g,
+            Quiet::Turn(cp, reseed) => match cp.resume(controllers) {
+                Ok(mut g) => {
+                    if let Some((at, seed)) = *reseed {
+                        g.reseed_at(at, seed);
+                    }
+                    g
+                }
                 Err(e) => return Run { passed, stop: Stop::Failed(e.0), used: 0 },
             },
         };
@@ -133,9 +139,35 @@ impl<'a> Engine<'a> for Invictus<'a> {
             let Some((checkpoint, events)) = game.checkpoint() else {
                 return Run { passed, stop: Stop::Failed("a turn's start is not a quiet point".into()), used };
             };
-            passed.push(Passed { quiet: Quiet::Turn(Box::new(checkpoint)), used, events });
+            passed.push(Passed { quiet: Quiet::Turn(Box::new(checkpoint), None), used, events });
             at_start = false;
         }
+    }
+
+    fn redeal(
+        &self,
+        quiet: &Quiet<'a>,
+        now: &GameState,
+        seat: PlayerId,
+        rng: &mut rand_chacha::ChaCha8Rng,
+        reseed: (usize, u64),
+        pin_all: bool,
+    ) -> Quiet<'a> {
+        match quiet {
+            // Before the gods are dealt nothing is hidden yet but the seed's future.
+            Quiet::Start { setup, seed, .. } => Quiet::Start { setup: setup.clone(), seed: *seed, reseed: Some(reseed) },
+            Quiet::Turn(cp, _) => {
+                let mut state = cp.state().clone();
+                if !pin_all {
+                    crate::invictus::determinize::redeal(&mut state, now, seat, rng);
+                }
+                Quiet::Turn(Box::new(cp.with_state(state)), Some(reseed))
+            }
+        }
+    }
+
+    fn seat_json(&self, _quiet: &Quiet<'a>, state: &GameState, events: &[Event], seat: PlayerId) -> serde_json::Value {
+        View::new(seat, state, events, self.content).to_json(None)
     }
 
     fn options(d: &inv::Decision) -> usize {

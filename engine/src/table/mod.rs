@@ -303,6 +303,24 @@ pub trait Table<'a> {
     /// pending work and log (shared, not copied).
     fn fork(&self) -> Box<dyn Table<'a> + 'a>;
 
+    /// A game consistent with everything `seat` knows at this Decision,
+    /// with the rest drawn anew from `seed` (OpenSpiel's
+    /// `ResampleFromInfostate`, the determinization of Cowling, Powley &
+    /// Whitehouse's IS-MCTS): the hidden cards `seat` has not seen (the
+    /// other players' Tactics and Invictus hands, every deck's order below
+    /// the cards drawn since the last quiet point, the Objectives Deck and
+    /// the other players' hidden Objective cards, face-down Running Order
+    /// placements, Running Projectile and Special Space markers face down)
+    /// dealt anew, and the dice and draws from this Decision on reseeded.
+    /// `seat`'s view of the new game equals its view of this one (checked:
+    /// a deal that the replay since the quiet point contradicts is dealt
+    /// again). The new game is not a replay of the original's seed, and its
+    /// log before the quiet point is the original's.
+    ///
+    /// # Errors
+    /// The game is over; or no deal could be replayed (an engine defect).
+    fn determinize(&self, seat: PlayerId, seed: u64) -> Result<Box<dyn Table<'a> + 'a>, TableError>;
+
     /// The game's own typed Decision, whole state and deciding seat's
     /// view ([`Native`]): for the umpire (the simulator, tests), never a player.
     fn native(&self) -> Native<'_>;

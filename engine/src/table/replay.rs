@@ -32,10 +32,30 @@ pub trait Engine<'a>: Copy + 'a {
     /// The answers given before `quiet`, from the game's start.
     fn answers_before<'q>(&self, quiet: &'q Self::Quiet) -> &'q [usize];
 
-    /// Play on from `from` with `answers` in order, through the real
-    /// engine, until the answers run out at a Decision, the game ends, or an
+    /// Play on from `from` with the answers of `feed`, through the real
+    /// engine, until they run out at a Decision, the game ends, or an
     /// answer is out of range; noting every quiet point passed on the way.
-    fn run(&self, from: &Self::Quiet, answers: &[usize]) -> Run<Self::Quiet, Self::Decision, Self::State, Self::Event>;
+    fn run(&self, from: &Self::Quiet, feed: &Rc<RefCell<Feed>>) -> Run<Self::Quiet, Self::Decision, Self::State, Self::Event>;
+
+    /// A copy of `quiet` in which what `seat` may not know at the position
+    /// `now` (a Decision after `quiet`) is dealt anew with `rng`, consistent
+    /// with what it knows there (cards that became public since `quiet`
+    /// stay where they were); with `pin_all`, nothing is dealt anew. The
+    /// game's randomness is reseeded with `reseed.1` when it asks its
+    /// Decision number `reseed.0` (counted from the game's start).
+    fn redeal(
+        &self,
+        quiet: &Self::Quiet,
+        now: &Self::State,
+        seat: PlayerId,
+        rng: &mut rand_chacha::ChaCha8Rng,
+        reseed: (usize, u64),
+        pin_all: bool,
+    ) -> Self::Quiet;
+
+    /// What `seat` may know at a position, as JSON (its view's).
+    fn seat_json(&self, quiet: &Self::Quiet, state: &Self::State, events: &[Self::Event], seat: PlayerId)
+    -> serde_json::Value;
 
     /// How many options a Decision has.
     fn options(d: &Self::Decision) -> usize;
@@ -120,6 +140,13 @@ pub struct Feed {
     answers: Vec<usize>,
     used: usize,
     stop: Option<FeedStop>,
+    /// Translating: the options chosen, by key, to find in each Decision's
+    /// options instead of the answers ([`Feed::translating`]).
+    keys: Option<Vec<String>>,
+    /// Recording: the key of each option chosen ([`Feed::recording`]).
+    chosen: Option<Vec<String>>,
+    /// The indices given, in order.
+    given: Vec<usize>,
 }
 
 /// Why a [`Feed`] stopped answering.
@@ -127,7 +154,8 @@ pub struct Feed {
 pub enum FeedStop {
     /// The answers ran out at a Decision.
     RanOut,
-    /// Answer `index` is `answer`, but its Decision had `options` options.
+    /// Answer `index` is `answer`, but its Decision had `options` options
+    /// (translating: the option chosen is not among them, `answer` is `usize::MAX`).
     Bad {
         /// Which answer, from 0.
         index: usize,
@@ -139,20 +167,59 @@ pub enum FeedStop {
 }
 
 impl Feed {
+    fn of(answers: Vec<usize>, keys: Option<Vec<String>>, chosen: Option<Vec<String>>) -> Rc<RefCell<Self>> {
+        Rc::new(RefCell::new(Feed { answers, used: 0, stop: None, keys, chosen, given: Vec::new() }))
+    }
+
     /// A feed of `answers`, for the seats to share.
     pub fn shared(answers: &[usize]) -> Rc<RefCell<Self>> {
-        Rc::new(RefCell::new(Feed { answers: answers.to_vec(), used: 0, stop: None }))
+        Feed::of(answers.to_vec(), None, None)
+    }
+
+    /// A feed of `answers` that also notes the key of each option chosen
+    /// ([`Feed::chosen`]).
+    pub fn recording(answers: &[usize]) -> Rc<RefCell<Self>> {
+        Feed::of(answers.to_vec(), None, Some(Vec::new()))
+    }
+
+    /// A feed that answers each Decision with the option of the next key
+    /// (as [`Feed::recording`] noted them on another line of play), and
+    /// stops as bad where no option has it.
+    pub fn translating(keys: Vec<String>) -> Rc<RefCell<Self>> {
+        Feed::of(Vec::new(), Some(keys), None)
     }
 
     /// The answer to a Decision of `options` options, or `None` once the
-    /// answers ran out or one was out of range.
-    pub fn next(&mut self, options: usize) -> Option<usize> {
+    /// answers ran out or one was out of range. `key(i)` names option `i`
+    /// (asked only when recording or translating).
+    pub fn next(&mut self, options: usize, key: impl Fn(usize) -> String) -> Option<usize> {
         if self.stop.is_some() {
             return None;
+        }
+        if let Some(keys) = &self.keys {
+            let Some(want) = keys.get(self.used) else {
+                self.stop = Some(FeedStop::RanOut);
+                return None;
+            };
+            return match (0..options).find(|&i| key(i) == *want) {
+                Some(i) => {
+                    self.used += 1;
+                    self.given.push(i);
+                    Some(i)
+                }
+                None => {
+                    self.stop = Some(FeedStop::Bad { index: self.used, answer: usize::MAX, options });
+                    None
+                }
+            };
         }
         match self.answers.get(self.used) {
             Some(&a) if a < options => {
                 self.used += 1;
+                self.given.push(a);
+                if let Some(chosen) = &mut self.chosen {
+                    chosen.push(key(a));
+                }
                 Some(a)
             }
             Some(&answer) => {
@@ -169,6 +236,16 @@ impl Feed {
     /// How many answers were used.
     pub fn used(&self) -> usize {
         self.used
+    }
+
+    /// The indices given, in order.
+    pub fn given(&self) -> &[usize] {
+        &self.given
+    }
+
+    /// The keys of the options chosen, when recording.
+    pub fn chosen(&self) -> &[String] {
+        self.chosen.as_deref().unwrap_or_default()
     }
 
     /// Why the feed stopped the game, if it did.
@@ -230,6 +307,10 @@ enum At<D, S, E> {
     Over { state: S, events: Vec<E>, outcome: Outcome },
 }
 
+/// How many deals [`Replayed::determinize`] tries; the last deals nothing
+/// anew (it only reseeds), which is always consistent.
+const DETERMINIZE_TRIES: usize = 8;
+
 /// A table of a game whose engine is `E`: a checkpoint at the last quiet
 /// point (shared by forks), the answers since, and the position they lead
 /// to (shared by forks until one of them answers). [`Table::apply`] replays
@@ -263,7 +344,7 @@ impl<'a, E: Engine<'a>> Replayed<'a, E> {
     /// The game cannot be set up or played from there.
     pub fn new(engine: E, start: E::Quiet, events: Vec<E::Event>) -> Result<Self, String> {
         let quiet = Rc::new(Quiet { point: start, log: Log::default().with(events) });
-        let run = engine.run(&quiet.point, &[]);
+        let run = engine.run(&quiet.point, &Feed::shared(&[]));
         let (quiet, since, at) = settle(quiet, run, Vec::new()).map_err(|e| match e {
             TableError::Engine(why) => why,
             e => e.to_string(),
@@ -278,7 +359,7 @@ impl<'a, E: Engine<'a>> Replayed<'a, E> {
         }
         let mut since = self.since.clone();
         since.extend_from_slice(more);
-        let run = self.engine.run(&self.quiet.point, &since);
+        let run = self.engine.run(&self.quiet.point, &Feed::shared(&since));
         let before = self.since.len();
         let (quiet, since, at) = settle(self.quiet.clone(), run, since).map_err(|e| match e {
             TableError::BadAnswer { index, answer, options } => {
@@ -307,6 +388,49 @@ impl<'a, E: Engine<'a>> Replayed<'a, E> {
     /// Every event so far, oldest first.
     pub fn events(&self) -> impl Iterator<Item = &E::Event> {
         self.quiet.log.iter().chain(self.tail())
+    }
+
+    /// A game consistent with what `seat` knows at this Decision
+    /// ([`Table::determinize`]).
+    ///
+    /// # Errors
+    /// The game is over, or the engine could not replay the position.
+    pub fn determinize(&self, seat: PlayerId, seed: u64) -> Result<Self, TableError> {
+        use rand::{Rng as _, SeedableRng as _};
+        let At::Decision { decision: asked, state: now, events: now_events, .. } = &*self.at else {
+            return Err(TableError::Over);
+        };
+        let asked = E::neutral(asked);
+        // The options chosen since the quiet point, by key, to find again.
+        let record = Feed::recording(&self.since);
+        let _ = self.engine.run(&self.quiet.point, &record);
+        let keys = record.borrow().chosen().to_vec();
+        let want = self.engine.seat_json(&self.quiet.point, now, now_events, seat);
+        let at = self.engine.answers_before(&self.quiet.point).len() + self.since.len();
+        let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(seed);
+        for attempt in 0..DETERMINIZE_TRIES {
+            let reseed = (at, rng.next_u64());
+            let pin_all = attempt + 1 == DETERMINIZE_TRIES;
+            let point = self.engine.redeal(&self.quiet.point, now, seat, &mut rng, reseed, pin_all);
+            let feed = Feed::translating(keys.clone());
+            let run = self.engine.run(&point, &feed);
+            let given = feed.borrow().given().to_vec();
+            if given.len() != keys.len() || !run.passed.is_empty() {
+                continue;
+            }
+            let Stop::Decision { decision, state, events } = run.stop else { continue };
+            if E::neutral(&decision) != asked || self.engine.seat_json(&point, &state, &events, seat) != want {
+                continue;
+            }
+            return Ok(Replayed {
+                engine: self.engine,
+                quiet: Rc::new(Quiet { point, log: self.quiet.log.clone() }),
+                since: given,
+                at: Rc::new(At::Decision { decision, state, events, neutral: OnceCell::new() }),
+                _content: PhantomData,
+            });
+        }
+        Err(TableError::Engine("no game consistent with the seat's view could be replayed".into()))
     }
 
     /// The answers given since the last quiet point: what [`Table::apply`] replays.
@@ -394,6 +518,10 @@ impl<'a, E: Engine<'a>> Table<'a> for Replayed<'a, E> {
 
     fn fork(&self) -> Box<dyn Table<'a> + 'a> {
         Box::new(self.clone())
+    }
+
+    fn determinize(&self, seat: PlayerId, seed: u64) -> Result<Box<dyn Table<'a> + 'a>, TableError> {
+        Ok(Box::new(Replayed::determinize(self, seat, seed)?))
     }
 
     fn native(&self) -> Native<'_> {

@@ -101,12 +101,18 @@ impl<'a> Checkpoint<'a> {
             stopped: self.stopped,
             capture_halt: false,
             halted_at: None,
+            reseed: None,
         })
     }
 
     /// The state at the checkpoint.
     pub fn state(&self) -> &GameState {
         &self.state
+    }
+
+    /// The same checkpoint with another state (a determinization's deal).
+    pub(crate) fn with_state(&self, state: GameState) -> Checkpoint<'a> {
+        Checkpoint { state, ..self.clone() }
     }
 
     /// The content played with.

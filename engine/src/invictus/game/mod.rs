@@ -78,6 +78,8 @@ pub struct Game<'a> {
     capture_halt: bool,
     /// That position: the Decision, the state and the events when it was asked.
     halted_at: Option<Box<(Decision, GameState, Vec<Event>)>>,
+    /// Reseed the RNG when Decision number `.0` is asked ([`Game::reseed_at`]).
+    reseed: Option<(usize, u64)>,
 }
 
 /// Most Decisions in one Invictus game: a whole game of 2,000 turns (the
@@ -105,6 +107,13 @@ impl<'a> Game<'a> {
     /// without handing the whole state to a controller.
     pub fn capture_halt(&mut self) {
         self.capture_halt = true;
+    }
+
+    /// Reseed the game's RNG with `seed` when it asks its Decision number
+    /// `at` (counted from the game's start, as `answers`): a table's
+    /// determinization.
+    pub fn reseed_at(&mut self, at: usize, seed: u64) {
+        self.reseed = Some((at, seed));
     }
 
     /// The position [`Game::capture_halt`] kept, once.
@@ -173,6 +182,12 @@ impl<'a> Game<'a> {
             let ending = |c: &Choice| matches!(c, Choice::EndTurn | Choice::Complete | Choice::Pass);
             let i = options.iter().position(ending).unwrap_or(0);
             return options.into_iter().nth(i).expect("an option");
+        }
+        if let Some((at, seed)) = self.reseed {
+            if self.answers.len() == at {
+                self.rng = ChaCha8Rng::seed_from_u64(seed);
+                self.reseed = None;
+            }
         }
         let d = Decision { player, kind, prompt: prompt.to_string(), options };
         let view = View::new(player, &self.state, &self.events, self.content);

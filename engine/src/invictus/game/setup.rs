@@ -121,6 +121,23 @@ impl<'a> Game<'a> {
         controllers: Vec<Box<dyn Controller + 'a>>,
         capture: bool,
     ) -> Result<Game<'a>, SetupError> {
+        Self::new_at_table(content, runtime, setup, seed, controllers, capture, None)
+    }
+
+    /// [`Game::new_capturing`], reseeded at a Decision of the setup
+    /// (`Game::reseed_at`) when `reseed` says so.
+    ///
+    /// # Errors
+    /// As [`Game::new`].
+    pub(crate) fn new_at_table(
+        content: &'a Content,
+        runtime: Option<&'a Runtime>,
+        setup: &InvictusSetup,
+        seed: u64,
+        controllers: Vec<Box<dyn Controller + 'a>>,
+        capture: bool,
+        reseed: Option<(usize, u64)>,
+    ) -> Result<Game<'a>, SetupError> {
         let n = setup.players;
         let ok = match setup.seating {
             Seating::FreeForAll => (3..=6).contains(&n),
@@ -147,6 +164,7 @@ impl<'a> Game<'a> {
         let mut game = Game::empty(content, runtime, market, seed, controllers, setup.max_turns);
         game.max_decisions = setup.max_decisions;
         game.capture_halt = capture;
+        game.reseed = reseed;
         game.seat_players(setup)?;
         game.build_marketplace();
         game.first_player();
@@ -221,6 +239,7 @@ impl<'a> Game<'a> {
             stopped: false,
             capture_halt: false,
             halted_at: None,
+            reseed: None,
         }
     }
 

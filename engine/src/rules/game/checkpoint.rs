@@ -110,6 +110,7 @@ impl Checkpoint {
             halted: None,
             capture_halt: false,
             halted_at: None,
+            reseed: None,
             observer: None,
             minion_cards: self.minion_cards.clone(),
             projectile_card: self.projectile_card.clone(),
@@ -130,6 +131,11 @@ impl Checkpoint {
     /// The state at the checkpoint.
     pub fn state(&self) -> &GameState {
         &self.state
+    }
+
+    /// The same checkpoint with another state (a determinization's deal).
+    pub(crate) fn with_state(&self, state: GameState) -> Checkpoint {
+        Checkpoint { state, ..self.clone() }
     }
 
     /// The map's terrain.

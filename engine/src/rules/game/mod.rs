@@ -309,6 +309,9 @@ pub struct Game<'a> {
     capture_halt: bool,
     /// That position: the Decision, the state and the events when it was asked.
     halted_at: Option<Box<(Decision, GameState, Vec<Event>)>>,
+    /// Reseed the RNG when Decision number `.0` (from the game's start) is
+    /// asked, with seed `.1` ([`Game::reseed_at`]).
+    reseed: Option<(usize, u64)>,
     /// The umpire's look at every Decision answered ([`Game::observe`]).
     observer: Option<Observer<'a>>,
     /// The Character-shaped cards of the Controllers' Minions ([`MinionOf`]).
@@ -588,6 +591,7 @@ impl<'a> Game<'a> {
             halted: None,
             capture_halt: false,
             halted_at: None,
+            reseed: None,
             observer: None,
             minion_cards,
             projectile_card: std::rc::Rc::new(projectiles::projectile_card()),
@@ -672,6 +676,12 @@ impl<'a> Game<'a> {
         if self.answers.len() >= MAX_DECISIONS_PER_GAME && !self.state.over {
             self.runaway(format!("the game took more than {MAX_DECISIONS_PER_GAME} Decisions: it is stopped"));
             self.state.over = true;
+        }
+        if let Some((at, seed)) = self.reseed {
+            if self.answers.len() == at {
+                self.state.rng = rand_chacha::ChaCha8Rng::seed_from_u64(seed);
+                self.reseed = None;
+            }
         }
         let decision =
             Decision { player, kind, character: character.map(str::to_string), prompt: prompt.to_string(), options };
@@ -838,6 +848,13 @@ impl<'a> Game<'a> {
     /// test's, a tool's), never a player's (players see only their `View`).
     pub fn observe(&mut self, observer: Observer<'a>) {
         self.observer = Some(observer);
+    }
+
+    /// Reseed the game's RNG with `seed` when it asks its Decision number
+    /// `at` (counted from the game's start, as `answers`): the dice and
+    /// draws from there on change, nothing before (a table's determinization).
+    pub fn reseed_at(&mut self, at: usize, seed: u64) {
+        self.reseed = Some((at, seed));
     }
 
     /// The position [`Game::capture_halt`] kept, once.
