@@ -574,3 +574,82 @@ fn short_distance_returns_from_the_bench_outside_the_central_zone() {
 fn prime_time_rules_play_as_written() {
     insta::glob!("situations/prime-time/*.toml", |path| insta::assert_snapshot!(plays_as_written(path)));
 }
+
+/// Invictus situations (`003`): several turns (`turns`), `expect` and
+/// `absent` checked as Aristeia's are, `situations-invictus/*.toml`.
+#[test]
+fn invictus_situations_play_as_written() {
+    std::env::set_current_dir(tests_dir()).unwrap();
+    insta::glob!("situations-invictus/*.toml", |path| insta::assert_snapshot!(plays_as_written(path)));
+}
+
+/// An `expect` line an Invictus situation does not meet fails it (exit 1,
+/// naming the line), as an `absent` line it meets does.
+#[test]
+fn an_invictus_situation_fails_on_an_unmet_expect_or_a_met_absent() {
+    let dir = std::env::temp_dir().join(format!("arena-inv-sit-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let text = std::fs::read_to_string(tests_dir().join("situations-invictus/turns-pass-clockwise.toml")).unwrap();
+    let content = tests_dir().join("../content/invictus");
+    let content = content.to_str().unwrap();
+    let unmet = dir.join("unmet.toml");
+    std::fs::write(&unmet, text.replace("turn 3: apollo", "turn 3: hades")).unwrap();
+    let run = arena(&["run", unmet.to_str().unwrap(), "--pack", content]);
+    assert_eq!(run.code, 1, "{}", run.stderr);
+    assert!(run.stderr.contains("expected \"turn 3: hades\""), "{}", run.stderr);
+    let met = dir.join("met.toml");
+    std::fs::write(&met, text.replace("absent = [\"turn 4\"]", "absent = [\"apollo takes\"]")).unwrap();
+    let run = arena(&["run", met.to_str().unwrap(), "--pack", content]);
+    assert_eq!(run.code, 1, "{}", run.stderr);
+    assert!(run.stderr.contains("\"apollo takes\" happened, which `absent` forbids"), "{}", run.stderr);
+    std::fs::remove_dir_all(&dir).ok();
+}
+
+/// `arena run --state` prints the whole state after, for both games: every
+/// unit with its space and Damage, every hand and pile as cards; as
+/// `"state"` beside `"events"` with `--format json`.
+#[test]
+fn arena_run_state_prints_the_state_after_in_both_games() {
+    let run = arena(&["run", "situations/burning-rolls-a-die-per-token.toml", "--pack", "../content", "--state"]);
+    assert_eq!(run.code, 0, "{}", run.stderr);
+    let state = run.stdout.split("\nstate:\n").nth(1).expect("a state section");
+    assert!(state.contains("gata of player 2: [0, 0], 2 Damage"), "{state}");
+    assert!(state.contains("States: burning (red"), "{state}");
+    assert!(state.contains("player 1: 0 VP, 0 Frags; hand: -"), "{state}");
+    let run = arena(&["run", "situations-invictus/turns-pass-clockwise.toml", "--state"]);
+    assert_eq!(run.code, 0, "{}", run.stderr);
+    let state = run.stdout.split("\nstate:\n").nth(1).expect("a state section");
+    assert!(state.contains("player 2 apollo (team 2): 120/140 HP"), "{state}");
+    assert!(state.contains("player 1 athena (team 1): 150/150 HP"), "{state}");
+    let json = arena(&["run", "situations-invictus/turns-pass-clockwise.toml", "--state", "--format", "json"]);
+    let v: serde_json::Value = serde_json::from_str(&json.stdout).unwrap();
+    assert_eq!(v["state"]["players"][1]["health"], 120);
+    assert!(v["events"].as_array().is_some_and(|e| !e.is_empty()));
+}
+
+/// `imposed_by` must add up and name the situation's Characters: tokens
+/// listed for a State it does not have, more or fewer tokens than it holds,
+/// or an imposer not in the situation are errors at the key.
+#[test]
+fn imposed_by_is_checked_against_the_tokens_and_the_characters() {
+    let text = std::fs::read_to_string(
+        tests_dir().join("situations/prime-time/burning-frag-to-who-imposed-more-tokens.toml"),
+    )
+    .unwrap();
+    let dir = std::env::temp_dir().join(format!("arena-imposed-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let content = tests_dir().join("../content");
+    for (name, from, to, says) in [
+        ("count", "tokens = 2 }]", "tokens = 3 }]", "lists 4 token(s) for 3 token(s)"),
+        ("who", "by = \"wild-bill\"", "by = \"wild-bil\"", "`wild-bil` is not in the situation (did you mean `wild-bill`?)"),
+        ("state", "imposed_by = { burning", "imposed_by = { poisoned", "names `poisoned`, which is not among its `states`"),
+    ] {
+        let file = dir.join(format!("{name}.toml"));
+        std::fs::write(&file, text.replace(from, to)).unwrap();
+        let run = arena(&["run", file.to_str().unwrap(), "--pack", content.to_str().unwrap()]);
+        assert_eq!(run.code, 1, "{name}: {}", run.stderr);
+        assert!(run.stderr.contains(says), "{name}: {}", run.stderr);
+        assert!(run.stderr.contains(":29:"), "{name}: the error is at the line of `imposed_by`: {}", run.stderr);
+    }
+    std::fs::remove_dir_all(&dir).ok();
+}

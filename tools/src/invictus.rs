@@ -147,17 +147,17 @@ pub(super) fn replay(
 }
 
 /// `arena run FILE` for an Invictus situation (`game = "invictus"`): the
-/// active player's turn from the position, answered by the option texts;
-/// exit 1 on a missing or wrong answer or a failed effect.
+/// `turns` turns from the position, answered by the option texts, checked
+/// against `expect` and `absent`; exit 1 on a missing or wrong answer, a
+/// failed effect, or an unmet `expect` / a met `absent`.
 pub(super) fn run_situation(
     text: &str,
-    file: &std::path::Path,
-    packs: &[PathBuf],
-    format: Output,
+    args: &RunArgs,
     ui: &Ui,
     stdout: &mut dyn Write,
     stderr: &mut dyn Write,
 ) -> anyhow::Result<Exit> {
+    let file = &args.file;
     let sit = match arena_engine::invictus::situation::Situation::from_toml(text) {
         Ok(s) => s,
         Err(e) => {
@@ -165,31 +165,50 @@ pub(super) fn run_situation(
             return Ok(1);
         }
     };
-    let loaded = match load_for_play(packs, ui, stderr)? {
+    // `--pack` first; else the situation's own `packs`, relative to its file.
+    let packs: Vec<PathBuf> = if args.packs.is_empty() && !sit.packs.is_empty() {
+        let dir = file.parent().unwrap_or(std::path::Path::new("."));
+        sit.packs.iter().map(|p| dir.join(p)).collect()
+    } else {
+        args.packs.clone()
+    };
+    let loaded = match load_for_play(&packs, ui, stderr)? {
         Ok(loaded) => loaded,
         Err(code) => return Ok(code),
     };
     let content = std::sync::Arc::new(loaded.content.clone());
     let runtime = isim::runtime(content.clone(), loaded.script_set.clone()).map_err(|e| anyhow::anyhow!(e))?;
-    let (mut game, errors) = match sit.game(&content, Some(&runtime)) {
-        Ok(g) => g,
+    let played = match sit.play(&content, Some(&runtime)) {
+        Ok(p) => p,
         Err(e) => {
             writeln!(stderr, "error: {}: {e}", file.display())?;
             return Ok(1);
         }
     };
-    game.play_turn();
-    match format {
-        Output::Json => writeln!(stdout, "{}", serde_json::to_string_pretty(&game.events)?)?,
+    match args.format {
+        Output::Json if args.state => writeln!(
+            stdout,
+            "{}",
+            serde_json::to_string_pretty(&serde_json::json!({ "events": played.events, "state": played.state }))?
+        )?,
+        Output::Json => writeln!(stdout, "{}", serde_json::to_string_pretty(&played.events)?)?,
         Output::Human => {
-            for e in &game.events {
+            for e in &played.events {
                 writeln!(stdout, "{e}")?;
+            }
+            if args.state {
+                writeln!(stdout, "\nstate:")?;
+                for line in played.state.summary() {
+                    writeln!(stdout, "{line}")?;
+                }
             }
         }
     }
-    let errors = errors.lock().map(|e| e.clone()).unwrap_or_default();
-    for e in &errors {
+    for e in &played.problems {
         writeln!(stderr, "error: {}: {e}", file.display())?;
     }
-    Ok(if errors.is_empty() && game.effect_failures == 0 { 0 } else { 1 })
+    if !ui.quiet() && played.problems.is_empty() && played.expected > 0 {
+        writeln!(stderr, "all {} expected events happened", played.expected)?;
+    }
+    Ok(if played.problems.is_empty() { 0 } else { 1 })
 }

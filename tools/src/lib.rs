@@ -334,6 +334,11 @@ struct RunArgs {
     /// Output format: the narrative or the events as JSON.
     #[arg(long, value_enum, default_value_t = Output::Human)]
     format: Output,
+    /// Also print the whole state after (every unit or god, hands and piles
+    /// as cards, tokens): on stdout after the narrative, or as `"state"`
+    /// beside `"events"` with `--format json`.
+    #[arg(long)]
+    state: bool,
 }
 
 #[derive(clap::Args, Debug)]

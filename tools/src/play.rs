@@ -674,7 +674,7 @@ pub(super) fn run_situation(
     let text = arena_engine::read::read_text_limited(&args.file, arena_engine::read::MAX_TOOL_FILE)
         .map_err(|e| anyhow::anyhow!(e))?;
     if toml::from_str::<toml::Table>(&text).is_ok_and(|t| t.get("game").and_then(|g| g.as_str()) == Some("invictus")) {
-        return super::invictus::run_situation(&text, &args.file, &args.packs, args.format, ui, stdout, stderr);
+        return super::invictus::run_situation(&text, &args, ui, stdout, stderr);
     }
     let sit: Situation = match toml::from_str(&text) {
         Ok(s) => s,
@@ -709,10 +709,21 @@ pub(super) fn run_situation(
         }
     };
     match args.format {
+        Output::Json if args.state => writeln!(
+            stdout,
+            "{}",
+            serde_json::to_string_pretty(&serde_json::json!({ "events": played.events, "state": played.state }))?
+        )?,
         Output::Json => writeln!(stdout, "{}", serde_json::to_string_pretty(&played.events)?)?,
         _ => {
             for e in &played.events {
                 writeln!(stdout, "{e}")?;
+            }
+            if args.state {
+                writeln!(stdout, "\nstate:")?;
+                for line in played.state.summary() {
+                    writeln!(stdout, "{line}")?;
+                }
             }
         }
     }

@@ -89,6 +89,40 @@ pub struct Situation {
     /// The seed.
     #[serde(default)]
     pub seed: u64,
+    /// How many turns to play, from the active player's (default 1; the
+    /// next player clockwise not defeated plays each next one).
+    #[serde(default = "one")]
+    pub turns: u32,
+    /// Lines the narrative must contain, in this order (as Aristeia's
+    /// situations: `crate::rules::situation::Situation::expect`).
+    #[serde(default)]
+    pub expect: Vec<String>,
+    /// Text no narrative line may contain.
+    #[serde(default)]
+    pub absent: Vec<String>,
+    /// The packs to load, relative to the situation file, when `arena run`
+    /// is given no `--pack`.
+    #[serde(default)]
+    pub packs: Vec<std::path::PathBuf>,
+}
+
+fn one() -> u32 {
+    1
+}
+
+/// What playing an Invictus situation gave: the events, every way it went
+/// differently than written (empty: it passed), and the state after.
+#[derive(Debug, Clone)]
+pub struct Played {
+    /// The events played.
+    pub events: Vec<super::event::Event>,
+    /// Each problem, as a sentence: an answer that was not an option or was
+    /// missing, a failed effect, an `expect` line unmet, an `absent` line met.
+    pub problems: Vec<String>,
+    /// How many `expect` lines there were.
+    pub expected: usize,
+    /// The state after the last turn played.
+    pub state: GameState,
 }
 
 fn yes() -> bool {
@@ -107,6 +141,10 @@ impl Default for Situation {
             revivals_allowed: true,
             answers: Vec::new(),
             seed: 0,
+            turns: 1,
+            expect: Vec::new(),
+            absent: Vec::new(),
+            packs: Vec::new(),
         }
     }
 }
@@ -218,6 +256,37 @@ impl Situation {
             state.boost_deck.extend(top);
         }
         Ok((game, errors))
+    }
+
+    /// Play `turns` turns from the position (stopping at the game's end) and
+    /// check the narrative against `expect` and `absent`.
+    ///
+    /// # Errors
+    /// The position cannot be set up (as [`Situation::game`]).
+    pub fn play(&self, content: &Content, runtime: Option<&Runtime>) -> Result<Played, SetupError> {
+        if self.turns == 0 {
+            return Err(SetupError("`turns` must be 1 or more".into()));
+        }
+        let (mut game, errors) = self.game(content, runtime)?;
+        for _ in 0..self.turns {
+            if game.play_next_turn().is_some() {
+                break;
+            }
+        }
+        let mut problems: Vec<String> = errors.lock().map(|e| e.clone()).unwrap_or_default();
+        for e in &game.events {
+            if let super::event::Event::EffectFailed { card, message } = e {
+                problems.push(format!("{card} failed: {message}"));
+            }
+        }
+        let narrative: Vec<String> = game.events.iter().map(ToString::to_string).collect();
+        if let Some(missing) = crate::rules::situation::first_unmet(&self.expect, &narrative) {
+            problems.push(format!("expected \"{missing}\" (in this order), which did not happen"));
+        }
+        for line in crate::rules::situation::met(&self.absent, &narrative) {
+            problems.push(format!("\"{line}\" happened, which `absent` forbids"));
+        }
+        Ok(Played { events: game.events.clone(), problems, expected: self.expect.len(), state: game.state.clone() })
     }
 
     fn player_state(&self, content: &Content, seat: PlayerId, sp: &SituationPlayer) -> Result<Player, SetupError> {

@@ -154,6 +154,62 @@ pub struct GameState {
 }
 
 impl GameState {
+    /// The whole state for people, one line each (`arena run --state`, the
+    /// umpire's print: every hand and pile as cards, a draw pile top last):
+    /// the turn, each player (god, team, Health, Stamina, skill tokens,
+    /// hand, Boosts, piles, Charge Station, Reinforcements), the marketplace.
+    pub fn summary(&self) -> Vec<String> {
+        let list = |v: Vec<String>| if v.is_empty() { "-".to_string() } else { v.join(", ") };
+        let cards = |v: &[Card]| list(v.iter().map(|c| c.id().to_string()).collect());
+        let mut out = vec![format!(
+            "turn {}; active: {}; revivals {}; Apocalypses {}{}",
+            self.turn,
+            self.active,
+            if self.revivals_allowed { "allowed" } else { "no longer allowed" },
+            self.apocalypses,
+            match &self.outcome {
+                Some(Outcome::Team(t)) => format!("; team {} won", t + 1),
+                Some(Outcome::NoWinner) => "; over, no winner".into(),
+                None => String::new(),
+            }
+        )];
+        for p in &self.players {
+            let tokens: Vec<String> = p
+                .tokens
+                .iter()
+                .map(|(skill, ts)| {
+                    let active = ts.iter().filter(|t| t.active).count();
+                    format!("{skill:?} {active}/{}", ts.len())
+                })
+                .collect();
+            out.push(format!(
+                "{} {} (team {}){}: {}/{} HP, Stamina {}; tokens {}; hand {}; Boosts {}; draw (top last) {}; discard {}; Charge Station {}; Reinforcements {}",
+                p.seat,
+                p.god,
+                p.team + 1,
+                if p.defeated { " defeated" } else { "" },
+                p.health,
+                p.max_health,
+                p.stamina,
+                list(tokens),
+                cards(&p.hand),
+                list(p.boosts.iter().map(|b| b.card.id.clone()).collect()),
+                cards(&p.draw),
+                cards(&p.discard),
+                cards(&p.charged),
+                list(p.reinforcements.iter().map(|r| format!("{} ({} hits)", r.id, r.hits)).collect()),
+            ));
+        }
+        out.push(format!(
+            "marketplace: {}; Boost deck {}; Boost discard {}; Reinforcement deck {}",
+            list(self.piles.iter().map(|(id, n)| format!("{id} x{n}")).collect()),
+            self.boost_deck.len(),
+            list(self.boost_discard.iter().map(|b| b.id.clone()).collect()),
+            self.reinforcement_deck.len()
+        ));
+        out
+    }
+
     /// The player in a seat.
     pub fn player(&self, p: PlayerId) -> &Player {
         &self.players[p.index()]

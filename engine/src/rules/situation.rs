@@ -59,7 +59,9 @@ pub struct Situation {
     /// Prime Time marker (`001 § Prime Time`).
     #[serde(default = "one")]
     pub underdog: u8,
-    /// The Character whose Activation is played.
+    /// The Character whose Activation is played (`phase = "activation"`,
+    /// the default, needs one; other phases may name one or not).
+    #[serde(default)]
     pub active: Id,
     /// The Characters in play.
     pub character: Vec<SituationCharacter>,
@@ -99,8 +101,10 @@ pub struct Situation {
     /// The Round being played (for `phase = "end-of-round"`).
     #[serde(default = "one")]
     pub round: u8,
-    /// What to play: the active Character's `activation` (default), or the
-    /// `end-of-round` (Objectives and Recovery Phases).
+    /// What to play: the active Character's `activation` (default), the
+    /// `end-of-round` (Objectives and Recovery Phases), the `round-start`,
+    /// the `planning` Phase, the Team `deployment`, or the
+    /// `hidden-objectives-deal`.
     #[serde(default)]
     pub phase: Phase,
     /// Smoke tokens in the HexaDome: `{ space = [q, r], character = "..." }`.
@@ -226,25 +230,46 @@ pub enum Phase {
     /// Objective Cards (Additional Rule)`): deal 3, keep 1, pass left and
     /// right, keep 1.
     HiddenObjectivesDeal,
+    /// The Planning Phase of Round `round` (`000 § Planning Phase`; `001 §
+    /// Round`, 1. Planning Phase): the Running Orders placed, the Planning
+    /// Phase's Tactics and Skills.
+    Planning,
+    /// Team Deployment (`000 § Setup`; `001 § Preparations`, 8. Team
+    /// Deployment): every Character without a `space` is deployed as the
+    /// Setup deploys it.
+    Deployment,
 }
 
 impl Situation {
     /// Every `absent` text some narrative line contains.
     pub fn forbidden<'s>(&'s self, narrative: &[String]) -> Vec<&'s str> {
-        self.absent.iter().filter(|a| narrative.iter().any(|l| l.contains(a.trim()))).map(String::as_str).collect()
+        met(&self.absent, narrative)
     }
 
     /// The first expected line the narrative lacks (in order), if any.
     pub fn unmet(&self, narrative: &[String]) -> Option<&str> {
-        let mut at = 0;
-        for want in &self.expect {
-            match narrative[at..].iter().position(|l| l.trim() == want.trim()) {
-                Some(i) => at += i + 1,
-                None => return Some(want),
-            }
-        }
-        None
+        first_unmet(&self.expect, narrative)
     }
+}
+
+/// The first of `expect` that the narrative lacks, the lines taken in
+/// order (each after the one before it), if any: a situation's `expect`, in
+/// either game.
+pub fn first_unmet<'s>(expect: &'s [String], narrative: &[String]) -> Option<&'s str> {
+    let mut at = 0;
+    for want in expect {
+        match narrative[at..].iter().position(|l| l.trim() == want.trim()) {
+            Some(i) => at += i + 1,
+            None => return Some(want),
+        }
+    }
+    None
+}
+
+/// Every text of `absent` that some narrative line contains: a situation's
+/// `absent`, in either game.
+pub fn met<'s>(absent: &'s [String], narrative: &[String]) -> Vec<&'s str> {
+    absent.iter().filter(|a| narrative.iter().any(|l| l.contains(a.trim()))).map(String::as_str).collect()
 }
 
 /// ` (did you mean `x`?)` for a name close to one of `known`, else nothing.
@@ -324,15 +349,68 @@ pub struct SituationCharacter {
     /// Attack only that Character (`000 § Taunted`).
     #[serde(default)]
     pub taunted_by: Option<Id>,
-    /// Who imposed each of its States, by State (`{ poisoned = "hexx3r" }`):
-    /// the Frag of Poisoned and Burning Damage goes to that Character's
-    /// player (`001 § Frags and States`).
+    /// Who imposed each of its States, by State: one Character for all its
+    /// tokens (`{ poisoned = "hexx3r" }`), or, for a State of several tokens
+    /// (Burning: "Characters can suffer more than one instance of Burning at
+    /// the same time", `004 § Burning`), who imposed how many, in the order
+    /// of its tokens in `states` and `blue_states` (`{ burning = [{ by =
+    /// "wild-bill", tokens = 2 }, { by = "gata", tokens = 1 }] }`). The Frag
+    /// of Poisoned and Burning Damage goes to the player who imposed more
+    /// of them (`001 § Frags and States`).
     #[serde(default)]
-    pub imposed_by: std::collections::BTreeMap<Id, Id>,
+    pub imposed_by: std::collections::BTreeMap<Id, ImposedBy>,
     /// Effects "until the end of the Round" already on it, by name (the
     /// Markers on its card, `000 § Effects`; `game:round_effect`).
     #[serde(default)]
     pub round_effects: Vec<Id>,
+}
+
+/// Who imposed a State's tokens in a situation ([`SituationCharacter::imposed_by`]).
+#[derive(Debug, Clone, Deserialize)]
+#[serde(untagged)]
+pub enum ImposedBy {
+    /// One Character imposed every token.
+    One(Id),
+    /// Several imposers, each of some tokens, in token order.
+    Many(Vec<ImposedTokens>),
+}
+
+/// Some of a State's tokens and who imposed them.
+#[derive(Debug, Clone, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct ImposedTokens {
+    /// The imposing Character (one of the situation's).
+    pub by: Id,
+    /// How many of the State's tokens it imposed (at least 1).
+    pub tokens: u8,
+}
+
+impl ImposedBy {
+    /// The imposer of each of `n` tokens, in order, or why they do not add up.
+    pub fn sources(&self, n: usize) -> Result<Vec<Id>, String> {
+        match self {
+            ImposedBy::One(id) => Ok(vec![id.clone(); n]),
+            ImposedBy::Many(list) => {
+                let all: Vec<Id> =
+                    list.iter().flat_map(|t| std::iter::repeat_n(t.by.clone(), usize::from(t.tokens))).collect();
+                if list.iter().any(|t| t.tokens == 0) {
+                    return Err("an imposer of 0 tokens: give `tokens = 1` or more".into());
+                }
+                if all.len() != n {
+                    return Err(format!("lists {} token(s) for {n} token(s) of the State", all.len()));
+                }
+                Ok(all)
+            }
+        }
+    }
+
+    /// Every imposing Character named.
+    pub fn imposers(&self) -> Vec<&Id> {
+        match self {
+            ImposedBy::One(id) => vec![id],
+            ImposedBy::Many(list) => list.iter().map(|t| &t.by).collect(),
+        }
+    }
 }
 
 /// What playing a situation gave: the events it played (up to the first
@@ -346,6 +424,8 @@ pub struct Played {
     pub problems: Vec<Problem>,
     /// How many `expect` lines there were, all met when no problem says otherwise.
     pub expected: usize,
+    /// The state after (`arena run --state` prints its `summary`).
+    pub state: crate::rules::state::GameState,
 }
 
 /// A way a situation went differently than written.
@@ -431,6 +511,8 @@ impl Situation {
             Phase::EndOfRound => game.run_end_of_round(),
             Phase::RoundStart => game.run_round_start(),
             Phase::HiddenObjectivesDeal => game.deal_hidden_objectives(),
+            Phase::Planning => game.run_planning(),
+            Phase::Deployment => game.run_deployment().map_err(SetupError::from)?,
         }
         let mut problems = Vec::new();
         let problem = |message: String| Problem { message, line: None };
@@ -473,7 +555,7 @@ impl Situation {
                 line: Some(line.to_string()),
             });
         }
-        Ok(Played { events: shown, problems, expected: self.expect.len() })
+        Ok(Played { events: shown, problems, expected: self.expect.len(), state: game.state.clone() })
     }
 }
 
@@ -633,13 +715,20 @@ impl<'a> Game<'a> {
         }
         g.place_situation_markers(sit)?;
         g.situation_objectives(sit)?;
-        if g.unit(&sit.active).is_none() {
+        if sit.active.is_empty() && sit.phase == Phase::Activation {
+            return Err(SetupError::at(
+                "/active",
+                "`active` names the Character whose Activation is played (phase = \"activation\", the default); \
+                 another `phase` needs none",
+            ));
+        }
+        if !sit.active.is_empty() && g.unit(&sit.active).is_none() {
             return Err(SetupError::at(
                 "/active",
                 format!("the active Character `{}` is not in the situation", sit.active),
             ));
         }
-        if g.is_minion(&sit.active) {
+        if !sit.active.is_empty() && g.is_minion(&sit.active) {
             return Err(SetupError::at(
                 "/active",
                 format!("`{}` is a Minion: Minions have no Activation (their Controller activates them)", sit.active),
@@ -651,7 +740,7 @@ impl<'a> Game<'a> {
                 format!("round {} is not a Round of `{}` (1 to {})", sit.round, sit.scenario, scenario.rounds),
             ));
         }
-        g.state.active = Some(sit.active.clone());
+        g.state.active = (!sit.active.is_empty()).then(|| sit.active.clone());
         g.forced.faces = sit.dice.iter().cloned().collect();
         Ok(g)
     }

@@ -3,6 +3,8 @@
 //! the key concerned ([`SetupError`]) when it cannot be set up.
 
 use super::game::Game;
+use crate::model::Id;
+use std::collections::BTreeMap;
 use super::geometry::Hex;
 use super::seats::PlayerId;
 use super::situation::{SetupError, Situation, mean};
@@ -41,13 +43,40 @@ impl Game<'_> {
             u.action_points = c.action_points.unwrap_or(0);
             u.movement_points = c.movement_points;
             u.until_end_of_round = c.round_effects.clone();
+            // Who imposed each token: `imposed_by`, checked against the tokens.
+            let mut sources: BTreeMap<&Id, std::collections::VecDeque<Id>> = BTreeMap::new();
+            for (st, by) in &c.imposed_by {
+                let key = format!("imposed_by/{st}");
+                let n = c.states.iter().chain(&c.blue_states).filter(|s| *s == st).count();
+                if n == 0 {
+                    return Err(SetupError::at(
+                        at(&key),
+                        format!("{}: `imposed_by` names `{st}`, which is not among its `states`", c.id),
+                    ));
+                }
+                for who in by.imposers() {
+                    if !sit.character.iter().any(|o| o.id == *who) {
+                        let ids: Vec<String> = sit.character.iter().map(|o| o.id.clone()).collect();
+                        return Err(SetupError::at(
+                            at(&key),
+                            format!("{}: `imposed_by`: `{who}` is not in the situation{}", c.id, mean(who, &ids)),
+                        ));
+                    }
+                }
+                let list = by.sources(n).map_err(|e| SetupError::at(at(&key), format!("{}: `imposed_by` {st}: {e}", c.id)))?;
+                sources.insert(st, list.into());
+            }
             let states = c.states.iter().enumerate().map(|(k, s)| (s, TokenSide::Red, format!("states/{k}")));
             let blue = c.blue_states.iter().enumerate().map(|(k, s)| (s, TokenSide::Blue, format!("blue_states/{k}")));
             for (st, side, key) in states.chain(blue) {
                 if !content.states.contains_key(st) {
                     return Err(SetupError::at(at(&key), format!("{}: no State `{st}`", c.id)));
                 }
-                let source = if st == "taunted" { c.taunted_by.clone() } else { c.imposed_by.get(st).cloned() };
+                let source = if st == "taunted" {
+                    c.taunted_by.clone()
+                } else {
+                    sources.get_mut(st).and_then(std::collections::VecDeque::pop_front)
+                };
                 u.tokens.push(Token { state: st.clone(), side, source, choice: None });
             }
             if let Some(by) = &c.taunted_by {

@@ -236,7 +236,98 @@ pub struct GameState {
     pub(crate) rng: rand_chacha::ChaCha8Rng,
 }
 
+/// A list of ids for people: `a, b` or `-`.
+fn ids(v: &[Id]) -> String {
+    if v.is_empty() { "-".into() } else { v.join(", ") }
+}
+
 impl GameState {
+    /// The whole state for people, one line each (`arena run --state`, the
+    /// umpire's print: every hand and deck as cards, the deck top last):
+    /// the Round, each player (Victory Points, Frags, hand, deck, discard
+    /// pile, Running Order), each unit (where, Damage, Action and Movement
+    /// Points, State tokens), Smoke, markers and the Objective cards.
+    pub fn summary(&self) -> Vec<String> {
+        let mut out = vec![format!(
+            "Round {}, Turn {}; {} {}; Scoring Zones: {}",
+            self.round,
+            self.turn,
+            if self.players.table().prime_time() { "Prime Time:" } else { "Underdog:" },
+            self.underdog,
+            ids(&self.scoring_zones)
+        )];
+        for (p, pl) in self.players.enumerate() {
+            out.push(format!(
+                "{p}: {} VP, {} Frags; hand: {}; deck (top last): {}; discard: {}; Running Order: {}",
+                pl.victory_points,
+                pl.frags,
+                ids(&pl.hand),
+                ids(&pl.deck),
+                ids(&pl.discard),
+                ids(&pl.running_order)
+            ));
+        }
+        for u in &self.units {
+            let at = match u.location {
+                Location::Space(h) => format!("[{}, {}]", h.q, h.r),
+                Location::Infirmary => "Infirmary".into(),
+                Location::Bench => "Bench".into(),
+                Location::Aside => "aside".into(),
+            };
+            let tokens: Vec<String> = u
+                .tokens
+                .iter()
+                .map(|t| {
+                    let side = if t.side == TokenSide::Red { "red" } else { "blue" };
+                    match &t.source {
+                        Some(by) => format!("{} ({side}, by {by})", t.state),
+                        None => format!("{} ({side})", t.state),
+                    }
+                })
+                .collect();
+            let what = match (&u.minion, &u.projectile) {
+                (Some(m), _) => format!(" (Minion of {})", m.controller),
+                (_, Some(marker)) => format!(" (Running Projectile: {marker})"),
+                _ => String::new(),
+            };
+            out.push(format!(
+                "  {}{what} of {}: {at}, {} Damage, {} AP, {} MP; States: {}",
+                u.id,
+                u.owner,
+                u.damage,
+                u.action_points,
+                u.movement_points,
+                ids(&tokens)
+            ));
+        }
+        if !self.smoke.is_empty() {
+            let smoke: Vec<String> = self.smoke.iter().map(|(h, c)| format!("[{}, {}] by {c}", h.q, h.r)).collect();
+            out.push(format!("Smoke: {}", smoke.join(", ")));
+        }
+        if !self.special_spaces.is_empty() {
+            let m: Vec<String> = self
+                .special_spaces
+                .iter()
+                .map(|m| {
+                    format!("[{}, {}] {}{}", m.space.q, m.space.r, m.marker, if m.revealed { "" } else { " (face down)" })
+                })
+                .collect();
+            out.push(format!("Special Spaces: {}", m.join(", ")));
+        }
+        if let Some(o) = &self.objectives {
+            let hidden: Vec<String> =
+                o.hidden.iter().enumerate().map(|(i, h)| format!("{}: {}", PlayerId::seat(i), ids(h))).collect();
+            out.push(format!(
+                "Objectives: deck (top last) {}; available {}; discard {}; hidden {}",
+                ids(&o.deck),
+                ids(&o.available),
+                ids(&o.discard),
+                if hidden.is_empty() { "-".into() } else { hidden.join("; ") }
+            ));
+        }
+        out
+    }
+
     /// Player `p`'s hidden Objective cards (`001 § Objective Cards
     /// (Additional Rule)`): for the umpire that holds the whole state (the
     /// simulator, tests); a player sees only its own, through its `View`.

@@ -802,6 +802,12 @@ impl<'a> Game<'a> {
         }
     }
 
+    /// The Planning Phase of the current Round (a situation's `phase =
+    /// "planning"`): the Running Orders placed (`000 § Planning Phase`).
+    pub fn run_planning(&mut self) {
+        self.planning_phase();
+    }
+
     /// Start the next Round: its number, then the Scenario's `round-start`
     /// rules (situations; the Planning Phase is not played).
     pub fn run_round_start(&mut self) {

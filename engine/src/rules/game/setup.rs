@@ -49,12 +49,22 @@ impl<'a> Game<'a> {
         self.place_special_spaces();
         self.prepare_objectives_deck();
         self.scenario_window(model::ScenarioWindow::BeforeDeployment, scenario::RuleCtx::default());
-        // Deployment in (or, by default, adjacent to) each player's zone: the
-        // Scenario's `deploy_in`.
+        self.deploy_teams()?;
+        self.setup_projectiles();
+        Ok(())
+    }
+
+    /// Deployment (`000 § Setup`): each player in turn deploys each of its
+    /// Characters not yet in the HexaDome in (or, by default, adjacent to)
+    /// its zone: the Scenario's `deploy_in`.
+    fn deploy_teams(&mut self) -> Result<()> {
         for p in self.table().seats() {
             let team = self.state.players[p].team.clone();
             let zone = self.state.players[p].zone.clone();
             for c in team {
+                if self.unit(&c).is_some_and(|u| matches!(u.location, Location::Space(_))) {
+                    continue;
+                }
                 // Not onto a Special Space marker (rulings R18).
                 let mut spaces = self.own_zone_spaces(p);
                 spaces.retain(|h| !self.state.special_spaces.iter().any(|m| m.space == *h));
@@ -70,8 +80,17 @@ impl<'a> Game<'a> {
                 self.emit(Event::Deployed { character: c, space });
             }
         }
-        self.setup_projectiles();
         Ok(())
+    }
+
+    /// The Team Deployment of a situation (`phase = "deployment"`): every
+    /// Character not in the HexaDome is deployed as the game's Setup deploys
+    /// it (`000 § Setup`; `001 § Preparations`, 8. Team Deployment).
+    ///
+    /// # Errors
+    /// No Free space is left to deploy a Character.
+    pub fn run_deployment(&mut self) -> Result<()> {
+        if self.table().prime_time() { self.prime_time_deployment() } else { self.deploy_teams() }
     }
 
     /// The order of `picks` picks in snake order from `first` (`001 §
@@ -125,6 +144,13 @@ impl<'a> Game<'a> {
         self.setup_projectiles();
         self.prepare_objectives_deck();
         self.scenario_window(model::ScenarioWindow::BeforeDeployment, scenario::RuleCtx::default());
+        self.prime_time_deployment()
+    }
+
+    /// `001 § Preparations`, 8. Team Deployment: in snake order from Prime
+    /// Time, each player deploys a Character not yet in the HexaDome.
+    fn prime_time_deployment(&mut self) -> Result<()> {
+        let picks: usize = self.state.players.iter().map(|p| p.team.len()).sum();
         let barred = self.barred_zones();
         let zones: Vec<Id> = self
             .board
@@ -136,7 +162,13 @@ impl<'a> Game<'a> {
             .map(|(z, _)| z.clone())
             .collect();
         let own_zones = self.own_deployment_zones()?;
-        let mut deployed: Vec<Id> = Vec::new();
+        let mut deployed: Vec<Id> = self
+            .state
+            .units
+            .iter()
+            .filter(|u| u.minion.is_none() && u.projectile.is_none() && matches!(u.location, Location::Space(_)))
+            .map(|u| u.id.clone())
+            .collect();
         for p in self.snake_picks(self.state.underdog, picks) {
             let Some(c) = self.state.players[p].team.iter().find(|c| !deployed.contains(c)).cloned() else {
                 continue;
