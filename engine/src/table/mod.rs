@@ -38,7 +38,7 @@ mod replay;
 pub use aristeia::{Aristeia, AristeiaTable, start_aristeia};
 pub use invictus::{Invictus, InvictusTable, start_invictus};
 pub use log::Log;
-pub use registry::{GAMES, Rules, Setup, find};
+pub use registry::{AristeiaSetup, GAMES, Rules, Setup, find};
 pub use replay::{Engine, Feed, Passed, Replayed, Run, Stop};
 
 use crate::rules::seats::PlayerId;
