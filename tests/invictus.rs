@@ -677,7 +677,7 @@ fn cli_sim_invictus() {
     assert_eq!(rec.code, 0, "{}", rec.stderr);
     let again = arena_tests::arena(&["replay", file, "--pack", "../content/invictus"]);
     assert_eq!(again.code, 0, "{}", again.stderr);
-    assert!(again.stdout.contains("plays the same"));
+    assert!(again.stdout.contains("replay ok: "), "{}", again.stdout);
     let bad = arena_tests::arena(&["sim", "invictus", "--seats", "5", "--pack", "../content/invictus"]);
     assert_eq!(bad.code, 2);
     assert!(bad.stderr.contains("2, 4 or 6"), "{}", bad.stderr);
