@@ -5,19 +5,19 @@
 //! setup and seed, [`Table::apply_all`] gives the answers, the events are
 //! compared), so the same code serves Aristeia! and Invictus.
 //!
-//! [`read`] also reads the two formats of before: Aristeia!'s format 1
-//! (`crate::sim::Replay`: a setup id or `random-teams:<scenario>[@N]`, its
-//! events as JSON) and Invictus's files without a format
-//! (`crate::invictus::sim::Replay`: `game = "invictus"`, its narrative, no
-//! content hash), so recordings made before still verify; `arena replay
-//! --upgrade` rewrites them as format 2 ([`Recording::upgraded`]).
+//! [`read`] also reads the two formats of before: Aristeia!'s format 1 (a
+//! setup id or `random-teams:<scenario>[@N]`, its events as JSON, its packs
+//! as `id version`) and Invictus's files without a format (`game =
+//! "invictus"`, the `InvictusSetup`, its narrative, no content hash), so
+//! recordings made before still verify; `arena replay --upgrade` rewrites
+//! them as format 2 ([`Recording::upgraded`]).
 //!
 //! The events are kept whole, as `Table::events_json` gives them (the JSON
 //! `arena sim --format json` prints), not as a digest: a file that does not
 //! verify then says at which event, and what was recorded there.
 //!
-//! This module sits above `table`, `sim` and `invictus` (it reads the old
-//! formats' types); none of them imports it.
+//! This module sits above `table` (and so above `rules` and `invictus`);
+//! nothing below it imports it.
 
 use crate::content::Content;
 use crate::script::runtime::Runtime;
@@ -142,6 +142,37 @@ pub fn packs_of(loaded: &crate::loaded::Loaded) -> Vec<String> {
     loaded.packs.iter().map(|p| format!("{}@{}", p.manifest.id, p.manifest.version)).collect()
 }
 
+/// Aristeia!'s replay file of before format 2 (`format = 1`).
+#[derive(Deserialize)]
+struct FormatOne {
+    content_hash: String,
+    /// A setup id, or `random-teams:<scenario>[@N]`.
+    setup: String,
+    seed: u64,
+    answers: Vec<usize>,
+    events: Vec<serde_json::Value>,
+    /// `id version`; absent in the first files.
+    #[serde(default)]
+    packs: Vec<String>,
+    #[serde(default)]
+    optional_rules: std::collections::BTreeSet<crate::rules::game::OptionalRule>,
+}
+
+/// How format 1 named a game with random teams: `random-teams:<scenario>`.
+const RANDOM_TEAMS: &str = "random-teams:";
+
+/// Invictus's replay file of before format 2 (`game = "invictus"`, no format).
+#[derive(Deserialize)]
+struct InvictusUnversioned {
+    setup: crate::invictus::InvictusSetup,
+    seed: u64,
+    answers: Vec<usize>,
+    /// `id@version`.
+    packs: Vec<String>,
+    /// Every event's narrative line.
+    narrative: Vec<String>,
+}
+
 /// Which format a file was read from.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Origin {
@@ -249,22 +280,13 @@ pub fn read(text: &str) -> Result<Recording, FormatError> {
             let Some(game) = game else {
                 return Err(FormatError::NotAReplay("a format 2 replay names its `game`".into()));
             };
-            let game = registered(game)?;
+            registered(game)?;
             let file: ReplayFile = serde_json::from_value(value).map_err(shape)?;
-            Ok(Recording {
-                origin: Origin::Current,
-                game,
-                content_hash: Some(file.content_hash),
-                packs: file.packs,
-                setup: file.setup,
-                seed: file.seed,
-                answers: file.answers,
-                recorded: Recorded::Events(file.events),
-            })
+            Recording::try_from(file)
         }
         (Some(f), _) if f.as_u64() == Some(1) => {
-            let old: crate::sim::Replay = serde_json::from_value(value).map_err(shape)?;
-            let setup = match old.setup.strip_prefix(crate::sim::RANDOM_TEAMS) {
+            let old: FormatOne = serde_json::from_value(value).map_err(shape)?;
+            let setup = match old.setup.strip_prefix(RANDOM_TEAMS) {
                 Some(rest) => {
                     let (name, seats) = match rest.rsplit_once('@') {
                         Some((name, n)) => (
@@ -292,7 +314,7 @@ pub fn read(text: &str) -> Result<Recording, FormatError> {
             })
         }
         (None, Some(game)) if game == <table::Invictus<'_> as Engine<'_>>::NAME => {
-            let old: crate::invictus::sim::Replay = serde_json::from_value(value).map_err(shape)?;
+            let old: InvictusUnversioned = serde_json::from_value(value).map_err(shape)?;
             Ok(Recording {
                 origin: Origin::InvictusUnversioned,
                 game: <table::Invictus<'_> as Engine<'_>>::NAME,
@@ -307,6 +329,27 @@ pub fn read(text: &str) -> Result<Recording, FormatError> {
         (None, Some(game)) => Err(unknown_game(game)),
         (Some(f), _) => Err(FormatError::UnknownFormat { found: f.to_string() }),
         (None, None) => Err(FormatError::NotAReplay("it has no `format` (and no `game`)".into())),
+    }
+}
+
+impl TryFrom<ReplayFile> for Recording {
+    type Error = FormatError;
+
+    /// The recording of a format 2 file (as [`read`] reads it).
+    fn try_from(file: ReplayFile) -> Result<Recording, FormatError> {
+        if file.format != FORMAT {
+            return Err(FormatError::UnknownFormat { found: file.format.to_string() });
+        }
+        Ok(Recording {
+            origin: Origin::Current,
+            game: registered(&file.game)?,
+            content_hash: Some(file.content_hash),
+            packs: file.packs,
+            setup: file.setup,
+            seed: file.seed,
+            answers: file.answers,
+            recorded: Recorded::Events(file.events),
+        })
     }
 }
 
