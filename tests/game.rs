@@ -3,12 +3,12 @@
 
 use arena_engine::load;
 use arena_engine::players::RandomPlayer;
+use arena_engine::replay_file::{self, Mismatch, ReplayFile};
 use arena_engine::rules::decision::{Choice, Controller, Decision, DecisionKind};
 use arena_engine::rules::game::GameSetup;
 use arena_engine::rules::geometry::Hex;
 use arena_engine::rules::state::{Location, View};
 use arena_engine::script::runtime::{Limits, Runtime};
-use arena_engine::replay_file::{self, Mismatch, ReplayFile};
 use arena_engine::sim;
 use arena_engine::table::AristeiaSetup;
 use std::collections::BTreeSet;

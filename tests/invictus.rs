@@ -4,11 +4,11 @@
 //! written as a mod in a batch.
 
 use arena_engine::invictus::sim as isim;
-use arena_engine::replay_file::{Mismatch, Recorded, ReplayFile};
 use arena_engine::invictus::situation::{Situation, SituationPlayer};
 use arena_engine::invictus::{Event, Game, InvictusSetup, Seating};
 use arena_engine::load;
 use arena_engine::model::Skill;
+use arena_engine::replay_file::{Mismatch, Recorded, ReplayFile};
 use arena_engine::rules::seats::PlayerId;
 use arena_engine::script::runtime::Runtime;
 use arena_engine::sim::Policy;

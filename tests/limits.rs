@@ -9,12 +9,12 @@ use arena_engine::invictus::sim as isim;
 use arena_engine::invictus::situation::{Situation, SituationPlayer};
 use arena_engine::invictus::{Event as IEvent, Game, InvictusSetup, Outcome};
 use arena_engine::load;
+use arena_engine::replay_file::ReplayFile;
 use arena_engine::rules::event::Event;
 use arena_engine::rules::game::GameSetup;
 use arena_engine::script::api::ApiValue;
 use arena_engine::script::host::RecordingHost;
 use arena_engine::script::runtime::{Ctx, Limits, Runtime, ScriptSource, compile_all};
-use arena_engine::replay_file::ReplayFile;
 use arena_engine::sim::{self, Policy};
 use arena_engine::table::AristeiaSetup;
 use arena_tests::{bundled, first_effect, scripts_with, with_script};
@@ -142,7 +142,12 @@ fn a_game_whose_effect_catches_running_out_of_memory_replays_the_same_every_time
     let setup = GameSetup::from_content(&loaded.content, "first-game", 7).unwrap();
     let vm = || Runtime::new(content.clone(), set.clone(), small_memory()).unwrap();
     let record = sim::play_with(&loaded.content, &vm(), &setup, &[Policy::Random, Policy::Greedy]).unwrap();
-    let named = AristeiaSetup { name: "first-game".into(), random_teams: false, seats: None, optional_rules: Default::default() };
+    let named = AristeiaSetup {
+        name: "first-game".into(),
+        random_teams: false,
+        seats: None,
+        optional_rules: Default::default(),
+    };
     let file = ReplayFile::record_aristeia(&loaded.content, &vm(), &named, 7, &record.answers, &loaded).unwrap();
     let replay = arena_tests::replays_the_same(&file, &record.events, &loaded.content, &vm());
     let same = Ok(record.events.len());

@@ -93,8 +93,11 @@ fn a_recorded_aristeia_game_round_trips_through_format_2() {
 #[test]
 fn a_recorded_invictus_game_at_4_seats_round_trips_through_format_2() {
     let dir = tempfile::tempdir().unwrap();
-    let (file, game) =
-        record(dir.path(), "invictus.json", &["invictus", "--seats", "4", "--players", "greedy,random", "--seed", "11"]);
+    let (file, game) = record(
+        dir.path(),
+        "invictus.json",
+        &["invictus", "--seats", "4", "--players", "greedy,random", "--seed", "11"],
+    );
     let v = json(&file);
     assert_eq!(v["game"], "invictus");
     assert_eq!(v["format"], 2);
@@ -239,7 +242,11 @@ fn a_replay_of_an_unknown_game_or_a_future_format_is_refused_naming_what_is_know
     write(&chess, &t);
     let run = arena(&["replay", s(&chess)]);
     assert_eq!(run.code, 1, "{}", run.stderr);
-    assert!(run.stderr.contains("chess.json: `chess` is not a game this arena knows: it knows aristeia, invictus"), "{}", run.stderr);
+    assert!(
+        run.stderr.contains("chess.json: `chess` is not a game this arena knows: it knows aristeia, invictus"),
+        "{}",
+        run.stderr
+    );
     let mut t = v.clone();
     t["format"] = serde_json::json!(3);
     let future = dir.path().join("future.json");

@@ -297,9 +297,19 @@ pub fn read(text: &str) -> Result<Recording, FormatError> {
                         ),
                         None => (rest, None),
                     };
-                    AristeiaSetup { name: name.to_string(), random_teams: true, seats, optional_rules: old.optional_rules }
+                    AristeiaSetup {
+                        name: name.to_string(),
+                        random_teams: true,
+                        seats,
+                        optional_rules: old.optional_rules,
+                    }
                 }
-                None => AristeiaSetup { name: old.setup, random_teams: false, seats: None, optional_rules: old.optional_rules },
+                None => AristeiaSetup {
+                    name: old.setup,
+                    random_teams: false,
+                    seats: None,
+                    optional_rules: old.optional_rules,
+                },
             };
             Ok(Recording {
                 origin: Origin::AristeiaFormat1,
@@ -461,7 +471,8 @@ impl Recording {
     /// The first reason it does not verify ([`Mismatch`]): a changed event is
     /// named before an answer that no longer fits.
     pub fn verify<'a>(&self, content: &'a Content, runtime: &'a Runtime) -> Result<Box<dyn Table<'a> + 'a>, Mismatch> {
-        let mut table = self.rules().start_recorded(content, runtime, &self.setup, self.seed).map_err(Mismatch::Setup)?;
+        let mut table =
+            self.rules().start_recorded(content, runtime, &self.setup, self.seed).map_err(Mismatch::Setup)?;
         let mut problem = give(&mut *table, &self.answers)?;
         if problem.is_none() && !table.is_over() {
             problem = Some(Mismatch::CutShort { answers: self.answers.len(), decision: decision_text(&*table) });
@@ -475,7 +486,8 @@ impl Recording {
             Recorded::Events(e) => e.iter().map(ToString::to_string).collect(),
             Recorded::Narrative(n) => n.clone(),
         };
-        let end = if problem.is_some() { replayed.len().min(recorded.len()) } else { replayed.len().max(recorded.len()) };
+        let end =
+            if problem.is_some() { replayed.len().min(recorded.len()) } else { replayed.len().max(recorded.len()) };
         if let Some(index) = (0..end).find(|i| replayed.get(*i) != recorded.get(*i)) {
             return Err(Mismatch::Differs {
                 index,
@@ -507,7 +519,11 @@ impl Recording {
     ///
     /// # Errors
     /// Not an Aristeia! recording, or the game cannot be set up or played.
-    pub fn aristeia_events(&self, content: &Content, runtime: &Runtime) -> Result<Vec<crate::rules::event::Event>, String> {
+    pub fn aristeia_events(
+        &self,
+        content: &Content,
+        runtime: &Runtime,
+    ) -> Result<Vec<crate::rules::event::Event>, String> {
         if self.game != <table::Aristeia<'_> as Engine<'_>>::NAME {
             return Err(format!("a replay of {}: only Aristeia! replays are drawn", self.game));
         }

@@ -228,9 +228,8 @@ pub(crate) fn replay_scene(
     // A file edited since it was recorded (or played on changed packs) gives
     // another game: say so, and draw the game as it plays now.
     if let arena_engine::replay_file::Recorded::Events(recorded) = &recording.recorded {
-        let differs = (0..events.len().max(recorded.len())).find(|i| {
-            events.get(*i).map(|e| serde_json::to_value(e).unwrap_or_default()).as_ref() != recorded.get(*i)
-        });
+        let differs = (0..events.len().max(recorded.len()))
+            .find(|i| events.get(*i).map(|e| serde_json::to_value(e).unwrap_or_default()).as_ref() != recorded.get(*i));
         if let Some(i) = differs {
             writeln!(
                 stderr,

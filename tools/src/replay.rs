@@ -32,7 +32,12 @@ pub(crate) struct ReplayArgs {
 /// `arena replay`: exit 0 when every event is the same (and, with
 /// `--upgrade`, the format 2 file is written), 1 when not, 2 on a usage or
 /// IO failure.
-pub(super) fn replay(args: ReplayArgs, ui: &Ui, stdout: &mut dyn Write, stderr: &mut dyn Write) -> anyhow::Result<Exit> {
+pub(super) fn replay(
+    args: ReplayArgs,
+    ui: &Ui,
+    stdout: &mut dyn Write,
+    stderr: &mut dyn Write,
+) -> anyhow::Result<Exit> {
     let file = args.file.display().to_string();
     let text = arena_engine::read::read_text_limited(&args.file, arena_engine::read::MAX_TOOL_FILE)
         .map_err(|e| anyhow::anyhow!(e))?;
@@ -110,7 +115,10 @@ fn refuse(
             writeln!(stderr, "  replayed: {}", replayed.as_deref().unwrap_or("(none)"))?;
             if let Some(a) = answer {
                 writeln!(stderr, "note: then {a}")?;
-                writeln!(stderr, "help: were the file's answers edited? `arena sim --replay FILE` records the game again")?;
+                writeln!(
+                    stderr,
+                    "help: were the file's answers edited? `arena sim --replay FILE` records the game again"
+                )?;
             }
         }
         Mismatch::BadAnswer { .. } | Mismatch::EndedEarly { .. } | Mismatch::CutShort { .. } => {
