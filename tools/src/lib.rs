@@ -122,7 +122,7 @@ enum Command {
     Diff(content_cmds::DiffArgs),
     /// Play a replay file of either game again and check every event is the
     /// same (exit 1 if not); `--upgrade` rewrites a file of an older format
-    /// as format 2 once it verifies (docs/replays.md).
+    /// as format 2 once it verifies (docs/json.md § Replay files).
     Replay(ReplayArgs),
     /// Write `arena.lock`: the resolved packs, versions and content hashes, so a
     /// CI run can check it sees exactly these (`arena check --locked`).

@@ -28,6 +28,7 @@
 //! `invictus::View`: the state is private to them), never the table or its
 //! state. [`play_out`] drives a table with them; `players::AsController`
 //! seats one in either engine directly.
+//! Replay files are recorded and verified through it (`crate::replay_file`).
 
 mod aristeia;
 mod invictus;
