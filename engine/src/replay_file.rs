@@ -451,10 +451,10 @@ fn give(table: &mut dyn Table<'_>, answers: &[usize]) -> Result<Option<Mismatch>
 }
 
 impl Recording {
-    /// The game's rules in the registry.
-    pub fn rules(&self) -> &'static dyn Rules {
-        // `read` only makes recordings of registered games.
-        table::find(self.game).unwrap_or(table::GAMES[0])
+    /// The game's rules in the registry (`None` only for a recording made
+    /// by hand with a game not registered; [`read`] refuses those).
+    pub fn rules(&self) -> Option<&'static dyn Rules> {
+        table::find(self.game)
     }
 
     /// How many events it recorded.
@@ -471,8 +471,8 @@ impl Recording {
     /// The first reason it does not verify ([`Mismatch`]): a changed event is
     /// named before an answer that no longer fits.
     pub fn verify<'a>(&self, content: &'a Content, runtime: &'a Runtime) -> Result<Box<dyn Table<'a> + 'a>, Mismatch> {
-        let mut table =
-            self.rules().start_recorded(content, runtime, &self.setup, self.seed).map_err(Mismatch::Setup)?;
+        let rules = self.rules().ok_or_else(|| Mismatch::Setup(unknown_game(self.game).to_string()))?;
+        let mut table = rules.start_recorded(content, runtime, &self.setup, self.seed).map_err(Mismatch::Setup)?;
         let mut problem = give(&mut *table, &self.answers)?;
         if problem.is_none() && !table.is_over() {
             problem = Some(Mismatch::CutShort { answers: self.answers.len(), decision: decision_text(&*table) });

@@ -78,7 +78,10 @@ pub(super) fn replay(
             )?;
         }
     }
-    let rules = recording.rules();
+    let Some(rules) = recording.rules() else {
+        writeln!(stderr, "error: {file}: `{}` is not a game this arena knows", recording.game)?;
+        return Ok(1);
+    };
     let content = std::sync::Arc::new(loaded.content.clone());
     let runtime = rules
         .runtime(content.clone(), loaded.script_set.clone())
