@@ -250,6 +250,7 @@ fn every_writer_goes_through_the_atomic_writer() {
         ("tools/src/lib.rs", "arena generate, arena man --out-dir"),
         ("tools/src/play.rs", "arena sim --replay"),
         ("tools/src/invictus.rs", "arena sim invictus --replay"),
+        ("tools/src/replay.rs", "arena replay --upgrade"),
         ("tools/src/render.rs", "arena render --out"),
         ("tools/src/scaffold.rs", "arena new"),
     ] {

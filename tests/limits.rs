@@ -5,16 +5,18 @@
 //! docs/invictus.md § Transactions and the end of a game).
 
 use arena_engine::content::Content;
-use arena_engine::invictus::sim::{self as isim, Replay};
+use arena_engine::invictus::sim as isim;
 use arena_engine::invictus::situation::{Situation, SituationPlayer};
 use arena_engine::invictus::{Event as IEvent, Game, InvictusSetup, Outcome};
 use arena_engine::load;
+use arena_engine::replay_file::ReplayFile;
 use arena_engine::rules::event::Event;
 use arena_engine::rules::game::GameSetup;
 use arena_engine::script::api::ApiValue;
 use arena_engine::script::host::RecordingHost;
 use arena_engine::script::runtime::{Ctx, Limits, Runtime, ScriptSource, compile_all};
 use arena_engine::sim::{self, Policy};
+use arena_engine::table::AristeiaSetup;
 use arena_tests::{bundled, first_effect, scripts_with, with_script};
 use std::path::PathBuf;
 use std::sync::Arc;
@@ -140,12 +142,19 @@ fn a_game_whose_effect_catches_running_out_of_memory_replays_the_same_every_time
     let setup = GameSetup::from_content(&loaded.content, "first-game", 7).unwrap();
     let vm = || Runtime::new(content.clone(), set.clone(), small_memory()).unwrap();
     let record = sim::play_with(&loaded.content, &vm(), &setup, &[Policy::Random, Policy::Greedy]).unwrap();
-    let replay = sim::Replay::of(&record, "first-game", "");
-    let same = sim::ReplayCheck::Same { events: record.events.len() };
+    let named = AristeiaSetup {
+        name: "first-game".into(),
+        random_teams: false,
+        seats: None,
+        optional_rules: Default::default(),
+    };
+    let file = ReplayFile::record_aristeia(&loaded.content, &vm(), &named, 7, &record.answers, &loaded).unwrap();
+    let replay = arena_tests::replays_the_same(&file, &record.events, &loaded.content, &vm());
+    let same = Ok(record.events.len());
     let reused = vm();
     for run in 0..10 {
-        assert_eq!(sim::check_replay(&loaded.content, &vm(), &replay), Ok(same.clone()), "fresh VM, replay {run}");
-        assert_eq!(sim::check_replay(&loaded.content, &reused, &replay), Ok(same.clone()), "reused VM, replay {run}");
+        assert_eq!(replay.verify(&loaded.content, &vm()).map(|t| t.event_count()), same, "fresh VM, replay {run}");
+        assert_eq!(replay.verify(&loaded.content, &reused).map(|t| t.event_count()), same, "reused VM, replay {run}");
     }
     let failed = record
         .events
@@ -286,8 +295,8 @@ fn an_invictus_game_that_would_not_end_is_stopped() {
     assert_eq!(events, r.events, "the resumed game plays as the whole one");
     // The default backstop is the Decisions one, and a replay plays it again.
     assert_eq!(InvictusSetup::teams(2).max_decisions, arena_engine::invictus::MAX_DECISIONS_PER_GAME);
-    let again = isim::check_replay(&loaded.content, &rt, &Replay::of(&r, &setup, Vec::new())).unwrap();
-    assert_eq!(again.events.len(), r.events.len());
+    let file = ReplayFile::record_invictus(&loaded.content, &rt, &setup, 1, &r.answers, &loaded).unwrap();
+    arena_tests::replays_the_same(&file, &r.events, &loaded.content, &rt);
     // The turns backstop says so too.
     let invictus = load_paths(&["content/invictus"]);
     let rt = invictus_runtime(&invictus);

@@ -98,17 +98,24 @@ fn setup_of(loaded: &load::Loaded, scenario: &str, seats: usize, seed: u64, on: 
 
 /// The replay of a game plays the same events again, with its rules.
 fn replays(loaded: &load::Loaded, rt: &Runtime, record: &sim::Record, scenario: &str, seats: usize) {
-    let name = sim::random_teams_name(&loaded.content, scenario, seats);
-    let replay = sim::Replay::of(record, &name, &loaded.content_hash());
-    assert_eq!(replay.optional_rules, record.optional_rules);
-    let json = serde_json::to_string(&replay).unwrap();
-    let back: sim::Replay = serde_json::from_str(&json).unwrap();
-    assert_eq!(
-        sim::check_replay(&loaded.content, rt, &back).unwrap(),
-        sim::ReplayCheck::Same { events: record.events.len() },
-        "{scenario} with {:?}",
-        record.optional_rules
-    );
+    let named = arena_engine::table::AristeiaSetup {
+        name: scenario.into(),
+        random_teams: true,
+        seats: Some(seats),
+        optional_rules: record.optional_rules.clone(),
+    };
+    let file = arena_engine::replay_file::ReplayFile::record_aristeia(
+        &loaded.content,
+        rt,
+        &named,
+        record.seed,
+        &record.answers,
+        loaded,
+    )
+    .unwrap();
+    let back = arena_tests::replays_the_same(&file, &record.events, &loaded.content, rt);
+    let rules: Vec<String> = record.optional_rules.iter().map(|r| r.name().to_string()).collect();
+    assert_eq!(back.setup["optional_rules"], serde_json::json!(rules), "{scenario}: the file names its rules");
 }
 
 /// `001 § Underdog`: the Underdog marker instead of Prime Time, to the

@@ -151,12 +151,22 @@ fn planning_turns_and_the_marker_follow_001() {
             }
         }
         // The replay of the game plays the same events again.
-        let name = sim::random_teams_name(&loaded.content, "crossover-assault", seats);
-        let replay = sim::Replay::of(&record, &name, &loaded.content_hash());
-        assert_eq!(
-            sim::check_replay(&loaded.content, &rt, &replay).unwrap(),
-            sim::ReplayCheck::Same { events: record.events.len() }
-        );
+        let named = arena_engine::table::AristeiaSetup {
+            name: "crossover-assault".into(),
+            random_teams: true,
+            seats: Some(seats),
+            optional_rules: Default::default(),
+        };
+        let file = arena_engine::replay_file::ReplayFile::record_aristeia(
+            &loaded.content,
+            &rt,
+            &named,
+            record.seed,
+            &record.answers,
+            &loaded,
+        )
+        .unwrap();
+        arena_tests::replays_the_same(&file, &record.events, &loaded.content, &rt);
     }
 }
 

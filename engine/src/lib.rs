@@ -18,6 +18,7 @@ pub mod patch;
 pub mod players;
 pub mod read;
 pub mod render;
+pub mod replay_file;
 pub mod resolve;
 pub mod rules;
 pub mod schema;

@@ -128,3 +128,24 @@ pub fn first_effect(loaded: &Loaded) -> (String, String) {
         })
         .expect("an effect runs in the game")
 }
+
+/// A game played by the engine's own controllers and recorded as a format 2
+/// replay `file` (`ReplayFile::record_aristeia` / `record_invictus`, through
+/// the game's table): the file holds the game's `events` (as JSON), and it
+/// reads back and verifies (`replay_file::read`, `Recording::verify`).
+/// Returns the recording read back.
+pub fn replays_the_same(
+    file: &arena_engine::replay_file::ReplayFile,
+    events: &[impl serde::Serialize],
+    content: &arena_engine::content::Content,
+    runtime: &arena_engine::script::runtime::Runtime,
+) -> arena_engine::replay_file::Recording {
+    let played: Vec<serde_json::Value> = events.iter().map(|e| serde_json::to_value(e).unwrap()).collect();
+    assert!(file.events == played, "the table plays the game the engine played");
+    let recording = arena_engine::replay_file::read(&serde_json::to_string(file).unwrap()).unwrap();
+    match recording.verify(content, runtime) {
+        Ok(table) => assert_eq!(table.event_count(), played.len()),
+        Err(e) => panic!("the replay does not verify: {e}"),
+    }
+    recording
+}

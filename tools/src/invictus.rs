@@ -1,9 +1,9 @@
-//! `arena sim invictus` and `arena replay` of an Invictus replay: headless
+//! `arena sim invictus`: headless
 //! Invictus games (one with its narrative, or a batch with per-god and
 //! per-seat win rates), and a human seat at the terminal.
 
 use super::*;
-use arena_engine::invictus::sim::{self as isim, Replay};
+use arena_engine::invictus::sim as isim;
 use arena_engine::invictus::{Controller, InvictusSetup, Seating};
 use play::{load_for_play, with_progress};
 
@@ -99,9 +99,16 @@ pub(super) fn sim(args: SimArgs, ui: &Ui, stdout: &mut dyn Write, stderr: &mut d
         }
     };
     if let Some(path) = &args.replay {
-        let packs = loaded.packs.iter().map(|p| format!("{}@{}", p.manifest.id, p.manifest.version)).collect();
-        let replay = Replay::of(&record, &setup, packs);
-        crate::write_atomically(path, (serde_json::to_string(&replay)? + "\n").as_bytes())?;
+        let file = arena_engine::replay_file::ReplayFile::record_invictus(
+            &content,
+            &runtime,
+            &setup,
+            args.seed,
+            &record.answers,
+            &loaded,
+        )
+        .map_err(|e| anyhow::anyhow!("cannot record the replay: {e}"))?;
+        crate::write_atomically(path, (serde_json::to_string(&file)? + "\n").as_bytes())?;
     }
     match args.format {
         Output::Json => {
@@ -111,39 +118,6 @@ pub(super) fn sim(args: SimArgs, ui: &Ui, stdout: &mut dyn Write, stderr: &mut d
         Output::Human => write!(stdout, "{}", record.narrative())?,
     }
     Ok(if record.effect_failures > 0 { 1 } else { 0 })
-}
-
-/// Whether a replay file's text is an Invictus replay.
-pub(super) fn is_replay(text: &str) -> bool {
-    serde_json::from_str::<serde_json::Value>(text)
-        .is_ok_and(|v| v.get("game").and_then(|g| g.as_str()) == Some("invictus"))
-}
-
-/// `arena replay FILE` for an Invictus replay: exit 0 when every event is the same.
-pub(super) fn replay(
-    text: &str,
-    packs: &[PathBuf],
-    ui: &Ui,
-    stdout: &mut dyn Write,
-    stderr: &mut dyn Write,
-) -> anyhow::Result<Exit> {
-    let replay: Replay = serde_json::from_str(text).context("not an Invictus replay file")?;
-    let loaded = match load_for_play(packs, ui, stderr)? {
-        Ok(loaded) => loaded,
-        Err(code) => return Ok(code),
-    };
-    let content = std::sync::Arc::new(loaded.content.clone());
-    let runtime = isim::runtime(content.clone(), loaded.script_set.clone()).map_err(|e| anyhow::anyhow!(e))?;
-    match isim::check_replay(&content, &runtime, &replay) {
-        Ok(r) => {
-            writeln!(stdout, "the replay plays the same {} events", r.events.len())?;
-            Ok(0)
-        }
-        Err(e) => {
-            writeln!(stderr, "error: {e}")?;
-            Ok(1)
-        }
-    }
 }
 
 /// `arena run FILE` for an Invictus situation (`game = "invictus"`): the

@@ -12,6 +12,7 @@ mod invictus;
 mod packs;
 mod play;
 mod render;
+mod replay;
 mod scaffold;
 pub mod serve;
 
@@ -20,7 +21,8 @@ use arena_engine::diag::{self, Code, Diagnostic, Severity};
 use arena_engine::load::{self, Loaded};
 use check::{check, exit_code, lock, summary_line};
 use clap::{Parser, Subcommand, ValueEnum};
-use play::{replay, run_situation, script, seats, sim};
+use play::{run_situation, script, seats, sim};
+use replay::ReplayArgs;
 use std::io::{IsTerminal, Write};
 use std::path::PathBuf;
 
@@ -118,7 +120,9 @@ enum Command {
     /// Compare the effective content of two pack selections, field by field
     /// (`--base content --with mods/errata-1.6`).
     Diff(content_cmds::DiffArgs),
-    /// Play a replay file again and check every event is the same (exit 1 if not).
+    /// Play a replay file of either game again and check every event is the
+    /// same (exit 1 if not); `--upgrade` rewrites a file of an older format
+    /// as format 2 once it verifies (docs/json.md § Replay files).
     Replay(ReplayArgs),
     /// Write `arena.lock`: the resolved packs, versions and content hashes, so a
     /// CI run can check it sees exactly these (`arena check --locked`).
@@ -283,7 +287,8 @@ struct SimArgs {
     /// Worker threads for --games (default: the machine's cores).
     #[arg(long)]
     jobs: Option<usize>,
-    /// Write a replay file of the game (content hash, seed, answers, events).
+    /// Write a replay file of the game (format 2: game, content hash, packs,
+    /// setup, seed, answers, events; `arena replay FILE` checks it).
     #[arg(long, value_name = "FILE")]
     replay: Option<PathBuf>,
     /// Random teams from every loaded Character, drawn from the seed (with
@@ -339,15 +344,6 @@ struct RunArgs {
     /// beside `"events"` with `--format json`.
     #[arg(long)]
     state: bool,
-}
-
-#[derive(clap::Args, Debug)]
-struct ReplayArgs {
-    /// The replay file written by `arena sim --replay FILE`.
-    file: PathBuf,
-    /// Packs to load. Default: the bundled ones.
-    #[arg(long = "pack", value_name = "PATH")]
-    packs: Vec<PathBuf>,
 }
 
 /// How Invictus teams sit.
@@ -456,7 +452,7 @@ where
         Command::Generate(args) => generate(args, out, err),
         Command::Script(args) => script(args, &ui, out, err),
         Command::Sim(args) => sim(args, &ui, out, err),
-        Command::Replay(args) => replay(args, &ui, out, err),
+        Command::Replay(args) => replay::replay(args, &ui, out, err),
         Command::Lock(args) => lock(args, &ui, out, err),
         Command::Show(args) => content_cmds::show(args, &ui, out, err),
         Command::Diff(args) => content_cmds::diff(args, &ui, out, err),

@@ -393,10 +393,22 @@ pub(super) fn sim(mut args: SimArgs, ui: &Ui, stdout: &mut dyn Write, stderr: &m
     )
     .map_err(|e| anyhow::anyhow!(e))?;
     if let Some(path) = &args.replay {
-        let replay = arena_engine::sim::Replay::of(&record, &setup_id, &loaded.content_hash())
-            .with_packs(&loaded)
-            .with_optional_rules(&setup);
-        write_atomically(path, (serde_json::to_string(&replay)? + "\n").as_bytes())?;
+        let recorded = arena_engine::table::AristeiaSetup {
+            name: if args.random_teams { random_scenario.clone() } else { setup_id.clone() },
+            random_teams: args.random_teams,
+            seats: Some(n_seats),
+            optional_rules: setup.optional_rules.clone(),
+        };
+        let file = arena_engine::replay_file::ReplayFile::record_aristeia(
+            content,
+            &runtime,
+            &recorded,
+            args.seed,
+            &record.answers,
+            &loaded,
+        )
+        .map_err(|e| anyhow::anyhow!("cannot record the replay: {e}"))?;
+        write_atomically(path, (serde_json::to_string(&file)? + "\n").as_bytes())?;
     }
     match args.format {
         Output::Json => {
@@ -579,87 +591,6 @@ pub(crate) fn with_progress<R: Send>(len: u64, show: bool, work: impl FnOnce(&(d
     match result {
         Ok(r) => r,
         Err(panic) => std::panic::resume_unwind(panic),
-    }
-}
-
-pub(super) fn replay(
-    args: ReplayArgs,
-    ui: &Ui,
-    stdout: &mut dyn Write,
-    stderr: &mut dyn Write,
-) -> anyhow::Result<Exit> {
-    use arena_engine::script::runtime::{Limits, Runtime};
-    use arena_engine::sim::{Replay, ReplayCheck};
-    let text = arena_engine::read::read_text_limited(&args.file, arena_engine::read::MAX_TOOL_FILE)
-        .map_err(|e| anyhow::anyhow!(e))?;
-    if super::invictus::is_replay(&text) {
-        return super::invictus::replay(&text, &args.packs, ui, stdout, stderr);
-    }
-    let replay: Replay =
-        serde_json::from_str(&text).with_context(|| format!("{} is not a replay file", args.file.display()))?;
-    if replay.format != 1 {
-        writeln!(
-            stderr,
-            "error: {}: replay format {} is not supported (this arena writes format 1)",
-            args.file.display(),
-            replay.format
-        )?;
-        return Ok(1);
-    }
-    let loaded = match load_for_play(&args.packs, ui, stderr)? {
-        Ok(loaded) => loaded,
-        Err(code) => return Ok(code),
-    };
-    let hash = loaded.content_hash();
-    if hash != replay.content_hash && !ui.quiet() {
-        writeln!(
-            stderr,
-            "note: the content has changed since the replay was recorded ({} now, {} then)",
-            &hash[..12],
-            &replay.content_hash[..12.min(replay.content_hash.len())]
-        )?;
-    }
-    let runtime =
-        Runtime::new(std::sync::Arc::new(loaded.content.clone()), loaded.script_set.clone(), Limits::default())
-            .map_err(|e| anyhow::anyhow!("cannot start the Lua VM: {e}"))?;
-    let missing: Vec<&str> = replay
-        .packs
-        .iter()
-        .filter_map(|p| p.split_whitespace().next())
-        .filter(|id| !loaded.packs.iter().any(|l| l.manifest.id == *id))
-        .collect();
-    let checked = match arena_engine::sim::check_replay(&loaded.content, &runtime, &replay) {
-        Ok(c) => c,
-        Err(e) => {
-            writeln!(stderr, "error: {}: {e}", args.file.display())?;
-            if !missing.is_empty() {
-                writeln!(
-                    stderr,
-                    "help: it was played with packs not loaded now ({}): pass them with --pack",
-                    missing.join(", ")
-                )?;
-            }
-            return Ok(1);
-        }
-    };
-    match checked {
-        ReplayCheck::Same { events } => {
-            writeln!(stdout, "replay ok: {events} events, the same as recorded")?;
-            Ok(0)
-        }
-        ReplayCheck::Differs { index, recorded, replayed, bad_answer } => {
-            writeln!(stderr, "replay differs at event {index}:")?;
-            writeln!(stderr, "  recorded: {}", recorded.unwrap_or_else(|| "(none)".into()))?;
-            writeln!(stderr, "  replayed: {}", replayed.unwrap_or_else(|| "(none)".into()))?;
-            if let Some(bad) = bad_answer {
-                writeln!(stderr, "note: {bad}")?;
-                writeln!(
-                    stderr,
-                    "help: were the file's answers edited? `arena sim --replay FILE` records the game again"
-                )?;
-            }
-            Ok(1)
-        }
     }
 }
 

@@ -207,13 +207,18 @@ pub(crate) fn replay_scene(
 ) -> anyhow::Result<std::result::Result<Scene, Exit>> {
     let text = arena_engine::read::read_text_limited(file, arena_engine::read::MAX_TOOL_FILE)
         .map_err(|e| anyhow::anyhow!(e))?;
-    let replay: arena_engine::sim::Replay =
-        serde_json::from_str(&text).with_context(|| format!("{} is not a replay file", file.display()))?;
+    let recording = match arena_engine::replay_file::read(&text) {
+        Ok(r) => r,
+        Err(e) => {
+            writeln!(stderr, "error: {}: {e}", file.display())?;
+            return Ok(Err(1));
+        }
+    };
     let loaded = match play::load_for_play(packs, ui, stderr)? {
         Ok(l) => l,
         Err(code) => return Ok(Err(code)),
     };
-    let events = match replay_events(&loaded, &replay) {
+    let events = match replay_events(&loaded, &recording) {
         Ok(e) => e,
         Err(e) => {
             writeln!(stderr, "error: {}: {e}", file.display())?;
@@ -222,16 +227,17 @@ pub(crate) fn replay_scene(
     };
     // A file edited since it was recorded (or played on changed packs) gives
     // another game: say so, and draw the game as it plays now.
-    let differs = (0..events.len().max(replay.events.len())).find(|i| {
-        events.get(*i).map(|e| serde_json::to_value(e).unwrap_or_default()).as_ref() != replay.events.get(*i)
-    });
-    if let Some(i) = differs {
-        writeln!(
-            stderr,
-            "warning: {}: the game played from this file differs from the one it recorded at event {i} (`arena replay {}` says why); the picture shows the game as it plays now",
-            file.display(),
-            file.display()
-        )?;
+    if let arena_engine::replay_file::Recorded::Events(recorded) = &recording.recorded {
+        let differs = (0..events.len().max(recorded.len()))
+            .find(|i| events.get(*i).map(|e| serde_json::to_value(e).unwrap_or_default()).as_ref() != recorded.get(*i));
+        if let Some(i) = differs {
+            writeln!(
+                stderr,
+                "warning: {}: the game played from this file differs from the one it recorded at event {i} (`arena replay {}` says why); the picture shows the game as it plays now",
+                file.display(),
+                file.display()
+            )?;
+        }
     }
     let last = events.len().saturating_sub(1);
     let n = event.unwrap_or(last);
@@ -242,14 +248,14 @@ pub(crate) fn replay_scene(
     Ok(Ok(Scene::of_events(&loaded.content, &events[..=n]).map_err(|e| anyhow::anyhow!(e))?))
 }
 
-/// A replay's events, played again on `loaded`.
+/// An Aristeia! replay's events, played again on `loaded` (through its table).
 pub(crate) fn replay_events(
     loaded: &Loaded,
-    replay: &arena_engine::sim::Replay,
+    recording: &arena_engine::replay_file::Recording,
 ) -> std::result::Result<Vec<arena_engine::rules::event::Event>, String> {
     use arena_engine::script::runtime::{Limits, Runtime};
     let runtime =
         Runtime::new(std::sync::Arc::new(loaded.content.clone()), loaded.script_set.clone(), Limits::default())
             .map_err(|e| format!("cannot start the Lua VM: {e}"))?;
-    arena_engine::sim::replay_events(&loaded.content, &runtime, replay)
+    recording.aristeia_events(&loaded.content, &runtime)
 }

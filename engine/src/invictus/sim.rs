@@ -1,11 +1,11 @@
 //! Headless Invictus games: [`play`] one seeded game, [`batch`] many in
 //! parallel (rayon, one Lua VM per worker), a [`Report`] with the win rate
 //! of every god and every seat (95% Wilson intervals) and the mean game
-//! length, and [`Replay`]s (setup, seed, policies and answers) that
-//! [`check_replay`] plays again event for event.
+//! length. Replay files of Invictus games are `crate::replay_file`'s
+//! (format 2, both games).
 
 use super::api;
-use super::decision::{Controller, Decision, View};
+use super::decision::Controller;
 use super::event::Event;
 use super::game::{Game, InvictusSetup};
 use super::state::Outcome;
@@ -13,7 +13,7 @@ use crate::content::Content;
 use crate::script::runtime::{Limits, Runtime, ScriptSet};
 use crate::sim::{Policy, Rate};
 use std::collections::BTreeMap;
-use std::sync::{Arc, Mutex};
+use std::sync::Arc;
 
 /// A controller of `policy` for seat `seat` of the game seeded `seed`.
 pub fn controller(policy: Policy, seed: u64, seat: usize) -> Box<dyn Controller> {
@@ -296,68 +296,6 @@ impl std::fmt::Display for Report {
         }
         Ok(())
     }
-}
-
-/// A game to play again: setup, seed, policies, answers and the packs it was played with.
-#[derive(Debug, Clone, serde::Serialize, serde::Deserialize)]
-pub struct Replay {
-    /// Always `invictus`.
-    pub game: String,
-    /// The setup.
-    pub setup: InvictusSetup,
-    /// The seed.
-    pub seed: u64,
-    /// The answers, in order.
-    pub answers: Vec<usize>,
-    /// Packs as `id@version`.
-    pub packs: Vec<String>,
-    /// The narrative, to compare.
-    pub narrative: Vec<String>,
-}
-
-impl Replay {
-    /// The replay of a record.
-    pub fn of(record: &Record, setup: &InvictusSetup, packs: Vec<String>) -> Replay {
-        Replay {
-            game: "invictus".into(),
-            setup: setup.clone(),
-            seed: record.seed,
-            answers: record.answers.clone(),
-            packs,
-            narrative: record.events.iter().map(ToString::to_string).collect(),
-        }
-    }
-}
-
-struct Answers {
-    queue: Arc<Mutex<std::collections::VecDeque<usize>>>,
-}
-
-impl Controller for Answers {
-    fn decide(&mut self, d: &Decision, _view: &View<'_>) -> usize {
-        self.queue.lock().ok().and_then(|mut q| q.pop_front()).unwrap_or(d.options.len())
-    }
-}
-
-/// Play a replay again: `Ok` when every event is the same, else the first difference.
-///
-/// # Errors
-/// The first line that differs, or the setup's error.
-pub fn check_replay(content: &Content, runtime: &Runtime, replay: &Replay) -> Result<Record, String> {
-    let queue = Arc::new(Mutex::new(replay.answers.iter().copied().collect()));
-    let controllers: Vec<Box<dyn Controller>> =
-        (0..replay.setup.players).map(|_| Box::new(Answers { queue: queue.clone() }) as Box<dyn Controller>).collect();
-    let record = play_with(content, runtime, &replay.setup, replay.seed, controllers)?;
-    let now: Vec<String> = record.events.iter().map(ToString::to_string).collect();
-    if let Some(i) = (0..now.len().max(replay.narrative.len())).find(|i| now.get(*i) != replay.narrative.get(*i)) {
-        return Err(format!(
-            "the replay differs at event {}: recorded {:?}, now {:?}",
-            i + 1,
-            replay.narrative.get(i),
-            now.get(i)
-        ));
-    }
-    Ok(record)
 }
 
 /// The Invictus part of `arena check --sims N`: `N` 4-player and `N`

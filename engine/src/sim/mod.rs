@@ -11,9 +11,7 @@ mod tally;
 
 pub use check::{SimCheck, check_sims, check_situations};
 pub use digest::{digest, digests, digests_with_rules};
-pub use replay::{
-    BadAnswer, RANDOM_TEAMS, Replay, ReplayCheck, check_replay, random_teams_name, replay_events, replay_setup,
-};
+pub use replay::{RANDOM_TEAMS, random_teams_name, replay_setup};
 pub use tally::{CharacterTally, Failure, MAX_FAILURES, PositionTally, Shard, Tally};
 
 use crate::content::Content;

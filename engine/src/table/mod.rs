@@ -28,6 +28,7 @@
 //! `invictus::View`: the state is private to them), never the table or its
 //! state. [`play_out`] drives a table with them; `players::AsController`
 //! seats one in either engine directly.
+//! Replay files are recorded and verified through it (`crate::replay_file`).
 
 mod aristeia;
 mod invictus;
@@ -38,7 +39,7 @@ mod replay;
 pub use aristeia::{Aristeia, AristeiaTable, start_aristeia};
 pub use invictus::{Invictus, InvictusTable, start_invictus};
 pub use log::Log;
-pub use registry::{GAMES, Rules, Setup, find};
+pub use registry::{AristeiaSetup, GAMES, Rules, Setup, find};
 pub use replay::{Engine, Feed, Passed, Replayed, Run, Stop};
 
 use crate::rules::seats::PlayerId;

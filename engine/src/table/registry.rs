@@ -4,8 +4,9 @@
 use super::Table;
 use crate::content::Content;
 use crate::invictus::{InvictusSetup, Seating};
-use crate::rules::game::GameSetup;
+use crate::rules::game::{GameSetup, OptionalRule};
 use crate::script::runtime::{Limits, Runtime, ScriptSet};
+use std::collections::BTreeSet;
 use std::sync::Arc;
 
 /// How to set a game up, in terms every game reads.
@@ -46,6 +47,69 @@ pub trait Rules: Sync {
         runtime: &'a Runtime,
         setup: &Setup,
     ) -> Result<Box<dyn Table<'a> + 'a>, String>;
+
+    /// A table of a new game from a recorded setup (a replay file's
+    /// `setup`: [`AristeiaSetup`] for Aristeia!, `InvictusSetup` for
+    /// Invictus, as JSON) and seed, at its first Decision.
+    ///
+    /// # Errors
+    /// `setup` is not this game's setup, or [`Rules::start`]'s.
+    fn start_recorded<'a>(
+        &self,
+        content: &'a Content,
+        runtime: &'a Runtime,
+        setup: &serde_json::Value,
+        seed: u64,
+    ) -> Result<Box<dyn Table<'a> + 'a>, String>;
+}
+
+/// How an Aristeia! game was set up, as a replay file records it: a
+/// ready-made `setup` entry, or random teams for a Scenario, at a number of
+/// seats, with the optional rules played (`001 § Additional Rules`).
+#[derive(Debug, Clone, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct AristeiaSetup {
+    /// The `setup` entry's id (its Scenario, teams, Tactics decks and
+    /// Deployment Zones); with `random_teams`, the Scenario's id.
+    pub name: String,
+    /// Teams drawn from the seed (`GameSetup::random`: every loaded
+    /// Character, or the Scenario's own) instead of a setup's.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub random_teams: bool,
+    /// How many seats; absent: the setup's, or the Scenario's default
+    /// (`GameSetup::default_seats`; only in files upgraded from format 1).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub seats: Option<usize>,
+    /// The optional rules played; absent when none.
+    #[serde(default, skip_serializing_if = "BTreeSet::is_empty")]
+    pub optional_rules: BTreeSet<OptionalRule>,
+}
+
+impl AristeiaSetup {
+    /// The engine's setup of this game with `seed`.
+    ///
+    /// # Errors
+    /// The setup or Scenario is not loaded, or is not for that many seats.
+    pub fn game_setup(&self, content: &Content, seed: u64) -> Result<GameSetup, String> {
+        let mut game = if self.random_teams {
+            let sc =
+                &content.scenarios.get(&self.name).ok_or_else(|| format!("no Scenario `{}` is loaded", self.name))?;
+            let seats = self.seats.unwrap_or_else(|| GameSetup::default_seats(&sc.value));
+            GameSetup::random(content, &self.name, seats, seed)?
+        } else {
+            if !content.setups.contains_key(&self.name) {
+                return Err(format!("no setup `{}` is loaded", self.name));
+            }
+            let g = GameSetup::from_content(content, &self.name, seed)?;
+            let n = g.teams.table().len();
+            if self.seats.is_some_and(|s| s != n) {
+                return Err(format!("setup `{}` is for {n} players", self.name));
+            }
+            g
+        };
+        game.optional_rules = self.optional_rules.clone();
+        Ok(game)
+    }
 }
 
 /// Aristeia! (`000`-`004`): 2 seats, 3-4 in Prime Time's Scenarios.
@@ -85,6 +149,18 @@ impl Rules for AristeiaRules {
         };
         Ok(Box::new(super::start_aristeia(content, runtime, &game)?))
     }
+
+    fn start_recorded<'a>(
+        &self,
+        content: &'a Content,
+        runtime: &'a Runtime,
+        setup: &serde_json::Value,
+        seed: u64,
+    ) -> Result<Box<dyn Table<'a> + 'a>, String> {
+        let setup: AristeiaSetup =
+            serde_json::from_value(setup.clone()).map_err(|e| format!("not an Aristeia! setup: {e}"))?;
+        Ok(Box::new(super::start_aristeia(content, runtime, &setup.game_setup(content, seed)?)?))
+    }
 }
 
 /// Invictus (`003`): 2, 4 or 6 seats in two teams, or 3 to 6 in a free-for-all.
@@ -121,6 +197,18 @@ impl Rules for InvictusRules {
         };
         let game = InvictusSetup { seating, ..InvictusSetup::teams(setup.seats.unwrap_or(2)) };
         Ok(Box::new(super::start_invictus(content, runtime, &game, setup.seed)?))
+    }
+
+    fn start_recorded<'a>(
+        &self,
+        content: &'a Content,
+        runtime: &'a Runtime,
+        setup: &serde_json::Value,
+        seed: u64,
+    ) -> Result<Box<dyn Table<'a> + 'a>, String> {
+        let setup: InvictusSetup =
+            serde_json::from_value(setup.clone()).map_err(|e| format!("not an Invictus setup: {e}"))?;
+        Ok(Box::new(super::start_invictus(content, runtime, &setup, seed)?))
     }
 }
 

@@ -313,9 +313,8 @@ pub(super) fn add_replay_file(state: &State, file: &Path) -> Result<(), String> 
     let snap = state.live.snapshot().ok_or("no content has loaded clean")?;
     let text =
         arena_engine::read::read_text_limited(file, arena_engine::read::MAX_TOOL_FILE).map_err(|e| e.to_string())?;
-    let replay: arena_engine::sim::Replay =
-        serde_json::from_str(&text).map_err(|e| format!("not a replay file: {e}"))?;
-    let events = crate::render::replay_events(&snap.loaded, &replay)?;
+    let recording = arena_engine::replay_file::read(&text).map_err(|e| e.to_string())?;
+    let events = crate::render::replay_events(&snap.loaded, &recording)?;
     let name = file.file_stem().map_or("replay".into(), |s| s.to_string_lossy().into_owned());
     state.replays.lock().map_err(|_| "poisoned")?.add_file(name, events);
     Ok(())
