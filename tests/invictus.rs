@@ -3,7 +3,7 @@
 //! content; whole seeded games (determinism, replays, every mode); a god
 //! written as a mod in a batch.
 
-use arena_engine::invictus::sim as isim;
+use arena_engine::sim::invictus as isim;
 use arena_engine::invictus::situation::{Situation, SituationPlayer};
 use arena_engine::invictus::{Event, Game, InvictusSetup, Seating};
 use arena_engine::load;

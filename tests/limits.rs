@@ -5,7 +5,7 @@
 //! docs/invictus.md § Transactions and the end of a game).
 
 use arena_engine::content::Content;
-use arena_engine::invictus::sim as isim;
+use arena_engine::sim::invictus as isim;
 use arena_engine::invictus::situation::{Situation, SituationPlayer};
 use arena_engine::invictus::{Event as IEvent, Game, InvictusSetup, Outcome};
 use arena_engine::load;

@@ -4,7 +4,7 @@
 //! original did, answered differently it is a fresh game replayed with that
 //! answer prefix.
 
-use arena_engine::invictus::{self, InvictusSetup};
+use arena_engine::invictus::InvictusSetup;
 use arena_engine::load;
 use arena_engine::players::{RandomPlayer, ScriptedPlayer};
 use arena_engine::rules::game::GameSetup;
@@ -189,12 +189,12 @@ fn forks_of_twenty_games_of_every_mode_at_every_decision_are_the_games() {
 }
 
 /// The engine's own record of a random game of `mode`: `sim::play_random`
-/// (Aristeia) or `invictus::sim::play` with random seats.
+/// (Aristeia) or `sim::invictus::play` with random seats.
 fn engine_game(mode: Mode, rt: &Runtime, seed: u64) -> (Vec<serde_json::Value>, Vec<usize>) {
     let content = &mode.loaded().content;
     if mode.game == "invictus" {
         let r =
-            invictus::sim::play(content, rt, &InvictusSetup::teams(mode.seats), seed, &[sim::Policy::Random]).unwrap();
+            sim::invictus::play(content, rt, &InvictusSetup::teams(mode.seats), seed, &[sim::Policy::Random]).unwrap();
         (r.events.iter().map(|e| serde_json::to_value(e).unwrap()).collect(), r.answers)
     } else {
         let setup = GameSetup::random(content, mode.name, mode.seats, seed).unwrap();

@@ -11,7 +11,7 @@
 //! invictus`; figures in docs/performance.md.
 
 use arena_engine::invictus::InvictusSetup;
-use arena_engine::invictus::sim as isim;
+use arena_engine::sim::invictus as isim;
 use arena_engine::load::{self, Loaded};
 use arena_engine::script::runtime::Runtime;
 use arena_engine::sim::Policy;

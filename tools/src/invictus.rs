@@ -3,7 +3,7 @@
 //! per-seat win rates), and a human seat at the terminal.
 
 use super::*;
-use arena_engine::invictus::sim as isim;
+use arena_engine::sim::invictus as isim;
 use arena_engine::invictus::{Controller, InvictusSetup, Seating};
 use play::{load_for_play, with_progress};
 

@@ -122,7 +122,7 @@ struct Printer<'a> {
     /// JSON: what tells which Characters a change touched.
     previous_characters: BTreeMap<String, String>,
     /// The last Invictus batch (`--sim invictus`), to compare with.
-    previous_invictus: Option<arena_engine::invictus::sim::Report>,
+    previous_invictus: Option<arena_engine::sim::invictus::Report>,
 }
 
 impl Printer<'_> {
@@ -209,7 +209,7 @@ impl Printer<'_> {
         stdout: &mut dyn Write,
         stderr: &mut dyn Write,
     ) -> anyhow::Result<()> {
-        use arena_engine::invictus::sim as isim;
+        use arena_engine::sim::invictus as isim;
         let setup = arena_engine::invictus::InvictusSetup::teams(4);
         let policies = seats(&self.args.players, setup.players);
         let games =

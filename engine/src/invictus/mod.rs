@@ -18,7 +18,6 @@ pub(crate) mod determinize;
 pub mod event;
 pub mod game;
 pub mod players;
-pub mod sim;
 pub mod situation;
 pub mod state;
 pub mod view;

@@ -85,8 +85,8 @@ pub fn check_sims(loaded: &crate::loaded::Loaded, n: u64, jobs: usize) -> SimChe
             play(&Teams::Random(scenario.clone()), seats, &what, &mut note);
         }
     }
-    // Invictus team games, when gods are loaded (`crate::invictus::sim::check_sims`).
-    let (invictus_ran, invictus_found) = crate::invictus::sim::check_sims(loaded, n, jobs, &packs);
+    // Invictus team games, when gods are loaded (`crate::sim::invictus::check_sims`).
+    let (invictus_ran, invictus_found) = crate::sim::invictus::check_sims(loaded, n, jobs, &packs);
     ran.borrow_mut().extend(invictus_ran);
     for (key, d) in invictus_found {
         note(key, d);

@@ -5,6 +5,7 @@
 //! same record, byte for byte.
 
 mod check;
+pub mod invictus;
 mod digest;
 mod replay;
 mod tally;
