@@ -653,3 +653,14 @@ fn imposed_by_is_checked_against_the_tokens_and_the_characters() {
     }
     std::fs::remove_dir_all(&dir).ok();
 }
+
+/// Case `state-reimposed` (`000 § States`): a State imposed on a Character
+/// that has its token already replaces it: one token, red side up.
+#[test]
+fn state_reimposed_leaves_one_token_red_side_up() {
+    let run = arena(&["run", "situations/state-reimposed.toml", "--pack", "../content", "--state"]);
+    assert_eq!(run.code, 0, "{}", run.stderr);
+    let state = run.stdout.split("\nstate:\n").nth(1).expect("a state section");
+    let parvati = state.lines().find(|l| l.trim_start().starts_with("parvati ")).expect("parvati's line");
+    assert!(parvati.ends_with("States: dazzled (red, by gata)"), "one red Dazzled token: {parvati}");
+}
