@@ -402,3 +402,31 @@ fn random_answers_on_forks_of_invictus_games_keep_the_invariants() {
         walk_forks(*mode, 10);
     }
 }
+
+/// The greedy player, written once, plays both games: at a table it tells
+/// the same story, event for event, as the engine playing its own greedy
+/// game (Aristeia!'s heuristic and Invictus's, through the seat's view).
+#[test]
+fn the_greedy_player_plays_both_games_at_a_table_as_the_engine_does() {
+    for mode in [MODES[0], MODES[2], MODES[3]] {
+        let rt = mode.runtime();
+        let seed = 2;
+        let mut t = mode.start(&rt, seed);
+        let mut players: Vec<arena_engine::players::GreedyPlayer> =
+            (0..mode.seats).map(|_| arena_engine::players::GreedyPlayer).collect();
+        let mut seats: Vec<&mut dyn Player> = players.iter_mut().map(|p| p as &mut dyn Player).collect();
+        assert_eq!(table::play_out(&mut *t, &mut seats).unwrap(), Played::Over, "{mode:?}");
+        let content = &mode.loaded().content;
+        let (events, answers): (Vec<serde_json::Value>, Vec<usize>) = if mode.game == "invictus" {
+            let r = sim::invictus::play(content, &rt, &InvictusSetup::teams(mode.seats), seed, &[sim::Policy::Greedy])
+                .unwrap();
+            (r.events.iter().map(|e| serde_json::to_value(e).unwrap()).collect(), r.answers)
+        } else {
+            let setup = GameSetup::random(content, mode.name, mode.seats, seed).unwrap();
+            let r = sim::play_with(content, &rt, &setup, &vec![sim::Policy::Greedy; mode.seats]).unwrap();
+            (r.events.iter().map(|e| serde_json::to_value(e).unwrap()).collect(), r.answers)
+        };
+        assert_eq!(t.answers(), answers, "{mode:?}");
+        assert_eq!(t.events_json(), events, "{mode:?}");
+    }
+}

@@ -74,7 +74,7 @@ pub(crate) fn picture(seat: &SeatView<'_>, shown: usize) -> String {
                 me.god,
                 me.health,
                 me.stamina,
-                hand.join(", "),
+                if hand.is_empty() { "-".into() } else { hand.join(", ") },
                 if boosts.is_empty() { "none".into() } else { boosts.join(", ") }
             );
         }

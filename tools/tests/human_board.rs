@@ -44,3 +44,27 @@ fn the_human_seat_shows_the_board_with_each_decision() {
     assert!(rows.iter().any(|r| r.contains('1')) && rows.iter().any(|r| r.contains('2')), "numbered options:\n{board}");
     assert!(String::from_utf8_lossy(&out.stdout).contains("== Game over"));
 }
+
+/// The human seat, written once, plays Invictus too: its god's Health,
+/// Stamina and own hand, the numbered options; at the end of input the
+/// greedy player plays on and the game ends.
+#[test]
+fn the_human_seat_plays_an_invictus_seat() {
+    let mut child = Command::new(env!("CARGO_BIN_EXE_arena"))
+        .args(["sim", "invictus", "--seats", "2", "--seed", "1", "--players", "human,greedy", "--color", "never"])
+        .current_dir(concat!(env!("CARGO_MANIFEST_DIR"), "/.."))
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("run arena");
+    child.stdin.take().unwrap().write_all(b"1\n1\n").unwrap();
+    let out = child.wait_with_output().unwrap();
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(0), "{err}");
+    assert!(err.contains(" HP, Stamina "), "its god's Health and Stamina: {err}");
+    assert!(err.contains("): hand "), "its own hand: {err}");
+    assert!(err.contains("   1. "), "numbered options: {err}");
+    assert!(err.contains("(end of input: the greedy player plays on)"), "{err}");
+    assert!(String::from_utf8_lossy(&out.stdout).contains("win"), "the game ended: {}", String::from_utf8_lossy(&out.stdout));
+}
