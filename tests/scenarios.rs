@@ -275,3 +275,38 @@ fn deploy_in_zone_keeps_teams_inside_their_zones() {
     let inside = deployed(tmp.path());
     assert!(inside.iter().all(|s| zones.contains(s)), "a Character deployed outside its zone: {inside:?}");
 }
+
+/// A Prime Time Scenario's printed deployment is performed by its
+/// `team_deployment` (or `deployment_zones`); without them `check --strict`
+/// lists it as text only, and the count says so (`001 § Preparations`, 8.
+/// Team Deployment: "The scenario will indicate where to deploy").
+#[test]
+fn a_prime_time_deployment_without_team_deployment_is_listed_as_text_only() {
+    let dir = std::env::temp_dir().join(format!("arena-deploy-text-{}", std::process::id()));
+    let pack = dir.join("aristeia-prime-time");
+    std::fs::create_dir_all(&dir).unwrap();
+    let status = std::process::Command::new("cp")
+        .args(["-r", root().join("content/aristeia-prime-time").to_str().unwrap(), pack.to_str().unwrap()])
+        .status()
+        .unwrap();
+    assert!(status.success());
+    let file = pack.join("scenarios/deathmatch-ballroom-dancing.toml");
+    let text = std::fs::read_to_string(&file).unwrap();
+    let without: String = text.lines().filter(|l| !l.starts_with("team_deployment")).collect::<Vec<_>>().join("\n");
+    assert_ne!(without, text, "the bundled Scenario has a team_deployment");
+    std::fs::write(&file, without).unwrap();
+    let strict = arena(&["check", pack.to_str().unwrap(), "--strict", "--format", "json", "-q"]);
+    let doc: Value = serde_json::from_str(&strict.stdout).unwrap();
+    let listed: Vec<&str> = doc["diagnostics"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter(|d| d["code"] == "scenario-rule-text-only")
+        .filter_map(|d| d["message"].as_str())
+        .collect();
+    assert!(
+        listed.iter().any(|m| m.starts_with("the deployment of `deathmatch-ballroom-dancing` is text only")),
+        "{listed:?}"
+    );
+    std::fs::remove_dir_all(&dir).ok();
+}

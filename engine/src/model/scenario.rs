@@ -315,6 +315,56 @@ pub enum ScenarioKey {
     Map,
 }
 
+/// How the Teams deploy at a Prime Time table ([`Scenario::team_deployment`]).
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct TeamDeployment {
+    /// Which zones a Character may deploy in.
+    #[serde(default)]
+    pub zones: DeploymentZones,
+    /// Who deploys first (then clockwise, the last to deploy a first
+    /// Character deploying the first second one: snake order).
+    #[serde(default)]
+    pub first: FirstToDeploy,
+    /// A player deploys all their Characters in one Deployment Zone (`001 §
+    /// DeathMatch - Ballroom Dancing`: "Players must deploy both their
+    /// Characters in the same Deployment Zone").
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub same_zone: bool,
+    /// A Character deploys in the central space of a zone (`001 § DeathMatch
+    /// - Run 'N Shoot!`: "in the central space of one of the Deployment
+    /// Zones"): the zone's space nearest all its others.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub central_space: bool,
+}
+
+/// The zones of a Prime Time Team Deployment. Serialized in kebab-case.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
+#[serde(rename_all = "kebab-case")]
+pub enum DeploymentZones {
+    /// Every Deployment Zone that is neither the Central Zone nor a Scoring
+    /// Zone ("a Deployment Zone that is not the Central Deployment Zone").
+    #[default]
+    NotCentralOrScoring,
+    /// Every Deployment Zone that is not a Scoring Zone, the Central Zone
+    /// included ("any space within a Deployment Zone that is not a Scoring
+    /// Zone"; the Central Zone is a Deployment Zone of `001`, "the Central
+    /// Deployment Zone").
+    NotScoring,
+}
+
+/// Who deploys first at a Prime Time table. Serialized in kebab-case.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
+#[serde(rename_all = "kebab-case")]
+pub enum FirstToDeploy {
+    /// Prime Time (`001 § Preparations`, 8. Team Deployment).
+    #[default]
+    PrimeTime,
+    /// The player Prime Time chooses ("Prime Time decides which player
+    /// deploys one of their Characters first").
+    ChosenByPrimeTime,
+}
+
 /// Where each team deploys in a 2-player game, around its Deployment Zone
 /// (`000 § Deployment`: "In the description of each scenario you will find
 /// specific instructions on how to deploy"). Serialized in kebab-case.
@@ -402,6 +452,15 @@ pub struct Scenario {
     /// (the default, Assault's rule) or `zone` (only the zone's spaces).
     #[serde(default, skip_serializing_if = "DeployIn::is_default")]
     pub deploy_in: DeployIn,
+    /// How the Teams deploy at a Prime Time table (`001 § Preparations`, 8.
+    /// Team Deployment: "The scenario will indicate where to deploy the
+    /// Characters"): which zones, who deploys first, the same zone for a
+    /// player's Characters, a zone's central space. Without it, the Free
+    /// spaces of every Deployment Zone that is neither the Central Zone nor
+    /// a Scoring Zone, from Prime Time. A 2-player table deploys by
+    /// `deploy_in` and ignores it.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub team_deployment: Option<TeamDeployment>,
     /// How Characters return from the Bench (the printed rule).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub bench_return: Option<String>,

@@ -72,6 +72,25 @@ impl Validator<'_> {
                     text_only += 1;
                 }
             }
+            // A Prime Time Scenario's printed deployment is performed by
+            // `team_deployment` or `deployment_zones`; else it is text only
+            // (the engine deploys by 001's default: any Deployment Zone that
+            // is neither the Central Zone nor a Scoring Zone, from Prime Time).
+            if s.players.max > 2 && s.deployment.is_some() && s.team_deployment.is_none() && s.deployment_zones.is_empty()
+            {
+                text_only += 1;
+                if self.notes {
+                    found.push(
+                        Diagnostic::note(
+                            Code::ScenarioRuleTextOnly,
+                            format!("the deployment of `{}` is text only: the engine deploys by 001's default (any Deployment Zone that is neither the Central Zone nor a Scoring Zone, from Prime Time)", s.id),
+                        )
+                        .at_opt(self.loc(&e.origin, "/deployment"))
+                        .path(self.cpath(&e.origin, "/deployment"))
+                        .help("say what it does with `team_deployment = { zones, first, same_zone, central_space }` or `deployment_zones` (docs/scenarios.md)"),
+                    );
+                }
+            }
         }
         self.text_only_count += text_only;
         self.out.extend(found);

@@ -151,13 +151,17 @@ impl<'a> Game<'a> {
     /// Time, each player deploys a Character not yet in the HexaDome.
     fn prime_time_deployment(&mut self) -> Result<()> {
         let picks: usize = self.state.players.iter().map(|p| p.team.len()).sum();
+        let rule = self.scenario().team_deployment.clone().unwrap_or_default();
         let barred = self.barred_zones();
+        let central_counts = rule.zones == model::DeploymentZones::NotScoring;
         let zones: Vec<Id> = self
             .board
             .zones
             .iter()
             .filter(|(z, (kind, _))| {
-                *kind == model::ZoneKind::Deployment && !self.state.scoring_zones.contains(z) && !barred.contains(z)
+                (*kind == model::ZoneKind::Deployment || (central_counts && *kind == model::ZoneKind::Central))
+                    && !self.state.scoring_zones.contains(z)
+                    && !barred.contains(z)
             })
             .map(|(z, _)| z.clone())
             .collect();
@@ -169,15 +173,25 @@ impl<'a> Game<'a> {
             .filter(|u| u.minion.is_none() && u.projectile.is_none() && matches!(u.location, Location::Space(_)))
             .map(|u| u.id.clone())
             .collect();
-        for p in self.snake_picks(self.state.underdog, picks) {
+        let first = match rule.first {
+            model::FirstToDeploy::PrimeTime => self.state.underdog,
+            model::FirstToDeploy::ChosenByPrimeTime => self.first_to_deploy(),
+        };
+        for p in self.snake_picks(first, picks) {
             let Some(c) = self.state.players[p].team.iter().find(|c| !deployed.contains(c)).cloned() else {
                 continue;
             };
             deployed.push(c.clone());
+            // "Players must deploy both their Characters in the same
+            // Deployment Zone": the zone of one already deployed.
+            let mine: Vec<&Id> = if rule.same_zone { self.zones_of_team(p, &zones) } else { Vec::new() };
+            let allowed: Vec<&Id> = if mine.is_empty() { zones.iter().collect() } else { mine };
             let mut spaces: Vec<Hex> = if own_zones {
                 self.own_zone_spaces(p)
+            } else if rule.central_space {
+                allowed.iter().filter_map(|z| self.central_space(z)).filter(|h| self.is_free(*h)).collect()
             } else {
-                zones.iter().flat_map(|z| self.zone_spaces(z)).filter(|h| self.is_free(*h)).collect()
+                allowed.iter().flat_map(|z| self.zone_spaces(z)).filter(|h| self.is_free(*h)).collect()
             };
             spaces.retain(|h| !self.state.special_spaces.iter().any(|m| m.space == *h));
             spaces.sort();
@@ -198,6 +212,43 @@ impl<'a> Game<'a> {
             self.emit(Event::Deployed { character: c, space });
         }
         Ok(())
+    }
+
+    /// "Prime Time decides which player deploys one of their Characters
+    /// first" (`001 § DeathMatch - Ballroom Dancing`): Prime Time's answer,
+    /// any player (itself included).
+    fn first_to_deploy(&mut self) -> PlayerId {
+        let prime_time = self.state.underdog;
+        let seats: Vec<PlayerId> = self.table().order_from(prime_time);
+        let options = seats.iter().map(|p| Choice::Pick { id: p.to_string() }).collect();
+        let Choice::Pick { id } =
+            self.decide(prime_time, DecisionKind::Deploy, None, "Which player deploys first?", options)
+        else {
+            unreachable!()
+        };
+        seats.into_iter().find(|p| p.to_string() == id).unwrap_or(prime_time)
+    }
+
+    /// The zones of `zones` where player `p` already has a Character.
+    fn zones_of_team<'z>(&self, p: PlayerId, zones: &'z [Id]) -> Vec<&'z Id> {
+        let spaces: Vec<Hex> = self
+            .state
+            .units
+            .iter()
+            .filter(|u| u.owner == p && u.minion.is_none() && u.projectile.is_none())
+            .filter_map(|u| match u.location {
+                Location::Space(h) => Some(h),
+                _ => None,
+            })
+            .collect();
+        zones.iter().filter(|z| self.zone_spaces(z).iter().any(|h| spaces.contains(h))).collect()
+    }
+
+    /// A zone's central space: the one with the least total distance to the
+    /// zone's others (the lowest such space on a tie).
+    fn central_space(&self, zone: &str) -> Option<Hex> {
+        let spaces = self.zone_spaces(zone);
+        spaces.iter().copied().min_by_key(|h| (spaces.iter().map(|o| h.distance(*o)).sum::<u32>(), *h))
     }
 
     /// The Free spaces a player deploys on in their own Deployment Zone: the
