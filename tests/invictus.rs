@@ -793,3 +793,34 @@ fn a_transaction_is_priced_the_same_when_offered_and_when_completed() {
     );
     assert_eq!(game.state.player(PlayerId::seat(0)).tokens[&Skill::Stamina].len(), 3);
 }
+
+/// `check --strict` lists no Invictus card or rule the engine performs from
+/// its data (Artifacts by their use, abilities that deal damage,
+/// Reinforcements' tokens, counterfeit Boosts, the rules' components) as an
+/// effect without Lua; an ability whose data says nothing it does is listed.
+#[test]
+fn check_strict_lists_only_the_invictus_effects_the_engine_does_not_perform() {
+    let strict = |pack: &std::path::Path| {
+        let run = arena_tests::arena(&["check", pack.to_str().unwrap(), "--strict", "--format", "json", "-q"]);
+        let doc: serde_json::Value = serde_json::from_str(&run.stdout).unwrap();
+        doc["diagnostics"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .filter(|d| d["code"] == "unsupported-effect")
+            .map(|d| d["message"].as_str().unwrap_or_default().to_string())
+            .collect::<Vec<_>>()
+    };
+    let bundled = arena_tests::tests_dir().join("../content/invictus");
+    assert_eq!(strict(&bundled), Vec::<String>::new());
+    let dir = std::env::temp_dir().join(format!("arena-inv-native-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let pack = dir.join("invictus");
+    assert!(std::process::Command::new("cp").args(["-r"]).arg(&bundled).arg(&pack).status().unwrap().success());
+    let gods = pack.join("gods.toml");
+    let text = std::fs::read_to_string(&gods).unwrap();
+    std::fs::write(&gods, text.replacen("damage = 40\n", "", 1)).unwrap();
+    let listed = strict(&pack);
+    assert_eq!(listed.len(), 1, "{listed:?}");
+    std::fs::remove_dir_all(&dir).ok();
+}

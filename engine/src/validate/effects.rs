@@ -71,6 +71,10 @@ impl Validator<'_> {
             if lua.is_none() && script.is_none() && objective.is_some_and(|o| o.value.requirement.is_some()) {
                 continue;
             }
+            // An Invictus card or rule the engine performs from its data.
+            if lua.is_none() && script.is_none() && self.invictus_native(&cpath) {
+                continue;
+            }
             if lua.is_none() && script.is_none() && !self.notes {
                 // An effect without Lua, not listed: counted only (no path to build).
                 unsupported += 1;
@@ -246,6 +250,46 @@ impl Validator<'_> {
             self.out.push(d);
         }
         self.set = Some(set);
+    }
+
+    /// Whether the effect at content path `cpath` (`artifact:xiphos effect`,
+    /// `god:athena abilities[id=spectral-force].effect`) is one the Invictus
+    /// engine performs from the entry's data, so it needs no Lua (docs/invictus.md):
+    /// an Artifact by its `use` and the value that use reads (`prisma`,
+    /// `damage`, `healing`, `stamina_gain`, `block`; `none` needs none); a
+    /// god's ability that deals `damage`; a Reinforcement that gives a 4th
+    /// skill token or an attack bonus; a counterfeit Boost; a component (a
+    /// rule of `003` the engine's chapters play).
+    fn invictus_native(&self, cpath: &str) -> bool {
+        use crate::model::ArtifactUse;
+        let c = &self.loaded.content;
+        let (card, rest) = cpath.split_once(' ').unwrap_or((cpath, ""));
+        let Some((kind, id)) = card.split_once(':') else { return false };
+        match kind {
+            "artifact" => c.artifacts.get(id).is_some_and(|a| {
+                let a = &a.value;
+                match a.use_ {
+                    ArtifactUse::Prisma => a.prisma.is_some(),
+                    ArtifactUse::StandardAttack => a.damage.is_some(),
+                    ArtifactUse::Healing => a.healing.is_some(),
+                    ArtifactUse::Stamina => a.stamina_gain.is_some(),
+                    ArtifactUse::Block => a.block.is_some(),
+                    ArtifactUse::None => true,
+                }
+            }),
+            "god" => {
+                let ability = rest.split_once("abilities[id=").and_then(|(_, r)| r.split_once(']')).map(|(a, _)| a);
+                c.gods.get(id).is_some_and(|g| {
+                    g.value.abilities.iter().any(|a| Some(a.id.as_str()) == ability && a.damage.is_some())
+                })
+            }
+            "reinforcement" => {
+                c.reinforcements.get(id).is_some_and(|r| r.value.skill_tier.is_some() || r.value.attack_bonus > 0)
+            }
+            "boost" => c.boosts.get(id).is_some_and(|b| b.value.counterfeit),
+            "component" => c.components.contains_key(id),
+            _ => false,
+        }
     }
 
     /// The file line on which an inline chunk's line 1 is: a multi-line string
