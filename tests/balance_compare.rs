@@ -43,7 +43,9 @@ fn rows(v: &Value) -> Vec<(String, Value)> {
 fn assert_nothing_changed(v: &Value) {
     let rows = rows(v);
     assert!(rows.len() > 2, "seats and Characters: {rows:?}");
+    assert_eq!(v["paired"]["errors"], 0);
     for (name, r) in &rows {
+        assert!(r["games"].as_u64().unwrap() > 0, "{name}: {r}");
         assert_eq!(r["difference"], 0.0, "{name}: {r}");
         assert_eq!(r["outcome_changed"], 0, "{name}: {r}");
         assert_eq!(r["significant"], false, "{name}: {r}");
@@ -67,6 +69,23 @@ fn a_patch_that_changes_nothing_gives_a_paired_difference_of_zero_and_no_changed
     // The same packs on both sides, with random teams drawn per seed.
     let v = compare_json("assault", CORE, CORE, "8", &["--random-teams", "--players", "greedy,random"]);
     assert_eq!(v["content_hash"], v["base_content_hash"]);
+    assert_nothing_changed(&v);
+}
+
+#[test]
+fn teams_are_drawn_from_the_base_packs_so_a_character_only_the_change_has_never_plays() {
+    // The duelist mod adds La Duelista: drawn from the changed packs, the
+    // random teams would hold her in some games and differ; drawn from the
+    // base, both sides play the same teams, and the same games.
+    let args = [
+        "sim", "assault", "--random-teams", "--pack", CORE, "--pack", "../mods/duelist", "--compare", CORE, "--games",
+        "10", "--jobs", "2", "--format", "json",
+    ];
+    let r = run(&args);
+    assert_eq!(r.code, 0, "{}", r.stderr);
+    assert!(r.stderr.contains("`la-duelista` never plays"), "{}", r.stderr);
+    let v: Value = serde_json::from_str(&r.stdout).unwrap();
+    assert!(v["paired"]["characters"].get("la-duelista").is_none());
     assert_nothing_changed(&v);
 }
 

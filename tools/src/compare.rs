@@ -89,7 +89,7 @@ pub(crate) fn compare_text(
     if comparison.errors > 0 {
         let _ = writeln!(
             out,
-            "warning: {} of {} seeds stopped on an engine error under one content or both: they are left out of every row",
+            "warning: {} of {} seeds stopped on an engine error under one content or both (or played other teams): they are left out of every row",
             comparison.errors, comparison.games
         );
     }
@@ -192,8 +192,10 @@ pub(crate) fn sim_compare(
             let ids: Vec<String> = only.iter().map(|c| format!("`{c}`")).collect();
             writeln!(
                 stderr,
-                "note: {} never play: only the changed packs have them, and the teams are drawn from the base packs",
-                ids.join(", ")
+                "note: {} never {}: only the changed packs have {}, and the teams are drawn from the base packs",
+                ids.join(", "),
+                if ids.len() == 1 { "plays" } else { "play" },
+                if ids.len() == 1 { "it" } else { "them" }
             )?;
         }
     }
@@ -237,13 +239,14 @@ pub(crate) fn sim_compare(
             writeln!(stderr, "{side} packs, seed {}: {what}", g.seed)?;
         }
     }
-    Ok(exit_of(&tally, &base_tally))
+    Ok(exit_of(&tally, &base_tally, &paired))
 }
 
-/// 1 when an effect failed or an engine error stopped a game on either side.
-fn exit_of(tally: &Tally, base_tally: &Tally) -> Exit {
+/// 1 when an effect failed or an engine error stopped a game on either
+/// side, or a seed was left out of the rows.
+fn exit_of(tally: &Tally, base_tally: &Tally, paired: &PairedTally) -> Exit {
     let bad = |t: &Tally| t.errors + t.games_with_effect_failures > 0;
-    if bad(tally) || bad(base_tally) { 1 } else { 0 }
+    if bad(tally) || bad(base_tally) || paired.errors > 0 { 1 } else { 0 }
 }
 
 /// What a comparison's output names besides its counts.
@@ -392,5 +395,5 @@ pub(crate) fn merge(
         parts.len()
     );
     write_comparison(&head, &first, tally, &base_tally, &paired, format, stdout)?;
-    Ok(exit_of(tally, &base_tally))
+    Ok(exit_of(tally, &base_tally, &paired))
 }

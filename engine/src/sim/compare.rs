@@ -284,8 +284,9 @@ impl PairedCounts {
 pub struct PairedTally {
     /// Seeds played (each under both contents).
     pub games: u64,
-    /// Seeds an engine error stopped under either content: left out of
-    /// every row.
+    /// Seeds an engine error stopped under either content, or whose two
+    /// games had other teams (they cannot: both play one setup): left out
+    /// of every row.
     pub errors: u64,
     /// Per seat (index 0 is player 1): games won, drawn, discordant.
     pub seats: Vec<PairedCounts>,
