@@ -162,6 +162,16 @@ fn four_merged_shards_of_a_comparison_equal_one_comparison_in_json() {
     let r = run(&args);
     assert_eq!(r.code, 2);
     assert!(r.stderr.contains("shard-1.json") && r.stderr.contains("other content"), "{}", r.stderr);
+    // Paired counts are read back, not trusted: more discordant wins than wins.
+    let path = dir.path().join("shard-2.json");
+    let mut v: Value = serde_json::from_str(&std::fs::read_to_string(&path).unwrap()).unwrap();
+    v["paired"]["seats"][0]["won_base_only"] = 999.into();
+    std::fs::write(&path, v.to_string()).unwrap();
+    let mut args = vec!["sim", "merge", "--pack", PLUS_ONE, "--compare", CORE];
+    args.extend(files.iter().map(String::as_str));
+    let r = run(&args);
+    assert_eq!(r.code, 2);
+    assert!(r.stderr.contains("shard-2.json") && r.stderr.contains("paired.seats[0].won_base_only"), "{}", r.stderr);
 }
 
 #[test]
