@@ -18,7 +18,18 @@ fn run(args: &[&str]) -> arena_tests::Run {
 /// `sim SCENARIO --pack CHANGED --compare BASE --games N` with `extra`, as JSON.
 fn compare_json(scenario: &str, changed: &str, base: &str, games: &str, extra: &[&str]) -> Value {
     let mut args = vec![
-        "sim", scenario, "--pack", changed, "--compare", base, "--games", games, "--jobs", "2", "--format", "json",
+        "sim",
+        scenario,
+        "--pack",
+        changed,
+        "--compare",
+        base,
+        "--games",
+        games,
+        "--jobs",
+        "2",
+        "--format",
+        "json",
     ];
     args.extend(extra);
     let r = run(&args);
@@ -78,8 +89,21 @@ fn teams_are_drawn_from_the_base_packs_so_a_character_only_the_change_has_never_
     // random teams would hold her in some games and differ; drawn from the
     // base, both sides play the same teams, and the same games.
     let args = [
-        "sim", "assault", "--random-teams", "--pack", CORE, "--pack", "../mods/duelist", "--compare", CORE, "--games",
-        "10", "--jobs", "2", "--format", "json",
+        "sim",
+        "assault",
+        "--random-teams",
+        "--pack",
+        CORE,
+        "--pack",
+        "../mods/duelist",
+        "--compare",
+        CORE,
+        "--games",
+        "10",
+        "--jobs",
+        "2",
+        "--format",
+        "json",
     ];
     let r = run(&args);
     assert_eq!(r.code, 0, "{}", r.stderr);
@@ -138,8 +162,23 @@ fn four_merged_shards_of_a_comparison_equal_one_comparison_in_json() {
     let dir = tempfile::tempdir().unwrap();
     let files = shard_files(dir.path());
     let whole = run(&[
-        "sim", "assault", "--pack", PLUS_ONE, "--compare", CORE, "--games", "12", "--jobs", "2", "--format", "json",
-        "--random-teams", "--players", "greedy,random", "--seed", "3",
+        "sim",
+        "assault",
+        "--pack",
+        PLUS_ONE,
+        "--compare",
+        CORE,
+        "--games",
+        "12",
+        "--jobs",
+        "2",
+        "--format",
+        "json",
+        "--random-teams",
+        "--players",
+        "greedy,random",
+        "--seed",
+        "3",
     ]);
     assert_eq!(whole.code, 0, "{}", whole.stderr);
     let mut args = vec!["sim", "merge", "--pack", PLUS_ONE, "--compare", CORE, "--format", "json"];
@@ -179,15 +218,34 @@ fn a_team_character_the_changed_packs_lack_is_refused() {
     // Random teams drawn from the base (core and the duelist mod) may pick
     // La Duelista, whom the changed packs (core alone) do not have.
     let r = run(&[
-        "sim", "assault", "--pack", CORE, "--compare", CORE, "--compare", "../mods/duelist", "--games", "4",
+        "sim",
+        "assault",
+        "--pack",
+        CORE,
+        "--compare",
+        CORE,
+        "--compare",
+        "../mods/duelist",
+        "--games",
+        "4",
         "--random-teams",
     ]);
     assert_eq!(r.code, 2, "{}", r.stdout);
     assert!(r.stderr.contains("`la-duelista`") && r.stderr.contains("lacks"), "{}", r.stderr);
     // A Draft game picks its teams at the table: nothing to pair.
     let r = run(&[
-        "sim", "common-goals", "--pack", "../content", "--compare", "../content", "--games", "2", "--seats", "3",
-        "--optional-rule", "draft",
+        "sim",
+        "common-goals",
+        "--pack",
+        "../content",
+        "--compare",
+        "../content",
+        "--games",
+        "2",
+        "--seats",
+        "3",
+        "--optional-rule",
+        "draft",
     ]);
     assert_eq!(r.code, 2, "{}", r.stdout);
     assert!(r.stderr.contains("draft"), "{}", r.stderr);

@@ -5,8 +5,8 @@
 
 use super::*;
 use arena_engine::sim::Tally;
-use arena_engine::sim::compare::{Comparison, PairedRow, PairedTally, Side, compare_batch, setups_differ};
 use arena_engine::sim::Teams;
+use arena_engine::sim::compare::{Comparison, PairedRow, PairedTally, Side, compare_batch, setups_differ};
 
 /// The `sim-compare` JSON (docs/json.md): the `sim-batch` head of the
 /// changed packs (`content_hash`, `tally`), the base packs'
@@ -41,9 +41,10 @@ fn changed_characters(base: &Loaded, changed: &Loaded) -> std::collections::BTre
         .characters
         .iter()
         .filter(|(id, c)| {
-            base.content.characters.get(*id).is_none_or(|b| {
-                serde_json::to_value(&b.value).ok() != serde_json::to_value(&c.value).ok()
-            })
+            base.content
+                .characters
+                .get(*id)
+                .is_none_or(|b| serde_json::to_value(&b.value).ok() != serde_json::to_value(&c.value).ok())
         })
         .map(|(id, _)| id.clone())
         .collect()
@@ -100,16 +101,7 @@ pub(crate) fn compare_text(
     let _ = writeln!(
         out,
         "{:<width$} {:>6}  {:>6}  {:>6}   {:>6} {:>6}  {:<22} {:>6}  {:>8}  {:>7}",
-        "",
-        "games",
-        "wins",
-        "wins",
-        "draws",
-        "draws",
-        "difference, points",
-        "z",
-        "p",
-        "outcome"
+        "", "games", "wins", "wins", "draws", "draws", "difference, points", "z", "p", "outcome"
     );
     let _ = writeln!(
         out,
@@ -203,7 +195,16 @@ pub(crate) fn sim_compare(
     let seeds = batch.seeds();
     let started = std::time::Instant::now();
     let games = play::with_progress(2 * (seeds.end - seeds.start), !ui.quiet(), |tick| {
-        compare_batch(&base_side, &changed_side, teams, &batch.optional_rules, seeds.clone(), &batch.players, jobs, tick)
+        compare_batch(
+            &base_side,
+            &changed_side,
+            teams,
+            &batch.optional_rules,
+            seeds.clone(),
+            &batch.players,
+            jobs,
+            tick,
+        )
     });
     let games = match games {
         Ok(g) => g,
@@ -230,11 +231,11 @@ pub(crate) fn sim_compare(
     );
     write_comparison(&head, &first, &tally, &base_tally, &paired, format, stdout)?;
     for (side, s) in [("base", &base_summaries), ("changed", &changed_summaries)] {
-        for g in s
-            .iter()
-            .filter(|g| g.error.is_some() || !g.effect_failures.is_empty())
-            .take(if ui.verbose() { usize::MAX } else { 5 })
-        {
+        for g in s.iter().filter(|g| g.error.is_some() || !g.effect_failures.is_empty()).take(if ui.verbose() {
+            usize::MAX
+        } else {
+            5
+        }) {
             let what = g.error.clone().unwrap_or_else(|| g.effect_failures.join("; "));
             writeln!(stderr, "{side} packs, seed {}: {what}", g.seed)?;
         }
@@ -287,8 +288,12 @@ fn write_comparison(
             writeln!(stdout, "{}", serde_json::to_string_pretty(&v)?)?;
         }
         _ => {
-            let players: Vec<&str> =
-                head.batch.players.iter().map(|p| if *p == arena_engine::sim::Policy::Random { "random" } else { "greedy" }).collect();
+            let players: Vec<&str> = head
+                .batch
+                .players
+                .iter()
+                .map(|p| if *p == arena_engine::sim::Policy::Random { "random" } else { "greedy" })
+                .collect();
             writeln!(stdout, "{first_line}")?;
             writeln!(stdout, "base: {}", pack_list(head.base))?;
             writeln!(stdout, "change: {}", pack_list(head.loaded))?;
@@ -355,7 +360,8 @@ pub(crate) fn merge(
             }
             let b: Tally = serde_json::from_value(part.json["base_tally"].clone())
                 .map_err(|e| format!("its `base_tally` does not read: {e}"))?;
-            b.check(part.seeds.clone(), seats).map_err(|e| format!("its `base_tally` cannot be that of its shard: {e}"))?;
+            b.check(part.seeds.clone(), seats)
+                .map_err(|e| format!("its `base_tally` cannot be that of its shard: {e}"))?;
             let p: PairedTally = serde_json::from_value(part.json["paired"].clone())
                 .map_err(|e| format!("its `paired` counts do not read: {e}"))?;
             p.check(part.seeds.end - part.seeds.start, seats)

@@ -94,7 +94,14 @@ fn missing_in(setup: &GameSetup, content: &Content, which: &str) -> Option<Strin
 /// The Characters or Tactics missing, or why a setup cannot be drawn at all.
 /// Also the Draft optional rule (`001 § Draft`), where the teams are picked
 /// at the table, so the two contents would play different teams.
-pub fn refuse(base: &Content, changed: &Content, teams: &Teams, rules: &BTreeSet<OptionalRule>, seats: usize, first_seed: u64) -> Result<(), String> {
+pub fn refuse(
+    base: &Content,
+    changed: &Content,
+    teams: &Teams,
+    rules: &BTreeSet<OptionalRule>,
+    seats: usize,
+    first_seed: u64,
+) -> Result<(), String> {
     if rules.contains(&OptionalRule::Draft) {
         return Err(
             "--optional-rule draft drafts the teams at the table, so the two contents would not play the same teams: a paired comparison needs them the same".into(),
@@ -165,8 +172,24 @@ pub fn compare_batch(
             None => Ok(s),
         }
     };
-    let b = super::batch_of_setups(base.content.clone(), base.scripts.clone(), &setup, seeds.clone(), players, jobs, progress)?;
-    let c = super::batch_of_setups(changed.content.clone(), changed.scripts.clone(), &changed_setup, seeds, players, jobs, progress)?;
+    let b = super::batch_of_setups(
+        base.content.clone(),
+        base.scripts.clone(),
+        &setup,
+        seeds.clone(),
+        players,
+        jobs,
+        progress,
+    )?;
+    let c = super::batch_of_setups(
+        changed.content.clone(),
+        changed.scripts.clone(),
+        &changed_setup,
+        seeds,
+        players,
+        jobs,
+        progress,
+    )?;
     Ok(b.into_iter().zip(c).map(|(base, changed)| PairedGame { base, changed }).collect())
 }
 
@@ -214,7 +237,9 @@ impl PairedCounts {
     }
 
     fn merge(&mut self, o: &PairedCounts, what: &str) -> Result<(), String> {
-        let sum = |a: u64, b: u64, k: &str| a.checked_add(b).ok_or_else(|| format!("the `{what}.{k}` counts add up past 2^64"));
+        let sum = |a: u64, b: u64, k: &str| {
+            a.checked_add(b).ok_or_else(|| format!("the `{what}.{k}` counts add up past 2^64"))
+        };
         self.games = sum(self.games, o.games, "games")?;
         self.wins_base = sum(self.wins_base, o.wins_base, "wins_base")?;
         self.wins_changed = sum(self.wins_changed, o.wins_changed, "wins_changed")?;
@@ -235,7 +260,12 @@ impl PairedCounts {
         over("wins_base", self.wins_base, self.games, "its games")?;
         over("wins_changed", self.wins_changed, self.games, "its games")?;
         over("draws_base", self.draws_base, self.games - self.wins_base, "its games not won under the base")?;
-        over("draws_changed", self.draws_changed, self.games - self.wins_changed, "its games not won under the change")?;
+        over(
+            "draws_changed",
+            self.draws_changed,
+            self.games - self.wins_changed,
+            "its games not won under the change",
+        )?;
         over("won_base_only", self.won_base_only, self.wins_base, "its wins under the base")?;
         over("won_changed_only", self.won_changed_only, self.wins_changed, "its wins under the change")?;
         over("outcome_changed", self.outcome_changed, self.games, "its games")?;
