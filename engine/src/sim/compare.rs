@@ -140,6 +140,18 @@ pub fn setups_differ(base: &Content, changed: &Content, teams: &Teams, seats: us
     }
 }
 
+/// Whether `base` and `changed` draw the same setup (teams, Tactics decks,
+/// Deployment Zones) with `teams` for every seed of `seeds`: then two
+/// batches played apart, one on each, are already paired game for game (the
+/// same seed and setup), as [`compare_batch`] would play them. `arena watch
+/// --sim` pairs each batch with the previous content's this way.
+pub fn same_setups(base: &Content, changed: &Content, teams: &Teams, seeds: std::ops::Range<u64>, seats: usize) -> bool {
+    seeds.into_iter().all(|seed| match (teams.setup(base, seed, seats), teams.setup(changed, seed, seats)) {
+        (Ok(a), Ok(b)) => a.teams == b.teams && a.decks == b.decks && a.zones == b.zones,
+        _ => false,
+    })
+}
+
 /// Play the games of `seeds` under both contents, each from the setup drawn
 /// from the base content for its seed (with the optional rules `rules`), on
 /// `jobs` threads; `progress` is called after each of the `2 × games`.
