@@ -232,6 +232,10 @@ fn a_team_character_the_changed_packs_lack_is_refused() {
     ]);
     assert_eq!(r.code, 2, "{}", r.stdout);
     assert!(r.stderr.contains("`la-duelista`") && r.stderr.contains("lacks"), "{}", r.stderr);
+    // Invictus batches are not compared (yet): refused, not ignored.
+    let r = run(&["sim", "invictus", "--compare", CORE, "--games", "2"]);
+    assert_eq!(r.code, 2, "{}", r.stdout);
+    assert!(r.stderr.contains("Invictus"), "{}", r.stderr);
     // A Draft game picks its teams at the table: nothing to pair.
     let r = run(&[
         "sim",

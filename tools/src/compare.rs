@@ -401,5 +401,12 @@ pub(crate) fn merge(
         parts.len()
     );
     write_comparison(&head, &first, tally, &base_tally, &paired, format, stdout)?;
+    if !matches!(format, Output::Json) {
+        for (side, t) in [("base", &base_tally), ("changed", tally)] {
+            for f in t.failures.iter().take(if ui.verbose() { usize::MAX } else { 5 }) {
+                writeln!(stderr, "{side} packs, seed {}: {}", f.seed, f.what)?;
+            }
+        }
+    }
     Ok(exit_of(tally, &base_tally, &paired))
 }
