@@ -652,6 +652,35 @@ fn cli_sim_compares_with_the_previous_content() {
     assert!(line.contains("% [") && line.contains("(was ") && line.contains(", mean VP "), "{line}");
 }
 
+/// After a change, `watch --sim` pairs its batch with the previous
+/// content's (the same seeds and the same setups): the paired difference per
+/// seat and per changed Character, with Holm's correction said.
+#[test]
+fn cli_sim_pairs_each_batch_with_the_previous_contents_on_the_same_seeds_and_teams() {
+    let dir = core_pack();
+    copy_dir(&arena_tests::tests_dir().join("fixtures/good/worked-example/duelist"), &dir.path().join("duelist"));
+    let root = dir.path().display().to_string();
+    let args: Vec<String> = [
+        "watch", "--once", "--debounce", "50", "--color", "never", "--sim", "assault", "--random-teams", "--games", "6",
+        "--jobs", "1", &root,
+    ]
+    .map(String::from)
+    .to_vec();
+    let mut cli = Cli::start(args);
+    cli.wait_for("[1] live");
+    cli.wait_for("  draws ");
+    assert!(!cli.stdout.contains("paired with"), "nothing to pair with yet: {}", cli.stdout);
+    edit(&duelist_file(dir.path()), "initiative = 6", "initiative = 9");
+    let (code, out, err) = cli.finish();
+    assert_eq!(code, 0, "{out}\n{err}");
+    assert!(out.contains("  paired with [1] (the same seeds and teams): "), "{out}");
+    assert!(out.contains("Holm across "), "{out}");
+    for row in ["    player 1 ", "    player 2 ", "    la-duelista "] {
+        let line = out.lines().find(|l| l.starts_with(row)).unwrap_or_else(|| panic!("no `{row}` row:\n{out}"));
+        assert!(line.contains("], z ") && line.contains(", p ") && line.ends_with(" changed"), "{line}");
+    }
+}
+
 /// issue 13 item 4: after a change, `watch --sim` prints the changed
 /// Character's row (games, side's win rate, Damage, Infirmary) with the
 /// previous content's figures beside each.

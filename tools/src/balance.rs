@@ -27,6 +27,9 @@ pub(crate) struct MergeArgs {
     /// Output format: the table (`human`) or the batch's JSON.
     #[arg(long, value_enum, default_value_t = Output::Human)]
     format: Output,
+    /// The base packs of a comparison's shards (`sim --compare`), as they were played.
+    #[arg(long = "compare", value_name = "BASE_PACK")]
+    compare: Vec<PathBuf>,
 }
 
 /// The games a `sim --games` run plays.
@@ -193,7 +196,7 @@ fn read_shard(path: &std::path::Path) -> Result<ShardFile, String> {
     let text = std::fs::read_to_string(path).map_err(|e| format!("{}: {e}", path.display()))?;
     let json: serde_json::Value =
         serde_json::from_str(&text).map_err(|e| format!("{}: not a JSON report: {e}", path.display()))?;
-    if json["kind"] != "sim-batch" {
+    if json["kind"] != "sim-batch" && json["kind"] != "sim-compare" {
         return Err(format!("{}: not the JSON of `arena sim --games N --format json`", path.display()));
     }
     let s = &json["shard"];
@@ -213,7 +216,7 @@ fn read_shard(path: &std::path::Path) -> Result<ShardFile, String> {
 fn check_shards(mut shards: Vec<ShardFile>, content_hash: &str) -> Result<Vec<ShardFile>, String> {
     shards.sort_by_key(|s| s.shard.index);
     let first = &shards[0];
-    let same = ["setup", "players", "content_hash", "optional_rules"];
+    let same = ["kind", "setup", "players", "content_hash", "optional_rules"];
     for s in &shards {
         for key in same {
             if s.json[key] != first.json[key] {
@@ -331,6 +334,19 @@ pub(crate) fn merge(args: MergeArgs, ui: &Ui, stdout: &mut dyn Write, stderr: &m
             .map(|rules| rules.iter().filter_map(|r| r.as_str()?.parse().ok()).collect())
             .unwrap_or_default(),
     };
+    if first.json["kind"] == "sim-compare" {
+        let parts: Vec<super::compare::Part> = shards
+            .iter()
+            .map(|s| super::compare::Part { path: &s.path, json: &s.json, seeds: s.shard.seeds(s.first_seed, s.games) })
+            .collect();
+        return super::compare::merge(
+            &args.compare, &parts, &loaded, &setup, &batch, &tally, args.format, ui, stdout, stderr,
+        );
+    }
+    if !args.compare.is_empty() {
+        writeln!(stderr, "error: --compare merges a comparison's shards; these are a batch's (`sim` without --compare)")?;
+        return Ok(2);
+    }
     match args.format {
         Output::Json => {
             // The per-game list, when every shard kept its own: in seed order.

@@ -6,6 +6,7 @@
 
 mod balance;
 mod check;
+mod compare;
 mod content_cmds;
 mod human;
 mod invictus;
@@ -318,6 +319,14 @@ struct SimArgs {
     /// Rule): 2 hidden Objective cards each). docs/optional-rules.md
     #[arg(long = "optional-rule", value_name = "NAME", value_parser = parse_optional_rule)]
     optional_rules: Vec<arena_engine::rules::game::OptionalRule>,
+    /// With --games: a paired comparison against these base packs (repeat
+    /// for more, like --pack): every seed played under both the base packs
+    /// and the --pack ones, from the same teams (drawn from the base), and
+    /// per seat and Character the paired difference in win rate, its 95%
+    /// interval, z, and significance after Holm's correction
+    /// (docs/balance-runs.md)
+    #[arg(long = "compare", value_name = "BASE_PACK", requires = "games", conflicts_with = "digest")]
+    compare: Vec<PathBuf>,
 }
 
 /// A `--optional-rule` value, by its kebab-case name.

@@ -247,6 +247,10 @@ pub(super) fn sim(mut args: SimArgs, ui: &Ui, stdout: &mut dyn Write, stderr: &m
         return Ok(2);
     };
     if scenario == "invictus" {
+        if !args.compare.is_empty() {
+            writeln!(stderr, "error: --compare is for Aristeia! batches; Invictus batches cannot be compared yet")?;
+            return Ok(2);
+        }
         if let Some(r) = args.optional_rules.first() {
             writeln!(
                 stderr,
@@ -363,6 +367,9 @@ pub(super) fn sim(mut args: SimArgs, ui: &Ui, stdout: &mut dyn Write, stderr: &m
             without_games: args.without_games,
             optional_rules: rules,
         };
+        if !args.compare.is_empty() {
+            return super::compare::sim_compare(&loaded, &args.compare, &teams, batch, args.format, ui, stdout, stderr);
+        }
         return sim_batch(&loaded, &teams, batch, args.format, ui, stdout, stderr);
     }
     // One game: the setup's teams, or teams drawn from the seed (`--random-teams`).

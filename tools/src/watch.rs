@@ -86,6 +86,7 @@ pub fn run(args: WatchArgs, ui: &Ui, stdout: &mut dyn Write, stderr: &mut dyn Wr
         previous: None,
         previous_characters: BTreeMap::new(),
         previous_invictus: None,
+        previous_content: None,
     };
     let mut loaded_once = false;
     loop {
@@ -123,6 +124,8 @@ struct Printer<'a> {
     previous_characters: BTreeMap<String, String>,
     /// The last Invictus batch (`--sim invictus`), to compare with.
     previous_invictus: Option<arena_engine::sim::invictus::Report>,
+    /// The content of the last simulation, to pair the next one with.
+    previous_content: Option<Arc<arena_engine::content::Content>>,
 }
 
 impl Printer<'_> {
@@ -315,11 +318,13 @@ impl Printer<'_> {
         // The Characters the change touched (their card or their Tactics), each
         // with the figures of the content before it beside its own.
         let characters = character_prints(&snapshot.loaded);
+        let mut touched = Vec::new();
         if let Some(w) = was {
             for (id, print) in &characters {
                 if self.previous_characters.get(id) == Some(print) {
                     continue;
                 }
+                touched.push(id.clone());
                 let line = match (r.per_character.get(id), w.report.per_character.get(id)) {
                     (Some(now), before) => character_line(now, before),
                     (None, _) => "did not play in this batch (--random-teams draws every loaded Character)".to_string(),
@@ -328,10 +333,78 @@ impl Printer<'_> {
                 writeln!(stdout, "  {id} ({what}): {line}")?;
             }
         }
+        if let (Some((generation, w)), Some(content)) = (&self.previous, &self.previous_content) {
+            paired_lines(*generation, content, w, &snapshot.content(), &stats, &touched, stdout)?;
+        }
         self.previous_characters = characters;
         self.previous = Some((snapshot.generation, stats));
+        self.previous_content = Some(snapshot.content());
         Ok(())
     }
+}
+
+/// The paired difference of this batch against the previous content's
+/// (docs/balance-runs.md, "Paired comparisons"): when both contents draw the
+/// same setups for every seed, the two batches are already paired game for
+/// game; per seat and per Character the change touched, the difference in
+/// win rate with its interval, z and Holm-corrected p across every row.
+fn paired_lines(
+    generation: u64,
+    was_content: &arena_engine::content::Content,
+    was: &SimStats,
+    content: &arena_engine::content::Content,
+    now: &SimStats,
+    touched: &[String],
+    stdout: &mut dyn Write,
+) -> anyhow::Result<()> {
+    use arena_engine::sim::compare::{PairedGame, PairedTally, same_setups};
+    let seats = now.report.win_rate.as_slice().len();
+    let seeds = |s: &SimStats| s.games.iter().map(|g| g.seed).collect::<Vec<_>>();
+    let range = now.games.first().map_or(0..0, |g| g.seed..g.seed + now.games.len() as u64);
+    let paired = was.teams == now.teams
+        && seeds(was) == seeds(now)
+        && now.teams.as_ref().is_some_and(|t| same_setups(was_content, content, t, range, seats));
+    if !paired {
+        writeln!(
+            stdout,
+            "  not paired with [{generation}]: the change draws other teams, decks or zones, so the figures above are of two separate batches"
+        )?;
+        return Ok(());
+    }
+    let games: Vec<PairedGame> = was
+        .games
+        .iter()
+        .zip(&now.games)
+        .map(|(b, c)| PairedGame { base: b.clone(), changed: c.clone() })
+        .collect();
+    let report = PairedTally::of(&games, seats).report();
+    writeln!(
+        stdout,
+        "  paired with [{generation}] (the same seeds and teams): change in win rate, points [95%]; p: exact McNemar, Holm across {} rows; * significant at 5%",
+        report.holm_rows
+    )?;
+    let line = |r: &arena_engine::sim::compare::PairedRow| {
+        let p = if r.p_holm < 0.001 { "<0.001".to_string() } else { format!("{:.3}", r.p_holm) };
+        format!(
+            "{:+.1} [{:+.1}, {:+.1}], z {:+.2}, p {p}{}, {} {} changed",
+            r.difference * 100.0,
+            r.low * 100.0,
+            r.high * 100.0,
+            r.z,
+            if r.significant { " *" } else { "" },
+            r.outcome_changed,
+            if r.outcome_changed == 1 { "game" } else { "games" }
+        )
+    };
+    for (i, r) in report.seats.iter().enumerate() {
+        writeln!(stdout, "    player {} {}", i + 1, line(r))?;
+    }
+    for id in touched {
+        if let Some(r) = report.characters.get(id) {
+            writeln!(stdout, "    {id} {}", line(r))?;
+        }
+    }
+    Ok(())
 }
 
 /// `player 1 win rate 52.0% [45.1-58.8] (was 48.0% [41.2-54.9]), mean VP 3.10 [2.85-3.35] (was ...)`.

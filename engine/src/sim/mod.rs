@@ -5,6 +5,7 @@
 //! same record, byte for byte.
 
 mod check;
+pub mod compare;
 pub mod invictus;
 mod digest;
 mod replay;
@@ -325,6 +326,27 @@ pub fn batch_with_rules(
     jobs: usize,
     progress: &(dyn Fn() + Sync),
 ) -> Result<Vec<GameSummary>, String> {
+    let setup = |seed: u64| {
+        teams.setup(&content, seed, players.len()).map(|mut s| {
+            s.optional_rules = rules.clone();
+            s
+        })
+    };
+    batch_of_setups(content.clone(), scripts, &setup, seeds, players, jobs, progress)
+}
+
+/// [`batch_with_rules`] with each game's setup given by `setup` (from its
+/// seed): a paired comparison plays the setups drawn from one content under
+/// another ([`compare`]). An `Err` from `setup` is that game's engine error.
+pub(crate) fn batch_of_setups(
+    content: std::sync::Arc<Content>,
+    scripts: std::sync::Arc<crate::script::runtime::ScriptSet>,
+    setup: &(dyn Fn(u64) -> Result<GameSetup, String> + Sync),
+    seeds: std::ops::Range<u64>,
+    players: &[Policy],
+    jobs: usize,
+    progress: &(dyn Fn() + Sync),
+) -> Result<Vec<GameSummary>, String> {
     use std::sync::atomic::{AtomicU64, Ordering};
     if jobs > MAX_JOBS {
         return Err(format!(
@@ -339,8 +361,7 @@ pub fn batch_with_rules(
     let play_one = |rt: &Result<Runtime, String>, seed: u64| {
         let result = match rt {
             Err(e) => Err(e.clone()),
-            Ok(rt) => teams.setup(&content, seed, players.len()).and_then(|mut s| {
-                s.optional_rules = rules.clone();
+            Ok(rt) => setup(seed).and_then(|s| {
                 let teams = s.teams.clone();
                 play_with(&content, rt, &s, players).map(|r| (r, teams))
             }),

@@ -135,7 +135,9 @@ impl Snapshot {
             (setup.clone(), crate::sim::Teams::Setup(setup))
         };
         let games = crate::sim::batch(content, self.scripts(), &teams, seeds, players, jobs, &|| {})?;
-        Ok(SimStats::of(setup, &games))
+        let mut stats = SimStats::of(setup, &games);
+        stats.teams = Some(teams);
+        Ok(stats)
     }
 }
 
@@ -168,6 +170,13 @@ pub struct SimStats {
     /// 95% interval of each side's mean Victory Points (normal approximation:
     /// mean ± 1.96 standard errors); the mean itself when fewer than 2 games.
     pub victory_points_interval: Seated<(f64, f64)>,
+    /// The games, in seed order: the next content's batch is paired with
+    /// them when both draw the same setups (`sim::compare::same_setups`).
+    #[serde(skip)]
+    pub games: Vec<GameSummary>,
+    /// The teams the batch played (a setup, or random teams of a Scenario).
+    #[serde(skip)]
+    pub teams: Option<crate::sim::Teams>,
 }
 
 impl SimStats {
@@ -186,7 +195,13 @@ impl SimStats {
             ((mean - half).max(0.0), mean + half)
         };
         let table = report.mean_victory_points.table();
-        SimStats { setup, victory_points_interval: Seated::from_fn(table, interval), report }
+        SimStats {
+            setup,
+            victory_points_interval: Seated::from_fn(table, interval),
+            report,
+            games: games.to_vec(),
+            teams: None,
+        }
     }
 }
 

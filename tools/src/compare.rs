@@ -1,0 +1,412 @@
+//! `arena sim SCENARIO --games N --compare BASE_PACK...`: a paired
+//! comparison of the `--pack` packs against base packs on the same seeds and
+//! teams ([`arena_engine::sim::compare`]), its table and its `sim-compare`
+//! JSON, and `arena sim merge` of a comparison's shards. docs/balance-runs.md.
+
+use super::*;
+use arena_engine::sim::Tally;
+use arena_engine::sim::Teams;
+use arena_engine::sim::compare::{Comparison, PairedRow, PairedTally, Side, compare_batch, setups_differ};
+
+/// The `sim-compare` JSON (docs/json.md): the `sim-batch` head of the
+/// changed packs (`content_hash`, `tally`), the base packs'
+/// `base_content_hash` and `base_tally`, the `paired` counts and the
+/// comparison's `report`.
+#[allow(clippy::too_many_arguments)]
+fn compare_json(
+    loaded: &Loaded,
+    base_hash: &str,
+    setup: &str,
+    batch: &balance::Batch,
+    comparison: &Comparison,
+    tally: &Tally,
+    base_tally: &Tally,
+    paired: &PairedTally,
+) -> anyhow::Result<serde_json::Value> {
+    let mut v = balance::batch_json(loaded, setup, batch, &tally.report(), tally, None)?;
+    let o = v.as_object_mut().expect("a JSON object");
+    o.insert("kind".into(), "sim-compare".into());
+    o.insert("base_content_hash".into(), base_hash.into());
+    o.insert("report".into(), serde_json::to_value(comparison)?);
+    o.insert("base_tally".into(), serde_json::to_value(base_tally)?);
+    o.insert("paired".into(), serde_json::to_value(paired)?);
+    Ok(v)
+}
+
+/// The Characters whose entries differ between the two contents (a patch
+/// to them, say): marked `*` and listed first.
+fn changed_characters(base: &Loaded, changed: &Loaded) -> std::collections::BTreeSet<String> {
+    changed
+        .content
+        .characters
+        .iter()
+        .filter(|(id, c)| {
+            base.content
+                .characters
+                .get(*id)
+                .is_none_or(|b| serde_json::to_value(&b.value).ok() != serde_json::to_value(&c.value).ok())
+        })
+        .map(|(id, _)| id.clone())
+        .collect()
+}
+
+fn points(x: f64) -> String {
+    format!("{:+.1}", x * 100.0)
+}
+
+fn row_line(label: &str, width: usize, r: &PairedRow) -> String {
+    let interval = format!("{} [{}, {}]", points(r.difference), points(r.low), points(r.high));
+    let p = if r.p_holm < 0.001 { "<0.001".to_string() } else { format!("{:.3}", r.p_holm) };
+    format!(
+        "{label:<width$} {:>6}  {:>5.1}%  {:>5.1}%   {:>5.1}% {:>5.1}%  {interval:<22} {:>6.2}  {p:>6} {}  {:>7}",
+        r.games,
+        r.win_rate_base * 100.0,
+        r.win_rate_changed * 100.0,
+        r.draw_rate_base * 100.0,
+        r.draw_rate_changed * 100.0,
+        r.z,
+        if r.significant { "*" } else { " " },
+        r.outcome_changed,
+    )
+}
+
+/// The comparison's table, under its first line: the warnings of either
+/// side, the seats' rows, the Characters' rows (those the change touches
+/// first, marked `*`), and what the figures are.
+pub(crate) fn compare_text(
+    comparison: &Comparison,
+    base_tally: &Tally,
+    tally: &Tally,
+    touched: &std::collections::BTreeSet<String>,
+) -> String {
+    use std::fmt::Write as _;
+    let mut out = String::new();
+    for (side, t) in [("base", base_tally), ("changed", tally)] {
+        let r = t.report();
+        if let Some(line) = balance::failures_warning(r.games, r.games_with_effect_failures, r.errors) {
+            let _ = writeln!(out, "{side} packs: {line}");
+        }
+    }
+    if comparison.errors > 0 {
+        let _ = writeln!(
+            out,
+            "warning: {} of {} seeds stopped on an engine error under one content or both (or played other teams): they are left out of every row",
+            comparison.errors, comparison.games
+        );
+    }
+    let seats = comparison.seats.len();
+    let mut characters: Vec<(&String, &PairedRow)> = comparison.characters.iter().collect();
+    characters.sort_by_key(|(c, _)| (!touched.contains(*c), c.as_str()));
+    let width = characters.iter().map(|(c, _)| c.len() + 2).max().unwrap_or(0).max("player 1".len() + 2);
+    let _ = writeln!(
+        out,
+        "{:<width$} {:>6}  {:>6}  {:>6}   {:>6} {:>6}  {:<22} {:>6}  {:>8}  {:>7}",
+        "", "games", "wins", "wins", "draws", "draws", "difference, points", "z", "p", "outcome"
+    );
+    let _ = writeln!(
+        out,
+        "{:<width$} {:>6}  {:>6}  {:>6}   {:>6} {:>6}  {:<22} {:>6}  {:>8}  {:>7}",
+        "", "", "base", "change", "base", "change", "[95% interval]", "", "(Holm)", "changed"
+    );
+    for (i, r) in comparison.seats.iter().enumerate() {
+        let _ = writeln!(out, "{}", row_line(&format!("  player {}", i + 1), width, r));
+    }
+    for (c, r) in &characters {
+        let mark = if touched.contains(*c) { "* " } else { "  " };
+        let _ = writeln!(out, "{}", row_line(&format!("{mark}{c}"), width, r));
+    }
+    let significant = comparison.seats.iter().chain(comparison.characters.values()).filter(|r| r.significant).count();
+    let _ = writeln!(
+        out,
+        "even share: {:.1}% of the wins per seat at {seats} seats. A Character's row is its side's wins and draws in the games it played.",
+        comparison.even_share * 100.0
+    );
+    let _ = writeln!(
+        out,
+        "difference: change minus base, paired over the same games (Agresti-Min 95% interval); z: McNemar's; p: exact McNemar test, Holm-corrected across the {} rows above; * significant at 5% after Holm ({significant} rows).",
+        comparison.holm_rows
+    );
+    if seats == 2 {
+        let _ = writeln!(
+            out,
+            "the two seat rows count the same games from either side: they are complementary (with no draws, one's difference is the other's negated)."
+        );
+    }
+    if !touched.is_empty() {
+        let list: Vec<&str> = touched.iter().map(String::as_str).collect();
+        let _ = writeln!(out, "* a Character whose entry the changed packs alter: {}", list.join(", "));
+    }
+    out
+}
+
+/// `arena sim SCENARIO --games N --compare BASE_PACK...`: `loaded` are the
+/// changed (`--pack`) packs.
+#[allow(clippy::too_many_arguments)]
+pub(crate) fn sim_compare(
+    loaded: &Loaded,
+    base_packs: &[PathBuf],
+    teams: &Teams,
+    batch: balance::Batch,
+    format: Output,
+    ui: &Ui,
+    stdout: &mut dyn Write,
+    stderr: &mut dyn Write,
+) -> anyhow::Result<Exit> {
+    let base = match play::load_for_play(base_packs, ui, stderr)? {
+        Ok(b) => b,
+        Err(code) => return Ok(code),
+    };
+    let seats = batch.players.len();
+    let side = |l: &Loaded| Side { content: std::sync::Arc::new(l.content.clone()), scripts: l.script_set.clone() };
+    let (base_side, changed_side) = (side(&base), side(loaded));
+    if let Err(e) = arena_engine::sim::compare::refuse(
+        &base.content,
+        &loaded.content,
+        teams,
+        &batch.optional_rules,
+        seats,
+        batch.first_seed,
+    ) {
+        writeln!(stderr, "error: {e}")?;
+        return Ok(2);
+    }
+    if !ui.quiet() {
+        if setups_differ(&base.content, &loaded.content, teams, seats, batch.first_seed) {
+            writeln!(
+                stderr,
+                "note: the changed packs would draw other teams, decks or zones (seed {}); both sides play the ones drawn from the base packs",
+                batch.first_seed
+            )?;
+        }
+        let only: Vec<&String> =
+            loaded.content.characters.keys().filter(|c| !base.content.characters.contains_key(*c)).collect();
+        if !only.is_empty() && matches!(teams, Teams::Random(_)) {
+            let ids: Vec<String> = only.iter().map(|c| format!("`{c}`")).collect();
+            writeln!(
+                stderr,
+                "note: {} never {}: only the changed packs have {}, and the teams are drawn from the base packs",
+                ids.join(", "),
+                if ids.len() == 1 { "plays" } else { "play" },
+                if ids.len() == 1 { "it" } else { "them" }
+            )?;
+        }
+    }
+    let jobs = batch.jobs.unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get()));
+    let seeds = batch.seeds();
+    let started = std::time::Instant::now();
+    let games = play::with_progress(2 * (seeds.end - seeds.start), !ui.quiet(), |tick| {
+        compare_batch(
+            &base_side,
+            &changed_side,
+            teams,
+            &batch.optional_rules,
+            seeds.clone(),
+            &batch.players,
+            jobs,
+            tick,
+        )
+    });
+    let games = match games {
+        Ok(g) => g,
+        Err(e) => {
+            writeln!(stderr, "error: {e}")?;
+            return Ok(2);
+        }
+    };
+    let elapsed = started.elapsed();
+    let base_summaries: Vec<_> = games.iter().map(|g| g.base.clone()).collect();
+    let changed_summaries: Vec<_> = games.iter().map(|g| g.changed.clone()).collect();
+    let (base_tally, tally) = (Tally::of(&base_summaries), Tally::of(&changed_summaries));
+    let paired = PairedTally::of(&games, seats);
+    let setup = balance::setup_name(teams);
+    let head = Head { loaded, base: &base, setup: &setup, batch: &batch };
+    let shard = batch.shard.map(|s| format!(" (shard {s} of seeds {}-{})", batch.first_seed, batch.last_seed()));
+    let first = format!(
+        "{} paired games of {setup}, seeds {}-{}{}, {jobs} jobs, {:.1}s",
+        seeds.end - seeds.start,
+        seeds.start,
+        seeds.end.saturating_sub(1),
+        shard.unwrap_or_default(),
+        elapsed.as_secs_f64()
+    );
+    write_comparison(&head, &first, &tally, &base_tally, &paired, format, stdout)?;
+    for (side, s) in [("base", &base_summaries), ("changed", &changed_summaries)] {
+        for g in s.iter().filter(|g| g.error.is_some() || !g.effect_failures.is_empty()).take(if ui.verbose() {
+            usize::MAX
+        } else {
+            5
+        }) {
+            let what = g.error.clone().unwrap_or_else(|| g.effect_failures.join("; "));
+            writeln!(stderr, "{side} packs, seed {}: {what}", g.seed)?;
+        }
+    }
+    Ok(exit_of(&tally, &base_tally, &paired))
+}
+
+/// 1 when an effect failed or an engine error stopped a game on either
+/// side, or a seed was left out of the rows.
+fn exit_of(tally: &Tally, base_tally: &Tally, paired: &PairedTally) -> Exit {
+    let bad = |t: &Tally| t.errors + t.games_with_effect_failures > 0;
+    if bad(tally) || bad(base_tally) || paired.errors > 0 { 1 } else { 0 }
+}
+
+/// What a comparison's output names besides its counts.
+struct Head<'a> {
+    loaded: &'a Loaded,
+    base: &'a Loaded,
+    setup: &'a str,
+    batch: &'a balance::Batch,
+}
+
+fn pack_list(l: &Loaded) -> String {
+    let ids: Vec<String> = l.packs.iter().map(|p| p.manifest.id.clone()).collect();
+    format!("{} (content {})", ids.join(", "), &l.content_hash()[..12])
+}
+
+fn write_comparison(
+    head: &Head,
+    first_line: &str,
+    tally: &Tally,
+    base_tally: &Tally,
+    paired: &PairedTally,
+    format: Output,
+    stdout: &mut dyn Write,
+) -> anyhow::Result<()> {
+    let comparison = paired.report();
+    match format {
+        Output::Json => {
+            let v = compare_json(
+                head.loaded,
+                &head.base.content_hash(),
+                head.setup,
+                head.batch,
+                &comparison,
+                tally,
+                base_tally,
+                paired,
+            )?;
+            writeln!(stdout, "{}", serde_json::to_string_pretty(&v)?)?;
+        }
+        _ => {
+            let players: Vec<&str> = head
+                .batch
+                .players
+                .iter()
+                .map(|p| if *p == arena_engine::sim::Policy::Random { "random" } else { "greedy" })
+                .collect();
+            writeln!(stdout, "{first_line}")?;
+            writeln!(stdout, "base: {}", pack_list(head.base))?;
+            writeln!(stdout, "change: {}", pack_list(head.loaded))?;
+            writeln!(
+                stdout,
+                "players: {}; every seed played under both, from the teams drawn from the base packs",
+                players.join(", ")
+            )?;
+            let touched = changed_characters(head.base, head.loaded);
+            write!(stdout, "{}", compare_text(&comparison, base_tally, tally, &touched))?;
+        }
+    }
+    Ok(())
+}
+
+/// One shard of a comparison, as `sim merge` read it.
+pub(crate) struct Part<'a> {
+    pub path: &'a std::path::Path,
+    pub json: &'a serde_json::Value,
+    pub seeds: std::ops::Range<u64>,
+}
+
+/// `arena sim merge` of a comparison's shards: `parts` are in seed order,
+/// already checked to be the shards of one batch of the changed packs
+/// `loaded` (whose tallies add up to `tally`); here the base packs and the
+/// paired counts are checked and added.
+#[allow(clippy::too_many_arguments)]
+pub(crate) fn merge(
+    base_packs: &[PathBuf],
+    parts: &[Part],
+    loaded: &Loaded,
+    setup: &str,
+    batch: &balance::Batch,
+    tally: &Tally,
+    format: Output,
+    ui: &Ui,
+    stdout: &mut dyn Write,
+    stderr: &mut dyn Write,
+) -> anyhow::Result<Exit> {
+    if base_packs.is_empty() {
+        writeln!(
+            stderr,
+            "error: {} is a shard of a comparison (`sim --compare`): give its base packs with --compare, as it was played",
+            parts[0].path.display()
+        )?;
+        return Ok(2);
+    }
+    let base = match play::load_for_play(base_packs, ui, stderr)? {
+        Ok(b) => b,
+        Err(code) => return Ok(code),
+    };
+    let base_hash = base.content_hash();
+    let seats = batch.players.len();
+    let mut base_tally: Option<Tally> = None;
+    let mut paired: Option<PairedTally> = None;
+    for part in parts {
+        let fail = |e: String| format!("{}: {e}", part.path.display());
+        let result = (|| -> Result<(Tally, PairedTally), String> {
+            if part.json["base_content_hash"] != base_hash.as_str() {
+                return Err(format!(
+                    "the shard's base played other content (content hash {}) than the --compare packs ({base_hash}): merge with the base packs it played",
+                    part.json["base_content_hash"]
+                ));
+            }
+            let b: Tally = serde_json::from_value(part.json["base_tally"].clone())
+                .map_err(|e| format!("its `base_tally` does not read: {e}"))?;
+            b.check(part.seeds.clone(), seats)
+                .map_err(|e| format!("its `base_tally` cannot be that of its shard: {e}"))?;
+            let p: PairedTally = serde_json::from_value(part.json["paired"].clone())
+                .map_err(|e| format!("its `paired` counts do not read: {e}"))?;
+            p.check(part.seeds.end - part.seeds.start, seats)
+                .map_err(|e| format!("its `paired` counts cannot be those of its shard: {e}"))?;
+            Ok((b, p))
+        })();
+        let (b, p) = match result {
+            Ok(x) => x,
+            Err(e) => {
+                writeln!(stderr, "error: {}", fail(e))?;
+                return Ok(2);
+            }
+        };
+        let added = match (&mut base_tally, &mut paired) {
+            (Some(bt), Some(pt)) => bt.merge(&b).and_then(|()| pt.merge(&p)),
+            _ => {
+                base_tally = Some(b);
+                paired = Some(p);
+                Ok(())
+            }
+        };
+        if let Err(e) = added {
+            writeln!(stderr, "error: {}", fail(e))?;
+            return Ok(2);
+        }
+    }
+    let (Some(base_tally), Some(paired)) = (base_tally, paired) else {
+        writeln!(stderr, "error: no shard to merge")?;
+        return Ok(2);
+    };
+    let head = Head { loaded, base: &base, setup, batch };
+    let first = format!(
+        "{} paired games of {setup}, seeds {}-{}, merged from {} shards",
+        batch.games,
+        batch.first_seed,
+        batch.last_seed(),
+        parts.len()
+    );
+    write_comparison(&head, &first, tally, &base_tally, &paired, format, stdout)?;
+    if !matches!(format, Output::Json) {
+        for (side, t) in [("base", &base_tally), ("changed", tally)] {
+            for f in t.failures.iter().take(if ui.verbose() { usize::MAX } else { 5 }) {
+                writeln!(stderr, "{side} packs, seed {}: {}", f.seed, f.what)?;
+            }
+        }
+    }
+    Ok(exit_of(tally, &base_tally, &paired))
+}
