@@ -464,7 +464,9 @@ fn thousands_of_patches_of_one_entry_apply_in_linear_time() {
         let _ = done.send(loaded);
     });
     // A bound for a hang, not a speed measurement: the old code took minutes.
-    let loaded = finished.recv_timeout(std::time::Duration::from_secs(30)).expect("8,000 patches of one entry still applying after 30 s");
+    let loaded = finished
+        .recv_timeout(std::time::Duration::from_secs(30))
+        .expect("8,000 patches of one entry still applying after 30 s");
     let errors: Vec<String> = loaded.diagnostics.iter().filter(|d| d.is_error()).map(|d| d.message.clone()).collect();
     assert!(errors.is_empty(), "{errors:?}");
     let c = &loaded.content.characters["la-duelista"].value;
@@ -541,8 +543,11 @@ fn temp_pack(game: &str, content: &str) -> (tempfile::TempDir, std::path::PathBu
     let tmp = tempfile::tempdir().unwrap();
     let dir = tmp.path().join("p");
     std::fs::create_dir_all(&dir).unwrap();
-    std::fs::write(dir.join("pack.toml"), format!("id = \"p\"\nversion = \"1.0.0\"\ngame = \"{game}\"\ntitle = \"P\"\n"))
-        .unwrap();
+    std::fs::write(
+        dir.join("pack.toml"),
+        format!("id = \"p\"\nversion = \"1.0.0\"\ngame = \"{game}\"\ntitle = \"P\"\n"),
+    )
+    .unwrap();
     std::fs::write(dir.join("c.toml"), content).unwrap();
     (tmp, dir)
 }
@@ -636,7 +641,10 @@ end
     assert_eq!(
         got,
         [
-            ("`game:set_scoring_zones` is given zone `midle`, which map `pit` does not have", "did you mean \"middle\"?"),
+            (
+                "`game:set_scoring_zones` is given zone `midle`, which map `pit` does not have",
+                "did you mean \"middle\"?"
+            ),
             ("`game:distance` is given `character:brawlr`, which no loaded pack defines", "did you mean \"brawler\"?"),
             ("`game:roll_die` is given `die:orang`, which no loaded pack defines", "did you mean \"orange\"?"),
         ]
@@ -650,8 +658,7 @@ end
 #[test]
 fn invictus_scripts_are_checked_against_the_invictus_api_only() {
     let found = checked(&tests_dir().join("fixtures/bad/script-invictus-api/p"));
-    let calls: Vec<&(String, String, String)> =
-        found.iter().filter(|(c, ..)| c.starts_with("script-")).collect();
+    let calls: Vec<&(String, String, String)> = found.iter().filter(|(c, ..)| c.starts_with("script-")).collect();
     assert_eq!(calls.len(), 1, "{found:?}");
     assert_eq!(calls[0].1, "`game:gain_stamnia` is not a function of the Invictus Lua API");
     assert_eq!(calls[0].2, "did you mean `game:gain_stamina`? (docs/invictus-lua-api.md)");
@@ -684,8 +691,7 @@ game:gain_stamina(ctx.self, 2)
 fn a_failed_simulated_game_does_not_hide_a_failing_situation() {
     let pack = tests_dir().join("fixtures/packs/fails-in-play");
     let core = tests_dir().join("fixtures/base/aristeia-core");
-    let run =
-        arena(&["check", "--sims", "2", "--format", "json", pack.to_str().unwrap(), core.to_str().unwrap()]);
+    let run = arena(&["check", "--sims", "2", "--format", "json", pack.to_str().unwrap(), core.to_str().unwrap()]);
     assert_eq!(run.code, 1, "{}", run.stderr);
     let doc: Value = serde_json::from_str(&run.stdout).unwrap();
     let codes: Vec<&str> = doc["diagnostics"].as_array().unwrap().iter().filter_map(|d| d["code"].as_str()).collect();

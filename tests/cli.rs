@@ -207,7 +207,16 @@ fn man_out_dir_replaces_a_symlink_not_its_target() {
 #[test]
 fn every_writer_goes_through_the_atomic_writer() {
     let root = tests_dir().join("..");
-    let writes = ["fs::write(", "File::create", "OpenOptions", ".persist(", "generate_to(", "fs::copy(", ".extract(", "fs::rename("];
+    let writes = [
+        "fs::write(",
+        "File::create",
+        "OpenOptions",
+        ".persist(",
+        "generate_to(",
+        "fs::copy(",
+        ".extract(",
+        "fs::rename(",
+    ];
     // (file, pattern, why it may): the helper's own body, and the embedded packs.
     let allowed = [
         ("tools/src/lib.rs", ".persist(", "write_atomically itself"),

@@ -51,7 +51,9 @@ fn next_options(name: &str, text: &str, answers: &str) -> (String, Vec<String>) 
     let options = run
         .stderr
         .lines()
-        .filter_map(|l| l.trim().split_once(". ").filter(|(n, _)| n.parse::<usize>().is_ok()).map(|(_, o)| o.to_string()))
+        .filter_map(|l| {
+            l.trim().split_once(". ").filter(|(n, _)| n.parse::<usize>().is_ok()).map(|(_, o)| o.to_string())
+        })
         .collect();
     (prompt, options)
 }
@@ -94,7 +96,10 @@ fn ballroom_dancing_prime_time_chooses_who_deploys_first_and_a_team_shares_its_z
         &[&["gata", "maximus"], &["parvati", "wild-bill"], &["major-lunah", "miyamoto-mushashi"]],
     );
     let (prompt, options) = next_options("ball-1", &text, "");
-    assert!(prompt.contains("Which player deploys first?") && prompt.contains("(player 1)"), "Prime Time asked: {prompt}");
+    assert!(
+        prompt.contains("Which player deploys first?") && prompt.contains("(player 1)"),
+        "Prime Time asked: {prompt}"
+    );
     assert_eq!(options, ["player 1", "player 2", "player 3"]);
     // Player 3 first: then 1 and 2, then 2 (its second), 1, 3 (snake order).
     let (prompt, _) = next_options("ball-2", &text, "\"player 3\"");
@@ -113,7 +118,10 @@ fn ballroom_dancing_prime_time_chooses_who_deploys_first_and_a_team_shares_its_z
 /// Central Deployment Zone"), "never begins being a Scoring Zone".
 #[test]
 fn crossover_assault_deploys_in_the_central_zone_too() {
-    let text = table("crossover-assault", &[&["gata", "maximus"], &["parvati", "wild-bill"], &["major-lunah", "miyamoto-mushashi"]]);
+    let text = table(
+        "crossover-assault",
+        &[&["gata", "maximus"], &["parvati", "wild-bill"], &["major-lunah", "miyamoto-mushashi"]],
+    );
     // Prime Time's two Scoring Zones are chosen first (two Decisions).
     let (_, first) = next_options("xa-0", &text, "");
     let (prompt, options) = next_options("xa-1", &text, "1, 1");

@@ -20,7 +20,9 @@ fn corpus() -> Vec<(String, String)> {
     for root in [tests.join("../content"), tests.join("../mods")] {
         for entry in walk(&root) {
             let name = entry.file_name().unwrap().to_string_lossy().to_string();
-            if !name.ends_with(".toml") || name == "pack.toml" || entry.components().any(|c| c.as_os_str() == "situations")
+            if !name.ends_with(".toml")
+                || name == "pack.toml"
+                || entry.components().any(|c| c.as_os_str() == "situations")
             {
                 continue;
             }
@@ -59,19 +61,69 @@ fn game_of(file: &Path) -> String {
 
 /// Pieces worth inserting: TOML's punctuation and the values that broke loaders before.
 const PIECES: &[&str] = &[
-    "\"", "'", "[", "]", "[[", "]]", "{", "}", "=", ",", ".", "\n", "#", "\\", "-", "+", "_", " ", ".0", ".5", "e0",
-    "e400", "0", "1", "255", "256", "-1", "4294967296", "99999999999999999999", "nan", "inf", "true", "id", "\"\"",
-    "x = 1\n", "[[character]]\n", "[[patch]]\n", "é", "\u{0}",
+    "\"",
+    "'",
+    "[",
+    "]",
+    "[[",
+    "]]",
+    "{",
+    "}",
+    "=",
+    ",",
+    ".",
+    "\n",
+    "#",
+    "\\",
+    "-",
+    "+",
+    "_",
+    " ",
+    ".0",
+    ".5",
+    "e0",
+    "e400",
+    "0",
+    "1",
+    "255",
+    "256",
+    "-1",
+    "4294967296",
+    "99999999999999999999",
+    "nan",
+    "inf",
+    "true",
+    "id",
+    "\"\"",
+    "x = 1\n",
+    "[[character]]\n",
+    "[[patch]]\n",
+    "é",
+    "\u{0}",
 ];
 
 #[derive(Debug, Clone)]
 enum Mutation {
-    Delete { at: f64, len: usize },
-    Insert { at: f64, piece: usize },
-    DuplicateLine { at: f64 },
-    SwapLines { a: f64, b: f64 },
+    Delete {
+        at: f64,
+        len: usize,
+    },
+    Insert {
+        at: f64,
+        piece: usize,
+    },
+    DuplicateLine {
+        at: f64,
+    },
+    SwapLines {
+        a: f64,
+        b: f64,
+    },
     /// The n-th whole number written after `= ` gets a fraction: `.0` or `.5`.
-    Fraction { nth: usize, half: bool },
+    Fraction {
+        nth: usize,
+        half: bool,
+    },
 }
 
 fn mutation() -> impl Strategy<Value = Mutation> {
@@ -144,7 +196,8 @@ fn apply(text: &str, m: &Mutation) -> String {
             if lines.is_empty() {
                 return text.to_string();
             }
-            let (i, j) = (((lines.len() as f64) * a) as usize % lines.len(), ((lines.len() as f64) * b) as usize % lines.len());
+            let (i, j) =
+                (((lines.len() as f64) * a) as usize % lines.len(), ((lines.len() as f64) * b) as usize % lines.len());
             lines.swap(i, j);
             lines.join("\n") + "\n"
         }
@@ -171,7 +224,12 @@ fn entries_in(doc: &Value) -> Vec<(String, String)> {
 
 /// Load `text` as the one content file of a pack: the load, the file, and the
 /// codes of the errors in that file.
-fn load_alone(dir: &Path, name: &str, text: &str, game: &str) -> (load::Loaded, PathBuf, Vec<arena_engine::diag::Code>) {
+fn load_alone(
+    dir: &Path,
+    name: &str,
+    text: &str,
+    game: &str,
+) -> (load::Loaded, PathBuf, Vec<arena_engine::diag::Code>) {
     let root = dir.join(name);
     std::fs::create_dir_all(&root).unwrap();
     std::fs::write(
@@ -181,8 +239,10 @@ fn load_alone(dir: &Path, name: &str, text: &str, game: &str) -> (load::Loaded, 
     .unwrap();
     let file = root.join("content.toml");
     std::fs::write(&file, text).unwrap();
-    let loaded =
-        load::load(&[root], &load::Options { compile_scripts: false, run_script_tests: false, ..load::Options::default() });
+    let loaded = load::load(
+        &[root],
+        &load::Options { compile_scripts: false, run_script_tests: false, ..load::Options::default() },
+    );
     let codes = loaded
         .diagnostics
         .iter()

@@ -81,7 +81,8 @@ impl Controller for Checker {
         assert!(!d.options.is_empty(), "{:?} offered no option", d.kind);
         let distinct: BTreeSet<String> = d.options.iter().map(|o| format!("{o:?}")).collect();
         assert_eq!(distinct.len(), d.options.len(), "{:?} offered an option twice: {:?}", d.kind, d.options);
-        let occupied: BTreeSet<_> = view.units()
+        let occupied: BTreeSet<_> = view
+            .units()
             .filter_map(|u| match u.location {
                 Location::Space(h) => Some(h),
                 _ => None,
@@ -144,7 +145,7 @@ impl Controller for Checker {
             "two Characters share a space"
         );
         for u in view.units() {
-            let hp = view.hit_points(&u.id).expect("every unit has Hit Points");
+            let hp = view.hit_points(u.id).expect("every unit has Hit Points");
             if matches!(u.location, Location::Space(_)) {
                 assert!(u.damage < hp, "{} is in the HexaDome with {} Damage of {hp}", u.id, u.damage);
             }

@@ -3,7 +3,6 @@
 //! content; whole seeded games (determinism, replays, every mode); a god
 //! written as a mod in a batch.
 
-use arena_engine::sim::invictus as isim;
 use arena_engine::invictus::situation::{Situation, SituationPlayer};
 use arena_engine::invictus::{Event, Game, InvictusSetup, Seating};
 use arena_engine::load;
@@ -12,6 +11,7 @@ use arena_engine::replay_file::{Mismatch, Recorded, ReplayFile};
 use arena_engine::rules::seats::PlayerId;
 use arena_engine::script::runtime::Runtime;
 use arena_engine::sim::Policy;
+use arena_engine::sim::invictus as isim;
 use std::sync::Arc;
 
 fn load_paths(paths: &[&str]) -> load::Loaded {

@@ -5,7 +5,6 @@
 //! docs/invictus.md § Transactions and the end of a game).
 
 use arena_engine::content::Content;
-use arena_engine::sim::invictus as isim;
 use arena_engine::invictus::situation::{Situation, SituationPlayer};
 use arena_engine::invictus::{Event as IEvent, Game, InvictusSetup, Outcome};
 use arena_engine::load;
@@ -15,6 +14,7 @@ use arena_engine::rules::game::GameSetup;
 use arena_engine::script::api::ApiValue;
 use arena_engine::script::host::RecordingHost;
 use arena_engine::script::runtime::{Ctx, Limits, Runtime, ScriptSource, compile_all};
+use arena_engine::sim::invictus as isim;
 use arena_engine::sim::{self, Policy};
 use arena_engine::table::AristeiaSetup;
 use arena_tests::{bundled, first_effect, scripts_with, with_script};

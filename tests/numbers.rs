@@ -98,10 +98,8 @@ fn arena_reads(dir: &Path, game: &str, text: &str) -> (BTreeMap<String, usize>, 
         &[root],
         &load::Options { compile_scripts: false, run_script_tests: false, ..load::Options::default() },
     );
-    let counts = arena_engine::model::Kind::ALL
-        .iter()
-        .map(|k| (k.key().to_string(), loaded.content.count(*k)))
-        .collect();
+    let counts =
+        arena_engine::model::Kind::ALL.iter().map(|k| (k.key().to_string(), loaded.content.count(*k))).collect();
     let errors = loaded
         .diagnostics
         .iter()

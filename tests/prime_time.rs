@@ -59,10 +59,13 @@ fn every_prime_time_scenario_plays_to_its_end_with_3_and_4_players() {
     }
 }
 
+/// Who was asked what, and the answer.
+type Asked = (PlayerId, DecisionKind, Vec<Choice>, usize);
+
 /// Records who was asked what, and answers like the random player.
 struct Recording {
     inner: Box<dyn Controller>,
-    asked: std::rc::Rc<std::cell::RefCell<Vec<(PlayerId, DecisionKind, Vec<Choice>, usize)>>>,
+    asked: std::rc::Rc<std::cell::RefCell<Vec<Asked>>>,
 }
 
 impl Controller for Recording {

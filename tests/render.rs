@@ -344,7 +344,8 @@ fn sight_overlay_on_a_huge_board_is_refused_at_once() {
         let far = Scene::of_map(&map(9)).sight_from(Hex::new(i32::MIN, i32::MIN)).len();
         let _ = done.send((huge.sight_refused(Hex::new(0, 0)), cells, far));
     });
-    let (why, cells, far) = finished.recv_timeout(std::time::Duration::from_secs(20)).expect("still drawing after 20 s");
+    let (why, cells, far) =
+        finished.recv_timeout(std::time::Duration::from_secs(20)).expect("still drawing after 20 s");
     assert_eq!(
         why.as_deref(),
         Some("the board's radius is 255: Line of Sight is drawn on boards of radius 32 or less")
@@ -354,7 +355,10 @@ fn sight_overlay_on_a_huge_board_is_refused_at_once() {
         &Scene::of_map(&map(255)),
         &arena_engine::render::Options { sight_from: Some(Hex::new(0, 0)), ..Default::default() },
     );
-    assert!(svg.contains("No Line of Sight drawn: the board&apos;s radius is 255") || svg.contains("No Line of Sight drawn: the board's radius is 255"));
+    assert!(
+        svg.contains("No Line of Sight drawn: the board&apos;s radius is 255")
+            || svg.contains("No Line of Sight drawn: the board's radius is 255")
+    );
     let largest = Scene::of_map(&map(arena_engine::render::MAX_SIGHT_RADIUS));
     assert_eq!(largest.sight_refused(Hex::new(0, 0)), None);
 }

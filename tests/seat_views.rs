@@ -140,7 +140,8 @@ fn a_determinized_invictus_game_shows_the_seat_what_it_saw_with_other_cards() {
 /// A determinized game is a game: random players play it to its end.
 #[test]
 fn a_determinized_game_plays_on_to_its_end() {
-    for (game, name, seats) in [("aristeia", "assault", 2), ("aristeia", "crossover-assault", 3), ("invictus", "teams", 6)]
+    for (game, name, seats) in
+        [("aristeia", "assault", 2), ("aristeia", "crossover-assault", 3), ("invictus", "teams", 6)]
     {
         let rt = runtime(game);
         let mut t = start(game, name, seats, &rt, 9);

@@ -417,8 +417,8 @@ fn the_central_zone_is_offered_from_the_bench_unless_it_is_the_scoring_zone() {
             (OptionsOf(DecisionKind::BenchReturn, seen.clone()), OptionsOf(DecisionKind::BenchReturn, seen.clone()));
         let mut g = Game::from_situation(&loaded.content, &rt, &sit, vec![&mut a, &mut b]).unwrap();
         g.run_activation(false).unwrap();
-        let options = seen.borrow().clone();
-        options
+
+        seen.borrow().clone()
     };
     let central = ["[0, 0]", "[1, 0]", "[1, -1]", "[0, -1]", "[-1, 0]", "[-1, 1]", "[0, 1]"];
     let zone_2 = ["[7, -7]", "[8, -7]", "[8, -8]", "[7, -8]", "[6, -7]", "[6, -6]", "[7, -6]"];
@@ -557,8 +557,8 @@ fn short_distance_returns_from_the_bench_outside_the_central_zone() {
             (OptionsOf(DecisionKind::BenchReturn, seen.clone()), OptionsOf(DecisionKind::BenchReturn, seen.clone()));
         let mut g = Game::from_situation(&loaded.content, &rt, &sit, vec![&mut a, &mut b]).unwrap();
         g.run_activation(false).unwrap();
-        let options = seen.borrow().clone();
-        options
+
+        seen.borrow().clone()
     };
     let central = ["[0, 0]", "[1, 0]", "[1, -1]", "[0, -1]", "[-1, 0]", "[-1, 1]", "[0, 1]"];
     let has = |options: &[String], space: &str| options.contains(&format!("space {space}"));
@@ -632,17 +632,26 @@ fn arena_run_state_prints_the_state_after_in_both_games() {
 /// or an imposer not in the situation are errors at the key.
 #[test]
 fn imposed_by_is_checked_against_the_tokens_and_the_characters() {
-    let text = std::fs::read_to_string(
-        tests_dir().join("situations/prime-time/burning-frag-to-who-imposed-more-tokens.toml"),
-    )
-    .unwrap();
+    let text =
+        std::fs::read_to_string(tests_dir().join("situations/prime-time/burning-frag-to-who-imposed-more-tokens.toml"))
+            .unwrap();
     let dir = std::env::temp_dir().join(format!("arena-imposed-{}", std::process::id()));
     std::fs::create_dir_all(&dir).unwrap();
     let content = tests_dir().join("../content");
     for (name, from, to, says) in [
         ("count", "tokens = 2 }]", "tokens = 3 }]", "lists 4 token(s) for 3 token(s)"),
-        ("who", "by = \"wild-bill\"", "by = \"wild-bil\"", "`wild-bil` is not in the situation (did you mean `wild-bill`?)"),
-        ("state", "imposed_by = { burning", "imposed_by = { poisoned", "names `poisoned`, which is not among its `states`"),
+        (
+            "who",
+            "by = \"wild-bill\"",
+            "by = \"wild-bil\"",
+            "`wild-bil` is not in the situation (did you mean `wild-bill`?)",
+        ),
+        (
+            "state",
+            "imposed_by = { burning",
+            "imposed_by = { poisoned",
+            "names `poisoned`, which is not among its `states`",
+        ),
     ] {
         let file = dir.join(format!("{name}.toml"));
         std::fs::write(&file, text.replace(from, to)).unwrap();

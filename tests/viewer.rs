@@ -285,8 +285,7 @@ fn in_a_browser_the_viewer_steps_a_replay_and_follows_a_saved_pack() {
     let moved = board(&tab);
     assert_ne!(at_start, moved, "stepping the replay changes the board");
     assert_eq!(eval_string(&tab, "document.querySelector('#narrative li.now').textContent"), {
-        let line = eval_string(&tab, &format!("document.querySelectorAll('#narrative li')[{first_move}].textContent"));
-        line
+        eval_string(&tab, &format!("document.querySelectorAll('#narrative li')[{first_move}].textContent"))
     });
     shot(&tab, "replay-stepped.png");
     tab.find_element("#prev").unwrap().click().unwrap();

@@ -661,8 +661,20 @@ fn cli_sim_pairs_each_batch_with_the_previous_contents_on_the_same_seeds_and_tea
     copy_dir(&arena_tests::tests_dir().join("fixtures/good/worked-example/duelist"), &dir.path().join("duelist"));
     let root = dir.path().display().to_string();
     let args: Vec<String> = [
-        "watch", "--once", "--debounce", "50", "--color", "never", "--sim", "assault", "--random-teams", "--games", "6",
-        "--jobs", "1", &root,
+        "watch",
+        "--once",
+        "--debounce",
+        "50",
+        "--color",
+        "never",
+        "--sim",
+        "assault",
+        "--random-teams",
+        "--games",
+        "6",
+        "--jobs",
+        "1",
+        &root,
     ]
     .map(String::from)
     .to_vec();

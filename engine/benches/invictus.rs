@@ -11,10 +11,10 @@
 //! invictus`; figures in docs/performance.md.
 
 use arena_engine::invictus::InvictusSetup;
-use arena_engine::sim::invictus as isim;
 use arena_engine::load::{self, Loaded};
 use arena_engine::script::runtime::Runtime;
 use arena_engine::sim::Policy;
+use arena_engine::sim::invictus as isim;
 use std::cell::Cell;
 use std::sync::{Arc, OnceLock};
 

@@ -21,7 +21,7 @@
 //! Run with `cargo bench -p arena-engine --bench speed`.
 
 use arena_engine::load::{self, Loaded};
-use arena_engine::players::GreedyController;
+use arena_engine::players::GreedyPlayer;
 use arena_engine::rules::decision::Controller;
 use arena_engine::rules::game::{Game, GameSetup};
 use arena_engine::script::runtime::{Ctx, Limits, Runtime, ScriptSource, compile_all};
@@ -128,7 +128,7 @@ fn effect_bench(b: divan::Bencher, source: &str, first_answer: &str) {
     let rt = Runtime::new(content, set, Limits::default()).unwrap();
     let setup = GameSetup::from_content(&l.content, "first-game", 1).unwrap();
     let me = setup.teams.iter().next().and_then(|t| t.first()).cloned().unwrap();
-    let (mut a, mut c) = (GreedyController, GreedyController);
+    let (mut a, mut c) = (GreedyPlayer, GreedyPlayer);
     let controllers: Vec<&mut dyn Controller> = vec![&mut a, &mut c];
     let mut game = Game::new(&l.content, &rt, &setup, controllers).unwrap();
     let ctx = Ctx { self_id: Some(me), target: None, successes: None, ..Ctx::default() };

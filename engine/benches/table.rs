@@ -44,7 +44,7 @@ fn positions<'a>(
     let mut players: Vec<RandomPlayer> = (0..seats).map(|s| RandomPlayer::for_seat(seed, s)).collect();
     let mut out = Vec::new();
     while let Some(p) = t.to_move() {
-        let a = players[p.index()].choose(&*t).unwrap();
+        let a = players[p.index()].choose(&t.seat_view().unwrap()).unwrap();
         out.push((t.fork(), a));
         t.apply(a).unwrap();
     }

@@ -111,7 +111,11 @@ pub enum InsertError {
     },
 }
 
-fn insert<T: serde::de::DeserializeOwned>(table: &mut Table<T>, item: &Value, origin: Origin) -> Result<(), InsertError> {
+fn insert<T: serde::de::DeserializeOwned>(
+    table: &mut Table<T>,
+    item: &Value,
+    origin: Origin,
+) -> Result<(), InsertError> {
     let id = item.get("id").and_then(Value::as_str).unwrap_or_default();
     if let Some(first) = table.get(id) {
         return Err(InsertError::Duplicate(Box::new((origin, first.origin.clone()))));

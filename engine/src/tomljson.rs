@@ -183,11 +183,14 @@ impl Convert<'_> {
                         }
                     }
                     _ => {
-                        self.invalid.push((pointer.to_string(), SyntaxError {
-                            message: format!("`{}` is not a finite number", f.as_str()),
-                            span: Some(span),
-                            help: Some("content numbers are finite: write the number itself".to_string()),
-                        }));
+                        self.invalid.push((
+                            pointer.to_string(),
+                            SyntaxError {
+                                message: format!("`{}` is not a finite number", f.as_str()),
+                                span: Some(span),
+                                help: Some("content numbers are finite: write the number itself".to_string()),
+                            },
+                        ));
                         Value::Null
                     }
                 }

@@ -257,7 +257,11 @@ fn check_shards(mut shards: Vec<ShardFile>, content_hash: &str) -> Result<Vec<Sh
         ));
     }
     if first.first_seed.checked_add(games).is_none() {
-        return Err(format!("{}: {games} games from seed {} pass the last seed (2^64 - 1)", first.path.display(), first.first_seed));
+        return Err(format!(
+            "{}: {games} games from seed {} pass the last seed (2^64 - 1)",
+            first.path.display(),
+            first.first_seed
+        ));
     }
     for w in shards.windows(2) {
         if w[0].shard.index == w[1].shard.index {
@@ -340,11 +344,23 @@ pub(crate) fn merge(args: MergeArgs, ui: &Ui, stdout: &mut dyn Write, stderr: &m
             .map(|s| super::compare::Part { path: &s.path, json: &s.json, seeds: s.shard.seeds(s.first_seed, s.games) })
             .collect();
         return super::compare::merge(
-            &args.compare, &parts, &loaded, &setup, &batch, &tally, args.format, ui, stdout, stderr,
+            &args.compare,
+            &parts,
+            &loaded,
+            &setup,
+            &batch,
+            &tally,
+            args.format,
+            ui,
+            stdout,
+            stderr,
         );
     }
     if !args.compare.is_empty() {
-        writeln!(stderr, "error: --compare merges a comparison's shards; these are a batch's (`sim` without --compare)")?;
+        writeln!(
+            stderr,
+            "error: --compare merges a comparison's shards; these are a batch's (`sim` without --compare)"
+        )?;
         return Ok(2);
     }
     match args.format {

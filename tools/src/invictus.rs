@@ -3,8 +3,8 @@
 //! per-seat win rates), and a human seat at the terminal.
 
 use super::*;
-use arena_engine::sim::invictus as isim;
 use arena_engine::invictus::{Controller, InvictusSetup, Seating};
+use arena_engine::sim::invictus as isim;
 use play::{load_for_play, with_progress};
 
 fn policy(k: PlayerKind) -> arena_engine::sim::Policy {

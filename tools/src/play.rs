@@ -386,8 +386,9 @@ pub(super) fn sim(mut args: SimArgs, ui: &Ui, stdout: &mut dyn Write, stderr: &m
         .map(|seat| {
             let kind = args.players.get(seat).or(args.players.first()).copied().unwrap_or(PlayerKind::Greedy);
             match kind {
-                PlayerKind::Human => Box::new(super::human::HumanPlayer::default())
-                    as Box<dyn arena_engine::rules::decision::Controller>,
+                PlayerKind::Human => {
+                    Box::new(super::human::HumanPlayer::default()) as Box<dyn arena_engine::rules::decision::Controller>
+                }
                 _ => players[seat].controller(args.seed, seat),
             }
         })

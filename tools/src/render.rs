@@ -190,8 +190,8 @@ fn situation_scene(
             return Ok(Err(1));
         }
     };
-    let mut scene = Scene::of_view(&game.view(arena_engine::rules::seats::PlayerId::seat(0)))
-        .map_err(|e| anyhow::anyhow!(e))?;
+    let mut scene =
+        Scene::of_view(&game.view(arena_engine::rules::seats::PlayerId::seat(0))).map_err(|e| anyhow::anyhow!(e))?;
     let name = file.file_name().map(|n| n.to_string_lossy().into_owned()).unwrap_or_default();
     scene.title = format!("{name}: {} activates ({})", sit.active, sit.scenario);
     Ok(Ok(scene))

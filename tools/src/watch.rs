@@ -371,12 +371,8 @@ fn paired_lines(
         )?;
         return Ok(());
     }
-    let games: Vec<PairedGame> = was
-        .games
-        .iter()
-        .zip(&now.games)
-        .map(|(b, c)| PairedGame { base: b.clone(), changed: c.clone() })
-        .collect();
+    let games: Vec<PairedGame> =
+        was.games.iter().zip(&now.games).map(|(b, c)| PairedGame { base: b.clone(), changed: c.clone() }).collect();
     let report = PairedTally::of(&games, seats).report();
     writeln!(
         stdout,

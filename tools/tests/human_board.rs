@@ -66,5 +66,9 @@ fn the_human_seat_plays_an_invictus_seat() {
     assert!(err.contains("): hand "), "its own hand: {err}");
     assert!(err.contains("   1. "), "numbered options: {err}");
     assert!(err.contains("(end of input: the greedy player plays on)"), "{err}");
-    assert!(String::from_utf8_lossy(&out.stdout).contains("win"), "the game ended: {}", String::from_utf8_lossy(&out.stdout));
+    assert!(
+        String::from_utf8_lossy(&out.stdout).contains("win"),
+        "the game ended: {}",
+        String::from_utf8_lossy(&out.stdout)
+    );
 }

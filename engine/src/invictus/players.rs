@@ -74,8 +74,7 @@ impl Heuristic {
                 }
             }
             Choice::Discard { reinforcement } => {
-                -(view.players().flat_map(|p| p.reinforcements).filter(|r| r.id == *reinforcement).count()
-                    as i32)
+                -(view.players().flat_map(|p| p.reinforcements).filter(|r| r.id == *reinforcement).count() as i32)
             }
             Choice::God { god } => content.gods.get(god).map_or(0, |g| g.value.health as i32),
             Choice::Transaction | Choice::Text { .. } => 0,
@@ -122,19 +121,19 @@ impl Heuristic {
 /// options): attack the weakest enemy it can hurt most, heal when hurt, buy
 /// Prisma and attacks, block every attack, revive allies.
 pub fn greedy(d: &Decision, view: &View<'_>) -> usize {
-        if d.kind == DecisionKind::Choose {
-            return 0;
-        }
-        let mut best = (i32::MIN, 0);
-        for (i, c) in d.options.iter().enumerate() {
-            let s = Heuristic::score(d, view, c);
-            if s > best.0 {
-                best = (s, i);
-            }
-        }
-        // A transaction item worth little is not added: pay instead.
-        if d.kind == DecisionKind::Transaction && best.0 < 5 {
-            return d.options.iter().position(|c| *c == Choice::Complete).unwrap_or(best.1);
-        }
-        best.1
+    if d.kind == DecisionKind::Choose {
+        return 0;
     }
+    let mut best = (i32::MIN, 0);
+    for (i, c) in d.options.iter().enumerate() {
+        let s = Heuristic::score(d, view, c);
+        if s > best.0 {
+            best = (s, i);
+        }
+    }
+    // A transaction item worth little is not added: pay instead.
+    if d.kind == DecisionKind::Transaction && best.0 < 5 {
+        return d.options.iter().position(|c| *c == Choice::Complete).unwrap_or(best.1);
+    }
+    best.1
+}

@@ -149,6 +149,9 @@ impl Default for Situation {
     }
 }
 
+/// The unanswerable decisions of a situation, shared by its seats.
+pub type Errors = Arc<Mutex<Vec<String>>>;
+
 /// Answers by the option's text; records a mismatch instead of guessing.
 #[derive(Debug, Clone)]
 pub struct ScriptedController {
@@ -217,7 +220,7 @@ impl Situation {
         &self,
         content: &'a Content,
         runtime: Option<&'a Runtime>,
-    ) -> Result<(Game<'a>, Arc<Mutex<Vec<String>>>), SetupError> {
+    ) -> Result<(Game<'a>, Errors), SetupError> {
         let (controller, errors) = ScriptedController::shared(&self.answers);
         let controllers: Vec<Box<dyn Controller + 'a>> =
             (0..self.player.len()).map(|_| Box::new(controller.clone()) as Box<dyn Controller>).collect();

@@ -331,9 +331,9 @@ pub struct TeamDeployment {
     /// Characters in the same Deployment Zone").
     #[serde(default, skip_serializing_if = "std::ops::Not::not")]
     pub same_zone: bool,
-    /// A Character deploys in the central space of a zone (`001 § DeathMatch
-    /// - Run 'N Shoot!`: "in the central space of one of the Deployment
-    /// Zones"): the zone's space nearest all its others.
+    /// A Character deploys in the central space of a zone (`001 §
+    /// DeathMatch`, Run 'N Shoot!: "in the central space of one of the
+    /// Deployment Zones"): the zone's space nearest all its others.
     #[serde(default, skip_serializing_if = "std::ops::Not::not")]
     pub central_space: bool,
 }

@@ -139,7 +139,13 @@ impl EntryPatches<'_> {
         // The entry as it stands now (earlier packs' patches included).
         let original = match out.effective.get(&self.target) {
             Some(v) => v.clone(),
-            None => self.files.docs.get(&g.origin.file).and_then(|d| d.get(&g.origin.pointer)).cloned().unwrap_or(Value::Null),
+            None => self
+                .files
+                .docs
+                .get(&g.origin.file)
+                .and_then(|d| d.get(&g.origin.pointer))
+                .cloned()
+                .unwrap_or(Value::Null),
         };
         let mut dropped = BTreeSet::new();
         let mut refused = Vec::new();
@@ -149,7 +155,8 @@ impl EntryPatches<'_> {
                 out.diagnostics.extend(run.diags);
                 break;
             }
-            if schema_errors(schema, g.kind, &run.value).is_empty() && out.content.replace_json(g.kind, &g.id, &run.value)
+            if schema_errors(schema, g.kind, &run.value).is_empty()
+                && out.content.replace_json(g.kind, &g.id, &run.value)
             {
                 self.commit(out, run, writers);
                 break;
@@ -283,7 +290,13 @@ fn schema_errors(schema: &(Value, Option<jsonschema::Validator>), kind: Kind, va
 /// The diagnostic of a patch that made its entry invalid: at the last op that
 /// wrote at, above or below the first invalid place (a missing key is
 /// reported at the table that lacks it), with the first errors as notes.
-fn invalid(errors: &[(String, String)], applied: &[(usize, String)], patch: &Patch, target: &str, loc: &Loc<'_>) -> Diagnostic {
+fn invalid(
+    errors: &[(String, String)],
+    applied: &[(usize, String)],
+    patch: &Patch,
+    target: &str,
+    loc: &Loc<'_>,
+) -> Diagnostic {
     let blamed = errors.first().and_then(|(at, _)| {
         applied
             .iter()
@@ -298,10 +311,11 @@ fn invalid(errors: &[(String, String)], applied: &[(usize, String)], patch: &Pat
         let key = if patch.op[i].value.is_some() { "value" } else { "path" };
         loc(&format!("/op/{i}/{key}"))
     });
-    let mut d = Diagnostic::error(Code::PatchInvalid, format!("this patch would make `{target}` invalid; it is not applied"))
-        .at_opt(at.or_else(|| loc("/target")))
-        .path(target)
-        .help("fix the patch's values so the entry still follows the schema");
+    let mut d =
+        Diagnostic::error(Code::PatchInvalid, format!("this patch would make `{target}` invalid; it is not applied"))
+            .at_opt(at.or_else(|| loc("/target")))
+            .path(target)
+            .help("fix the patch's values so the entry still follows the schema");
     for (_, e) in errors.iter().take(5) {
         d = d.with_note(e.lines().next().unwrap_or_default().to_string());
     }
@@ -366,8 +380,13 @@ fn patch_target(
     let Some(origin) = out.content.origin(kind, &id).cloned() else {
         let near = (*suggested < MAX_SUGGESTIONS).then(|| {
             *suggested += 1;
-            let known: Vec<String> =
-                out.content.metas().into_iter().filter(|(k, ..)| *k == kind).map(|(_, id, ..)| id.to_string()).collect();
+            let known: Vec<String> = out
+                .content
+                .metas()
+                .into_iter()
+                .filter(|(k, ..)| *k == kind)
+                .map(|(_, id, ..)| id.to_string())
+                .collect();
             crate::read::suggest(&id, &known)
         });
         diags.push(
@@ -485,7 +504,6 @@ pub fn keyed_pointer(value: &Value, path: &str) -> Result<(String, bool), String
     }
     Ok((pointer, index_only))
 }
-
 
 /// The effective JSON of an entry (`kind:id`): patched if a patch touched it.
 pub fn entry_json(loaded: &Loaded, reference: &str) -> Option<Value> {

@@ -213,7 +213,13 @@ fn check_expect(
 }
 
 /// The JSON Pointer of a `move`'s or `copy`'s `from`.
-fn from_pointer(op: &PatchOp, target: &str, value: &Value, at: &Loc<'_>, diags: &mut Vec<Diagnostic>) -> Option<String> {
+fn from_pointer(
+    op: &PatchOp,
+    target: &str,
+    value: &Value,
+    at: &Loc<'_>,
+    diags: &mut Vec<Diagnostic>,
+) -> Option<String> {
     let Some(from) = op.from.as_deref() else {
         diags.push(
             Diagnostic::error(Code::PatchFailed, "this operation needs `from`")

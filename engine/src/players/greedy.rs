@@ -62,11 +62,14 @@ struct ZoneField<'v> {
     field: std::cell::OnceCell<std::rc::Rc<DistanceField>>,
 }
 
+/// A distance field with the centre and passability it was computed from.
+type CachedField = (Hex, HexGrid<bool>, std::rc::Rc<DistanceField>);
+
 thread_local! {
     /// The last field this thread computed, with its centre and passability:
     /// decisions in a row with nobody moved (the options of an Attack, a
     /// Switch, a Tactic) ask for the same field.
-    static LAST_FIELD: std::cell::RefCell<Option<(Hex, HexGrid<bool>, std::rc::Rc<DistanceField>)>> =
+    static LAST_FIELD: std::cell::RefCell<Option<CachedField>> =
         const { std::cell::RefCell::new(None) };
 }
 
@@ -151,9 +154,7 @@ impl Heuristic {
                 .options
                 .iter()
                 .position(|o| match o {
-                    Choice::First { character } => {
-                        view.unit(character).is_some_and(|u| u.owner == d.player)
-                    }
+                    Choice::First { character } => view.unit(character).is_some_and(|u| u.owner == d.player),
                     _ => false,
                 })
                 .unwrap_or(0),
@@ -294,8 +295,7 @@ impl Heuristic {
         // the Accumulator, an Obstacle): what they do is how the Scenario
         // scores, so perform them while the Character holds fewer than two
         // of the Scenario's counters (the capsules stop at 2).
-        let scenario_actions =
-            view.content.scenarios.get(view.scenario()).map_or(&[][..], |s| &s.value.actions[..]);
+        let scenario_actions = view.content.scenarios.get(view.scenario()).map_or(&[][..], |s| &s.value.actions[..]);
         if !scenario_actions.is_empty() {
             let held: i64 = view.counters().get(me).map_or(0, |c| c.values().sum());
             let scoring = d.options.iter().position(
@@ -326,7 +326,9 @@ impl Heuristic {
             }
             match target {
                 None => true,
-                Some(t) => view.unit(t).is_some_and(|u| u.owner != d.player || (u.damage > 0 && u.minion.is_none() && u.id != me)),
+                Some(t) => view
+                    .unit(t)
+                    .is_some_and(|u| u.owner != d.player || (u.damage > 0 && u.minion.is_none() && u.id != me)),
             }
         });
         // Only with Action Points to spare for a Move afterwards.

@@ -240,9 +240,9 @@ pub(crate) fn walk_pack(
             return true;
         }
         let rel = e.path().strip_prefix(root).unwrap_or(e.path());
-        !is_ignored(e.file_name().to_string_lossy().as_ref())
-            && !(e.file_type().is_dir() && is_foreign_folder(e.path()))
-            && !ignore.is_match(rel)
+        !(is_ignored(e.file_name().to_string_lossy().as_ref())
+            || (e.file_type().is_dir() && is_foreign_folder(e.path()))
+            || ignore.is_match(rel))
     };
     for entry in walker.filter_entry(owned) {
         let entry = match entry {
@@ -449,11 +449,11 @@ pub(crate) fn load_content_file(pack: &str, file: &Path, schemas: &Schemas, opti
                 continue;
             };
             let Value::Array(items) = items else { continue };
-            for i in 0..items.len() {
+            for (i, item) in items.iter().enumerate() {
                 let pointer = format!("/{key}/{i}");
                 let clean = !whole_file_bad && !bad_entries.contains(&pointer);
                 if !clean {
-                    if let Some(id) = items[i].get("id").and_then(Value::as_str) {
+                    if let Some(id) = item.get("id").and_then(Value::as_str) {
                         failed.push(format!("{key}:{id}"));
                     }
                     continue;
@@ -476,7 +476,9 @@ pub(crate) fn load_content_file(pack: &str, file: &Path, schemas: &Schemas, opti
             match out.content.insert_json(kind, item, origin) {
                 Ok(()) => {}
                 Err(InsertError::Duplicate(pair)) => duplicates.push((kind, *pair)),
-                Err(InsertError::Refused { origin, pointer, message }) => refused.push((kind, *origin, pointer, message)),
+                Err(InsertError::Refused { origin, pointer, message }) => {
+                    refused.push((kind, *origin, pointer, message))
+                }
             }
         }
     }

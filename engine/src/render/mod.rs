@@ -190,8 +190,11 @@ impl Scene {
         scene.title = format!("{}, Round {}", view.scenario(), view.round());
         scene.scoring_zones = view.scoring_zones().to_vec();
         scene.smoke = view.smoke().iter().map(|(h, _)| *h).collect();
-        scene.special_spaces =
-            view.special_spaces().into_iter().map(|(space, marker)| Marker { space, revealed: marker.cloned() }).collect();
+        scene.special_spaces = view
+            .special_spaces()
+            .into_iter()
+            .map(|(space, marker)| Marker { space, revealed: marker.cloned() })
+            .collect();
         for u in view.units() {
             let kind = if u.projectile {
                 FigureKind::RunningProjectile

@@ -95,11 +95,8 @@ fn objectives(quiet: &mut GameState, now: &GameState, seat: PlayerId, rng: &mut 
         return; // reshuffled since
     }
     let others = |h: usize| h != seat.index();
-    let still: Vec<&Id> = n
-        .deck
-        .iter()
-        .chain(n.hidden.iter().enumerate().filter(|(h, _)| others(*h)).flat_map(|(_, c)| c))
-        .collect();
+    let still: Vec<&Id> =
+        n.deck.iter().chain(n.hidden.iter().enumerate().filter(|(h, _)| others(*h)).flat_map(|(_, c)| c)).collect();
     let mut places: Vec<&mut Id> = q.deck.iter_mut().collect();
     for (h, cards) in q.hidden.iter_mut().enumerate() {
         if others(h) {

@@ -211,7 +211,11 @@ impl std::fmt::Display for SeenBy<'_> {
         }
         match self.event {
             Event::RunningOrder { player, order } => {
-                write!(f, "{player} places a Running Order of {} face down", count(order.len() as u32, "Initiative card"))
+                write!(
+                    f,
+                    "{player} places a Running Order of {} face down",
+                    count(order.len() as u32, "Initiative card")
+                )
             }
             Event::InitiativePlaced { player, order, position, .. } => {
                 write!(f, "{player} places an Initiative card face down in Running Order {order}, position {position}")

@@ -3,12 +3,12 @@
 //! the key concerned ([`SetupError`]) when it cannot be set up.
 
 use super::game::Game;
-use crate::model::Id;
-use std::collections::BTreeMap;
 use super::geometry::Hex;
 use super::seats::PlayerId;
 use super::situation::{SetupError, Situation, mean};
 use super::state::{Location, SpecialSpaceMarker, Token, TokenSide, Unit};
+use crate::model::Id;
+use std::collections::BTreeMap;
 
 impl Game<'_> {
     /// The situation's Characters: spaces, Damage, Action and Movement Points, States.
@@ -63,7 +63,8 @@ impl Game<'_> {
                         ));
                     }
                 }
-                let list = by.sources(n).map_err(|e| SetupError::at(at(&key), format!("{}: `imposed_by` {st}: {e}", c.id)))?;
+                let list =
+                    by.sources(n).map_err(|e| SetupError::at(at(&key), format!("{}: `imposed_by` {st}: {e}", c.id)))?;
                 sources.insert(st, list.into());
             }
             let states = c.states.iter().enumerate().map(|(k, s)| (s, TokenSide::Red, format!("states/{k}")));

@@ -309,7 +309,13 @@ impl GameState {
                 .special_spaces
                 .iter()
                 .map(|m| {
-                    format!("[{}, {}] {}{}", m.space.q, m.space.r, m.marker, if m.revealed { "" } else { " (face down)" })
+                    format!(
+                        "[{}, {}] {}{}",
+                        m.space.q,
+                        m.space.r,
+                        m.marker,
+                        if m.revealed { "" } else { " (face down)" }
+                    )
                 })
                 .collect();
             out.push(format!("Special Spaces: {}", m.join(", ")));

@@ -298,7 +298,11 @@ impl<'a> View<'a> {
     /// Special Space markers in the HexaDome. A marker not yet flipped
     /// shows where it is; which marker it is shows only once revealed.
     pub fn special_spaces(&self) -> Vec<(Hex, Option<&'a Id>)> {
-        self.state.special_spaces.iter().map(|m: &SpecialSpaceMarker| (m.space, m.revealed.then_some(&m.marker))).collect()
+        self.state
+            .special_spaces
+            .iter()
+            .map(|m: &SpecialSpaceMarker| (m.space, m.revealed.then_some(&m.marker)))
+            .collect()
     }
 
     /// The optional rules of the game.

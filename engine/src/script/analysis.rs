@@ -423,7 +423,8 @@ mod tests {
         ];
         let mut analysed = Vec::new();
         for (what, shape) in shapes {
-            let deepest = (1..=40).map(|k| k * 100).filter(|&n| super::super::compile::compile(&shape(n)).is_ok()).max();
+            let deepest =
+                (1..=40).map(|k| k * 100).filter(|&n| super::super::compile::compile(&shape(n)).is_ok()).max();
             let Some(n) = deepest else { continue };
             assert!(analyse_all(&[&shape(n)])[0].is_some(), "{what} at depth {n}");
             analysed.push((what, n));

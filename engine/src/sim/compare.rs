@@ -145,7 +145,13 @@ pub fn setups_differ(base: &Content, changed: &Content, teams: &Teams, seats: us
 /// batches played apart, one on each, are already paired game for game (the
 /// same seed and setup), as [`compare_batch`] would play them. `arena watch
 /// --sim` pairs each batch with the previous content's this way.
-pub fn same_setups(base: &Content, changed: &Content, teams: &Teams, seeds: std::ops::Range<u64>, seats: usize) -> bool {
+pub fn same_setups(
+    base: &Content,
+    changed: &Content,
+    teams: &Teams,
+    seeds: std::ops::Range<u64>,
+    seats: usize,
+) -> bool {
     seeds.into_iter().all(|seed| match (teams.setup(base, seed, seats), teams.setup(changed, seed, seats)) {
         (Ok(a), Ok(b)) => a.teams == b.teams && a.decks == b.decks && a.zones == b.zones,
         _ => false,

@@ -4,14 +4,14 @@
 //! length. Replay files of Invictus games are `crate::replay_file`'s
 //! (format 2, both games).
 
+use super::{Policy, Rate};
+use crate::content::Content;
 use crate::invictus::api;
 use crate::invictus::decision::Controller;
 use crate::invictus::event::Event;
 use crate::invictus::game::{Game, InvictusSetup};
 use crate::invictus::state::Outcome;
-use crate::content::Content;
 use crate::script::runtime::{Limits, Runtime, ScriptSet};
-use super::{Policy, Rate};
 use std::collections::BTreeMap;
 use std::sync::Arc;
 

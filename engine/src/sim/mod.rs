@@ -6,8 +6,8 @@
 
 mod check;
 pub mod compare;
-pub mod invictus;
 mod digest;
+pub mod invictus;
 mod replay;
 mod tally;
 

@@ -207,8 +207,11 @@ impl Tally {
         self.games_with_effect_failures =
             sum(self.games_with_effect_failures, other.games_with_effect_failures, "games_with_effect_failures")?;
         self.errors = sum(self.errors, other.errors, "errors")?;
-        self.games_ended_before_activation =
-            sum(self.games_ended_before_activation, other.games_ended_before_activation, "games_ended_before_activation")?;
+        self.games_ended_before_activation = sum(
+            self.games_ended_before_activation,
+            other.games_ended_before_activation,
+            "games_ended_before_activation",
+        )?;
         for (c, o) in &other.characters {
             let e = self.characters.entry(c.clone()).or_default();
             e.team_games = sum(e.team_games, o.team_games, "team_games")?;
@@ -247,7 +250,12 @@ impl Tally {
     pub fn check(&self, seeds: std::ops::Range<u64>, seats: usize) -> Result<(), String> {
         let games = seeds.end.saturating_sub(seeds.start);
         if self.games != games {
-            return Err(format!("`games` is {}, but the shard plays {games} (seeds {}-{})", self.games, seeds.start, seeds.end.saturating_sub(1)));
+            return Err(format!(
+                "`games` is {}, but the shard plays {games} (seeds {}-{})",
+                self.games,
+                seeds.start,
+                seeds.end.saturating_sub(1)
+            ));
         }
         if !(2..=4).contains(&seats) {
             return Err(format!("the batch has {seats} players; a game has 2 to 4"));
@@ -258,9 +266,8 @@ impl Tally {
             }
         }
         let all = u128::from(games);
-        let decided: u128 = self.wins.iter().map(|w| u128::from(*w)).sum::<u128>()
-            + u128::from(self.draws)
-            + u128::from(self.errors);
+        let decided: u128 =
+            self.wins.iter().map(|w| u128::from(*w)).sum::<u128>() + u128::from(self.draws) + u128::from(self.errors);
         if decided != all {
             return Err(format!(
                 "`wins` ({}), `draws` ({}) and `errors` ({}) add up to {decided}, not the {games} games",
@@ -288,10 +295,17 @@ impl Tally {
             let of = format!("the games played of `{id}`");
             within(&format!("characters.{id}.games"), c.games, played, "the games played")?;
             within(&format!("characters.{id}.wins"), c.wins, u128::from(c.games), &of)?;
-            within(&format!("characters.{id}.team_games"), c.team_games, played * seats as u128, "the seats of the games played")?;
+            within(
+                &format!("characters.{id}.team_games"),
+                c.team_games,
+                played * seats as u128,
+                "the seats of the games played",
+            )?;
             within(&format!("characters.{id}.team_wins"), c.team_wins, u128::from(c.team_games), "its team's games")?;
             let sums = u128::from(c.games) * u128::from(u32::MAX);
-            for (what, n) in [("damage_dealt", c.damage_dealt), ("damage_taken", c.damage_taken), ("infirmary", c.infirmary)] {
+            for (what, n) in
+                [("damage_dealt", c.damage_dealt), ("damage_taken", c.damage_taken), ("infirmary", c.infirmary)]
+            {
                 within(&format!("characters.{id}.{what}"), n, sums, &of)?;
             }
         }
@@ -301,7 +315,12 @@ impl Tally {
         for (i, p) in self.positions.iter().enumerate() {
             within(&format!("positions[{i}].games"), p.games, played, "the games played")?;
             within(&format!("positions[{i}].wins"), p.wins, u128::from(p.games), "that position's games")?;
-            within(&format!("positions[{i}].victory_points"), p.victory_points, u128::from(p.games) * u128::from(u32::MAX), "that position's games")?;
+            within(
+                &format!("positions[{i}].victory_points"),
+                p.victory_points,
+                u128::from(p.games) * u128::from(u32::MAX),
+                "that position's games",
+            )?;
         }
         let failed = u128::from(self.errors) + u128::from(self.games_with_effect_failures);
         within("failures", self.failures.len() as u64, failed.min(MAX_FAILURES as u128), "the games with failures")?;

@@ -155,7 +155,9 @@ impl<'a> Engine<'a> for Invictus<'a> {
     ) -> Quiet<'a> {
         match quiet {
             // Before the gods are dealt nothing is hidden yet but the seed's future.
-            Quiet::Start { setup, seed, .. } => Quiet::Start { setup: setup.clone(), seed: *seed, reseed: Some(reseed) },
+            Quiet::Start { setup, seed, .. } => {
+                Quiet::Start { setup: setup.clone(), seed: *seed, reseed: Some(reseed) }
+            }
             Quiet::Turn(cp, _) => {
                 let mut state = cp.state().clone();
                 if !pin_all {

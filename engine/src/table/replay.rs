@@ -35,7 +35,11 @@ pub trait Engine<'a>: Copy + 'a {
     /// Play on from `from` with the answers of `feed`, through the real
     /// engine, until they run out at a Decision, the game ends, or an
     /// answer is out of range; noting every quiet point passed on the way.
-    fn run(&self, from: &Self::Quiet, feed: &Rc<RefCell<Feed>>) -> Run<Self::Quiet, Self::Decision, Self::State, Self::Event>;
+    fn run(
+        &self,
+        from: &Self::Quiet,
+        feed: &Rc<RefCell<Feed>>,
+    ) -> Run<Self::Quiet, Self::Decision, Self::State, Self::Event>;
 
     /// A copy of `quiet` in which what `seat` may not know at the position
     /// `now` (a Decision after `quiet`) is dealt anew with `rng`, consistent
@@ -54,8 +58,13 @@ pub trait Engine<'a>: Copy + 'a {
     ) -> Self::Quiet;
 
     /// What `seat` may know at a position, as JSON (its view's).
-    fn seat_json(&self, quiet: &Self::Quiet, state: &Self::State, events: &[Self::Event], seat: PlayerId)
-    -> serde_json::Value;
+    fn seat_json(
+        &self,
+        quiet: &Self::Quiet,
+        state: &Self::State,
+        events: &[Self::Event],
+        seat: PlayerId,
+    ) -> serde_json::Value;
 
     /// How many options a Decision has.
     fn options(d: &Self::Decision) -> usize;

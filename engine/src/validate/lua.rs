@@ -291,7 +291,9 @@ impl Validator<'_> {
             }
             Some(k) => (format!("`game:{}` is given `{k}:{id}`, which no loaded pack defines", f.name), false),
             None => match self.zones_for(src).1 {
-                Some(map) => (format!("`game:{}` is given zone `{id}`, which map `{map}` does not have", f.name), false),
+                Some(map) => {
+                    (format!("`game:{}` is given zone `{id}`, which map `{map}` does not have", f.name), false)
+                }
                 None => (format!("`game:{}` is given zone `{id}`, which no loaded map has", f.name), false),
             },
         };
@@ -304,7 +306,10 @@ impl Validator<'_> {
                 "the answer is always \"no\" for an id no loaded pack defines",
             )
         } else {
-            (Diagnostic::error(Code::DanglingReference, message), "a game would fail at this call: the id is a string the engine looks up")
+            (
+                Diagnostic::error(Code::DanglingReference, message),
+                "a game would fail at this call: the id is a string the engine looks up",
+            )
         };
         d = d.at(at).path(Self::content_path(src)).with_note(note);
         Some(match suggestion {

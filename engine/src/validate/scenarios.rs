@@ -76,7 +76,10 @@ impl Validator<'_> {
             // `team_deployment` or `deployment_zones`; else it is text only
             // (the engine deploys by 001's default: any Deployment Zone that
             // is neither the Central Zone nor a Scoring Zone, from Prime Time).
-            if s.players.max > 2 && s.deployment.is_some() && s.team_deployment.is_none() && s.deployment_zones.is_empty()
+            if s.players.max > 2
+                && s.deployment.is_some()
+                && s.team_deployment.is_none()
+                && s.deployment_zones.is_empty()
             {
                 text_only += 1;
                 if self.notes {
@@ -235,18 +238,16 @@ impl Validator<'_> {
                 self.zone_ref(&e.origin, &format!("{at}/objective/zone"), map, &o.zone, found);
             }
         }
-        if !rule.performed() {
-            if self.notes {
-                found.push(
-                    Diagnostic::note(
-                        Code::ScenarioRuleTextOnly,
-                        format!("Scenario rule `{}` of `{}` is text only: the engine does not perform it", rule.id, s.id),
-                    )
-                    .at_opt(self.loc(&e.origin, &format!("{at}/id")))
-                    .path(self.cpath(&e.origin, &at))
-                    .help("give it an `objective`, `move_scoring_zone`, `rewards`, an `effect` with Lua, or `performed_by` (docs/scenarios.md)"),
-                );
-            }
+        if !rule.performed() && self.notes {
+            found.push(
+                Diagnostic::note(
+                    Code::ScenarioRuleTextOnly,
+                    format!("Scenario rule `{}` of `{}` is text only: the engine does not perform it", rule.id, s.id),
+                )
+                .at_opt(self.loc(&e.origin, &format!("{at}/id")))
+                .path(self.cpath(&e.origin, &at))
+                .help("give it an `objective`, `move_scoring_zone`, `rewards`, an `effect` with Lua, or `performed_by` (docs/scenarios.md)"),
+            );
         }
         let awards = rule.objective.is_some()
             || !rule.rewards.is_empty()

@@ -519,7 +519,9 @@ impl Worker {
         reloader
             .last_sources
             .paths()
-            .filter(|p| loaded.sources.get(p) == Some("") && reloader.last_sources.get(p).is_some_and(|t| !t.is_empty()))
+            .filter(|p| {
+                loaded.sources.get(p) == Some("") && reloader.last_sources.get(p).is_some_and(|t| !t.is_empty())
+            })
             .filter(|p| {
                 let meta = std::fs::metadata(p).ok();
                 torn_suspect(

@@ -152,7 +152,7 @@ impl<'a> Game<'a> {
                 let Some(boost) = self.boost(&b.card.id) else { continue };
                 let ready = boost.timing != BoostTiming::FutureTurn || b.obtained_turn < self.state.turn;
                 let c = Choice::Attach { boost: boost.id.clone() };
-                if boost.attack && ready && !(boost.team && !self.state.team_game) && !options.contains(&c) {
+                if boost.attack && ready && (!boost.team || self.state.team_game) && !options.contains(&c) {
                     options.push(c);
                 }
             }
@@ -281,7 +281,7 @@ impl<'a> Game<'a> {
             let c = Choice::CounterBoost { boost: boost.id.clone() };
             if boost.timing == BoostTiming::Counter
                 && boost.trigger.is_some_and(fires)
-                && !(boost.team && !self.state.team_game)
+                && (!boost.team || self.state.team_game)
                 && !out.contains(&c)
             {
                 out.push(c);

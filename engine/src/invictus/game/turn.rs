@@ -122,7 +122,7 @@ impl<'a> Game<'a> {
                 BoostTiming::FutureTurn => !boost.attack && b.obtained_turn < self.state.turn,
                 _ => false,
             };
-            if playable && !(boost.team && !self.state.team_game) && !seen.contains(&boost.id.as_str()) {
+            if playable && (!boost.team || self.state.team_game) && !seen.contains(&boost.id.as_str()) {
                 seen.push(&boost.id);
                 out.push(Choice::PlayBoost { boost: boost.id.clone() });
             }
@@ -260,7 +260,7 @@ impl<'a> Game<'a> {
                 let mut options: Vec<Choice> = Vec::new();
                 for b in &self.state.player(q).boosts {
                     let Some(boost) = self.boost(&b.card.id) else { continue };
-                    if boost.timing == BoostTiming::Anytime && !(boost.team && !self.state.team_game) {
+                    if boost.timing == BoostTiming::Anytime && (!boost.team || self.state.team_game) {
                         let c = Choice::PlayBoost { boost: boost.id.clone() };
                         if !options.contains(&c) {
                             options.push(c);

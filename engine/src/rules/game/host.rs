@@ -724,7 +724,9 @@ impl<'a> Game<'a> {
 /// The space argument `i` of an API call.
 pub(super) fn space_arg(args: &[ApiValue], i: usize, name: &str) -> std::result::Result<Hex, String> {
     match args.get(i) {
-        Some(ApiValue::Space([q, r])) => Hex::checked(*q, *r).ok_or_else(|| format!("{name}: ({q}, {r}) is not a space")),
+        Some(ApiValue::Space([q, r])) => {
+            Hex::checked(*q, *r).ok_or_else(|| format!("{name}: ({q}, {r}) is not a space"))
+        }
         _ => Err(format!("{name}: a space {{q, r}} is needed")),
     }
 }
@@ -735,7 +737,9 @@ pub(super) fn space_choices(spaces: &[[i64; 2]], name: &str) -> std::result::Res
     spaces
         .iter()
         .map(|&[q, r]| {
-            Hex::checked(q, r).map(|space| Choice::Space { space }).ok_or_else(|| format!("{name}: ({q}, {r}) is not a space"))
+            Hex::checked(q, r)
+                .map(|space| Choice::Space { space })
+                .ok_or_else(|| format!("{name}: ({q}, {r}) is not a space"))
         })
         .collect()
 }

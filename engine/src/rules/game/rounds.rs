@@ -124,9 +124,8 @@ impl<'a> Game<'a> {
         let owner = |g: &Self, c: &str| g.unit(c).map_or(g.state.underdog, |u| u.owner);
         let (oa, ob) = (owner(self, &a), owner(self, &b));
         let (ia, ib) = (self.initiative(&a), self.initiative(&b));
-        let decider = if oa == ob {
-            oa
-        } else if ia > ib {
+        // The same player's two Characters: that player decides.
+        let decider = if oa == ob || ia > ib {
             oa
         } else if ib > ia {
             ob

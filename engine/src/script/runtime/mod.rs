@@ -498,6 +498,7 @@ impl Runtime {
 
     /// Run the script `id` with `host` answering the API; `Ok` is what the effect
     /// returned. On `Err` the host was told to undo the effect (`end_effect(false)`).
+    #[allow(clippy::result_large_err)] // a failed effect is the cold path: one per failure, not per call
     pub fn call(&self, id: ScriptId, host: &mut dyn Host, ctx: &Ctx) -> Result<ApiValue, ScriptError> {
         let Some(chunk) = self.chunks.get(id.0) else {
             let s = ScriptSource {
@@ -517,6 +518,7 @@ impl Runtime {
 
     /// Compile and run one chunk that is not part of the loaded set (`arena script FILE`).
     /// If the chunk returns a function, that function is called as an effect too.
+    #[allow(clippy::result_large_err)] // a failed effect is the cold path: one per failure, not per call
     pub fn run_source(&self, source: &ScriptSource, host: &mut dyn Host, ctx: &Ctx) -> Result<ApiValue, ScriptError> {
         let (set, mut errors) = compile_all(vec![source.clone()]);
         if let Some(e) = errors.pop() {
@@ -651,6 +653,7 @@ impl Runtime {
     /// Run a chunk that only describes data (a pack's script tests) and return
     /// what it returns as JSON: tables become objects or arrays, at most 16 deep
     /// and 10,000 values, without running any metamethod.
+    #[allow(clippy::result_large_err)] // a failed effect is the cold path: one per failure, not per call
     pub fn evaluate(&self, source: &ScriptSource, host: &mut dyn Host) -> Result<serde_json::Value, ScriptError> {
         let (set, mut errors) = compile_all(vec![source.clone()]);
         if let Some(e) = errors.pop() {

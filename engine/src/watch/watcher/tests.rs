@@ -64,8 +64,11 @@ fn worker(root: &Path) -> (Worker, Receiver<WatchEvent>) {
 fn saved(w: &mut Worker, file: &Path, ago: Duration) {
     let now = Instant::now();
     let time = now.checked_sub(ago).unwrap_or(now);
-    let events = [EventKind::Modify(ModifyKind::Data(DataChange::Content)), EventKind::Access(AccessKind::Close(AccessMode::Write))]
-        .map(|kind| DebouncedEvent::new(notify::Event::new(kind).add_path(file.to_path_buf()), time));
+    let events = [
+        EventKind::Modify(ModifyKind::Data(DataChange::Content)),
+        EventKind::Access(AccessKind::Close(AccessMode::Write)),
+    ]
+    .map(|kind| DebouncedEvent::new(notify::Event::new(kind).add_path(file.to_path_buf()), time));
     w.absorb(events.into(), now, SystemTime::now());
 }
 
@@ -75,7 +78,9 @@ fn set_mtime(file: &Path, t: SystemTime) {
 
 fn live_text(e: &WatchEvent, file: &Path) -> Option<String> {
     match e {
-        WatchEvent::Reloaded { snapshot, .. } => Some(snapshot.loaded.sources.get(file).unwrap_or_default().to_string()),
+        WatchEvent::Reloaded { snapshot, .. } => {
+            Some(snapshot.loaded.sources.get(file).unwrap_or_default().to_string())
+        }
         _ => None,
     }
 }
@@ -109,7 +114,9 @@ fn a_save_caught_between_its_truncation_and_its_write_is_not_taken() {
     let first: Vec<WatchEvent> = events.try_iter().collect();
     assert!(first.iter().all(|e| live_text(e, &file).is_none()), "the truncated file went live: {first:?}");
     assert!(
-        first.iter().any(|e| matches!(e, WatchEvent::Waiting { paths, reason: WaitReason::Settling } if *paths == [file.clone()])),
+        first.iter().any(
+            |e| matches!(e, WatchEvent::Waiting { paths, reason: WaitReason::Settling } if *paths == [file.clone()])
+        ),
         "{first:?}"
     );
     assert_eq!(reloader.live().snapshot().map(|s| s.generation), Some(1));
