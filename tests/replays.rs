@@ -112,15 +112,15 @@ fn a_recorded_invictus_game_at_4_seats_round_trips_through_format_2() {
 
 /// Recordings made before format 2 (the fixtures were recorded by the
 /// `arena` of main 2d56c01, before it; the format-1 file's answers and
-/// events were played again in its own format after rulings R79 changed
-/// where Prime Time Teams deploy) still verify, and `--upgrade` turns them
+/// events were played again in its own format after rulings R79 and R7 changed
+/// where Prime Time Teams deploy and what an empty deck draws) still verify, and `--upgrade` turns them
 /// into format 2 files of the same game that verify.
 #[test]
 fn replays_recorded_in_the_old_formats_verify_and_upgrade_to_format_2() {
     let dir = tempfile::tempdir().unwrap();
     let hash = current_hash(dir.path());
     for (name, game, events) in [
-        ("format-1-crossover-assault-4-seats-underdog-seed-4.json", "aristeia", 1000),
+        ("format-1-crossover-assault-4-seats-underdog-seed-4.json", "aristeia", 937),
         ("invictus-unversioned-4-seats-seed-5.json", "invictus", 360),
     ] {
         let old = json(&fixture(name));

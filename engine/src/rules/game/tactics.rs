@@ -3,23 +3,13 @@
 use super::*;
 
 impl<'a> Game<'a> {
+    /// `p` draws up to `n` Tactics from the top of their deck. A player whose
+    /// deck is empty draws nothing: the discard pile never goes back into a
+    /// deck ("Players cannot alter the order of the cards in a discard
+    /// pile", `000 § Tactics`; docs/rulings.md R7).
     pub(super) fn draw(&mut self, p: PlayerId, n: u8) {
         let mut drawn = 0;
         for _ in 0..n {
-            if self.state.players[p].deck.is_empty() {
-                // Reshuffle the discard pile (the rulebook is silent; docs/rulings.md R7).
-                let mut d = std::mem::take(&mut self.state.players[p].discard);
-                if !d.is_empty() {
-                    self.emit(Event::Log {
-                        text: format!(
-                            "{p}'s deck is empty: the {} discarded Tactics are shuffled into a new one",
-                            d.len()
-                        ),
-                    });
-                }
-                shuffle(&mut d, &mut self.state.rng);
-                self.state.players[p].deck = d;
-            }
             match self.state.players[p].deck.pop() {
                 Some(t) => {
                     self.state.players[p].hand.push(t);
