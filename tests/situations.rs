@@ -673,3 +673,27 @@ fn state_reimposed_leaves_one_token_red_side_up() {
     let parvati = state.lines().find(|l| l.trim_start().starts_with("parvati ")).expect("parvati's line");
     assert!(parvati.ends_with("States: dazzled (red, by gata)"), "one red Dazzled token: {parvati}");
 }
+
+/// A situation's missing or wrong answer names the player asked, in both
+/// games (`arena run`'s error).
+#[test]
+fn an_unanswered_decision_names_the_player_asked_in_both_games() {
+    let dir = std::env::temp_dir().join(format!("arena-asked-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let text = std::fs::read_to_string(tests_dir().join("situations-invictus/turns-pass-clockwise.toml")).unwrap();
+    let file = dir.join("inv.toml");
+    // Athena holds a second Xiphos: after her first attack she is asked again.
+    std::fs::write(&file, text.replace("hand = [\"xiphos\"]", "hand = [\"xiphos\", \"xiphos\"]")).unwrap();
+    let content = tests_dir().join("../content/invictus");
+    let run = arena(&["run", file.to_str().unwrap(), "--pack", content.to_str().unwrap()]);
+    assert_eq!(run.code, 1, "{}", run.stderr);
+    assert!(run.stderr.contains("no answer left for \"what do you do?\" (player 1)"), "{}", run.stderr);
+    let run = arena(&["run", "situations/deployment-in-own-deployment-zone.toml", "--pack", "../content"]);
+    assert_eq!(run.code, 0, "{}", run.stderr);
+    let text = std::fs::read_to_string(tests_dir().join("situations/deployment-in-own-deployment-zone.toml")).unwrap();
+    let file = dir.join("ari.toml");
+    std::fs::write(&file, text.replace("answers = [\"space [0, -7]\"]", "answers = []")).unwrap();
+    let run = arena(&["run", file.to_str().unwrap(), "--pack", "../content"]);
+    assert!(run.stderr.contains("no answer left for \"Deploy where?\" (player 1)"), "{}", run.stderr);
+    std::fs::remove_dir_all(&dir).ok();
+}

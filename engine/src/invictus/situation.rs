@@ -181,14 +181,14 @@ impl Controller for ScriptedController {
         match next {
             Some(a) => texts.iter().position(|t| *t == a).unwrap_or_else(|| {
                 if let Ok(mut e) = self.errors.lock() {
-                    e.push(format!("`{a}` is not an option of \"{}\": {}", d.prompt, texts.join(" | ")));
+                    e.push(format!("`{a}` is not an option of \"{}\" ({}): {}", d.prompt, d.player, texts.join(" | ")));
                 }
                 d.options.iter().position(|c| matches!(c, Choice::Pass | Choice::EndTurn)).unwrap_or(0)
             }),
             None => {
                 // Out of answers: pass, or end the turn (the test then stops the game).
                 if let Ok(mut e) = self.errors.lock() {
-                    e.push(format!("no answer left for \"{}\": {}", d.prompt, texts.join(" | ")));
+                    e.push(format!("no answer left for \"{}\" ({}): {}", d.prompt, d.player, texts.join(" | ")));
                 }
                 d.options.iter().position(|c| matches!(c, Choice::Pass | Choice::EndTurn)).unwrap_or(0)
             }
@@ -221,7 +221,18 @@ impl Situation {
         content: &'a Content,
         runtime: Option<&'a Runtime>,
     ) -> Result<(Game<'a>, Errors), SetupError> {
+        self.game_and_answers(content, runtime).map(|(g, e, _)| (g, e))
+    }
+
+    /// [`Situation::game`], and the answers not asked for yet.
+    #[allow(clippy::type_complexity)]
+    fn game_and_answers<'a>(
+        &self,
+        content: &'a Content,
+        runtime: Option<&'a Runtime>,
+    ) -> Result<(Game<'a>, Errors, Arc<Mutex<VecDeque<String>>>), SetupError> {
         let (controller, errors) = ScriptedController::shared(&self.answers);
+        let left = controller.answers.clone();
         let controllers: Vec<Box<dyn Controller + 'a>> =
             (0..self.player.len()).map(|_| Box::new(controller.clone()) as Box<dyn Controller>).collect();
         // Build a real game for its marketplace and RNG, then lay the position over it.
@@ -258,7 +269,7 @@ impl Situation {
         } else {
             state.boost_deck.extend(top);
         }
-        Ok((game, errors))
+        Ok((game, errors, left))
     }
 
     /// Play `turns` turns from the position (stopping at the game's end) and
@@ -270,13 +281,21 @@ impl Situation {
         if self.turns == 0 {
             return Err(SetupError("`turns` must be 1 or more".into()));
         }
-        let (mut game, errors) = self.game(content, runtime)?;
+        let (mut game, errors, left) = self.game_and_answers(content, runtime)?;
         for _ in 0..self.turns {
             if game.play_next_turn().is_some() {
                 break;
             }
         }
         let mut problems: Vec<String> = errors.lock().map(|e| e.clone()).unwrap_or_default();
+        let left: Vec<String> = left.lock().map(|q| q.iter().map(|a| format!("\"{a}\"")).collect()).unwrap_or_default();
+        if !left.is_empty() && problems.is_empty() {
+            problems.push(format!(
+                "{} answer(s) left over, never asked for ({}): the situation went differently than written",
+                left.len(),
+                left.join(", ")
+            ));
+        }
         for e in &game.events {
             if let super::event::Event::EffectFailed { card, message } = e {
                 problems.push(format!("{card} failed: {message}"));
