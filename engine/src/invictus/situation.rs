@@ -68,7 +68,8 @@ pub struct Situation {
     /// `"invictus"`: what tells an Invictus situation file from an Aristeia one.
     #[serde(default)]
     pub game: Option<String>,
-    /// Players, seat 1 first (clockwise).
+    /// Players, seat 1 first (clockwise); none for `phase = "setup"`.
+    #[serde(default)]
     pub player: Vec<SituationPlayer>,
     /// The Boost deck, top first, as `id:colour` (`godlike:delta`); the
     /// rest of the deck (from the content) lies under them unless `boost_deck_only`.
@@ -89,6 +90,16 @@ pub struct Situation {
     /// The seed.
     #[serde(default)]
     pub seed: u64,
+    /// What to play: `turn` (the default: `turns` turns from the position)
+    /// or `setup` (the game's setup from `setup` and `seed`: teams seated,
+    /// two god boards dealt to each player and one chosen, starter decks,
+    /// the first player, `003 § Game Setup`; `player` is then not used).
+    #[serde(default)]
+    pub phase: Phase,
+    /// The setup a `phase = "setup"` situation plays (`players`,
+    /// `seating`, `gods`...: as `arena sim invictus` takes them).
+    #[serde(default)]
+    pub setup: Option<super::game::InvictusSetup>,
     /// How many turns to play, from the active player's (default 1; the
     /// next player clockwise not defeated plays each next one).
     #[serde(default = "one")]
@@ -108,6 +119,17 @@ pub struct Situation {
 
 fn one() -> u32 {
     1
+}
+
+/// What an Invictus situation plays ([`Situation::phase`]).
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum Phase {
+    /// `turns` turns from the position.
+    #[default]
+    Turn,
+    /// The game's setup (`003 § Game Setup`).
+    Setup,
 }
 
 /// What playing an Invictus situation gave: the events, every way it went
@@ -141,6 +163,8 @@ impl Default for Situation {
             revivals_allowed: true,
             answers: Vec::new(),
             seed: 0,
+            phase: Phase::Turn,
+            setup: None,
             turns: 1,
             expect: Vec::new(),
             absent: Vec::new(),
@@ -277,16 +301,32 @@ impl Situation {
     ///
     /// # Errors
     /// The position cannot be set up (as [`Situation::game`]).
-    pub fn play(&self, content: &Content, runtime: Option<&Runtime>) -> Result<Played, SetupError> {
+    pub fn play<'a>(&self, content: &'a Content, runtime: Option<&'a Runtime>) -> Result<Played, SetupError> {
         if self.turns == 0 {
             return Err(SetupError("`turns` must be 1 or more".into()));
         }
-        let (mut game, errors, left) = self.game_and_answers(content, runtime)?;
-        for _ in 0..self.turns {
-            if game.play_next_turn().is_some() {
-                break;
+        let (game, errors, left) = match self.phase {
+            Phase::Turn => {
+                let (mut game, errors, left) = self.game_and_answers(content, runtime)?;
+                for _ in 0..self.turns {
+                    if game.play_next_turn().is_some() {
+                        break;
+                    }
+                }
+                (game, errors, left)
             }
-        }
+            Phase::Setup => {
+                let setup = self
+                    .setup
+                    .clone()
+                    .ok_or_else(|| SetupError("phase = \"setup\" needs a `setup` (`setup = { players = 4, seating = \"standard\" }`)".into()))?;
+                let (controller, errors) = ScriptedController::shared(&self.answers);
+                let left = controller.answers.clone();
+                let controllers: Vec<Box<dyn Controller + 'a>> =
+                    (0..setup.players).map(|_| Box::new(controller.clone()) as Box<dyn Controller>).collect();
+                (Game::new(content, runtime, &setup, self.seed, controllers)?, errors, left)
+            }
+        };
         let mut problems: Vec<String> = errors.lock().map(|e| e.clone()).unwrap_or_default();
         let left: Vec<String> = left.lock().map(|q| q.iter().map(|a| format!("\"{a}\"")).collect()).unwrap_or_default();
         if !left.is_empty() && problems.is_empty() {
