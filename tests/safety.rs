@@ -167,3 +167,52 @@ characters = ["la-typo"]
         .expect("the setup's reference is still mentioned");
     assert_eq!(consequence.severity, arena_engine::diag::Severity::Note, "{consequence:?}");
 }
+
+/// Run a situation file of `tests/` with `arena run`.
+fn run_situation(rel: &str) -> arena_tests::Run {
+    std::env::set_current_dir(arena_tests::tests_dir()).unwrap();
+    arena_tests::arena(&["run", rel])
+}
+
+/// `game:inflict_damage(t, 999)` on a Character that has Damage already: the
+/// excess is ignored and it goes to the Infirmary (`000 § Damage`), where the
+/// sum of the Damage used to overflow (a panic in debug builds, a Damage total
+/// wrapped round to 0, so healed, in release builds).
+#[test]
+fn damage_past_the_hit_points_sends_a_damaged_character_to_the_infirmary() {
+    let run = run_situation("fixtures/packs/overkill/situations/overkill-on-a-damaged-character.toml");
+    assert_eq!(run.code, 0, "{}{}", run.stdout, run.stderr);
+    assert!(run.stdout.contains("maximus suffers 1 Damage (5)\nmaximus goes to the Infirmary\n"), "{}", run.stdout);
+    // `arena check` plays the pack's situations (it used to panic on this one).
+    let check = arena_tests::arena(&["check", "fixtures/packs/overkill"]);
+    assert_eq!(check.code, 0, "{}{}", check.stdout, check.stderr);
+}
+
+/// Once an effect has ended the game, its later calls change nothing and add
+/// no event: no Damage, no State, no narrative after the Game over line.
+#[test]
+fn nothing_changes_after_the_game_has_ended() {
+    let run = run_situation("fixtures/packs/overkill/situations/nothing-happens-after-the-game-ends.toml");
+    assert_eq!(run.code, 0, "{}{}", run.stdout, run.stderr);
+    let over = run.stdout.find("== Game over").expect("the game ends");
+    assert_eq!(run.stdout[over..].lines().count(), 1, "events after the end:\n{}", run.stdout);
+}
+
+/// `enemies_within(self, 1, 2^32)` is every Enemy, as `(1, 100)` is: the
+/// distance bounds saturate instead of wrapping round to 0.
+#[test]
+fn distance_bounds_of_questions_saturate() {
+    let run = run_situation("fixtures/packs/overkill/situations/range-bounds-saturate.toml");
+    assert_eq!(run.code, 0, "{}{}", run.stdout, run.stderr);
+    assert!(run.stdout.contains("enemies within 2^32: 1\n"), "{}", run.stdout);
+}
+
+/// `game:heal(t, -3)` is an error naming the amount, as
+/// `game:inflict_damage(t, -3)` is (it used to do nothing, silently).
+#[test]
+fn a_negative_heal_is_an_error_as_a_negative_inflict_is() {
+    let run = run_situation("fixtures/situations/heal-below-zero.toml");
+    assert_eq!(run.code, 1, "{}{}", run.stdout, run.stderr);
+    assert!(run.stdout.contains("failed and was undone: heal: -3 Damage; the amount is at least 0"), "{}", run.stdout);
+    assert!(!run.stdout.contains("is healed"), "{}", run.stdout);
+}
