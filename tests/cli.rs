@@ -333,3 +333,17 @@ fn a_misspelt_id_on_the_command_line_gets_did_you_mean() {
         assert!(run.stderr.contains(hint), "{args:?}: {}", run.stderr);
     }
 }
+
+/// `--jobs 0` is a usage error (exit 2) for `sim --games`, not a batch "on 0
+/// jobs" (`watch --jobs` has the same parser; not run here, since before the
+/// fix it would watch for ever).
+#[test]
+fn zero_worker_threads_is_a_usage_error() {
+    std::env::set_current_dir(tests_dir()).unwrap();
+    for args in [&["sim", "first-game", "--pack", "../content", "--games", "2", "--jobs", "0"][..]] {
+        let run = arena(args);
+        assert_eq!(run.code, 2, "{args:?}: {}{}", run.stdout, run.stderr);
+        assert!(run.stderr.contains("--jobs"), "{}", run.stderr);
+        assert!(!run.stdout.contains("0 jobs"), "{}", run.stdout);
+    }
+}

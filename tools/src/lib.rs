@@ -280,8 +280,8 @@ struct SimArgs {
     /// Play this many games (at least 1), with seeds from --seed on, and print statistics.
     #[arg(long, value_parser = clap::value_parser!(u64).range(1..))]
     games: Option<u64>,
-    /// Worker threads for --games (default: the machine's cores).
-    #[arg(long)]
+    /// Worker threads for --games (at least 1; default: the machine's cores).
+    #[arg(long, value_parser = clap::builder::RangedU64ValueParser::<usize>::new().range(1..))]
     jobs: Option<usize>,
     /// Write a replay file of the game (content hash, seed, answers, events).
     #[arg(long, value_name = "FILE")]
