@@ -216,3 +216,23 @@ fn a_negative_heal_is_an_error_as_a_negative_inflict_is() {
     assert!(run.stdout.contains("failed and was undone: heal: -3 Damage; the amount is at least 0"), "{}", run.stdout);
     assert!(!run.stdout.contains("is healed"), "{}", run.stdout);
 }
+
+/// A control character a pack puts in an id (an ESC that would colour or
+/// move the designer's terminal) is shown as its control picture in every
+/// line of a human diagnostic, the label under the caret included, and never
+/// sent raw.
+#[test]
+fn control_characters_from_a_pack_are_never_printed_raw_in_a_diagnostic() {
+    let dir = tempfile::tempdir().unwrap();
+    let root = pack(
+        dir.path(),
+        "esc",
+        "[dependencies]\naristeia-core = \"^1.0\"\n",
+        "[[patch]]\ntarget = \"character:\\u001b[31mRED\"\nreason = \"test\"\n\n[[patch.op]]\nop = \"remove\"\npath = \"speed\"\n",
+    );
+    let run = arena_tests::arena(&["check", root.to_str().unwrap()]);
+    assert_eq!(run.code, 1, "{}{}", run.stdout, run.stderr);
+    let all = format!("{}{}", run.stdout, run.stderr);
+    assert!(all.contains("character:\u{241b}[31mRED"), "{all}");
+    assert!(!all.contains('\u{1b}'), "a raw ESC was printed:\n{}", all.escape_debug());
+}
