@@ -236,3 +236,51 @@ fn control_characters_from_a_pack_are_never_printed_raw_in_a_diagnostic() {
     assert!(all.contains("character:\u{241b}[31mRED"), "{all}");
     assert!(!all.contains('\u{1b}'), "a raw ESC was printed:\n{}", all.escape_debug());
 }
+
+/// Invictus marketplace numbers that make every game run to its turn limit
+/// are refused by `arena check` itself (not only with `--sims`): a hand of 0
+/// Artifacts, an empty starter deck; each at its line, with the range.
+#[test]
+fn a_marketplace_no_game_can_be_played_with_is_refused_at_load() {
+    let dir = tempfile::tempdir().unwrap();
+    for (name, path, value) in [("no-hand", "hand_size", "0"), ("no-deck", "starter_deck", "[]")] {
+        let root = pack(
+            dir.path(),
+            name,
+            "[dependencies]\ninvictus = \"^1.1\"\n",
+            &format!("[[patch]]\ntarget = \"marketplace:standard\"\nreason = \"test\"\n\n[[patch.op]]\nop = \"replace\"\npath = \"{path}\"\nvalue = {value}\n"),
+        );
+        std::fs::write(
+            root.join("pack.toml"),
+            format!("id = \"{name}\"\nversion = \"1.0.0\"\ngame = \"invictus\"\ntitle = \"T\"\n[dependencies]\ninvictus = \"^1.1\"\n"),
+        )
+        .unwrap();
+        let run = arena_tests::arena(&["check", root.to_str().unwrap()]);
+        assert_eq!(run.code, 1, "{name}: {}{}", run.stdout, run.stderr);
+        // The value's line and column, and the note says the limit.
+        assert!(run.stderr.contains("error[patch-invalid]"), "{name} ({path}): {}", run.stderr);
+        assert!(run.stderr.contains("content.toml:8:9"), "{name}: {}", run.stderr);
+        assert!(run.stderr.contains("less than"), "{name}: {}", run.stderr);
+    }
+}
+
+/// An Invictus pack that depends on `aristeia-core` (the other game's pack)
+/// is an error at the dependency's key, saying which games they are for.
+#[test]
+fn a_dependency_on_the_other_games_pack_is_an_error() {
+    let dir = tempfile::tempdir().unwrap();
+    let root = pack(dir.path(), "mixed", "[dependencies]\naristeia-core = \"^1.0\"\n", "");
+    std::fs::write(
+        root.join("pack.toml"),
+        "id = \"mixed\"\nversion = \"1.0.0\"\ngame = \"invictus\"\ntitle = \"T\"\n[dependencies]\naristeia-core = \"^1.0\"\n",
+    )
+    .unwrap();
+    let run = arena_tests::arena(&["check", root.to_str().unwrap()]);
+    assert_eq!(run.code, 1, "{}{}", run.stdout, run.stderr);
+    assert!(
+        run.stderr.contains("pack `mixed` is for invictus, but depends on `aristeia-core`, a pack for aristeia"),
+        "{}",
+        run.stderr
+    );
+    assert!(run.stderr.contains("pack.toml:6:"), "{}", run.stderr);
+}
