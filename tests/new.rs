@@ -203,3 +203,23 @@ fn new_never_follows_a_symlink() {
     assert!(run.stderr.contains("scenarios is a symbolic link"), "{}", run.stderr);
     assert_eq!(std::fs::read_dir(&elsewhere).unwrap().count(), 0, "a file was written through the folder link");
 }
+
+/// `arena new tactic --character C` refuses a Character that neither the
+/// pack nor its dependencies define (exit 2, with "did you mean"), before
+/// writing a scaffold that would fail `check` with a dangling reference; a
+/// Character of a dependency is accepted.
+#[test]
+fn a_tactic_for_a_character_nobody_defines_is_refused() {
+    let dir = tempfile::tempdir().unwrap();
+    let pack = dir.path().join("t");
+    let p = pack.to_str().unwrap();
+    assert_eq!(arena(&["new", "pack", "t", "--pack", p]).code, 0);
+    let run = arena(&["new", "tactic", "trick", "--pack", p, "--character", "maximuss"]);
+    assert_eq!(run.code, 2, "{}{}", run.stdout, run.stderr);
+    assert!(run.stderr.contains("--character `maximuss` is not a Character"), "{}", run.stderr);
+    assert!(run.stderr.contains("did you mean `maximus`?"), "{}", run.stderr);
+    assert!(!pack.join("tactics/trick.toml").exists(), "written anyway");
+    let run = arena(&["new", "tactic", "trick", "--pack", p, "--character", "maximus"]);
+    assert_eq!(run.code, 0, "{}", run.stderr);
+    check_clean(&pack);
+}

@@ -87,6 +87,23 @@ pub fn run(args: NewArgs, ui: &crate::Ui, stdout: &mut dyn Write, stderr: &mut d
         )?;
         return Ok(2);
     }
+    if let Some(c) = args.character.as_deref().filter(|_| args.kind == NewKind::Tactic) {
+        // The Character must be one the pack or its dependencies define
+        // (else the scaffold fails `check` with a dangling reference).
+        let selection = crate::packs::select(std::slice::from_ref(&root), crate::content_paths);
+        let options = load::Options { run_script_tests: false, ..load::Options::default() };
+        let loaded = load::load(&selection.paths, &options);
+        let known: Vec<String> = loaded.content.characters.keys().cloned().collect();
+        if !known.iter().any(|k| k == c) {
+            writeln!(
+                stderr,
+                "error: --character `{c}` is not a Character of {} or its dependencies{}",
+                root.display(),
+                crate::did_you_mean(c, &known)
+            )?;
+            return Ok(2);
+        }
+    }
     let id = args.id.as_str();
     let files: Vec<(PathBuf, String)> = match args.kind {
         NewKind::Pack => vec![(root.join(load::MANIFEST), pack(id, &name, &root))],
