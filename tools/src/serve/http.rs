@@ -12,7 +12,7 @@
 //!   closes the connection).
 //! - At most [`MAX_CONNECTIONS`] connections are served at once. At the cap,
 //!   a new connection closes the oldest one with no request in progress (one
-//!   that has asked nothing yet is dropped; a kept-alive one is shut down
+//!   whose first request has not arrived whole yet is dropped; a kept-alive one is shut down
 //!   gracefully, after the reply it may still be sending), so idle
 //!   connections never keep a new request waiting for the header timeout;
 //!   only when every connection has a request in progress does a new one
