@@ -248,7 +248,9 @@ fn a_marketplace_no_game_can_be_played_with_is_refused_at_load() {
             dir.path(),
             name,
             "[dependencies]\ninvictus = \"^1.1\"\n",
-            &format!("[[patch]]\ntarget = \"marketplace:standard\"\nreason = \"test\"\n\n[[patch.op]]\nop = \"replace\"\npath = \"{path}\"\nvalue = {value}\n"),
+            &format!(
+                "[[patch]]\ntarget = \"marketplace:standard\"\nreason = \"test\"\n\n[[patch.op]]\nop = \"replace\"\npath = \"{path}\"\nvalue = {value}\n"
+            ),
         );
         std::fs::write(
             root.join("pack.toml"),
