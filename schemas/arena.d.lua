@@ -98,17 +98,17 @@ function Game:position(target) end
 ---@return integer
 function Game:distance(from, to) end
 
----Enemies of a Character within a Range, in a stable order. (000 § Enemies)
+---Enemies of a Character within a Range, in a stable order. The Range bounds saturate: a negative `min` is 0, a huge `max` is every distance (never wrapped round). (000 § Enemies)
 ---@param of CharacterId the Character whose Enemies are listed
----@param min integer minimum Range
----@param max integer maximum Range
+---@param min integer minimum Range (below 0 counts as 0)
+---@param max integer maximum Range (any number past the HexaDome counts as all of it)
 ---@return CharacterId[]
 function Game:enemies_within(of, min, max) end
 
----Allies of a Character (not the Character itself) within a Range. (000 § Allies)
+---Allies of a Character (not the Character itself) within a Range; the bounds saturate as `enemies_within`'s do. (000 § Allies)
 ---@param of CharacterId the Character whose Allies are listed
----@param min integer minimum Range
----@param max integer maximum Range
+---@param min integer minimum Range (below 0 counts as 0)
+---@param max integer maximum Range (any number past the HexaDome counts as all of it)
 ---@return CharacterId[]
 function Game:allies_within(of, min, max) end
 
@@ -123,14 +123,14 @@ function Game:has_line_of_sight(from, to) end
 ---@return integer
 function Game:movement_points_spent(target) end
 
----Inflict Damage (an error below 1). A Character that reaches its Hit Points goes to the Infirmary once the effect has run; excess Damage is ignored. (000 § Inflict; § Damage)
+---Inflict Damage (an error below 1). A Character that reaches its Hit Points goes to the Infirmary once the effect has run; excess Damage is ignored, so 999 takes any Character there, whatever Damage it had. (000 § Inflict; § Damage)
 ---@param target CharacterId the Character it applies to
----@param amount integer Damage, at least 1
+---@param amount integer Damage, at least 1; any larger amount is allowed
 function Game:inflict_damage(target, amount) end
 
----Heal Damage from a Character. (000 § Healing)
+---Heal Damage from a Character (an error below 0, as `inflict_damage` is below 1). More than its Damage heals it all; 0, or a Character with no Damage, changes nothing and adds no event. (000 § Healing)
 ---@param target CharacterId the Character it applies to
----@param amount integer Damage removed
+---@param amount integer Damage removed, at least 0
 function Game:heal(target, amount) end
 
 ---Impose a State red side up; a State the Target already has is replaced unless it stacks. (000 § States)
@@ -166,8 +166,8 @@ function Game:swap(first, second) end
 
 ---The Free Spaces at a hex distance from min to max of the Character's space (No-Line-of-Sight Range), nearest first; 1, 1 gives the Adjacent ones. (000 § Free Spaces, § Range)
 ---@param of CharacterId a Character or Minion in the HexaDome
----@param min integer least distance
----@param max integer greatest distance
+---@param min integer least distance (below 0 counts as 0)
+---@param max integer greatest distance (any number past the HexaDome counts as all of it)
 ---@return Space[]
 function Game:free_spaces_within(of, min, max) end
 
@@ -196,8 +196,8 @@ function Game:deploy_minion(minion, space) end
 
 ---The spaces where the Controller may deploy a Minion within that hex distance of its space: Free, and not Adjacent to any Allied Minion; nearest first. (002 § Controller)
 ---@param controller CharacterId the Controller
----@param min integer least distance from the Controller
----@param max integer greatest distance from the Controller
+---@param min integer least distance from the Controller (below 0 counts as 0)
+---@param max integer greatest distance from the Controller (past the HexaDome: all of it)
 ---@return Space[]
 function Game:deployable_spaces(controller, min, max) end
 
@@ -447,6 +447,6 @@ function Game:counter(on, name) end
 ---@return integer
 function Game:add_counter(on, name, amount) end
 
----The game ends now: the winner is decided as at the end of the last Round (Victory Points, then Frags if the Scenario says so). (000 § Phase 3: Objectives)
+---The game ends now: the winner is decided as at the end of the last Round (Victory Points, then Frags if the Scenario says so). The result stands: the effect's later calls that would change the game are ignored, with no event (docs/effects.md). (000 § Phase 3: Objectives)
 function Game:end_game() end
 

@@ -220,6 +220,7 @@ fn every_writer_goes_through_the_atomic_writer() {
     // (file, pattern, why it may): the helper's own body, and the embedded packs.
     let allowed = [
         ("tools/src/lib.rs", ".persist(", "write_atomically itself"),
+        ("tools/src/lib.rs", "OpenOptions", "write_atomically streaming to a FIFO or device"),
         ("tools/src/packs.rs", ".extract(", "the bundled packs, into a fresh temporary folder"),
         ("tools/src/packs.rs", "fs::rename(", "that folder renamed into place whole"),
     ];
@@ -268,6 +269,55 @@ fn every_writer_goes_through_the_atomic_writer() {
     }
 }
 
+/// A FIFO at the path a command writes (or a link to one, as `/dev/stdout`
+/// is to a pipe) is written to as a stream, not replaced by a regular file:
+/// its reader gets the bytes, and the FIFO and the link are still there.
+/// (A device node such as `/dev/full` is the same case; no test touches one.)
+#[cfg(unix)]
+#[test]
+fn a_fifo_or_device_at_the_path_is_streamed_to_not_replaced() {
+    use std::os::unix::fs::FileTypeExt;
+    use std::sync::mpsc;
+    use std::time::Duration;
+    let dir = tempfile::tempdir().unwrap();
+    let fifo = dir.path().join("pipe");
+    let made = std::process::Command::new("mkfifo").arg(&fifo).status().unwrap();
+    assert!(made.success(), "mkfifo failed");
+    let link = dir.path().join("stdout");
+    std::os::unix::fs::symlink(&fifo, &link).unwrap();
+    for (target, bytes) in [(&fifo, &b"first replay"[..]), (&link, &b"second, through the link"[..])] {
+        let (tx, rx) = mpsc::channel();
+        let reader = fifo.clone();
+        // Blocks until a writer opens the FIFO; if it never does (the FIFO
+        // was renamed over), the timeout below fails the test and the thread
+        // is left behind.
+        std::thread::spawn(move || {
+            let _ = tx.send(std::fs::read(&reader).map_err(|e| e.to_string()));
+        });
+        let (wtx, wrx) = mpsc::channel();
+        let path = target.clone();
+        let owned = bytes.to_vec();
+        std::thread::spawn(move || {
+            let _ = wtx.send(arena::write_atomically(&path, &owned).map_err(|e| e.to_string()));
+        });
+        let wrote = wrx.recv_timeout(Duration::from_secs(20)).expect("the writer finishes");
+        assert!(wrote.is_ok(), "{}: {wrote:?}", target.display());
+        let read = rx.recv_timeout(Duration::from_secs(20)).expect("the FIFO's reader gets the bytes");
+        assert_eq!(read.unwrap(), bytes, "{}", target.display());
+        let meta = std::fs::metadata(&fifo).unwrap();
+        assert!(meta.file_type().is_fifo(), "the FIFO was replaced by {:?}", meta.file_type());
+        assert!(std::fs::symlink_metadata(&link).unwrap().file_type().is_symlink(), "the link was replaced");
+    }
+    // A link to a regular file is still replaced, never written through.
+    let file = dir.path().join("victim");
+    std::fs::write(&file, "ORIGINAL").unwrap();
+    let to_file = dir.path().join("to-file");
+    std::os::unix::fs::symlink(&file, &to_file).unwrap();
+    arena::write_atomically(&to_file, b"new").unwrap();
+    assert_eq!(std::fs::read_to_string(&file).unwrap(), "ORIGINAL");
+    assert!(std::fs::symlink_metadata(&to_file).unwrap().file_type().is_file());
+}
+
 /// Every id given on the command line that names nothing loaded gets "did
 /// you mean" when one is near: Scenarios and setups (`sim`), maps
 /// (`render map`), Characters (`script --self`, `--target`), entries
@@ -292,4 +342,16 @@ fn a_misspelt_id_on_the_command_line_gets_did_you_mean() {
         let run = arena(args);
         assert!(run.stderr.contains(hint), "{args:?}: {}", run.stderr);
     }
+}
+
+/// `--jobs 0` is a usage error (exit 2) for `sim --games`, not a batch "on 0
+/// jobs" (`watch --jobs` has the same parser; not run here, since before the
+/// fix it would watch for ever).
+#[test]
+fn zero_worker_threads_is_a_usage_error() {
+    std::env::set_current_dir(tests_dir()).unwrap();
+    let run = arena(&["sim", "first-game", "--pack", "../content", "--games", "2", "--jobs", "0"]);
+    assert_eq!(run.code, 2, "{}{}", run.stdout, run.stderr);
+    assert!(run.stderr.contains("--jobs"), "{}", run.stderr);
+    assert!(!run.stdout.contains("0 jobs"), "{}", run.stdout);
 }

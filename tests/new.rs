@@ -110,6 +110,42 @@ fn every_scaffold_passes_check_at_once() {
     assert!(run.stdout.contains("the-pit"), "{}", run.stdout);
 }
 
+/// A printed name with quotes, an apostrophe, a backslash and Lua's long
+/// brackets is written escaped into every file of every kind of scaffold (the
+/// Lua test files pasted it raw, and did not compile), so each still passes
+/// `arena check` at once; a name with a control character (a newline would
+/// end the Lua comment it is written into, and make the rest code) is
+/// refused with exit 2, before anything is written.
+#[test]
+fn a_name_with_quotes_or_control_characters_never_breaks_a_scaffold() {
+    let dir = tempfile::tempdir().unwrap();
+    let pack = dir.path().join("q");
+    let p = pack.to_str().unwrap();
+    let hostile = r#"Victor "Doom" von's \ ]] [[ Switch"#;
+    let run = arena(&["new", "pack", "q", "--pack", p, "--name", hostile]);
+    assert_eq!(run.code, 0, "{}", run.stderr);
+    for (kind, id) in [("character", "doom"), ("tactic", "trick"), ("map", "lair"), ("scenario", "siege")] {
+        let run = arena(&["new", kind, id, "--pack", p, "--name", hostile]);
+        assert_eq!(run.code, 0, "{kind}: {}", run.stderr);
+        check_clean(&pack);
+    }
+    let run = arena(&["new", "tactic", "ploy", "--pack", p, "--character", "doom", "--name", hostile]);
+    assert_eq!(run.code, 0, "{}", run.stderr);
+    check_clean(&pack);
+    let test = std::fs::read_to_string(pack.join("tests/doom.test.lua")).unwrap();
+    assert!(test.contains(r#"name = "Victor \"Doom\" von's \\ ]] [[ Switch's Switch"#), "{test}");
+    // A backslash and an `n` are two printable characters: allowed, escaped.
+    let run = arena(&["new", "character", "written", "--pack", p, "--name", "Line one\\nos.exit()"]);
+    assert_eq!(run.code, 0, "{}", run.stderr);
+    check_clean(&pack);
+    for name in ["Line one\nos.exit()", "Tab\there", "Esc\u{1b}[31m"] {
+        let run = arena(&["new", "character", "injected", "--pack", p, "--name", name]);
+        assert_eq!(run.code, 2, "{name:?}: {}", run.stdout);
+        assert!(run.stderr.contains("holds the control character U+00"), "{}", run.stderr);
+        assert!(!pack.join("scripts/injected.lua").exists(), "{name:?}: written anyway");
+    }
+}
+
 #[test]
 fn new_refuses_bad_ids_missing_packs_and_overwrites() {
     let dir = tempfile::tempdir().unwrap();
@@ -166,4 +202,24 @@ fn new_never_follows_a_symlink() {
     assert_eq!(run.code, 2, "{}", run.stderr);
     assert!(run.stderr.contains("scenarios is a symbolic link"), "{}", run.stderr);
     assert_eq!(std::fs::read_dir(&elsewhere).unwrap().count(), 0, "a file was written through the folder link");
+}
+
+/// `arena new tactic --character C` refuses a Character that neither the
+/// pack nor its dependencies define (exit 2, with "did you mean"), before
+/// writing a scaffold that would fail `check` with a dangling reference; a
+/// Character of a dependency is accepted.
+#[test]
+fn a_tactic_for_a_character_nobody_defines_is_refused() {
+    let dir = tempfile::tempdir().unwrap();
+    let pack = dir.path().join("t");
+    let p = pack.to_str().unwrap();
+    assert_eq!(arena(&["new", "pack", "t", "--pack", p]).code, 0);
+    let run = arena(&["new", "tactic", "trick", "--pack", p, "--character", "maximuss"]);
+    assert_eq!(run.code, 2, "{}{}", run.stdout, run.stderr);
+    assert!(run.stderr.contains("--character `maximuss` is not a Character"), "{}", run.stderr);
+    assert!(run.stderr.contains("did you mean `maximus`?"), "{}", run.stderr);
+    assert!(!pack.join("tactics/trick.toml").exists(), "written anyway");
+    let run = arena(&["new", "tactic", "trick", "--pack", p, "--character", "maximus"]);
+    assert_eq!(run.code, 0, "{}", run.stderr);
+    check_clean(&pack);
 }

@@ -167,3 +167,122 @@ characters = ["la-typo"]
         .expect("the setup's reference is still mentioned");
     assert_eq!(consequence.severity, arena_engine::diag::Severity::Note, "{consequence:?}");
 }
+
+/// Run a situation file of `tests/` with `arena run`.
+fn run_situation(rel: &str) -> arena_tests::Run {
+    std::env::set_current_dir(arena_tests::tests_dir()).unwrap();
+    arena_tests::arena(&["run", rel])
+}
+
+/// `game:inflict_damage(t, 999)` on a Character that has Damage already: the
+/// excess is ignored and it goes to the Infirmary (`000 § Damage`), where the
+/// sum of the Damage used to overflow (a panic in debug builds, a Damage total
+/// wrapped round to 0, so healed, in release builds).
+#[test]
+fn damage_past_the_hit_points_sends_a_damaged_character_to_the_infirmary() {
+    let run = run_situation("fixtures/packs/overkill/situations/overkill-on-a-damaged-character.toml");
+    assert_eq!(run.code, 0, "{}{}", run.stdout, run.stderr);
+    assert!(run.stdout.contains("maximus suffers 1 Damage (5)\nmaximus goes to the Infirmary\n"), "{}", run.stdout);
+    // `arena check` plays the pack's situations (it used to panic on this one).
+    let check = arena_tests::arena(&["check", "fixtures/packs/overkill"]);
+    assert_eq!(check.code, 0, "{}{}", check.stdout, check.stderr);
+}
+
+/// Once an effect has ended the game, its later calls change nothing and add
+/// no event: no Damage, no State, no narrative after the Game over line.
+#[test]
+fn nothing_changes_after_the_game_has_ended() {
+    let run = run_situation("fixtures/packs/overkill/situations/nothing-happens-after-the-game-ends.toml");
+    assert_eq!(run.code, 0, "{}{}", run.stdout, run.stderr);
+    let over = run.stdout.find("== Game over").expect("the game ends");
+    assert_eq!(run.stdout[over..].lines().count(), 1, "events after the end:\n{}", run.stdout);
+}
+
+/// `enemies_within(self, 1, 2^32)` is every Enemy, as `(1, 100)` is: the
+/// distance bounds saturate instead of wrapping round to 0.
+#[test]
+fn distance_bounds_of_questions_saturate() {
+    let run = run_situation("fixtures/packs/overkill/situations/range-bounds-saturate.toml");
+    assert_eq!(run.code, 0, "{}{}", run.stdout, run.stderr);
+    assert!(run.stdout.contains("enemies within 2^32: 1\n"), "{}", run.stdout);
+}
+
+/// `game:heal(t, -3)` is an error naming the amount, as
+/// `game:inflict_damage(t, -3)` is (it used to do nothing, silently).
+#[test]
+fn a_negative_heal_is_an_error_as_a_negative_inflict_is() {
+    let run = run_situation("fixtures/situations/heal-below-zero.toml");
+    assert_eq!(run.code, 1, "{}{}", run.stdout, run.stderr);
+    assert!(run.stdout.contains("failed and was undone: heal: -3 Damage; the amount is at least 0"), "{}", run.stdout);
+    assert!(!run.stdout.contains("is healed"), "{}", run.stdout);
+}
+
+/// A control character a pack puts in an id (an ESC that would colour or
+/// move the designer's terminal) is shown as its control picture in every
+/// line of a human diagnostic, the label under the caret included, and never
+/// sent raw.
+#[test]
+fn control_characters_from_a_pack_are_never_printed_raw_in_a_diagnostic() {
+    let dir = tempfile::tempdir().unwrap();
+    let root = pack(
+        dir.path(),
+        "esc",
+        "[dependencies]\naristeia-core = \"^1.0\"\n",
+        "[[patch]]\ntarget = \"character:\\u001b[31mRED\"\nreason = \"test\"\n\n[[patch.op]]\nop = \"remove\"\npath = \"speed\"\n",
+    );
+    let run = arena_tests::arena(&["check", root.to_str().unwrap()]);
+    assert_eq!(run.code, 1, "{}{}", run.stdout, run.stderr);
+    let all = format!("{}{}", run.stdout, run.stderr);
+    assert!(all.contains("character:\u{241b}[31mRED"), "{all}");
+    assert!(!all.contains('\u{1b}'), "a raw ESC was printed:\n{}", all.escape_debug());
+}
+
+/// Invictus marketplace numbers that make every game run to its turn limit
+/// are refused by `arena check` itself (not only with `--sims`): a hand of 0
+/// Artifacts, an empty starter deck; each at its line, with the range.
+#[test]
+fn a_marketplace_no_game_can_be_played_with_is_refused_at_load() {
+    let dir = tempfile::tempdir().unwrap();
+    for (name, path, value) in [("no-hand", "hand_size", "0"), ("no-deck", "starter_deck", "[]")] {
+        let root = pack(
+            dir.path(),
+            name,
+            "[dependencies]\ninvictus = \"^1.1\"\n",
+            &format!(
+                "[[patch]]\ntarget = \"marketplace:standard\"\nreason = \"test\"\n\n[[patch.op]]\nop = \"replace\"\npath = \"{path}\"\nvalue = {value}\n"
+            ),
+        );
+        std::fs::write(
+            root.join("pack.toml"),
+            format!("id = \"{name}\"\nversion = \"1.0.0\"\ngame = \"invictus\"\ntitle = \"T\"\n[dependencies]\ninvictus = \"^1.1\"\n"),
+        )
+        .unwrap();
+        let run = arena_tests::arena(&["check", root.to_str().unwrap()]);
+        assert_eq!(run.code, 1, "{name}: {}{}", run.stdout, run.stderr);
+        // The value's line and column, and the note says the limit.
+        assert!(run.stderr.contains("error[patch-invalid]"), "{name} ({path}): {}", run.stderr);
+        assert!(run.stderr.contains("content.toml:8:9"), "{name}: {}", run.stderr);
+        assert!(run.stderr.contains("less than"), "{name}: {}", run.stderr);
+    }
+}
+
+/// An Invictus pack that depends on `aristeia-core` (the other game's pack)
+/// is an error at the dependency's key, saying which games they are for.
+#[test]
+fn a_dependency_on_the_other_games_pack_is_an_error() {
+    let dir = tempfile::tempdir().unwrap();
+    let root = pack(dir.path(), "mixed", "[dependencies]\naristeia-core = \"^1.0\"\n", "");
+    std::fs::write(
+        root.join("pack.toml"),
+        "id = \"mixed\"\nversion = \"1.0.0\"\ngame = \"invictus\"\ntitle = \"T\"\n[dependencies]\naristeia-core = \"^1.0\"\n",
+    )
+    .unwrap();
+    let run = arena_tests::arena(&["check", root.to_str().unwrap()]);
+    assert_eq!(run.code, 1, "{}{}", run.stdout, run.stderr);
+    assert!(
+        run.stderr.contains("pack `mixed` is for invictus, but depends on `aristeia-core`, a pack for aristeia"),
+        "{}",
+        run.stderr
+    );
+    assert!(run.stderr.contains("pack.toml:6:"), "{}", run.stderr);
+}

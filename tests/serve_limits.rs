@@ -362,3 +362,29 @@ fn one_batch_runs_at_a_time_and_an_abandoned_one_stops() {
     }
     still_answers(&v, "the batches");
 }
+
+/// At the connection cap, idle connections (open, nothing sent) never keep a
+/// new request waiting for the header timeout: the oldest idle one is closed
+/// to make room, so `/api/status` answers within a second with the default
+/// 10 s timeout, again and again; a kept-alive connection between requests
+/// is closed the same way, and the reply it had is whole.
+#[test]
+fn idle_connections_at_the_cap_make_room_for_a_new_request_at_once() {
+    let v = viewer();
+    // A kept-alive client that has had its reply, then idles.
+    let mut kept = connect(&v);
+    kept.write_all(format!("GET /api/status HTTP/1.1\r\nHost: {}\r\n\r\n", v.addr()).as_bytes()).unwrap();
+    let mut first = [0u8; 12];
+    kept.read_exact(&mut first).unwrap();
+    assert_eq!(&first, b"HTTP/1.1 200");
+    let idle: Vec<TcpStream> = (0..arena::serve::MAX_CONNECTIONS).map(|_| connect(&v)).collect();
+    for round in 0..3 {
+        still_answers(&v, &format!("{} idle connections, round {round}", idle.len()));
+    }
+    // The oldest, the kept-alive one, was closed cleanly: its reply whole, then the end.
+    kept.set_read_timeout(Some(Duration::from_secs(5))).unwrap();
+    let mut rest = Vec::new();
+    let _ = kept.read_to_end(&mut rest);
+    assert!(String::from_utf8_lossy(&rest).contains("\"generation\""), "{}", String::from_utf8_lossy(&rest));
+    drop(idle);
+}

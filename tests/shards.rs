@@ -281,3 +281,31 @@ fn the_docs_workflows_parse_and_shard_a_million_games() {
         "a merge step"
     );
 }
+
+/// A shard is read with the 64 MiB limit `run` and `replay` have: a stream
+/// past it (a FIFO fed zeros, as `/dev/zero` is; fed just past the limit, so
+/// that the old code, which read without limit, ends too) is refused once it
+/// passes the limit, with the limit in the message, instead of being read
+/// until memory runs out.
+#[cfg(unix)]
+#[test]
+fn merge_reads_at_most_the_tool_file_limit_of_a_shard() {
+    use std::io::Write;
+    let dir = tempfile::tempdir().unwrap();
+    let fifo = dir.path().join("endless.json");
+    assert!(std::process::Command::new("mkfifo").arg(&fifo).status().unwrap().success());
+    let feed = fifo.clone();
+    // 64 MiB and 64 KiB, or less if the reader closes its end first.
+    std::thread::spawn(move || {
+        let mut w = std::fs::OpenOptions::new().write(true).open(&feed).unwrap();
+        let zeros = vec![0u8; 1 << 16];
+        for _ in 0..=1024 {
+            if w.write_all(&zeros).is_err() {
+                break;
+            }
+        }
+    });
+    let run = merge(&[fifo.to_str().unwrap().to_string()], &[]);
+    assert_eq!(run.code, 2, "{}{}", run.stdout, run.stderr);
+    assert!(run.stderr.contains("is larger than 67108864 bytes"), "{}", run.stderr);
+}

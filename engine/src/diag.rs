@@ -429,7 +429,7 @@ pub fn render_human(diags: &[Diagnostic], sources: &SourceMap, color: bool) -> S
                     let first_line = loc.line;
                     let excerpt = &text[start..end];
                     let span = (span.start - start)..(span.end.min(end) - start);
-                    let label = d.content_path.clone().unwrap_or_default();
+                    let label = printable(d.content_path.as_deref().unwrap_or_default());
                     let snippet = Snippet::source(excerpt.to_string())
                         .path(origin)
                         .line_start(first_line)
@@ -444,7 +444,7 @@ pub fn render_human(diags: &[Diagnostic], sources: &SourceMap, color: bool) -> S
         }
         if d.location.as_ref().is_none_or(|l| l.span.is_none()) {
             if let Some(p) = &d.content_path {
-                group = group.element(Level::NOTE.message(format!("at {p}")));
+                group = group.element(Level::NOTE.message(format!("at {}", printable(p))));
             }
         }
         for n in &d.notes {
@@ -457,6 +457,21 @@ pub fn render_human(diags: &[Diagnostic], sources: &SourceMap, color: bool) -> S
         out.push_str("\n\n");
     }
     out
+}
+
+/// `s` with each control character shown, never sent to the terminal (a
+/// pack's id with an ESC in it would otherwise colour or move the designer's
+/// terminal): C0 ones and DEL as their Unicode control pictures (`␛`, as the
+/// renderer shows them in messages), others as `\u{..}`.
+fn printable(s: &str) -> String {
+    s.chars()
+        .map(|c| match c {
+            '\0'..='\u{1f}' => char::from_u32(0x2400 + c as u32).unwrap_or('?').to_string(),
+            '\u{7f}' => "\u{2421}".to_string(),
+            c if c.is_control() => c.escape_unicode().to_string(),
+            c => c.to_string(),
+        })
+        .collect()
 }
 
 fn strip_bom(text: &str, span: std::ops::Range<usize>) -> (&str, std::ops::Range<usize>) {

@@ -29,6 +29,28 @@ pub struct Finding {
     pub diagnostic: Diagnostic,
 }
 
+/// A dependency of another game (an Invictus pack on `aristeia-core`): the
+/// games' content does not mix, so it is an error at the dependency's key.
+fn check_game(nodes: &[Node<'_>], i: usize, j: usize, pointer: &str, findings: &mut Vec<Finding>) {
+    let (m, dep) = (nodes[i].manifest, nodes[j].manifest);
+    if m.game == dep.game {
+        return;
+    }
+    let game = |g: &crate::model::GameTitle| {
+        serde_json::to_value(g).ok().and_then(|v| v.as_str().map(String::from)).unwrap_or_default()
+    };
+    let (mine, theirs) = (game(&m.game), game(&dep.game));
+    findings.push(Finding {
+        pack: i,
+        pointer: pointer.to_string(),
+        diagnostic: Diagnostic::error(
+            Code::IncompatiblePacks,
+            format!("pack `{}` is for {mine}, but depends on `{}`, a pack for {theirs}", m.id, dep.id),
+        )
+        .help(format!("depend only on packs of the same game (`game = \"{mine}\"`): the games' content does not mix")),
+    });
+}
+
 /// The load order (indices into the input) and the findings.
 pub fn resolve(nodes: &[Node<'_>]) -> (Vec<usize>, Vec<Finding>) {
     let mut findings = Vec::new();
@@ -65,6 +87,7 @@ pub fn resolve(nodes: &[Node<'_>]) -> (Vec<usize>, Vec<Finding>) {
                 }),
                 Some(&j) => {
                     before[i].insert(j);
+                    check_game(nodes, i, j, &pointer, &mut findings);
                     check_req(nodes, i, j, req, &pointer, &mut findings, false);
                 }
             }

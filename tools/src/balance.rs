@@ -193,7 +193,14 @@ struct ShardFile {
 }
 
 fn read_shard(path: &std::path::Path) -> Result<ShardFile, String> {
-    let text = std::fs::read_to_string(path).map_err(|e| format!("{}: {e}", path.display()))?;
+    // At most 64 MiB, as `run` and `replay` read (`/dev/zero` fails at once).
+    let text = arena_engine::read::read_text_limited(path, arena_engine::read::MAX_TOOL_FILE).map_err(|e| {
+        if e.contains(" is larger than ") {
+            format!("{e} (a shard's list of games is about 1 KiB a game: play more, smaller shards, or add --without-games)")
+        } else {
+            e
+        }
+    })?;
     let json: serde_json::Value =
         serde_json::from_str(&text).map_err(|e| format!("{}: not a JSON report: {e}", path.display()))?;
     if json["kind"] != "sim-batch" && json["kind"] != "sim-compare" {

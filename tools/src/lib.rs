@@ -285,8 +285,8 @@ struct SimArgs {
     /// Play this many games (at least 1), with seeds from --seed on, and print statistics.
     #[arg(long, value_parser = clap::value_parser!(u64).range(1..))]
     games: Option<u64>,
-    /// Worker threads for --games (default: the machine's cores).
-    #[arg(long)]
+    /// Worker threads for --games (at least 1; default: the machine's cores).
+    #[arg(long, value_parser = clap::builder::RangedU64ValueParser::<usize>::new().range(1..))]
     jobs: Option<usize>,
     /// Write a replay file of the game (format 2: game, content hash, packs,
     /// setup, seed, answers, events; `arena replay FILE` checks it).
@@ -643,8 +643,30 @@ fn generate(args: GenerateArgs, stdout: &mut dyn Write, stderr: &mut dyn Write) 
 
 /// Write a file whole or not at all: into a temporary file beside it, synced,
 /// then renamed over `path`. A full disk leaves the old file as it was; a
-/// symlink at `path` is replaced by the file, its target left untouched.
+/// symlink at `path` is replaced by the file, its target left untouched (a
+/// dangling link too).
+///
+/// What is at `path`, links followed, and is neither a regular file nor a
+/// folder (a FIFO, a character or block device such as `/dev/null` or
+/// `/dev/stdout`'s pipe, a socket) is written to as a stream, never renamed
+/// over: `--replay /dev/stdout | jq` works, and a device node is never
+/// replaced by a file.
+///
+/// # Errors
+/// When the temporary file cannot be made, written, synced or renamed, or the
+/// stream cannot be opened or written (`/dev/full`: no space left).
 pub fn write_atomically(path: &std::path::Path, bytes: &[u8]) -> anyhow::Result<()> {
+    #[cfg(unix)]
+    if std::fs::metadata(path).is_ok_and(|m| !m.is_file() && !m.is_dir()) {
+        // No create, no truncate: it exists, and is not a file.
+        let mut stream = std::fs::OpenOptions::new()
+            .write(true)
+            .open(path)
+            .with_context(|| format!("writing {}: cannot open it", path.display()))?;
+        stream.write_all(bytes).with_context(|| format!("writing {}", path.display()))?;
+        stream.flush().with_context(|| format!("writing {}", path.display()))?;
+        return Ok(());
+    }
     let dir = match path.parent() {
         Some(d) if !d.as_os_str().is_empty() => d,
         _ => std::path::Path::new("."),

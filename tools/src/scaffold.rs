@@ -63,6 +63,17 @@ pub fn run(args: NewArgs, ui: &crate::Ui, stdout: &mut dyn Write, stderr: &mut d
         return Ok(2);
     }
     let name = args.name.clone().unwrap_or_else(|| title_case(&args.id));
+    // A name is one line of print: a newline would end the `--` comment it is
+    // written into in the Lua files and make the rest of it code.
+    if let Some(c) = name.chars().find(|c| c.is_control()) {
+        writeln!(
+            stderr,
+            "error: --name {} holds the control character U+{:04X}\nhelp: a printed name is one line of text, without tabs, newlines or escapes",
+            name.escape_debug(),
+            c as u32
+        )?;
+        return Ok(2);
+    }
     let root = match args.kind {
         NewKind::Pack => args.pack.clone().unwrap_or_else(|| PathBuf::from(&args.id)),
         _ => args.pack.clone().unwrap_or_else(|| PathBuf::from(".")),
@@ -75,6 +86,23 @@ pub fn run(args: NewArgs, ui: &crate::Ui, stdout: &mut dyn Write, stderr: &mut d
             load::MANIFEST
         )?;
         return Ok(2);
+    }
+    if let Some(c) = args.character.as_deref().filter(|_| args.kind == NewKind::Tactic) {
+        // The Character must be one the pack or its dependencies define
+        // (else the scaffold fails `check` with a dangling reference).
+        let selection = crate::packs::select(std::slice::from_ref(&root), crate::content_paths);
+        let options = load::Options { run_script_tests: false, ..load::Options::default() };
+        let loaded = load::load(&selection.paths, &options);
+        let known: Vec<String> = loaded.content.characters.keys().cloned().collect();
+        if !known.iter().any(|k| k == c) {
+            writeln!(
+                stderr,
+                "error: --character `{c}` is not a Character of {} or its dependencies{}",
+                root.display(),
+                crate::did_you_mean(c, &known)
+            )?;
+            return Ok(2);
+        }
     }
     let id = args.id.as_str();
     let files: Vec<(PathBuf, String)> = match args.kind {
@@ -158,6 +186,22 @@ fn title_case(id: &str) -> String {
 /// A TOML basic string.
 fn quoted(s: &str) -> String {
     toml::Value::String(s.to_string()).to_string()
+}
+
+/// `s` as a Lua string literal: in double quotes, with `\\` and `"` escaped
+/// (and any control character as `\ddd`, though names have none).
+fn lua_quoted(s: &str) -> String {
+    let mut out = String::from("\"");
+    for c in s.chars() {
+        match c {
+            '\\' => out.push_str("\\\\"),
+            '"' => out.push_str("\\\""),
+            c if c.is_ascii_control() => out.push_str(&format!("\\{:03}", c as u32)),
+            c => out.push(c),
+        }
+    }
+    out.push('"');
+    out
 }
 
 /// The `#:schema` line that lets editors (Taplo, Even Better TOML) check and
@@ -295,14 +339,15 @@ fn character_test(id: &str, name: &str) -> String {
 -- API gives, and the calls the effect must make (docs/effects.md).
 return {{
   {{
-    name = "{name}'s Switch adds a Success to the Roll",
+    name = {case},
     card = "character:{id}",
     effect = "switches[id={id}-switch].effect",
     ctx = {{ self = "{id}" }},
     expect_calls = {{ 'add_symbol("success", nil)' }},
   }},
 }}
-"#
+"#,
+        case = lua_quoted(&format!("{name}'s Switch adds a Success to the Roll")),
     )
 }
 
@@ -357,14 +402,15 @@ fn tactic_test(id: &str, name: &str, character: Option<&str>) -> String {
 -- calls the effect must make (docs/effects.md).
 return {{
   {{
-    name = "{name} adds a Yellow die to the Roll",
+    name = {case},
     card = "tactic:{id}",
     effect = "effect",
     ctx = {ctx},
     expect_calls = {{ 'add_die("yellow", nil)' }},
   }},
 }}
-"#
+"#,
+        case = lua_quoted(&format!("{name} adds a Yellow die to the Roll")),
     )
 }
 

@@ -38,8 +38,8 @@ pub struct WatchArgs {
     /// Controllers of player 1 and player 2 in --sim, `greedy` or `random` (one value: both).
     #[arg(long, value_delimiter = ',', default_value = "greedy")]
     players: Vec<PlayerKind>,
-    /// Worker threads for --sim (default: the machine's cores).
-    #[arg(long)]
+    /// Worker threads for --sim (at least 1; default: the machine's cores).
+    #[arg(long, value_parser = clap::builder::RangedU64ValueParser::<usize>::new().range(1..))]
     jobs: Option<usize>,
     /// Quiet time after a change before reloading, in milliseconds.
     #[arg(long, default_value_t = 100, value_name = "MS")]

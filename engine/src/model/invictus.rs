@@ -462,9 +462,13 @@ pub struct Marketplace {
     pub id: Id,
     /// Printed name.
     pub name: String,
-    /// Each player's starter deck (4 Radiant Cores, 1 Gladius, 1 Clinker).
+    /// Each player's starter deck (4 Radiant Cores, 1 Gladius, 1 Clinker): at
+    /// least one entry (with none, nobody ever holds an Artifact).
+    #[schemars(length(min = 1))]
     pub starter_deck: Vec<ArtifactCount>,
-    /// Artifacts in the hand after drawing (5).
+    /// Artifacts in the hand after drawing (5): at least 1 (with 0 nobody can
+    /// ever attack, and every game runs to its turn limit).
+    #[schemars(range(min = 1))]
     pub hand_size: u8,
     /// Stamina of the first Stamina token (14).
     pub base_stamina: u8,

@@ -10,8 +10,13 @@
 //!   a length (chunked), is refused (413, 411) before a byte of it is read;
 //!   a smaller one is discarded unread (hyper drains what has arrived, else
 //!   closes the connection).
-//! - At most [`MAX_CONNECTIONS`] connections are served at once; more wait
-//!   in the listen queue. A connection holds no thread: the cheap routes (the
+//! - At most [`MAX_CONNECTIONS`] connections are served at once. At the cap,
+//!   a new connection closes the oldest one with no request in progress (one
+//!   whose first request has not arrived whole yet is dropped; a kept-alive one is shut down
+//!   gracefully, after the reply it may still be sending), so idle
+//!   connections never keep a new request waiting for the header timeout;
+//!   only when every connection has a request in progress does a new one
+//!   wait in the listen queue. A connection holds no thread: the cheap routes (the
 //!   page, `/api/status`, `/api/content`, the browser seat's poll and answer)
 //!   are answered on the runtime's thread, the others on at most
 //!   [`HEAVY_JOBS`] blocking threads, and the balance batch on a thread of its
@@ -27,11 +32,14 @@ use http_body_util::Full;
 use hyper::body::{Body, Bytes, Incoming};
 use hyper::header::{self, HeaderMap, HeaderValue};
 use hyper::{Request, Response};
+use std::collections::BTreeMap;
 use std::convert::Infallible;
+use std::future::Future;
 use std::net::SocketAddr;
-use std::sync::Arc;
+use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
+use std::sync::{Arc, Mutex};
 use std::time::Duration;
-use tokio::sync::Semaphore;
+use tokio::sync::{Notify, Semaphore};
 
 /// Most bytes of a request's head: the request line and every header.
 pub const MAX_HEAD: usize = 16 * 1024;
@@ -89,8 +97,55 @@ pub(super) fn serve(
     result
 }
 
+/// One open connection, as the accept loop sees it: whether it has a request
+/// in progress, and how to ask it to close.
+#[derive(Default)]
+struct Conn {
+    /// Requests being answered now (0 or 1 on HTTP/1.1).
+    in_service: AtomicUsize,
+    /// Requests it has begun, in all.
+    asked: AtomicUsize,
+    /// Set once it has been asked to close (it is not asked twice).
+    evicted: AtomicBool,
+    /// Wakes its task to close it.
+    close: Notify,
+}
+
+/// Counts a request of `conn` as in progress while alive.
+struct InService(Arc<Conn>);
+
+impl InService {
+    fn new(conn: Arc<Conn>) -> Self {
+        conn.asked.fetch_add(1, Ordering::SeqCst);
+        conn.in_service.fetch_add(1, Ordering::SeqCst);
+        InService(conn)
+    }
+}
+
+impl Drop for InService {
+    fn drop(&mut self) {
+        self.0.in_service.fetch_sub(1, Ordering::SeqCst);
+    }
+}
+
+/// The open connections by when they were taken (oldest first).
+type Open = Arc<Mutex<BTreeMap<u64, Arc<Conn>>>>;
+
+/// Ask the oldest open connection with no request in progress to close
+/// (none when every one has a request in progress).
+fn evict_oldest_idle(open: &Open) {
+    let open = open.lock().unwrap_or_else(std::sync::PoisonError::into_inner);
+    let idle = open.values().find(|c| c.in_service.load(Ordering::SeqCst) == 0 && !c.evicted.load(Ordering::SeqCst));
+    if let Some(c) = idle {
+        c.evicted.store(true, Ordering::SeqCst);
+        c.close.notify_one();
+    }
+}
+
 async fn accept_loop(listener: tokio::net::TcpListener, server: Arc<Server>, header_timeout: Duration) {
     let connections = Arc::new(Semaphore::new(MAX_CONNECTIONS));
+    let open: Open = Arc::default();
+    let mut taken: u64 = 0;
     let mut http = hyper::server::conn::http1::Builder::new();
     http.timer(hyper_util::rt::TokioTimer::new())
         .header_read_timeout(header_timeout)
@@ -99,9 +154,8 @@ async fn accept_loop(listener: tokio::net::TcpListener, server: Arc<Server>, hea
         .max_headers(MAX_HEADERS)
         .half_close(false);
     loop {
-        let Ok(permit) = connections.clone().acquire_owned().await else { return };
-        let (stream, _) = match listener.accept().await {
-            Ok(s) => s,
+        let stream = match listener.accept().await {
+            Ok((s, _)) => s,
             // Out of file descriptors, or a connection reset before it was
             // taken: wait a little rather than spin.
             Err(_) => {
@@ -109,16 +163,56 @@ async fn accept_loop(listener: tokio::net::TcpListener, server: Arc<Server>, hea
                 continue;
             }
         };
+        // At the cap: close the oldest idle connection, and serve this one
+        // once its slot is free; with every one busy, once one ends (looking
+        // again for an idle one every 100 ms). Later ones wait in the queue.
+        let permit = loop {
+            if let Ok(p) = connections.clone().try_acquire_owned() {
+                break p;
+            }
+            evict_oldest_idle(&open);
+            match tokio::time::timeout(Duration::from_millis(100), connections.clone().acquire_owned()).await {
+                Ok(Ok(p)) => break p,
+                Ok(Err(_)) => return,
+                Err(_) => {}
+            }
+        };
+        taken += 1;
+        let conn = Arc::new(Conn::default());
+        open.lock().unwrap_or_else(std::sync::PoisonError::into_inner).insert(taken, conn.clone());
         let server = server.clone();
+        let in_conn = conn.clone();
         let connection = http.serve_connection(
             hyper_util::rt::TokioIo::new(stream),
             hyper::service::service_fn(move |request| {
                 let server = server.clone();
-                async move { Ok::<_, Infallible>(answer(&server, request).await) }
+                let busy = InService::new(in_conn.clone());
+                async move {
+                    let reply = answer(&server, request).await;
+                    drop(busy);
+                    Ok::<_, Infallible>(reply)
+                }
             }),
         );
+        let open = open.clone();
         tokio::spawn(async move {
-            let _ = connection.await;
+            let mut connection = std::pin::pin!(connection);
+            let mut closing = std::pin::pin!(conn.close.notified());
+            // Asked to close (true) before it ended by itself (false)?
+            let evicted = std::future::poll_fn(|cx| {
+                if closing.as_mut().poll(cx).is_ready() {
+                    return std::task::Poll::Ready(true);
+                }
+                connection.as_mut().poll(cx).map(|_| false)
+            })
+            .await;
+            // One that asked nothing yet is dropped at once; one that has,
+            // closes after the reply it may still be sending.
+            if evicted && conn.asked.load(Ordering::SeqCst) > 0 {
+                connection.as_mut().graceful_shutdown();
+                let _ = connection.await;
+            }
+            open.lock().unwrap_or_else(std::sync::PoisonError::into_inner).remove(&taken);
             drop(permit);
         });
     }

@@ -26,7 +26,9 @@ impl<'a> Game<'a> {
         }
         let u = self.unit_mut(id).expect("unit");
         let before = u.damage;
-        u.damage = (u.damage + amount).min(hp);
+        // Saturating: Damage beyond the Hit Points is ignored, and never wraps
+        // round to a small total (which would heal the Character).
+        u.damage = u.damage.saturating_add(amount).min(hp);
         let total = u.damage;
         let minion = u.minion.is_some();
         let projectile = u.projectile.is_some();

@@ -1,11 +1,23 @@
 //! The game as the Lua effects' host: every `game:...` call an effect makes (the registry: `script::api`).
 
 use super::*;
-use crate::script::api::{ChanceFn, ChangeFn, ChoiceFn, DiceFn, HostFn, MoveFn, QueryFn, RollFn};
+use crate::script::api::{ChanceFn, ChangeFn, ChoiceFn, DiceFn, HostFn, MoveFn, QueryFn, RollFn, Ty};
 
 impl Host for Game<'_> {
     fn call(&mut self, f: &'static ApiFn, args: &[ApiValue]) -> std::result::Result<ApiValue, String> {
         let a = Args { f, args };
+        // Once the game is over (`game:end_game` earlier in this effect), the
+        // result stands: a call that would change the game is ignored quietly
+        // (no change, no event), answering as if there were nothing to do
+        // (docs/effects.md; like `gain_victory_points`, rulings R45).
+        if self.state.over && changes_the_game(f.id) {
+            return Ok(match f.returns {
+                Ty::Boolean => ApiValue::Bool(false),
+                Ty::CharacterList | Ty::StringList => ApiValue::List(vec![]),
+                Ty::SpaceList => ApiValue::Spaces(vec![]),
+                _ => ApiValue::Nil,
+            });
+        }
         if !matches!(f.id, HostFn::Query(_) | HostFn::Content(_)) {
             self.keep_undo();
         }
@@ -53,6 +65,30 @@ impl Host for Game<'_> {
 
     fn narrative_bytes(&self, from: usize) -> usize {
         self.events.get(from..).unwrap_or_default().iter().map(crate::script::host::display_len).sum()
+    }
+}
+
+/// A distance argument of a question (`enemies_within`'s `min` and `max`):
+/// saturating, so below 0 is 0 and anything past `u32::MAX` is `u32::MAX`,
+/// which no distance reaches.
+fn range_bound(n: i64) -> u32 {
+    n.clamp(0, u32::MAX as i64) as u32
+}
+
+/// Whether a host function may change the game or add to its events (every
+/// one but the questions, `random` and `pool_dice`; `end_game`,
+/// `gain_victory_points` and `add_counter` change nothing once the game is
+/// over themselves, `add_counter` answering the counter as it stands).
+fn changes_the_game(id: HostFn) -> bool {
+    use crate::script::api::ScenarioFn as S;
+    match id {
+        HostFn::Content(_) | HostFn::Query(_) | HostFn::Chance(ChanceFn::Random) | HostFn::Dice(DiceFn::PoolDice) => {
+            false
+        }
+        HostFn::Scenario(f) => {
+            matches!(f, S::SetScoringZones | S::ChooseZone | S::ChooseSpaceFor)
+        }
+        _ => true,
     }
 }
 
@@ -160,7 +196,9 @@ impl<'a> Game<'a> {
             }
             QueryFn::EnemiesWithin | QueryFn::AlliesWithin => {
                 let of = a.character(self, 0)?;
-                let (lo, hi) = (a.n(1, 0).max(0) as u32, a.n(2, 0).max(0) as u32);
+                // Saturating: below 0 counts as 0, beyond any distance as
+                // every distance (never wrapped round to a small number).
+                let (lo, hi) = (range_bound(a.n(1, 0)), range_bound(a.n(2, 0)));
                 let owner = self.unit(&of).map(|u| u.owner);
                 let enemies = func == QueryFn::EnemiesWithin;
                 let list = self
@@ -215,7 +253,7 @@ impl<'a> Game<'a> {
             }
             QueryFn::FreeSpacesWithin | QueryFn::DeployableSpaces => {
                 let of = a.character(self, 0)?;
-                let (lo, hi) = (a.n(1, 0).clamp(0, 64) as u32, a.n(2, 0).clamp(0, 64) as u32);
+                let (lo, hi) = (range_bound(a.n(1, 0)), range_bound(a.n(2, 0)));
                 let Some(h) = self.space_of(&of) else { return Ok(ApiValue::Spaces(vec![])) };
                 let owner = self.unit(&of).map(|u| u.owner);
                 let allied_minions: Vec<Hex> = self
@@ -252,14 +290,25 @@ impl<'a> Game<'a> {
                 let t = a.character(self, 0)?;
                 let amount = a.n(1, 0);
                 if amount < 1 {
-                    return Err(format!("inflict_damage: {amount} Damage; the amount is at least 1"));
+                    return Err(format!(
+                        "inflict_damage: {amount} Damage; the amount is at least 1 (`game:heal` removes Damage)"
+                    ));
                 }
+                // More than the Hit Points left is the same as just enough:
+                // the excess is ignored (`000 § Damage`).
                 self.inflict(&t, amount.min(255) as u8, None);
                 ApiValue::Nil
             }
             ChangeFn::Heal => {
                 let t = a.character(self, 0)?;
-                let amount = a.n(1, 0).clamp(0, 255) as u8;
+                let amount = a.n(1, 0);
+                if amount < 0 {
+                    return Err(format!(
+                        "heal: {amount} Damage; the amount is at least 0 (`game:inflict_damage` inflicts Damage)"
+                    ));
+                }
+                // More than the Character's Damage heals it all.
+                let amount = amount.min(255) as u8;
                 if let Some(u) = self.unit_mut(&t) {
                     let healed = amount.min(u.damage);
                     u.damage -= healed;

@@ -220,6 +220,8 @@ impl<'a> Game<'a> {
             if !(-1000..=1000).contains(&amount) {
                 return Err(format!("add_counter: {amount} is not -1000 to 1000"));
             }
+            // Once the game is over nothing changes: the counter as it stands.
+            let amount = if self.state.over { 0 } else { amount };
             let held = self.state.counters.entry(on.clone()).or_default();
             let value = held.get(&name).copied().unwrap_or(0).saturating_add(amount).clamp(0, MAX_COUNTER);
             if value == 0 {

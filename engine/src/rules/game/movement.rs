@@ -126,7 +126,7 @@ impl<'a> Game<'a> {
         }
         let u = self.unit_mut(id).expect("unit");
         u.movement_points -= 1;
-        u.movement_spent += 1;
+        u.movement_spent = u.movement_spent.saturating_add(1);
         u.location = Location::Space(to);
         self.emit(Event::Moved { character: id.to_string(), from, to });
         self.entered(id, Some(from), to);

@@ -226,7 +226,7 @@ pub(super) const SCENARIO: &[ApiFn] = &[
         params: &[],
         returns: Ty::Nil,
         answer: Answer::Host,
-        doc: "The game ends now: the winner is decided as at the end of the last Round (Victory Points, then Frags if the Scenario says so).",
+        doc: "The game ends now: the winner is decided as at the end of the last Round (Victory Points, then Frags if the Scenario says so). The result stands: the effect's later calls that would change the game are ignored, with no event (docs/effects.md).",
         source: "000 § Phase 3: Objectives",
     },
 ];
