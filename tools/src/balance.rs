@@ -196,7 +196,9 @@ fn read_shard(path: &std::path::Path) -> Result<ShardFile, String> {
     // At most 64 MiB, as `run` and `replay` read (`/dev/zero` fails at once).
     let text = arena_engine::read::read_text_limited(path, arena_engine::read::MAX_TOOL_FILE).map_err(|e| {
         if e.contains(" is larger than ") {
-            format!("{e} (a shard's list of games is about 1 KiB a game: play more, smaller shards, or add --without-games)")
+            format!(
+                "{e} (a shard's list of games is about 1 KiB a game: play more, smaller shards, or add --without-games)"
+            )
         } else {
             e
         }

@@ -316,10 +316,11 @@ impl Situation {
                 (game, errors, left)
             }
             Phase::Setup => {
-                let setup = self
-                    .setup
-                    .clone()
-                    .ok_or_else(|| SetupError("phase = \"setup\" needs a `setup` (`setup = { players = 4, seating = \"standard\" }`)".into()))?;
+                let setup = self.setup.clone().ok_or_else(|| {
+                    SetupError(
+                        "phase = \"setup\" needs a `setup` (`setup = { players = 4, seating = \"standard\" }`)".into(),
+                    )
+                })?;
                 let (controller, errors) = ScriptedController::shared(&self.answers);
                 let left = controller.answers.clone();
                 let controllers: Vec<Box<dyn Controller + 'a>> =
