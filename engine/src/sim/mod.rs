@@ -9,12 +9,14 @@ pub mod compare;
 mod digest;
 pub mod invictus;
 mod replay;
+pub mod strength;
 mod tally;
 
 pub use check::{SimCheck, check_sims, check_situations};
 pub use digest::{digest, digests, digests_with_rules};
 pub use replay::{RANDOM_TEAMS, random_teams_name, replay_setup};
-pub use tally::{CharacterTally, Failure, MAX_FAILURES, PositionTally, Shard, Tally};
+pub use strength::Strengths;
+pub use tally::{CharacterTally, Composition, Failure, MAX_FAILURES, PositionTally, Shard, Tally};
 
 use crate::content::Content;
 use crate::players::{GreedyPlayer, RandomPlayer};
@@ -461,6 +463,11 @@ pub struct Report {
     /// Preparation`). Empty for 2-seat batches.
     #[serde(skip_serializing_if = "Vec::is_empty")]
     pub by_position: Vec<PositionReport>,
+    /// Each Character's strength adjusted for its teammates and opponents,
+    /// fitted to the games some team won ([`Strengths`]); none when no game
+    /// had a winner.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub strength: Option<Strengths>,
 }
 
 /// One position at the table, counted clockwise from the first Prime Time

@@ -10,7 +10,7 @@
 
 use std::collections::BTreeMap;
 
-use super::{CharacterReport, GameSummary, PositionReport, Rate, Report};
+use super::{CharacterReport, GameSummary, PositionReport, Rate, Report, Strengths};
 use crate::model::Id;
 use crate::rules::seats::{Seated, Table};
 
@@ -49,6 +49,26 @@ pub struct Tally {
     /// Prime Time (see [`Report::by_position`]); empty for 2 seats.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub positions: Vec<PositionTally>,
+    /// The games played (engine errors left out) counted by team
+    /// composition and outcome, sorted, one entry per distinct key: what the
+    /// adjusted strengths are fitted to ([`super::Strengths`]). Its JSON is
+    /// one entry per distinct composition and outcome, about 40 bytes per
+    /// Character plus 30 (some 360 bytes at 2 seats of 4 Characters): at most
+    /// that per game, less when games repeat a composition (every game of a
+    /// ready-made setup is one of at most `seats + 1` entries).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub compositions: Vec<Composition>,
+}
+
+/// Games with the same teams in seat order and the same outcome.
+#[derive(Debug, Clone, PartialEq, Eq, PartialOrd, Ord, serde::Serialize, serde::Deserialize)]
+pub struct Composition {
+    /// Each seat's Characters, sorted by id (a team is a set).
+    pub teams: Vec<Vec<Id>>,
+    /// The winning seat (0 for player 1), or none on a draw.
+    pub winner: Option<usize>,
+    /// How many games.
+    pub games: u64,
 }
 
 /// The sums of one position at the table, counted clockwise from the player
@@ -137,6 +157,7 @@ impl Tally {
             frags: Seated::splat(table, 0),
             ..Tally::default()
         };
+        let mut compositions: BTreeMap<(Vec<Vec<Id>>, Option<usize>), u64> = BTreeMap::new();
         for g in games {
             t.games += 1;
             if let Some(w) = g.winner {
@@ -171,6 +192,13 @@ impl Tally {
                     at.victory_points += u64::from(*vp);
                 }
             }
+            if !g.teams.as_slice().is_empty() {
+                let mut teams: Vec<Vec<Id>> = g.teams.iter().cloned().collect();
+                for t in &mut teams {
+                    t.sort();
+                }
+                *compositions.entry((teams, g.winner.map(|w| w.index()))).or_default() += 1;
+            }
             for (p, team) in g.teams.enumerate() {
                 for c in team {
                     let e = t.characters.entry(c.clone()).or_default();
@@ -187,6 +215,8 @@ impl Tally {
                 e.infirmary += u64::from(l.infirmary);
             }
         }
+        t.compositions =
+            compositions.into_iter().map(|((teams, winner), games)| Composition { teams, winner, games }).collect();
         t
     }
 
@@ -230,6 +260,13 @@ impl Tally {
             a.wins = sum(a.wins, b.wins, "positions wins")?;
             a.victory_points = sum(a.victory_points, b.victory_points, "positions victory_points")?;
         }
+        let mut compositions: BTreeMap<(Vec<Vec<Id>>, Option<usize>), u64> = BTreeMap::new();
+        for c in self.compositions.drain(..).chain(other.compositions.iter().cloned()) {
+            let n = compositions.entry((c.teams, c.winner)).or_default();
+            *n = sum(*n, c.games, "compositions games")?;
+        }
+        self.compositions =
+            compositions.into_iter().map(|((teams, winner), games)| Composition { teams, winner, games }).collect();
         let room = MAX_FAILURES.saturating_sub(self.failures.len());
         self.failures.extend(other.failures.iter().take(room).cloned());
         Ok(())
@@ -322,6 +359,7 @@ impl Tally {
                 "that position's games",
             )?;
         }
+        self.check_compositions(played, seats)?;
         let failed = u128::from(self.errors) + u128::from(self.games_with_effect_failures);
         within("failures", self.failures.len() as u64, failed.min(MAX_FAILURES as u128), "the games with failures")?;
         if let Some(f) = self.failures.iter().find(|f| !seeds.contains(&f.seed)) {
@@ -329,6 +367,65 @@ impl Tally {
         }
         if self.failures.windows(2).any(|w| w[0].seed >= w[1].seed) {
             return Err("`failures` are not in seed order".to_string());
+        }
+        Ok(())
+    }
+
+    /// The compositions: sorted and distinct, each of `seats` non-empty
+    /// teams of distinct Characters with a winner among them and at least
+    /// one game; their games those played, their wins each seat's, their
+    /// draws the draws, and each Character's appearances its `team_games`.
+    fn check_compositions(&self, played: u128, seats: usize) -> Result<(), String> {
+        let (mut games, mut wins, mut draws) = (0u128, vec![0u128; seats], 0u128);
+        let mut appearances: BTreeMap<&Id, u128> = BTreeMap::new();
+        for (i, c) in self.compositions.iter().enumerate() {
+            let at = format!("compositions[{i}]");
+            if i > 0 && (&self.compositions[i - 1].teams, self.compositions[i - 1].winner) >= (&c.teams, c.winner) {
+                return Err(format!("`{at}` is out of order or repeats a composition"));
+            }
+            if c.teams.len() != seats || c.teams.iter().any(|t| t.is_empty() || t.windows(2).any(|w| w[0] >= w[1])) {
+                return Err(format!("`{at}` is not {seats} non-empty teams of Characters sorted by id"));
+            }
+            let mut all: Vec<&Id> = c.teams.iter().flatten().collect();
+            all.sort();
+            if all.windows(2).any(|w| w[0] == w[1]) {
+                return Err(format!("`{at}` names a Character in two teams"));
+            }
+            if c.games == 0 {
+                return Err(format!("`{at}.games` is 0"));
+            }
+            games += u128::from(c.games);
+            match c.winner {
+                Some(w) if w >= seats => return Err(format!("`{at}.winner` is {w}: the batch has {seats} players")),
+                Some(w) => wins[w] += u128::from(c.games),
+                None => draws += u128::from(c.games),
+            }
+            for id in all {
+                *appearances.entry(id).or_default() += u128::from(c.games);
+            }
+        }
+        if games != played {
+            return Err(format!("`compositions` count {games} games, but {played} were played"));
+        }
+        for (p, (w, counted)) in wins.iter().zip(self.wins.iter()).enumerate() {
+            if *w != u128::from(*counted) {
+                return Err(format!("`compositions` give player {} {w} wins, `wins` {counted}", p + 1));
+            }
+        }
+        if draws != u128::from(self.draws) {
+            return Err(format!("`compositions` count {draws} draws, `draws` {}", self.draws));
+        }
+        for (id, c) in &self.characters {
+            let n = appearances.get(id).copied().unwrap_or(0);
+            if n != u128::from(c.team_games) {
+                return Err(format!(
+                    "`compositions` name `{id}` in {n} games, `characters.{id}.team_games` is {}",
+                    c.team_games
+                ));
+            }
+        }
+        if let Some(id) = appearances.keys().find(|id| !self.characters.contains_key(**id)) {
+            return Err(format!("`compositions` name `{id}`, which `characters` does not count"));
         }
         Ok(())
     }
@@ -380,6 +477,7 @@ impl Tally {
                     mean_victory_points: p.victory_points as f64 / p.games.max(1) as f64,
                 })
                 .collect(),
+            strength: Strengths::fit(&self.compositions, table.len()),
         }
     }
 }
