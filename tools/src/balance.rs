@@ -66,7 +66,7 @@ pub(crate) fn setup_name(teams: &Teams) -> String {
     }
 }
 
-fn policy_name(p: &Policy) -> &'static str {
+pub(crate) fn policy_name(p: &Policy) -> &'static str {
     match p {
         Policy::Greedy => "greedy",
         Policy::Random => "random",
@@ -124,7 +124,7 @@ pub(crate) fn failures_warning(games: usize, with_failed_effects: usize, errors:
 
 /// The table under the first line of `sim --games` (and of `sim merge`),
 /// under [`failures_warning`]'s line when the batch had failures.
-pub(crate) fn report_text(loaded: &Loaded, report: &Report) -> String {
+pub(crate) fn report_text(loaded: &Loaded, report: &Report, players: &[Policy]) -> String {
     use std::fmt::Write as _;
     let pct =
         |r: &arena_engine::sim::Rate| format!("{:5.1}% [{:.1}-{:.1}]", r.rate * 100.0, r.low * 100.0, r.high * 100.0);
@@ -159,7 +159,7 @@ pub(crate) fn report_text(loaded: &Loaded, report: &Report) -> String {
             at.mean_victory_points
         );
     }
-    out + &play::character_table(loaded, report)
+    out + &play::character_table(loaded, report, players)
 }
 
 /// `arena sim --games N --digest`: one line per game, `seed DIGEST`, then `all DIGEST`.
@@ -392,7 +392,7 @@ pub(crate) fn merge(args: MergeArgs, ui: &Ui, stdout: &mut dyn Write, stderr: &m
                 batch.last_seed(),
                 shards.len()
             )?;
-            write!(stdout, "{}", report_text(&loaded, &report))?;
+            write!(stdout, "{}", report_text(&loaded, &report, &batch.players))?;
             for f in tally.failures.iter().take(if ui.verbose() { usize::MAX } else { 5 }) {
                 writeln!(stderr, "seed {}: {}", f.seed, f.what)?;
             }

@@ -482,7 +482,7 @@ pub(super) fn sim_batch(
                 shard.unwrap_or_default(),
                 elapsed.as_secs_f64()
             )?;
-            write!(stdout, "{}", balance::report_text(loaded, &report))?;
+            write!(stdout, "{}", balance::report_text(loaded, &report, &batch.players))?;
             if report.games_ended_before_activation > 0 {
                 // Suspicious: a Scenario rule that ends the game at once?
                 let first = results.iter().find(|g| g.ended_before_activation);
@@ -513,9 +513,15 @@ pub(super) fn sim_batch(
 
 /// The balance readout per Character of `sim --games`: games, win rate with
 /// its 95% interval, and per-game means of Damage dealt and taken and of times
-/// sent to the Infirmary. The Characters of the packs under test (the loaded
-/// packs that are not bundled base games) come first, marked `*`.
-pub(super) fn character_table(loaded: &Loaded, report: &arena_engine::sim::Report) -> String {
+/// sent to the Infirmary, and the strength adjusted for teammates and
+/// opponents ([`arena_engine::sim::Strengths`]) with the `players` who
+/// played. The Characters of the packs under test (the loaded packs that are
+/// not bundled base games) come first, marked `*`.
+pub(super) fn character_table(
+    loaded: &Loaded,
+    report: &arena_engine::sim::Report,
+    players: &[arena_engine::sim::Policy],
+) -> String {
     use std::fmt::Write as _;
     let bundled: std::collections::BTreeSet<PathBuf> =
         load::discover(&content_paths()).0.iter().filter_map(|r| r.canonicalize().ok()).collect();
@@ -539,19 +545,47 @@ pub(super) fn character_table(loaded: &Loaded, report: &arena_engine::sim::Repor
     let sent_to = if report.win_rate.table().prime_time() { "Bench" } else { "Infirmary" };
     let _ = writeln!(
         out,
-        "\n  {:<width$} {:>5}  {:<20} {:>6} {:>6} {:>9}",
-        "Character", "games", "side wins [95%]", "dealt", "taken", sent_to
+        "\n  {:<width$} {:>5}  {:<20} {:<23} {:>8} {:>6} {:>6} {:>9}",
+        "Character", "games", "side wins [95%]", "adjusted strength [95%]", "log-odds", "dealt", "taken", sent_to
     );
+    let strength = report.strength.as_ref();
     for (c, r) in rows {
         let mark = if tested(c) { "* " } else { "  " };
         let wins =
             format!("{:5.1}% [{:.1}-{:.1}]", r.win_rate.rate * 100.0, r.win_rate.low * 100.0, r.win_rate.high * 100.0);
+        let (adjusted, log_odds) = match strength.and_then(|s| s.characters.get(c)) {
+            Some(s) => {
+                let p = s.win_probability;
+                let p = format!("{:5.1}% [{:.1}-{:.1}]", p.estimate * 100.0, p.low * 100.0, p.high * 100.0);
+                (p, format!("{:+.2}", s.log_odds.estimate))
+            }
+            None => ("-".to_string(), "-".to_string()),
+        };
         let _ = writeln!(
             out,
-            "{mark}{c:<width$} {:>5}  {wins:<20} {:>6.2} {:>6.2} {:>9.2}",
+            "{mark}{c:<width$} {:>5}  {wins:<20} {adjusted:<23} {log_odds:>8} {:>6.2} {:>6.2} {:>9.2}",
             r.games, r.mean_damage_dealt, r.mean_damage_taken, r.mean_infirmary,
         );
     }
+    let seats = report.win_rate.table().len();
+    let who: Vec<String> = players
+        .iter()
+        .enumerate()
+        .map(|(i, p)| format!("player {} {}", i + 1, super::balance::policy_name(p)))
+        .collect();
+    let _ = match strength {
+        Some(s) => writeln!(
+            out,
+            "(adjusted strength: a conditional-logit (Bradley-Terry) fit over the team compositions of the {} games some team won ({} draws left out{}), played by {}: the chance that a team of this Character and average ones beats {} seat advantage aside (even share {:.0}%); log-odds 0 is the average Character)",
+            s.games,
+            s.left_out,
+            if s.converged { "" } else { "; the fit did not converge" },
+            who.join(", "),
+            if seats == 2 { "an average team,".to_string() } else { format!("{} average teams,", seats - 1) },
+            100.0 / seats as f64
+        ),
+        None => writeln!(out, "(adjusted strength: no game had a winner to fit; played by {})", who.join(", ")),
+    };
     let _ = writeln!(
         out,
         "(means per game: Damage its Enemies suffered in its Activations, Damage it suffered, times sent to the {sent_to}{})",
