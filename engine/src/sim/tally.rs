@@ -52,10 +52,13 @@ pub struct Tally {
     /// The games played (engine errors left out) counted by team
     /// composition and outcome, sorted, one entry per distinct key: what the
     /// adjusted strengths are fitted to ([`super::Strengths`]). Its JSON is
-    /// one entry per distinct composition and outcome, about 40 bytes per
-    /// Character plus 30 (some 360 bytes at 2 seats of 4 Characters): at most
-    /// that per game, less when games repeat a composition (every game of a
-    /// ready-made setup is one of at most `seats + 1` entries).
+    /// one entry per distinct composition and outcome: at 2 seats of 4
+    /// Characters about 130 bytes compact and 260 as `arena sim` prints it
+    /// (pretty), so at most that per game, and no more entries than the
+    /// distinct compositions times `seats + 1` outcomes (random teams of 4
+    /// from 12 Characters: at most 103,950 entries, about 27 MB pretty,
+    /// however many games; 1,000 games: 992 entries, 257 KB); every game of
+    /// a ready-made setup is one of at most `seats + 1` entries.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub compositions: Vec<Composition>,
 }
