@@ -150,14 +150,12 @@ impl Strengths {
         // The variance of strengths that sum to zero: P H⁻¹ P, P projecting
         // out the common constant of the Characters' strengths.
         let inverse = cholesky(&hessian).map(|l| inverse_of(&l, n));
+        let row_means: Vec<f64> =
+            inverse.iter().flat_map(|h| h[..m].iter().map(|r| r[..m].iter().sum::<f64>() / m as f64)).collect();
+        let all = row_means.iter().sum::<f64>() / m as f64;
         let var = |i: usize| -> f64 {
             let Some(h) = &inverse else { return f64::INFINITY };
-            if i >= m {
-                return h[i][i];
-            }
-            let mean_row = |r: usize| h[r][..m].iter().sum::<f64>() / m as f64;
-            let all = (0..m).map(mean_row).sum::<f64>() / m as f64;
-            h[i][i] - 2.0 * mean_row(i) + all
+            if i >= m { h[i][i] } else { h[i][i] - 2.0 * row_means[i] + all }
         };
         let interval = |i: usize| {
             let half = Z * var(i).max(0.0).sqrt();
@@ -289,7 +287,7 @@ fn cholesky(a: &[Vec<f64>]) -> Option<Vec<Vec<f64>>> {
             let s: f64 = (0..j).map(|k| l[i][k] * l[j][k]).sum();
             if i == j {
                 let d = a[i][i] - s;
-                if !(d > 0.0) || !d.is_finite() {
+                if d.is_nan() || d <= 0.0 || d.is_infinite() {
                     return None;
                 }
                 l[i][j] = d.sqrt();
