@@ -125,6 +125,17 @@ fn merged_shards_of_sim_print_the_adjusted_strengths_of_the_whole_batch() {
     let mut args = vec!["sim", "merge", "--pack", CORE, "--pack", PACK, "--format", "json"];
     args.extend(files.iter().map(String::as_str));
     let merged = json(&args);
+    // A shard whose compositions do not count its games is refused, named.
+    let mut tampered: Value = serde_json::from_str(&std::fs::read_to_string(&files[2]).unwrap()).unwrap();
+    tampered["tally"]["compositions"][0]["games"] = 1000.into();
+    let bad = dir.path().join("tampered.json");
+    std::fs::write(&bad, serde_json::to_string(&tampered).unwrap()).unwrap();
+    let mut refused = vec!["sim", "merge", "--pack", CORE, "--pack", PACK];
+    let bad = bad.to_string_lossy().into_owned();
+    refused.extend([files[0].as_str(), files[1].as_str(), bad.as_str(), files[3].as_str()]);
+    let r = arena(&refused);
+    assert_eq!(r.code, 2, "{}{}", r.stdout, r.stderr);
+    assert!(r.stderr.contains("tampered.json") && r.stderr.contains("`compositions` count"), "{}", r.stderr);
     let mut args = base.to_vec();
     args.extend(["--format", "json"]);
     let whole = json(&args);
