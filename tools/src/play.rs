@@ -576,7 +576,8 @@ pub(super) fn character_table(
     let _ = match strength {
         Some(s) => writeln!(
             out,
-            "(adjusted strength: a conditional-logit (Bradley-Terry) fit over the team compositions of the {} games some team won ({} draws left out{}), played by {}: the chance that a team of this Character and average ones beats {} seat advantage aside (even share {:.0}%); log-odds 0 is the average Character)",
+            "(adjusted strength: a conditional-logit{} fit over the team compositions of the {} games some team won ({} draws left out{}), played by {}: the chance that a team of this Character and average ones beats {} seat advantage aside (even share {:.0}%); log-odds 0 is the average Character)",
+            if seats == 2 { " (Bradley-Terry)" } else { "" },
             s.games,
             s.left_out,
             if s.converged { "" } else { "; the fit did not converge" },
