@@ -32,6 +32,14 @@ fn the_new_characters_row_comes_first_with_its_figures() {
     let games = v["games"].as_array().unwrap();
 
     let lines: Vec<&str> = human.stdout.lines().collect();
+    // Every rate beside the table's even share; the seat rows said complementary.
+    assert!(
+        human
+            .stdout
+            .contains("(even share 50.0% a seat at 2 seats; the seat rows are of the same games: complementary"),
+        "{}",
+        human.stdout
+    );
     let header = lines.iter().position(|l| l.trim_start().starts_with("Character")).expect("a Character table");
     assert!(lines[header].contains("side wins [95%]") && lines[header].contains("Infirmary"), "{}", human.stdout);
     // The duelist pack's Character first, marked; then the core box's.

@@ -147,6 +147,19 @@ pub(crate) fn report_text(loaded: &Loaded, report: &Report, players: &[Policy]) 
         "draws {}  mean Rounds {:.2}  games with failed effects {}  engine errors {}",
         report.draws, report.mean_rounds, report.games_with_effect_failures, report.errors
     );
+    // Each rate beside the table's even share; the seat rows are of the same
+    // games, so they are not independent figures.
+    let seats = report.win_rate.table().len().max(1);
+    let _ = writeln!(
+        out,
+        "(even share {:.1}% a seat at {seats} seats; the seat rows are of the same games{})",
+        100.0 / seats as f64,
+        if seats == 2 {
+            ": complementary, one side's wins are the other's losses, with the draws making 100%"
+        } else {
+            ": they add up, with the draws, to 100%"
+        }
+    );
     // 001 § Preparation: position 1 received the Prime Time marker at Team
     // Creation (it picked first and last); the others follow clockwise.
     for (i, at) in report.by_position.iter().enumerate() {
