@@ -1,4 +1,4 @@
-//! The balance readout of `sim --games` per Character (issue 13, item 4): in
+//! The balance readout of `sim --games` per Character: in
 //! human output, each Character's games, side's win rate with its interval,
 //! Damage dealt and taken and times sent to the Infirmary, the Characters of
 //! the packs under test first.

@@ -1,5 +1,5 @@
-//! docs/ci.md, exactly as written, on a mod repository laid out as it says
-//! (issue 13 item 2): the mod pack at the repository root, arena checked out
+//! docs/ci.md, exactly as written, on a mod repository laid out as it says:
+//! the mod pack at the repository root, arena checked out
 //! inside it (its `Cargo.toml`, `.git`, content and test fixtures), tool
 //! configurations beside the pack. The `arena ...` commands are taken from the
 //! document itself, so the test and the docs cannot drift apart.

@@ -1,4 +1,4 @@
-//! The conventions of a Rust command-line tool (issue 13, item 7): shell
+//! The conventions of a Rust command-line tool: shell
 //! completions and man pages generated from the clap definitions, a global
 //! `--color` that clap's own errors follow too, `-q`/`-v`, and versioned JSON
 //! from `sim`, `show` and `diff`.

@@ -1,4 +1,4 @@
-//! Lua editor support (issue 13, item 9): both definition files type `game`
+//! Lua editor support: both definition files type `game`
 //! and `ctx`, mark optional exactly the returns that can be nil, and the
 //! annotations docs/effects.md shows run in the sandbox as written; inline-Lua
 //! errors name lines of the TOML file.

@@ -1,4 +1,4 @@
-//! issue 6 § 5: the engine plays the v1.6 errata when `mods/errata-1.6` is
+//! Errata as data (`002`, lines marked "Errata (v1.6)"): the engine plays the v1.6 errata when `mods/errata-1.6` is
 //! selected, and the printed cards when it is not.
 
 use arena_engine::load;

@@ -2,40 +2,13 @@
 //! approach as Aristeia's `crate::rules::determinize`): the other players'
 //! hands and Boosts and every draw pile's, the Boost deck's and the
 //! Reinforcement deck's order below the cards drawn since the quiet point
-//! dealt anew; a card that became public since keeps its place.
+//! dealt anew; a card that became public since keeps its place (the shuffling
+//! and pinning are Aristeia's: `crate::rules::determinize`).
 
 use super::state::{BoostCard, Card, GameState};
+use crate::rules::determinize::{pins, shuffle_unpinned};
 use crate::rules::seats::PlayerId;
-use rand::RngExt;
 use rand_chacha::ChaCha8Rng;
-
-/// Shuffle the values of the unpinned places among themselves.
-fn shuffle_unpinned<T>(places: &mut [&mut T], pinned: &[bool], rng: &mut ChaCha8Rng) {
-    let free: Vec<usize> = (0..places.len()).filter(|&i| !pinned[i]).collect();
-    for k in (1..free.len()).rev() {
-        let j = rng.random_range(0..=k);
-        if j != k {
-            let (lo, hi) = (free[j].min(free[k]), free[j].max(free[k]));
-            let (left, right) = places.split_at_mut(hi);
-            std::mem::swap(&mut *left[lo], &mut *right[0]);
-        }
-    }
-}
-
-/// For each place, whether its card is pinned: not among `still_hidden`.
-fn pins<T: PartialEq>(places: &[&mut T], still_hidden: &[&T]) -> Vec<bool> {
-    let mut left: Vec<Option<&T>> = still_hidden.iter().map(|t| Some(*t)).collect();
-    places
-        .iter()
-        .map(|p| match left.iter_mut().find(|l| l.is_some_and(|l| *l == **p)) {
-            Some(slot) => {
-                *slot = None;
-                false
-            }
-            None => true,
-        })
-        .collect()
-}
 
 /// The places of a deck (top last) below the cards drawn from it since:
 /// `was` cards then, `is` now. `None` when it grew (reshuffled since).

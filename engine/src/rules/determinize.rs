@@ -26,7 +26,7 @@ use rand::RngExt;
 use rand_chacha::ChaCha8Rng;
 
 /// Shuffle the values of the unpinned places among themselves.
-fn shuffle_unpinned<T>(places: &mut [&mut T], pinned: &[bool], rng: &mut ChaCha8Rng) {
+pub(crate) fn shuffle_unpinned<T>(places: &mut [&mut T], pinned: &[bool], rng: &mut ChaCha8Rng) {
     let free: Vec<usize> = (0..places.len()).filter(|&i| !pinned[i]).collect();
     for k in (1..free.len()).rev() {
         let j = rng.random_range(0..=k);
@@ -41,7 +41,7 @@ fn shuffle_unpinned<T>(places: &mut [&mut T], pinned: &[bool], rng: &mut ChaCha8
 
 /// For each place (in order), whether its card is pinned: not among
 /// `still_hidden` (each copy there frees one place holding that card).
-fn pins<T: PartialEq>(places: &[&mut T], still_hidden: &[&T]) -> Vec<bool> {
+pub(crate) fn pins<T: PartialEq>(places: &[&mut T], still_hidden: &[&T]) -> Vec<bool> {
     let mut left: Vec<Option<&T>> = still_hidden.iter().map(|t| Some(*t)).collect();
     places
         .iter()

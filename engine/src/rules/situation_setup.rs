@@ -1,13 +1,17 @@
-//! Setting up a situation's position: its Characters, Minions, Scenario
-//! counters, Special Space markers and Running Projectiles, each refused with
-//! the key concerned ([`SetupError`]) when it cannot be set up.
+//! Setting up a situation's position ([`Game::from_situation`]): its
+//! Characters, Minions, Scenario counters, Special Space markers and Running
+//! Projectiles, each refused with the key concerned ([`SetupError`]) when it
+//! cannot be set up.
 
-use super::game::Game;
+use super::decision::Controller;
+use super::game::{Game, GameSetup};
 use super::geometry::Hex;
-use super::seats::PlayerId;
-use super::situation::{SetupError, Situation, mean};
-use super::state::{Location, SpecialSpaceMarker, Token, TokenSide, Unit};
+use super::seats::{PlayerId, Seated};
+use super::situation::{Phase, SetupError, Situation, mean};
+use super::state::{Location, MAX_COUNTER, MAX_POINTS, SpecialSpaceMarker, Token, TokenSide, Unit};
+use crate::content::Content;
 use crate::model::Id;
+use crate::script::runtime::Runtime;
 use std::collections::BTreeMap;
 
 impl Game<'_> {
@@ -308,4 +312,217 @@ impl Game<'_> {
         });
         Ok(())
     }
+}
+
+impl<'a> Game<'a> {
+    /// A game at a situation's position, ready to [`run_activation`](Self::run_activation).
+    pub fn from_situation(
+        content: &'a Content,
+        runtime: &'a Runtime,
+        sit: &Situation,
+        controllers: Vec<&'a mut dyn Controller>,
+    ) -> Result<Game<'a>, SetupError> {
+        let Some(scenario) = content.scenarios.get(&sit.scenario).map(|e| &e.value) else {
+            let known: Vec<String> = content.scenarios.keys().cloned().collect();
+            return Err(SetupError::at(
+                "/scenario",
+                format!("no scenario `{}`{}", sit.scenario, mean(&sit.scenario, &known)),
+            ));
+        };
+        let map = &content.maps.get(&scenario.map).ok_or_else(|| format!("no map `{}`", scenario.map))?.value;
+        if !(2..=4).contains(&sit.players) {
+            return Err(SetupError::at("/players", format!("players must be 2, 3 or 4, not {}", sit.players)));
+        }
+        let n = sit.players;
+        if !(1..=n).contains(&sit.underdog) {
+            return Err(SetupError::at(
+                "/underdog",
+                format!("underdog must be a player from 1 to {n}, not {}", sit.underdog),
+            ));
+        }
+        for (p, deck) in sit.decks.iter().enumerate() {
+            if let Some(k) = deck.iter().position(|t| !content.tactics.contains_key(t)) {
+                let at = format!("/decks/{p}/{k}");
+                return Err(SetupError::at(at, format!("player {}'s deck: no Tactic `{}`", p + 1, deck[k])));
+            }
+        }
+        for (key, n) in [
+            ("decks", sit.decks.len()),
+            ("hands", sit.hands.len()),
+            ("victory_points", sit.victory_points.len()),
+            ("frags", sit.frags.len()),
+        ] {
+            if n > sit.players as usize {
+                return Err(SetupError::at(
+                    format!("/{key}"),
+                    format!("`{key}` lists {n} players; the situation has {}", sit.players),
+                ));
+            }
+        }
+        check_points(sit)?;
+        let mut teams: Vec<Vec<Id>> = vec![vec![]; n as usize];
+        let characters: Vec<String> = content.characters.keys().cloned().collect();
+        for (i, c) in sit.character.iter().enumerate() {
+            if teams.iter().flatten().any(|x| *x == c.id) {
+                return Err(SetupError::at(
+                    format!("/character/{i}/id"),
+                    format!("`{}` is in the situation twice", c.id),
+                ));
+            }
+            if !content.characters.contains_key(&c.id) {
+                let help = mean(&c.id, &characters);
+                return Err(SetupError::at(format!("/character/{i}/id"), format!("no Character `{}`{help}", c.id)));
+            }
+            if !(1..=n).contains(&c.player) {
+                return Err(SetupError::at(
+                    format!("/character/{i}/player"),
+                    format!("{}: player must be from 1 to {n}", c.id),
+                ));
+            }
+            teams[c.player as usize - 1].push(c.id.clone());
+        }
+        let setup = GameSetup {
+            scenario: sit.scenario.clone(),
+            teams: teams.into(),
+            decks: vec![vec![]; n as usize].into(),
+            zones: GameSetup::default_zones(scenario, map, crate::rules::seats::Table::of(n as usize))?,
+            seed: sit.seed,
+            optional_rules: sit.optional_rules.iter().copied().collect(),
+        };
+        if let Some(why) = crate::rules::game::OptionalRule::refuse_any(&setup.optional_rules, n as usize) {
+            return Err(SetupError::at("/optional_rules", why));
+        }
+        if setup.optional_rules.contains(&crate::rules::game::OptionalRule::Draft) {
+            return Err(SetupError::at(
+                "/optional_rules",
+                "`draft` picks the teams at setup (001 § Draft); a situation names its Characters: leave it out",
+            ));
+        }
+        let board_zone = |z: &str| content.maps[&scenario.map].value.zones.iter().any(|x| x.id == z);
+        let mut g = Game::new(content, runtime, &setup, controllers)?;
+        g.events.clear();
+        g.state.underdog = PlayerId::seat((sit.underdog.clamp(1, n) - 1) as usize);
+        let map_zones: Vec<String> = map.zones.iter().map(|z| z.id.clone()).collect();
+        let no_zone = |z: &str| {
+            let help = match crate::read::suggest(z, &map_zones) {
+                Some(s) => format!(" (did you mean `{s}`?)"),
+                None => format!(" (its zones: {})", map_zones.join(", ")),
+            };
+            format!("map `{}` has no zone `{z}`{help}", scenario.map)
+        };
+        let zones = match (&sit.scoring_zone, &sit.scoring_zones) {
+            (Some(_), Some(_)) => {
+                return Err(SetupError::at("/scoring_zones", "give `scoring_zone` or `scoring_zones`, not both"));
+            }
+            (Some(z), None) if !board_zone(z) => return Err(SetupError::at("/scoring_zone", no_zone(z))),
+            (Some(z), None) => Some(vec![z.clone()]),
+            (None, zones) => zones.clone(),
+        };
+        if let Some(zones) = zones {
+            if let Some(k) = zones.iter().position(|z| !board_zone(z)) {
+                return Err(SetupError::at(format!("/scoring_zones/{k}"), no_zone(&zones[k])));
+            }
+            g.state.scoring_zones = zones;
+        }
+        g.place_situation_characters(sit)?;
+        g.place_situation_minions(sit)?;
+        g.situation_counters(sit, &map_zones)?;
+        g.events.clear();
+        for p in g.state.players.table().seats() {
+            let i = p.index();
+            let hand = sit.hands.get(i).cloned().unwrap_or_default();
+            if let Some(k) = hand.iter().position(|t| !content.tactics.contains_key(t)) {
+                return Err(SetupError::at(format!("/hands/{i}/{k}"), format!("{p}'s hand: no Tactic `{}`", hand[k])));
+            }
+            g.state.players[p].hand = hand;
+            g.state.players[p].deck = sit.decks.get(i).cloned().unwrap_or_default();
+            g.state.players[p].victory_points = sit.victory_points.get(i).copied().unwrap_or(0);
+            g.state.players[p].frags = sit.frags.get(i).copied().unwrap_or(0);
+        }
+        g.state.round = sit.round;
+        let table = g.state.players.table();
+        if !sit.previous_round_vp.is_empty() && sit.round >= 2 {
+            g.state.scored = vec![Seated::splat(table, 0); sit.round as usize - 1];
+            for p in table.seats() {
+                g.state.scored[sit.round as usize - 2][p] = sit.previous_round_vp.get(p.index()).copied().unwrap_or(0);
+            }
+        } else if !sit.previous_round_vp.is_empty() {
+            return Err(SetupError::at("/previous_round_vp", "`previous_round_vp` needs `round` 2 or more"));
+        }
+        if !sit.frags_this_round.is_empty() {
+            g.state.fragged = vec![Seated::splat(table, 0); sit.round.max(1) as usize];
+            for p in table.seats() {
+                g.state.fragged[sit.round.max(1) as usize - 1][p] =
+                    sit.frags_this_round.get(p.index()).copied().unwrap_or(0);
+            }
+        }
+        if sit.phase == Phase::RoundStart {
+            // `run_round_start` begins Round `round`.
+            g.state.round = sit.round.saturating_sub(1);
+        }
+        g.state.smoke = sit.smoke.iter().map(|t| (Hex::new(t.space[0], t.space[1]), t.character.clone())).collect();
+        if let Some(i) = g.state.smoke.iter().position(|(h, _)| !g.board.on_board(*h)) {
+            let [q, r] = sit.smoke[i].space;
+            return Err(SetupError::at(
+                format!("/smoke/{i}/space"),
+                format!("Smoke token: [{q}, {r}] is not a space of the HexaDome (radius {})", g.board.radius),
+            ));
+        }
+        g.place_situation_markers(sit)?;
+        g.situation_objectives(sit)?;
+        if sit.active.is_empty() && sit.phase == Phase::Activation {
+            return Err(SetupError::at(
+                "/active",
+                "`active` names the Character whose Activation is played (phase = \"activation\", the default); \
+                 another `phase` needs none",
+            ));
+        }
+        if !sit.active.is_empty() && g.unit(&sit.active).is_none() {
+            return Err(SetupError::at(
+                "/active",
+                format!("the active Character `{}` is not in the situation", sit.active),
+            ));
+        }
+        if !sit.active.is_empty() && g.is_minion(&sit.active) {
+            return Err(SetupError::at(
+                "/active",
+                format!("`{}` is a Minion: Minions have no Activation (their Controller activates them)", sit.active),
+            ));
+        }
+        if sit.round == 0 || sit.round > scenario.rounds {
+            return Err(SetupError::at(
+                "/round",
+                format!("round {} is not a Round of `{}` (1 to {})", sit.round, sit.scenario, scenario.rounds),
+            ));
+        }
+        g.state.active = (!sit.active.is_empty()).then(|| sit.active.clone());
+        g.forced.faces = sit.dice.iter().cloned().collect();
+        Ok(g)
+    }
+}
+
+/// Victory Points and Frags within [`MAX_POINTS`], so a typo (or a value
+/// near `u32::MAX`) is an error at its line, not a game that wraps round.
+fn check_points(sit: &Situation) -> Result<(), SetupError> {
+    for (key, values) in [
+        ("victory_points", &sit.victory_points),
+        ("previous_round_vp", &sit.previous_round_vp),
+        ("frags", &sit.frags),
+        ("frags_this_round", &sit.frags_this_round),
+    ] {
+        if let Some(i) = values.iter().position(|v| *v > MAX_POINTS) {
+            return Err(SetupError::at(
+                format!("/{key}/{i}"),
+                format!("`{key}`: {} for player {} is more than {MAX_POINTS}", values[i], i + 1),
+            ));
+        }
+    }
+    if let Some(i) = sit.counters.iter().position(|c| c.value > MAX_COUNTER) {
+        let c = &sit.counters[i];
+        return Err(SetupError::at(
+            format!("/counters/{i}/value"),
+            format!("counter `{}` on `{}`: {} is more than {MAX_COUNTER}", c.counter, c.on, c.value),
+        ));
+    }
+    Ok(())
 }

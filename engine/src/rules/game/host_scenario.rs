@@ -1,6 +1,6 @@
 //! The `Scenario` functions of the host API: Rounds, players, zones, Victory Points, counters, the end of the game (docs/scenarios.md).
 
-use super::host::Args;
+use super::host_args::Args;
 use super::*;
 use crate::script::api::ScenarioFn;
 
@@ -203,7 +203,7 @@ impl<'a> Game<'a> {
                 Some(ApiValue::Str(s)) => s.clone(),
                 _ => "Which space?".to_string(),
             };
-            let options = super::host::space_choices(spaces, "choose_space_for")?;
+            let options = super::host_args::space_choices(spaces, "choose_space_for")?;
             match self.decide(p, DecisionKind::Space, None, &prompt, options) {
                 Choice::Space { space } => ApiValue::Space([space.q as i64, space.r as i64]),
                 _ => ApiValue::Nil,

@@ -1,6 +1,6 @@
 //! Rolls: pools before the Roll, rolling dice, Simple and Face to Face Rolls, Switches, Cover dice (`000 § Rolls`, `000 § Switches`, `000 § Cover`).
 
-use super::host::symbol_name;
+use super::host_args::symbol_name;
 use super::*;
 
 impl<'a> Game<'a> {
