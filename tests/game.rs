@@ -191,7 +191,7 @@ fn random_games_with_a_controller_and_her_minions() {
         let mut setup = GameSetup::from_content(&loaded.content, "first-game", seed).unwrap();
         let p = arena_engine::rules::seats::PlayerId::seat((seed % 2) as usize);
         setup.teams[p][0] = "tinker".into();
-        setup.decks[p].extend(["swarm-protocol".to_string(), "swarm-protocol".to_string()]);
+        setup.decks[p].extend([arena_engine::model::Id::from("swarm-protocol"); 2]);
         // Tinker's side plays at random; the other side greedily, so it goes
         // after the drones that stand in its way.
         let greedy = || Box::new(arena_engine::players::GreedyPlayer) as Box<dyn Controller>;
@@ -421,7 +421,7 @@ fn hidden_targets_cannot_be_seen_from_afar() {
 fn case_initial_underdog() {
     let loaded = bundled();
     let rt = Runtime::new(Arc::new(loaded.content.clone()), loaded.script_set.clone(), Limits::default()).unwrap();
-    let underdog = |teams: [Vec<String>; 2], seed: u64| {
+    let underdog = |teams: [Vec<arena_engine::model::Id>; 2], seed: u64| {
         let setup = GameSetup {
             scenario: "assault".into(),
             teams: teams.to_vec().into(),

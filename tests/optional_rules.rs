@@ -42,12 +42,12 @@ struct Asked {
     options: Vec<Choice>,
     answer: usize,
     /// Each player's hand and deck at the time.
-    hands: Vec<Vec<String>>,
-    decks: Vec<Vec<String>>,
+    hands: Vec<Vec<arena_engine::model::Id>>,
+    decks: Vec<Vec<arena_engine::model::Id>>,
     /// The Special Space markers in the state the View shows.
-    markers: Vec<String>,
+    markers: Vec<arena_engine::model::Id>,
     /// Each player's team as the View shows it.
-    teams: Vec<Vec<String>>,
+    teams: Vec<Vec<arena_engine::model::Id>>,
     /// The Round, and who held the marker.
     round: u8,
     marker: PlayerId,
@@ -165,8 +165,8 @@ fn no_in_hand_after_the_mulligan() {
         assert_eq!(mulligans.len(), seats);
         for m in &mulligans {
             for p in 0..seats {
-                assert!(!m.hands[p].contains(&"no".to_string()), "No! is not drawn: {:?}", m.hands[p]);
-                assert!(!m.decks[p].contains(&"no".to_string()), "No! is not in the deck: {:?}", m.decks[p]);
+                assert!(!m.hands[p].contains(&"no".into()), "No! is not drawn: {:?}", m.hands[p]);
+                assert!(!m.decks[p].contains(&"no".into()), "No! is not in the deck: {:?}", m.decks[p]);
             }
         }
         let first_planning = asked.iter().find(|a| a.kind == DecisionKind::RunningOrder).expect("a Planning Phase");
@@ -281,12 +281,12 @@ fn the_draft_picks_the_teams_at_the_table() {
             // Secret: nobody's team shows before the cards are flipped.
             assert!(d.teams.iter().all(Vec::is_empty));
         }
-        let mut kept: Vec<Vec<String>> = vec![vec![]; seats];
+        let mut kept: Vec<Vec<arena_engine::model::Id>> = vec![vec![]; seats];
         for d in &drafts {
             let Choice::Pick { id } = &d.options[d.answer] else { panic!() };
             kept[d.player.index()].push(id.clone());
         }
-        let drafted: Vec<(PlayerId, Vec<String>)> = record
+        let drafted: Vec<(PlayerId, Vec<arena_engine::model::Id>)> = record
             .events
             .iter()
             .filter_map(|e| match e {
@@ -299,7 +299,7 @@ fn the_draft_picks_the_teams_at_the_table() {
             assert_eq!(*team, kept[p.index()]);
         }
         // The Deployment deploys the drafted Characters.
-        let deployed: BTreeSet<String> = record
+        let deployed: BTreeSet<arena_engine::model::Id> = record
             .events
             .iter()
             .filter_map(|e| match e {
@@ -336,7 +336,7 @@ fn the_draft_picks_the_teams_at_the_table() {
 fn nine_special_spaces_with_the_blind_placements() {
     let loaded = load_packs(&["fixtures/packs/prime-time-artifacts"]);
     let rt = runtime(&loaded);
-    let markers: Vec<String> = loaded.content.special_spaces.keys().cloned().collect();
+    let markers: Vec<arena_engine::model::Id> = loaded.content.special_spaces.keys().cloned().collect();
     for (seats, seed) in [(3, 1), (4, 2), (3, 3), (4, 4)] {
         let setup = setup_of(&loaded, "crossover-assault", seats, seed, &[]);
         let (record, asked) = play_recorded(&loaded, &rt, &setup, sim::Policy::Greedy);

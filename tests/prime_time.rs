@@ -304,7 +304,7 @@ fn the_tutorials_pick_their_teams_from_their_own_characters() {
     let run_n_shoot = ["wild-bill", "miyamoto-mushashi", "major-lunah", "parvati"];
     for seed in 1..=20 {
         let four = GameSetup::random(c, "deathmatch-run-n-shoot", 4, seed).unwrap();
-        let mut picked: Vec<&str> = four.teams.iter().flatten().map(String::as_str).collect();
+        let mut picked: Vec<&str> = four.teams.iter().flatten().map(arena_engine::model::Id::as_str).collect();
         assert!(four.teams.iter().all(|t| t.len() == 1), "one Character each");
         picked.sort();
         let mut all = run_n_shoot.to_vec();
@@ -321,7 +321,7 @@ fn the_tutorials_pick_their_teams_from_their_own_characters() {
 
 /// Every zone a blue card available now shows (`001 § Controlling a
 /// Deployment Zone`; rulings R63), read from the controller's View.
-fn shown_zones(view: &View<'_>) -> Vec<String> {
+fn shown_zones(view: &View<'_>) -> Vec<arena_engine::model::Id> {
     use arena_engine::model::{ObjectiveRequirement, ZoneControl, ZoneKind};
     let mut out = Vec::new();
     for c in view.objectives().map(|o| o.available.to_vec()).unwrap_or_default() {
@@ -354,7 +354,7 @@ impl Controller for ZoneBanCheck {
             for o in &d.options {
                 if let Choice::Space { space } = o {
                     for z in &barred {
-                        if view.board.zones[z].1.contains(space) {
+                        if view.board.zones[z.as_str()].1.contains(space) {
                             seen.1.push(format!("{:?} offers {space:?} in {z}", d.kind));
                         }
                     }
@@ -509,7 +509,7 @@ fn hidden_objectives_reveal_no_other_players_cards() {
     let mut claimed = 0;
     for seed in 1..6 {
         let rec = sim::play_with(&loaded.content, &rt, &setup_of(seed), &[sim::Policy::Greedy; 3]).unwrap();
-        let ids: Vec<&String> = loaded.content.objectives.keys().collect();
+        let ids: Vec<&arena_engine::model::Id> = loaded.content.objectives.keys().collect();
         for e in &rec.events {
             let named = matches!(e, Event::ObjectiveClaimed { .. } | Event::VictoryPoints { .. });
             claimed += usize::from(matches!(e, Event::ObjectiveClaimed { .. }));
@@ -566,8 +566,8 @@ fn hidden_objectives_is_a_prime_time_optional_rule_and_replays() {
 fn prime_time_random_decks_hold_all_four_tactics_of_each_character() {
     let loaded = bundled();
     let c = &loaded.content;
-    let own = |deck: &[String], character: &str| {
-        deck.iter().filter(|t| c.tactics[*t].value.character.as_deref() == Some(character)).count()
+    let own = |deck: &[arena_engine::model::Id], character: &str| {
+        deck.iter().filter(|t| c.tactics[t.as_str()].value.character.as_deref() == Some(character)).count()
     };
     let printed =
         |character: &str| c.tactics.values().filter(|t| t.value.character.as_deref() == Some(character)).count();

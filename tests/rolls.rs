@@ -14,7 +14,7 @@ use arena_engine::model::Symbol::{self, *};
 use arena_engine::rules::roll::{FaceToFace, Side, SideRoll, Tally};
 
 fn side(dice: &[(&str, &[Symbol])], added: &[Symbol]) -> SideRoll {
-    SideRoll::rolled(dice.iter().map(|(d, f)| (d.to_string(), f.to_vec())).collect(), added)
+    SideRoll::rolled(dice.iter().map(|(d, f)| (arena_engine::model::Id::from(*d), f.to_vec())).collect(), added)
 }
 
 /// Miyamoto Mushashi's general Switch, activated as many times as `times`

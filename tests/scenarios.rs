@@ -51,8 +51,8 @@ fn scenario_ids() -> Vec<String> {
     );
     let mut ids = Vec::new();
     for e in loaded.content.scenarios.values() {
-        ids.push(e.value.id.clone());
-        ids.extend(e.value.rules.iter().map(|r| r.id.clone()));
+        ids.push(e.value.id.to_string());
+        ids.extend(e.value.rules.iter().map(|r| r.id.to_string()));
     }
     assert!(ids.iter().any(|i| i == "assault") && ids.iter().any(|i| i == "move-scoring-zone"), "{ids:?}");
     ids.sort();

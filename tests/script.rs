@@ -367,7 +367,7 @@ return table.concat(open, " ")
 "#;
     let mut host = RecordingHost::new(1);
     let r = rt.run_source(&source("walk", "walk.lua", walk), &mut host, &Ctx::default());
-    assert_eq!(r, Ok(ApiValue::Str(String::new())), "writable tables an effect can reach");
+    assert_eq!(r, Ok(ApiValue::Str(Default::default())), "writable tables an effect can reach");
 }
 
 /// Issue 12, 1: what one card does to the globals' metatable is not seen by the

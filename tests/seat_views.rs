@@ -57,7 +57,7 @@ fn hidden_of(t: &dyn Table<'_>) -> Vec<Vec<String>> {
             .players
             .enumerate()
             .filter(|(p, _)| *p != d.player)
-            .flat_map(|(_, pl)| [pl.hand.clone(), pl.deck.clone()])
+            .flat_map(|(_, pl)| [pl.hand.iter().map(|c| c.to_string()).collect(), pl.deck.iter().map(|c| c.to_string()).collect()])
             .collect(),
         Native::Invictus { decision: Some(d), state, .. } => state
             .players

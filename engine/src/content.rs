@@ -124,7 +124,7 @@ fn insert<T: serde::de::DeserializeOwned>(
     // not describe exactly: report where, never skip the entry in silence.
     match serde_path_to_error::deserialize::<_, T>(item) {
         Ok(value) => {
-            table.insert(id.to_string(), Entry { value, origin });
+            table.insert(id.into(), Entry { value, origin });
             Ok(())
         }
         Err(e) => {

@@ -60,7 +60,7 @@ fn lock_of(loaded: &Loaded, pack: &Pack) -> Locked {
         each.insert(rel, blake3::hash(text.as_bytes()).to_hex()[..16].to_string());
     }
     Locked {
-        id: pack.manifest.id.clone(),
+        id: pack.manifest.id.to_string(),
         version: pack.manifest.version.clone(),
         hash: whole.finalize().to_hex().to_string(),
         files: Some(each),

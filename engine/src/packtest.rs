@@ -120,8 +120,8 @@ fn scripts_as_of(loaded: &Loaded, pack: &str) -> Option<Arc<crate::script::runti
     while let Some(p) = stack.pop() {
         if allowed.insert(p.clone()) {
             if let Some(pk) = loaded.packs.iter().find(|x| x.manifest.id == p) {
-                stack.extend(pk.manifest.dependencies.keys().cloned());
-                stack.extend(pk.manifest.optional_dependencies.keys().cloned());
+                stack.extend(pk.manifest.dependencies.keys().map(|k| k.to_string()));
+                stack.extend(pk.manifest.optional_dependencies.keys().map(|k| k.to_string()));
             }
         }
     }
@@ -255,12 +255,12 @@ fn run_case(rt: &Runtime, file: &Path, text: &str, index: usize, case: &Value) -
     };
     let ctx_json = case.get("ctx").cloned().unwrap_or(Value::Null);
     let ctx = Ctx {
-        self_id: ctx_json.get("self").and_then(Value::as_str).map(str::to_string),
-        target: ctx_json.get("target").and_then(Value::as_str).map(str::to_string),
+        self_id: ctx_json.get("self").and_then(Value::as_str).map(crate::model::Id::from),
+        target: ctx_json.get("target").and_then(Value::as_str).map(crate::model::Id::from),
         successes: ctx_json.get("successes").and_then(Value::as_i64),
         player: ctx_json.get("player").and_then(Value::as_i64),
-        zone: ctx_json.get("zone").and_then(Value::as_str).map(str::to_string),
-        state: ctx_json.get("state").and_then(Value::as_str).map(str::to_string),
+        zone: ctx_json.get("zone").and_then(Value::as_str).map(crate::model::Id::from),
+        state: ctx_json.get("state").and_then(Value::as_str).map(crate::model::Id::from),
     };
     let mut host = RecordingHost::new(case.get("seed").and_then(Value::as_u64).unwrap_or(1));
     if let Some(Value::Object(answers)) = case.get("answers") {

@@ -27,7 +27,7 @@ pub(super) fn check(args: CheckArgs, ui: &Ui, stdout: &mut dyn Write, stderr: &m
             let under_test: std::collections::BTreeSet<String> = loaded
                 .packs
                 .iter()
-                .map(|p| p.manifest.id.clone())
+                .map(|p| p.manifest.id.to_string())
                 .filter(|id| !borrowed.contains(id.as_str()))
                 .collect();
             let cov = check.coverage.of_packs(&under_test);

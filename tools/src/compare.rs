@@ -46,7 +46,7 @@ fn changed_characters(base: &Loaded, changed: &Loaded) -> std::collections::BTre
                 .get(*id)
                 .is_none_or(|b| serde_json::to_value(&b.value).ok() != serde_json::to_value(&c.value).ok())
         })
-        .map(|(id, _)| id.clone())
+        .map(|(id, _)| id.to_string())
         .collect()
 }
 
@@ -95,8 +95,8 @@ pub(crate) fn compare_text(
         );
     }
     let seats = comparison.seats.len();
-    let mut characters: Vec<(&String, &PairedRow)> = comparison.characters.iter().collect();
-    characters.sort_by_key(|(c, _)| (!touched.contains(*c), c.as_str()));
+    let mut characters: Vec<(&arena_engine::model::Id, &PairedRow)> = comparison.characters.iter().collect();
+    characters.sort_by_key(|(c, _)| (!touched.contains(c.as_str()), c.as_str()));
     let width = characters.iter().map(|(c, _)| c.len() + 2).max().unwrap_or(0).max("player 1".len() + 2);
     let _ = writeln!(
         out,
@@ -112,7 +112,7 @@ pub(crate) fn compare_text(
         let _ = writeln!(out, "{}", row_line(&format!("  player {}", i + 1), width, r));
     }
     for (c, r) in &characters {
-        let mark = if touched.contains(*c) { "* " } else { "  " };
+        let mark = if touched.contains(c.as_str()) { "* " } else { "  " };
         let _ = writeln!(out, "{}", row_line(&format!("{mark}{c}"), width, r));
     }
     let significant = comparison.seats.iter().chain(comparison.characters.values()).filter(|r| r.significant).count();
@@ -178,7 +178,7 @@ pub(crate) fn sim_compare(
                 batch.first_seed
             )?;
         }
-        let only: Vec<&String> =
+        let only: Vec<&arena_engine::model::Id> =
             loaded.content.characters.keys().filter(|c| !base.content.characters.contains_key(*c)).collect();
         if !only.is_empty() && matches!(teams, Teams::Random(_)) {
             let ids: Vec<String> = only.iter().map(|c| format!("`{c}`")).collect();
@@ -259,7 +259,7 @@ struct Head<'a> {
 }
 
 fn pack_list(l: &Loaded) -> String {
-    let ids: Vec<String> = l.packs.iter().map(|p| p.manifest.id.clone()).collect();
+    let ids: Vec<String> = l.packs.iter().map(|p| p.manifest.id.to_string()).collect();
     format!("{} (content {})", ids.join(", "), &l.content_hash()[..12])
 }
 

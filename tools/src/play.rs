@@ -82,7 +82,7 @@ pub(super) fn script(
         };
         host.answer(name, v);
     }
-    let characters: Vec<String> = loaded.content.characters.keys().cloned().collect();
+    let characters: Vec<String> = loaded.content.characters.keys().map(|k| k.to_string()).collect();
     let rt = Runtime::new(std::sync::Arc::new(loaded.content), loaded.script_set, Limits::default())
         .map_err(|e| anyhow::anyhow!("cannot start the Lua VM: {e}"))?;
     let source = ScriptSource {
@@ -105,7 +105,7 @@ pub(super) fn script(
         }
     }
     let ctx =
-        Ctx { self_id: args.self_id.clone(), target: args.target.clone(), successes: args.successes, ..Ctx::default() };
+        Ctx { self_id: args.self_id.as_deref().map(arena_engine::model::Id::from), target: args.target.as_deref().map(arena_engine::model::Id::from), successes: args.successes, ..Ctx::default() };
     let result = rt.run_source(&source, &mut host, &ctx);
     let calls = if result.is_ok() { &host.calls } else { &host.rolled_back };
     match args.format {
@@ -185,11 +185,11 @@ fn seat_count(
     let scenario_of = if content.scenarios.contains_key(scenario) {
         scenario.to_string()
     } else {
-        content.setups.get(setup_id).map(|s| s.value.scenario.clone()).unwrap_or_default()
+        content.setups.get(setup_id).map(|s| s.value.scenario.to_string()).unwrap_or_default()
     };
     let default_seats = content
         .scenarios
-        .get(&scenario_of)
+        .get(scenario_of.as_str())
         .map_or(2, |s| arena_engine::rules::game::GameSetup::default_seats(&s.value));
     let n_seats = match (args.seats, args.players.len()) {
         (Some(n), k) if k > 1 && k != n as usize => {
@@ -207,7 +207,7 @@ fn seat_count(
         writeln!(stderr, "error: {n_seats} players: a game has 2 to 4 (--players names one controller per seat)")?;
         return Ok(Err(2));
     }
-    if let Some(sc) = content.scenarios.get(&scenario_of) {
+    if let Some(sc) = content.scenarios.get(scenario_of.as_str()) {
         let p = &sc.value.players;
         if !(p.min as usize..=p.max as usize).contains(&n_seats) {
             writeln!(
@@ -233,7 +233,7 @@ fn random_scenario_of(content: &arena_engine::content::Content, scenario: &str, 
     if content.scenarios.contains_key(scenario) {
         scenario.to_string()
     } else {
-        content.setups.get(setup_id).map(|s| s.value.scenario.clone()).unwrap_or_default()
+        content.setups.get(setup_id).map(|s| s.value.scenario.to_string()).unwrap_or_default()
     }
 }
 
@@ -273,25 +273,25 @@ pub(super) fn sim(mut args: SimArgs, ui: &Ui, stdout: &mut dyn Write, stderr: &m
         Err(code) => return Ok(code),
     };
     let content = &loaded.content;
-    let setup_id = if content.setups.contains_key(&scenario) {
+    let setup_id = if content.setups.contains_key(scenario.as_str()) {
         scenario.clone()
     } else {
         match content.setups.values().find(|s| s.value.scenario == scenario) {
-            Some(s) => s.value.id.clone(),
+            Some(s) => s.value.id.to_string(),
             // Random teams need only the Scenario.
-            None if args.random_teams && content.scenarios.contains_key(&scenario) => String::new(),
+            None if args.random_teams && content.scenarios.contains_key(scenario.as_str()) => String::new(),
             // A Prime Time Scenario (3-4 players) without a ready-made setup:
             // its teams are picked at the table (`001 § Preparations`), so
             // random teams, as --random-teams would draw them.
-            None if content.scenarios.get(&scenario).is_some_and(|s| s.value.players.min > 2) => {
+            None if content.scenarios.get(scenario.as_str()).is_some_and(|s| s.value.players.min > 2) => {
                 args.random_teams = true;
                 String::new()
             }
             None => {
-                let hint = if content.scenarios.contains_key(&scenario) {
+                let hint = if content.scenarios.contains_key(scenario.as_str()) {
                     " (it has no ready-made setup: add --random-teams)".to_string()
                 } else {
-                    let mut ids: Vec<String> = content.setups.keys().chain(content.scenarios.keys()).cloned().collect();
+                    let mut ids: Vec<String> = content.setups.keys().chain(content.scenarios.keys()).map(|k| k.to_string()).collect();
                     ids.push("invictus".into());
                     super::did_you_mean(&scenario, &ids)
                 };
@@ -337,7 +337,7 @@ pub(super) fn sim(mut args: SimArgs, ui: &Ui, stdout: &mut dyn Write, stderr: &m
     if let Some(why) = arena_engine::rules::game::OptionalRule::refuse_any(&rules, n_seats) {
         let prime_time_scenario = content
             .scenarios
-            .get(&random_scenario_of(content, &scenario, &setup_id))
+            .get(random_scenario_of(content, &scenario, &setup_id).as_str())
             .is_some_and(|sc| sc.value.players.max > 2);
         let hint = if n_seats == 2 && prime_time_scenario {
             " (--seats 3 or 4 plays Prime Time; with --random-teams for a 2-player setup)"
@@ -533,7 +533,7 @@ pub(super) fn character_table(
         .collect();
     let tested =
         |c: &str| loaded.content.characters.get(c).is_some_and(|e| under_test.contains(&e.origin.pack.as_str()));
-    let mut rows: Vec<(&String, &arena_engine::sim::CharacterReport)> = report.per_character.iter().collect();
+    let mut rows: Vec<(&arena_engine::model::Id, &arena_engine::sim::CharacterReport)> = report.per_character.iter().collect();
     rows.sort_by_key(|(c, _)| (!tested(c), c.as_str()));
     let mut out = String::new();
     if rows.is_empty() {
@@ -553,7 +553,7 @@ pub(super) fn character_table(
         let mark = if tested(c) { "* " } else { "  " };
         let wins =
             format!("{:5.1}% [{:.1}-{:.1}]", r.win_rate.rate * 100.0, r.win_rate.low * 100.0, r.win_rate.high * 100.0);
-        let (adjusted, log_odds) = match strength.and_then(|s| s.characters.get(c)) {
+        let (adjusted, log_odds) = match strength.and_then(|s| s.characters.get(c.as_str())) {
             Some(s) => {
                 let p = s.win_probability;
                 let p = format!("{:5.1}% [{:.1}-{:.1}]", p.estimate * 100.0, p.low * 100.0, p.high * 100.0);

@@ -143,8 +143,8 @@ pub(crate) fn map_scene(content: &arena_engine::content::Content, id: &str) -> R
             return Ok(scene);
         }
     }
-    let maps: Vec<&str> = content.maps.keys().map(String::as_str).collect();
-    let ids: Vec<String> = content.maps.keys().chain(content.scenarios.keys()).cloned().collect();
+    let maps: Vec<&str> = content.maps.keys().map(arena_engine::model::Id::as_str).collect();
+    let ids: Vec<String> = content.maps.keys().chain(content.scenarios.keys()).map(|k| k.to_string()).collect();
     Err(format!("no map or Scenario is called `{id}`{} (maps: {})", crate::did_you_mean(id, &ids), maps.join(", ")))
 }
 

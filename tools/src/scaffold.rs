@@ -93,7 +93,7 @@ pub fn run(args: NewArgs, ui: &crate::Ui, stdout: &mut dyn Write, stderr: &mut d
         let selection = crate::packs::select(std::slice::from_ref(&root), crate::content_paths);
         let options = load::Options { run_script_tests: false, ..load::Options::default() };
         let loaded = load::load(&selection.paths, &options);
-        let known: Vec<String> = loaded.content.characters.keys().cloned().collect();
+        let known: Vec<String> = loaded.content.characters.keys().map(|k| k.to_string()).collect();
         if !known.iter().any(|k| k == c) {
             writeln!(
                 stderr,

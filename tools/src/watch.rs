@@ -275,8 +275,8 @@ impl Printer<'_> {
             Ok(s) => s,
             Err(e) => {
                 let content = &snapshot.loaded.content;
-                let known = content.scenarios.contains_key(scenario) || content.setups.contains_key(scenario);
-                let mut ids: Vec<String> = content.setups.keys().chain(content.scenarios.keys()).cloned().collect();
+                let known = content.scenarios.contains_key(scenario.as_str()) || content.setups.contains_key(scenario.as_str());
+                let mut ids: Vec<String> = content.setups.keys().chain(content.scenarios.keys()).map(|k| k.to_string()).collect();
                 ids.push("invictus".into());
                 let hint = if known { String::new() } else { crate::did_you_mean(scenario, &ids) };
                 writeln!(stderr, "error: sim: {e}{hint}")?;
@@ -325,7 +325,7 @@ impl Printer<'_> {
                     continue;
                 }
                 touched.push(id.clone());
-                let line = match (r.per_character.get(id), w.report.per_character.get(id)) {
+                let line = match (r.per_character.get(id.as_str()), w.report.per_character.get(id.as_str())) {
                     (Some(now), before) => character_line(now, before),
                     (None, _) => "did not play in this batch (--random-teams draws every loaded Character)".to_string(),
                 };
@@ -396,7 +396,7 @@ fn paired_lines(
         writeln!(stdout, "    player {} {}", i + 1, line(r))?;
     }
     for id in touched {
-        if let Some(r) = report.characters.get(id) {
+        if let Some(r) = report.characters.get(id.as_str()) {
             writeln!(stdout, "    {id} {}", line(r))?;
         }
     }
@@ -430,7 +430,7 @@ fn character_prints(loaded: &load::Loaded) -> BTreeMap<String, String> {
             for t in content.tactics.values().filter(|t| t.value.character.as_deref() == Some(id.as_str())) {
                 print.push_str(&serde_json::to_string(&t.value).unwrap_or_default());
             }
-            (id.clone(), print)
+            (id.to_string(), print)
         })
         .collect()
 }

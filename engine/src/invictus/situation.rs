@@ -353,10 +353,10 @@ impl Situation {
     }
 
     fn player_state(&self, content: &Content, seat: PlayerId, sp: &SituationPlayer) -> Result<Player, SetupError> {
-        let god = content.gods.get(&sp.god).ok_or_else(|| SetupError(format!("no god `{}` is loaded", sp.god)))?;
+        let god = content.gods.get(sp.god.as_str()).ok_or_else(|| SetupError(format!("no god `{}` is loaded", sp.god)))?;
         let card = |id: &String| -> Result<Card, SetupError> {
-            if content.artifacts.contains_key(id) {
-                Ok(Card::Artifact(id.clone()))
+            if content.artifacts.contains_key(id.as_str()) {
+                Ok(Card::Artifact(id.as_str().into()))
             } else {
                 Err(SetupError(format!("no Artifact `{id}` is loaded")))
             }
@@ -376,13 +376,13 @@ impl Situation {
         draw.reverse();
         let mut boosts = Vec::new();
         for b in &sp.boosts {
-            if !content.boosts.contains_key(b) {
+            if !content.boosts.contains_key(b.as_str()) {
                 return Err(SetupError(format!("no Boost `{b}` is loaded")));
             }
-            boosts.push(HeldBoost { card: BoostCard { id: b.clone(), colour: BoostColour::Omega }, obtained_turn: 0 });
+            boosts.push(HeldBoost { card: BoostCard { id: b.as_str().into(), colour: BoostColour::Omega }, obtained_turn: 0 });
         }
         for r in &sp.reinforcements {
-            if !content.reinforcements.contains_key(r) {
+            if !content.reinforcements.contains_key(r.as_str()) {
                 return Err(SetupError(format!("no Reinforcement `{r}` is loaded")));
             }
         }
@@ -390,7 +390,7 @@ impl Situation {
         Ok(Player {
             seat,
             team: sp.team,
-            god: sp.god.clone(),
+            god: sp.god.as_str().into(),
             other_god: None,
             health: sp.health.unwrap_or(health),
             max_health: health,
@@ -401,7 +401,7 @@ impl Situation {
             draw,
             discard: cards(&sp.discard)?,
             charged: cards(&sp.charged)?,
-            reinforcements: sp.reinforcements.iter().map(|r| OwnedReinforcement { id: r.clone(), hits: 0 }).collect(),
+            reinforcements: sp.reinforcements.iter().map(|r| OwnedReinforcement { id: r.as_str().into(), hits: 0 }).collect(),
             revived_by: Vec::new(),
             defeated: sp.defeated,
         })

@@ -193,7 +193,7 @@ impl GameState {
                 p.stamina,
                 list(tokens),
                 cards(&p.hand),
-                list(p.boosts.iter().map(|b| b.card.id.clone()).collect()),
+                list(p.boosts.iter().map(|b| b.card.id.to_string()).collect()),
                 cards(&p.draw),
                 cards(&p.discard),
                 cards(&p.charged),
@@ -204,7 +204,7 @@ impl GameState {
             "marketplace: {}; Boost deck {}; Boost discard {}; Reinforcement deck {}",
             list(self.piles.iter().map(|(id, n)| format!("{id} x{n}")).collect()),
             self.boost_deck.len(),
-            list(self.boost_discard.iter().map(|b| b.id.clone()).collect()),
+            list(self.boost_discard.iter().map(|b| b.id.to_string()).collect()),
             self.reinforcement_deck.len()
         ));
         out

@@ -15,6 +15,7 @@
 mod board;
 mod cards;
 mod dice;
+mod id;
 mod invictus;
 mod manifest;
 mod patch;
@@ -23,6 +24,7 @@ mod scenario;
 pub use board::*;
 pub use cards::*;
 pub use dice::*;
+pub use id::Id;
 pub use invictus::*;
 pub use manifest::*;
 pub use patch::*;
@@ -31,8 +33,6 @@ pub use scenario::*;
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 
-/// A kebab-case identifier, unique within its kind (`valkyrie`, `ice-wall`).
-pub type Id = String;
 
 /// The one list of content kinds: `Variant, toml_key, content_table: Type`
 /// with the doc of its content-file key. Everything per kind comes from it

@@ -335,9 +335,9 @@ fn ordered(out: &Loaded, a: &str, b: &str) -> bool {
         }
         if let Some(pack) = out.packs.iter().find(|p| p.manifest.id == x) {
             let m = &pack.manifest;
-            stack.extend(m.dependencies.keys().cloned());
-            stack.extend(m.optional_dependencies.keys().cloned());
-            stack.extend(m.load_after.iter().cloned());
+            stack.extend(m.dependencies.keys().map(|k| k.to_string()));
+            stack.extend(m.optional_dependencies.keys().map(|k| k.to_string()));
+            stack.extend(m.load_after.iter().map(|k| k.to_string()));
         }
     }
     false

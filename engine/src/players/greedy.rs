@@ -182,7 +182,7 @@ impl Heuristic {
 impl Heuristic {
     /// The zone of the first available blue Objective card: one it names, or
     /// the Central Zone.
-    fn objective_zone(view: &View<'_>) -> Option<String> {
+    fn objective_zone(view: &View<'_>) -> Option<crate::model::Id> {
         use crate::model::ObjectiveRequirement;
         let deck = view.objectives()?;
         deck.available.iter().find_map(|c| match view.content.objectives.get(c)?.value.requirement.as_ref()? {

@@ -459,7 +459,7 @@ pub(crate) fn load_content_file(pack: &str, file: &Path, schemas: &Schemas, opti
                     continue;
                 }
                 let origin =
-                    Origin { pack: pack.to_string(), file: file.to_path_buf(), span: doc.key_span(&pointer), pointer };
+                    Origin { pack: pack.into(), file: file.to_path_buf(), span: doc.key_span(&pointer), pointer };
                 entries.push((kind, origin));
             }
         }

@@ -209,12 +209,12 @@ fn type_hint(expected: String, found: &Value) -> String {
 }
 
 /// The closest allowed name to a misspelt one, if any is close enough.
-pub fn suggest(name: &str, allowed: &[String]) -> Option<String> {
+pub fn suggest<S: AsRef<str>>(name: &str, allowed: &[S]) -> Option<String> {
     // References (`character:gatta`): compare ids of the same kind only, so the
     // shared `character:` does not make every id look near.
     if let Some((kind, id)) = name.split_once(':') {
         let prefix = format!("{kind}:");
-        let ids: Vec<String> = allowed.iter().filter_map(|a| a.strip_prefix(&prefix).map(str::to_string)).collect();
+        let ids: Vec<String> = allowed.iter().filter_map(|a| a.as_ref().strip_prefix(&prefix).map(str::to_string)).collect();
         if !ids.is_empty() {
             return suggest(id, &ids).map(|i| format!("{prefix}{i}"));
         }
@@ -226,11 +226,12 @@ pub fn suggest(name: &str, allowed: &[String]) -> Option<String> {
     };
     allowed
         .iter()
+        .map(AsRef::as_ref)
         .filter(|a| !digits_only(a))
         .map(|a| (strsim::damerau_levenshtein(name, a), a))
         .filter(|(d, a)| *d <= 2.max(a.len() / 3) && *d < a.len())
-        .min_by_key(|(d, a)| (*d, (*a).clone()))
-        .map(|(_, a)| a.clone())
+        .min_by_key(|(d, a)| (*d, *a))
+        .map(|(_, a)| a.to_string())
 }
 
 fn unescape(seg: &str) -> String {

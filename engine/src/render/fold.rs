@@ -13,7 +13,7 @@ pub(super) fn apply(content: &Content, mut scene: Scene, events: &[Event]) -> Sc
     for e in events {
         step(content, &mut scene, e, &mut vp, &mut frags, &mut round);
         if let Event::GameStarted { scenario: s, .. } = e {
-            scenario = s.clone();
+            scenario = s.to_string();
         }
         last = e.to_string();
     }
@@ -33,7 +33,7 @@ fn figure<'s>(scene: &'s mut Scene, id: &str) -> Option<&'s mut Figure> {
 
 fn new_figure(id: &str, player: PlayerId, kind: FigureKind, hit_points: Option<u8>, location: Location) -> Figure {
     Figure {
-        id: id.to_string(),
+        id: id.into(),
         label: String::new(),
         player,
         kind,

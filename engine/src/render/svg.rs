@@ -189,11 +189,11 @@ fn spaces(d: &mut Doc, scene: &Scene, frame: &Frame) {
     for h in scene.spaces() {
         let zone = scene.zone_of(h);
         let (fill, what) = if scene.blocked.contains(&h) {
-            ("#4b4b4b", "Blocked space".to_string())
+            ("#4b4b4b", crate::model::Id::from("Blocked space"))
         } else {
             match zone {
                 Some(z) => (zone_fill(z.kind), z.id.clone()),
-                None => ("#f1ede4", String::new()),
+                None => ("#f1ede4", crate::model::Id::default()),
             }
         };
         let (q, r) = (h.q.to_string(), h.r.to_string());
@@ -259,7 +259,7 @@ fn zones(d: &mut Doc, scene: &Scene, frame: &Frame) {
         };
         let name = match (z.kind, z.number) {
             (ZoneKind::Deployment, Some(k)) => format!("Zone {k}"),
-            (ZoneKind::Deployment, None) => z.id.clone(),
+            (ZoneKind::Deployment, None) => z.id.to_string(),
             (ZoneKind::Central, _) => "Central".into(),
             (ZoneKind::Ziggurat, _) => "Ziggurat".into(),
         };

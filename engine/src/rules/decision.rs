@@ -95,7 +95,7 @@ pub enum Choice {
     /// Spend a Movement Point to move to an adjacent space.
     MoveTo { space: Hex },
     /// Nullify this die (index in the opponent's Roll) with a Critical Block.
-    Nullify { index: usize, die: String },
+    Nullify { index: usize, die: Id },
     /// This side activates Switches first.
     First { character: Id },
     /// Activate a Switch.

@@ -268,7 +268,7 @@ pub fn met<'s>(absent: &'s [String], narrative: &[String]) -> Vec<&'s str> {
 }
 
 /// ` (did you mean `x`?)` for a name close to one of `known`, else nothing.
-pub(super) fn mean(name: &str, known: &[String]) -> String {
+pub(super) fn mean<S: AsRef<str>>(name: &str, known: &[S]) -> String {
     crate::read::suggest(name, known).map(|s| format!(" (did you mean `{s}`?)")).unwrap_or_default()
 }
 

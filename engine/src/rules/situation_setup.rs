@@ -60,7 +60,7 @@ impl Game<'_> {
                 }
                 for who in by.imposers() {
                     if !sit.character.iter().any(|o| o.id == *who) {
-                        let ids: Vec<String> = sit.character.iter().map(|o| o.id.clone()).collect();
+                        let ids: Vec<crate::model::Id> = sit.character.iter().map(|o| o.id.clone()).collect();
                         return Err(SetupError::at(
                             at(&key),
                             format!("{}: `imposed_by`: `{who}` is not in the situation{}", c.id, mean(who, &ids)),
@@ -147,7 +147,7 @@ impl Game<'_> {
     /// The situation's Scenario counters, on what can hold one: a Character
     /// (or Minion) of the situation, a zone of the map, or `player N` of a
     /// player of the situation (what `game:add_counter` accepts).
-    pub(super) fn situation_counters(&mut self, sit: &Situation, zones: &[String]) -> Result<(), SetupError> {
+    pub(super) fn situation_counters(&mut self, sit: &Situation, zones: &[crate::model::Id]) -> Result<(), SetupError> {
         let players = self.state.players.table().len();
         for (i, c) in sit.counters.iter().enumerate() {
             let player = c.on.strip_prefix("player ").and_then(|n| n.parse::<usize>().ok());
@@ -155,9 +155,9 @@ impl Game<'_> {
                 || zones.contains(&c.on)
                 || player.is_some_and(|n| (1..=players).contains(&n));
             if !holds {
-                let mut known: Vec<String> = sit.character.iter().map(|c| c.id.clone()).collect();
+                let mut known: Vec<crate::model::Id> = sit.character.iter().map(|c| c.id.clone()).collect();
                 known.extend(zones.iter().cloned());
-                known.extend((1..=players).map(|n| format!("player {n}")));
+                known.extend((1..=players).map(|n| crate::model::Id::from(format!("player {n}"))));
                 let help = mean(&c.on, &known);
                 return Err(SetupError::at(
                     format!("/counters/{i}/on"),
@@ -245,7 +245,7 @@ impl Game<'_> {
             let owner = PlayerId::seat((r.player.clamp(1, self.table().len() as u8) - 1) as usize);
             self.state
                 .units
-                .push(Unit { projectile: Some(r.marker.clone()), ..Unit::new(id, owner, Location::Space(space)) });
+                .push(Unit { projectile: Some(r.marker.clone()), ..Unit::new(crate::model::Id::from(id), owner, Location::Space(space)) });
         }
         Ok(())
     }
@@ -282,7 +282,7 @@ impl Game<'_> {
             }
             return Ok(());
         };
-        let known: Vec<String> = self.content.objectives.keys().cloned().collect();
+        let known: Vec<crate::model::Id> = self.content.objectives.keys().cloned().collect();
         let check = |key: &str, cards: &[crate::model::Id]| -> Result<(), SetupError> {
             match cards.iter().position(|c| !self.content.objectives.contains_key(c)) {
                 Some(k) => Err(SetupError::at(
@@ -323,7 +323,7 @@ impl<'a> Game<'a> {
         controllers: Vec<&'a mut dyn Controller>,
     ) -> Result<Game<'a>, SetupError> {
         let Some(scenario) = content.scenarios.get(&sit.scenario).map(|e| &e.value) else {
-            let known: Vec<String> = content.scenarios.keys().cloned().collect();
+            let known: Vec<crate::model::Id> = content.scenarios.keys().cloned().collect();
             return Err(SetupError::at(
                 "/scenario",
                 format!("no scenario `{}`{}", sit.scenario, mean(&sit.scenario, &known)),
@@ -361,7 +361,7 @@ impl<'a> Game<'a> {
         }
         check_points(sit)?;
         let mut teams: Vec<Vec<Id>> = vec![vec![]; n as usize];
-        let characters: Vec<String> = content.characters.keys().cloned().collect();
+        let characters: Vec<crate::model::Id> = content.characters.keys().cloned().collect();
         for (i, c) in sit.character.iter().enumerate() {
             if teams.iter().flatten().any(|x| *x == c.id) {
                 return Err(SetupError::at(
@@ -402,7 +402,7 @@ impl<'a> Game<'a> {
         let mut g = Game::new(content, runtime, &setup, controllers)?;
         g.events.clear();
         g.state.underdog = PlayerId::seat((sit.underdog.clamp(1, n) - 1) as usize);
-        let map_zones: Vec<String> = map.zones.iter().map(|z| z.id.clone()).collect();
+        let map_zones: Vec<crate::model::Id> = map.zones.iter().map(|z| z.id.clone()).collect();
         let no_zone = |z: &str| {
             let help = match crate::read::suggest(z, &map_zones) {
                 Some(s) => format!(" (did you mean `{s}`?)"),

@@ -237,7 +237,7 @@ pub struct GameState {
 }
 
 /// A list of ids for people: `a, b` or `-`.
-fn ids(v: &[Id]) -> String {
+fn ids<S: std::borrow::Borrow<str>>(v: &[S]) -> String {
     if v.is_empty() { "-".into() } else { v.join(", ") }
 }
 

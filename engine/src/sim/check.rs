@@ -25,12 +25,12 @@ pub fn check_sims(loaded: &crate::loaded::Loaded, n: u64, jobs: usize) -> SimChe
     let mut setups: Vec<String> = Vec::new();
     let mut random: Vec<String> = Vec::new();
     for sc in content.scenarios.keys() {
-        let ready: Vec<String> =
+        let ready: Vec<crate::model::Id> =
             content.setups.values().filter(|s| s.value.scenario == *sc).map(|s| s.value.id.clone()).collect();
         if ready.is_empty() {
-            random.push(sc.clone());
+            random.push(sc.to_string());
         } else {
-            setups.extend(ready);
+            setups.extend(ready.iter().map(|s| s.to_string()));
         }
     }
     // The packs, for the reproduction command: pasted where `check` ran.
@@ -68,7 +68,7 @@ pub fn check_sims(loaded: &crate::loaded::Loaded, n: u64, jobs: usize) -> SimChe
         }
     };
     for setup in &setups {
-        let seats = content.setups.get(setup).map_or(2, |s| s.value.teams.len());
+        let seats = content.setups.get(setup.as_str()).map_or(2, |s| s.value.teams.len());
         play(&Teams::Setup(setup.clone()), seats, setup, &mut note);
     }
     // Random teams for every Scenario too, so every loaded Character plays:
@@ -82,7 +82,7 @@ pub fn check_sims(loaded: &crate::loaded::Loaded, n: u64, jobs: usize) -> SimChe
             } else {
                 format!("{scenario} --random-teams --seats {seats}")
             };
-            play(&Teams::Random(scenario.clone()), seats, &what, &mut note);
+            play(&Teams::Random(scenario.to_string()), seats, &what, &mut note);
         }
     }
     // Invictus team games, when gods are loaded (`crate::sim::invictus::check_sims`).

@@ -108,7 +108,7 @@ pub fn refuse(
         );
     }
     if let Teams::Random(scenario) = teams {
-        let sc = base.scenarios.get(scenario).ok_or_else(|| format!("no scenario `{scenario}` in the base content"))?;
+        let sc = base.scenarios.get(scenario.as_str()).ok_or_else(|| format!("no scenario `{scenario}` in the base content"))?;
         let pool: Vec<&Id> = if sc.value.characters.is_empty() {
             base.characters.keys().collect()
         } else {

@@ -85,7 +85,7 @@ pub fn play_with<'a>(
             Outcome::NoWinner => None,
         },
         turns: game.state.turn,
-        gods: game.state.players.iter().map(|p| p.god.clone()).collect(),
+        gods: game.state.players.iter().map(|p| p.god.to_string()).collect(),
         teams: game.state.players.iter().map(|p| p.team).collect(),
         effect_failures: game.effect_failures,
         last_failure: game.last_failure.clone(),

@@ -333,7 +333,7 @@ mod tests {
     use super::*;
 
     fn comp(teams: &[&[&str]], winner: Option<usize>, games: u64) -> Composition {
-        Composition { teams: teams.iter().map(|t| t.iter().map(|s| s.to_string()).collect()).collect(), winner, games }
+        Composition { teams: teams.iter().map(|t| t.iter().map(|s| crate::model::Id::from(*s)).collect()).collect(), winner, games }
     }
 
     #[test]

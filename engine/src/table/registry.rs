@@ -93,11 +93,11 @@ impl AristeiaSetup {
     pub fn game_setup(&self, content: &Content, seed: u64) -> Result<GameSetup, String> {
         let mut game = if self.random_teams {
             let sc =
-                &content.scenarios.get(&self.name).ok_or_else(|| format!("no Scenario `{}` is loaded", self.name))?;
+                &content.scenarios.get(self.name.as_str()).ok_or_else(|| format!("no Scenario `{}` is loaded", self.name))?;
             let seats = self.seats.unwrap_or_else(|| GameSetup::default_seats(&sc.value));
             GameSetup::random(content, &self.name, seats, seed)?
         } else {
-            if !content.setups.contains_key(&self.name) {
+            if !content.setups.contains_key(self.name.as_str()) {
                 return Err(format!("no setup `{}` is loaded", self.name));
             }
             let g = GameSetup::from_content(content, &self.name, seed)?;
@@ -134,14 +134,14 @@ impl Rules for AristeiaRules {
         runtime: &'a Runtime,
         setup: &Setup,
     ) -> Result<Box<dyn Table<'a> + 'a>, String> {
-        let game = if content.setups.contains_key(&setup.name) {
+        let game = if content.setups.contains_key(setup.name.as_str()) {
             let g = GameSetup::from_content(content, &setup.name, setup.seed)?;
             let n = g.teams.table().len();
             if setup.seats.is_some_and(|s| s != n) {
                 return Err(format!("setup `{}` is for {n} players", setup.name));
             }
             g
-        } else if let Some(sc) = content.scenarios.get(&setup.name) {
+        } else if let Some(sc) = content.scenarios.get(setup.name.as_str()) {
             let seats = setup.seats.unwrap_or_else(|| GameSetup::default_seats(&sc.value));
             GameSetup::random(content, &setup.name, seats, setup.seed)?
         } else {

@@ -91,7 +91,7 @@ impl Validator<'_> {
                 (Some(src), None) => {
                     let first_line = self.inline_first_line(origin, &format!("{sub}/lua"));
                     sources.push(ScriptSource {
-                        pack: origin.pack.clone(),
+                        pack: origin.pack.to_string(),
                         card: card.to_string(),
                         effect: effect_path.to_string(),
                         file: origin.file.clone(),
@@ -119,7 +119,7 @@ impl Validator<'_> {
                             if let Some(text) = texts.get(file) {
                                 let function = effect.get("function").and_then(Value::as_str).map(str::to_string);
                                 sources.push(ScriptSource {
-                                    pack: origin.pack.clone(),
+                                    pack: origin.pack.to_string(),
                                     card: card.to_string(),
                                     effect: effect_path.to_string(),
                                     file: file.clone(),
@@ -175,7 +175,7 @@ impl Validator<'_> {
                 }
                 if let Some(text) = texts.get(file) {
                     sources.push(ScriptSource {
-                        pack: pack.manifest.id.clone(),
+                        pack: pack.manifest.id.to_string(),
                         card: format!("script:{key}"),
                         effect: String::new(),
                         file: file.clone(),

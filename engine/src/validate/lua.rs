@@ -221,13 +221,13 @@ impl Validator<'_> {
     }
 
     /// The zones a Scenario rule's Lua may name (its map's), or every loaded map's.
-    fn zones_for(&self, src: &ScriptSource) -> (Vec<String>, Option<String>) {
+    fn zones_for(&self, src: &ScriptSource) -> (Vec<crate::model::Id>, Option<String>) {
         let c = &self.loaded.content;
         let scenario = src.card.strip_prefix("scenario:").and_then(|id| c.scenarios.get(id));
         if let Some(map) = scenario.and_then(|s| c.maps.get(&s.value.map)) {
-            return (map.value.zones.iter().map(|z| z.id.clone()).collect(), Some(map.value.id.clone()));
+            return (map.value.zones.iter().map(|z| z.id.clone()).collect(), Some(map.value.id.to_string()));
         }
-        let mut all: Vec<String> = c.maps.values().flat_map(|m| m.value.zones.iter().map(|z| z.id.clone())).collect();
+        let mut all: Vec<crate::model::Id> = c.maps.values().flat_map(|m| m.value.zones.iter().map(|z| z.id.clone())).collect();
         all.sort();
         all.dedup();
         (all, None)
@@ -244,7 +244,7 @@ impl Validator<'_> {
         guarded: bool,
     ) -> Option<Diagnostic> {
         let c = &self.loaded.content;
-        let (entry_kind, known): (Option<Kind>, Vec<String>) = match kind {
+        let (entry_kind, known): (Option<Kind>, Vec<crate::model::Id>) = match kind {
             IdKind::State => (Some(Kind::State), c.states.keys().cloned().collect()),
             IdKind::Die => (Some(Kind::Die), c.dice.keys().cloned().collect()),
             IdKind::God => (Some(Kind::God), c.gods.keys().cloned().collect()),

@@ -111,13 +111,13 @@ impl Validator<'_> {
     /// A reference to an entry no pack defines; "did you mean" for the first
     /// [`MAX_SUGGESTIONS`] of a load (each compares against every known id, so
     /// thousands of dangling references stay linear).
-    fn dangling(
+    fn dangling<S: AsRef<str>>(
         &self,
         origin: &Origin,
         sub: &str,
         kind: Kind,
         id: &str,
-        known: impl FnOnce() -> Vec<String>,
+        known: impl FnOnce() -> Vec<S>,
     ) -> Diagnostic {
         // The entry is there but failed to load: a consequence of its error,
         // shown with --strict, not a second mistake.
@@ -140,7 +140,7 @@ impl Validator<'_> {
         };
         // A reference into an optional dependency that is not loaded: say so
         // (the content is missing because the pack is, not because of a typo).
-        let absent: Vec<&String> = self
+        let absent: Vec<&crate::model::Id> = self
             .loaded
             .packs
             .iter()
@@ -167,7 +167,7 @@ impl Validator<'_> {
         };
         // A die is one of a handful of colours: name them all.
         if kind == Kind::Die {
-            let dice: Vec<&str> = self.loaded.content.dice.keys().map(String::as_str).collect();
+            let dice: Vec<&str> = self.loaded.content.dice.keys().map(crate::model::Id::as_str).collect();
             d = d.with_note(if dice.is_empty() {
                 "no loaded pack defines any die (aristeia-core has the six colours)".to_string()
             } else {
@@ -290,7 +290,7 @@ impl Validator<'_> {
             }
         }
         let dice = &self.loaded.content.dice;
-        let known: Vec<String> = dice.keys().cloned().collect();
+        let known: Vec<crate::model::Id> = dice.keys().cloned().collect();
         let mut found = Vec::new();
         for (origin, sub, pool) in pools {
             let mut counts: BTreeMap<&str, (usize, usize)> = BTreeMap::new();
@@ -329,7 +329,7 @@ impl Validator<'_> {
     /// Ids named by Tactics, Scenarios and setups exist.
     fn references(&mut self) {
         let c = &self.loaded.content;
-        let characters: Vec<String> = c.characters.keys().cloned().collect();
+        let characters: Vec<crate::model::Id> = c.characters.keys().cloned().collect();
         let mut found = Vec::new();
         for e in c.tactics.values() {
             if let Some(ch) = &e.value.character {
@@ -403,7 +403,7 @@ impl Validator<'_> {
     }
 
     fn zone_ref(&self, origin: &Origin, sub: &str, map: &Entry<Map>, zone: &str, found: &mut Vec<Diagnostic>) {
-        let zones: Vec<String> = map.value.zones.iter().map(|z| z.id.clone()).collect();
+        let zones: Vec<crate::model::Id> = map.value.zones.iter().map(|z| z.id.clone()).collect();
         if !zones.iter().any(|z| z == zone) {
             let mut d =
                 Diagnostic::error(Code::DanglingReference, format!("map `{}` has no zone `{zone}`", map.value.id))

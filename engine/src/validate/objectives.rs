@@ -99,7 +99,7 @@ impl Validator<'_> {
                         );
                     }
                     if let Some(s) = bonus_state.as_ref().filter(|s| !c.states.contains_key(*s)) {
-                        let states = || c.states.keys().cloned().collect::<Vec<String>>();
+                        let states = || c.states.keys().cloned().collect::<Vec<crate::model::Id>>();
                         found.push(self.dangling(&e.origin, "/requirement/bonus_state", Kind::State, s, states));
                     }
                 }

@@ -106,7 +106,7 @@ impl Validator<'_> {
         if s.characters.is_empty() {
             return;
         }
-        let known = || c.characters.keys().cloned().collect::<Vec<String>>();
+        let known = || c.characters.keys().cloned().collect::<Vec<crate::model::Id>>();
         for (k, id) in s.characters.iter().enumerate() {
             if s.characters[..k].contains(id) {
                 found.push(
@@ -174,7 +174,7 @@ impl Validator<'_> {
         let c = &self.loaded.content;
         let s = &e.value;
         let rule = &s.rules[i];
-        let characters = || c.characters.keys().cloned().collect::<Vec<String>>();
+        let characters = || c.characters.keys().cloned().collect::<Vec<crate::model::Id>>();
         let at = format!("/rules/{i}");
         // One id per rule: the narrative names the rule a player scores by.
         if let Some(first) = s.rules[..i].iter().position(|r| r.id == rule.id) {

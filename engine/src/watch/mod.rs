@@ -118,8 +118,8 @@ impl Snapshot {
     ) -> Result<SimStats, String> {
         let content = self.content();
         let (setup, teams) = if random_teams {
-            let sc = if content.scenarios.contains_key(scenario) {
-                scenario.to_string()
+            let sc: crate::model::Id = if content.scenarios.contains_key(scenario) {
+                scenario.into()
             } else {
                 content
                     .setups
@@ -127,7 +127,7 @@ impl Snapshot {
                     .map(|s| s.value.scenario.clone())
                     .ok_or_else(|| format!("no Scenario or setup is called `{scenario}`"))?
             };
-            (format!("{sc} (random teams)"), crate::sim::Teams::Random(sc))
+            (format!("{sc} (random teams)"), crate::sim::Teams::Random(sc.to_string()))
         } else {
             let setup = setup_for(&content, scenario).ok_or_else(|| {
                 format!("no setup, and no Scenario with a ready-made setup, is called `{scenario}` (with --random-teams any Scenario id works)")
@@ -157,7 +157,7 @@ pub fn setup_for(content: &Content, name: &str) -> Option<String> {
     if content.setups.contains_key(name) {
         return Some(name.to_string());
     }
-    content.setups.values().find(|s| s.value.scenario == name).map(|s| s.value.id.clone())
+    content.setups.values().find(|s| s.value.scenario == name).map(|s| s.value.id.to_string())
 }
 
 /// A short simulation batch, summed up for comparing two versions of the content.

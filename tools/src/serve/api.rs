@@ -211,11 +211,11 @@ fn content(state: &State, snap: &Snapshot) -> Reply {
     Reply::json(json!({
         "generation": snap.generation,
         "packs": packs,
-        "maps": names(c.maps.values().map(|m| (m.value.id.clone(), m.value.name.clone())).collect()),
-        "scenarios": names(c.scenarios.values().map(|s| (s.value.id.clone(), s.value.name.clone())).collect()),
-        "setups": names(c.setups.values().map(|s| (s.value.id.clone(), s.value.name.clone())).collect()),
-        "characters": names(c.characters.values().map(|s| (s.value.id.clone(), s.value.name.clone())).collect()),
-        "tactics": names(c.tactics.values().map(|s| (s.value.id.clone(), s.value.name.clone())).collect()),
+        "maps": names(c.maps.values().map(|m| (m.value.id.to_string(), m.value.name.clone())).collect()),
+        "scenarios": names(c.scenarios.values().map(|s| (s.value.id.to_string(), s.value.name.clone())).collect()),
+        "setups": names(c.setups.values().map(|s| (s.value.id.to_string(), s.value.name.clone())).collect()),
+        "characters": names(c.characters.values().map(|s| (s.value.id.to_string(), s.value.name.clone())).collect()),
+        "tactics": names(c.tactics.values().map(|s| (s.value.id.to_string(), s.value.name.clone())).collect()),
         "replays": replays,
     }))
 }

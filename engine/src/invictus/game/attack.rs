@@ -44,7 +44,7 @@ pub struct AttackFrame {
     /// The attacked player (or the owner of the attacked Reinforcement).
     pub target: PlayerId,
     /// The attacked Reinforcement, if any.
-    pub reinforcement: Option<String>,
+    pub reinforcement: Option<Id>,
     /// Standard or ability.
     pub kind: AttackKind,
     /// The Artifact's or ability's damage.
@@ -69,7 +69,7 @@ impl AttackFrame {
     pub fn new(
         attacker: PlayerId,
         target: PlayerId,
-        reinforcement: Option<String>,
+        reinforcement: Option<Id>,
         kind: AttackKind,
         base: i32,
     ) -> Self {
@@ -88,7 +88,7 @@ impl AttackFrame {
 
 impl<'a> Game<'a> {
     /// A standard attack with an Artifact from hand (`003 § Attack the Enemy`).
-    pub(crate) fn standard_attack(&mut self, p: PlayerId, artifact: &str, t: PlayerId, reinforcement: Option<String>) {
+    pub(crate) fn standard_attack(&mut self, p: PlayerId, artifact: &str, t: PlayerId, reinforcement: Option<Id>) {
         let Some(a) = self.artifact(artifact) else { return };
         if a.use_ != ArtifactUse::StandardAttack {
             return;
@@ -96,9 +96,9 @@ impl<'a> Game<'a> {
         self.play_from_hand(p, artifact);
         self.state.player_mut(p).stamina -= a.stamina_cost.unwrap_or(0) as i32;
         self.emit(Event::StandardAttack {
-            god: self.name(p),
-            artifact: artifact.to_string(),
-            target: self.name(t),
+            god: crate::model::Id::from(self.name(p)),
+            artifact: artifact.into(),
+            target: crate::model::Id::from(self.name(t)),
             reinforcement: reinforcement.clone(),
             stamina_left: self.state.player(p).stamina,
         });
@@ -115,7 +115,7 @@ impl<'a> Game<'a> {
             let colour = self.flip(p);
             let on_target = colour.is_some_and(|c| self.state.accuracy(p).contains(&c));
             if !on_target {
-                self.emit(Event::Missed { god: self.name(p) });
+                self.emit(Event::Missed { god: crate::model::Id::from(self.name(p)) });
                 self.attack = None;
                 return AttackResult { damage: 0, blocked: 0, failed: true };
             }
@@ -128,8 +128,8 @@ impl<'a> Game<'a> {
         };
         let result = frame.result();
         self.emit(Event::AttackResolved {
-            attacker: self.name(p),
-            target: self.name(t),
+            attacker: crate::model::Id::from(self.name(p)),
+            target: crate::model::Id::from(self.name(t)),
             damage: result.damage,
             blocked: result.blocked,
             failed: result.failed,
@@ -175,7 +175,7 @@ impl<'a> Game<'a> {
         let Some(i) = player.boosts.iter().position(|b| b.card.id == id) else { return };
         let card = player.boosts.remove(i).card;
         self.state.boost_discard.push(card);
-        self.emit(Event::BoostPlayed { god: self.name(p), boost: id.to_string() });
+        self.emit(Event::BoostPlayed { god: crate::model::Id::from(self.name(p)), boost: id.into() });
         self.frame_effect(p, format!("boost:{id}"), true, "effect", 0, 0);
     }
 
@@ -215,7 +215,7 @@ impl<'a> Game<'a> {
         } else {
             card.colour
         };
-        self.emit(Event::Flipped { god: self.name(p), boost: card.id.clone(), colour: colour.as_str().to_string() });
+        self.emit(Event::Flipped { god: crate::model::Id::from(self.name(p)), boost: card.id.clone(), colour: colour.as_str().into() });
         self.state.boost_discard.push(card);
         if self.state.boost_deck.is_empty() {
             self.apocalypse();
@@ -303,7 +303,7 @@ impl<'a> Game<'a> {
         match c {
             Choice::Block { artifact } => {
                 self.play_from_hand(q, &artifact);
-                self.emit(Event::Counter { god: self.name(q), with: artifact.clone() });
+                self.emit(Event::Counter { god: crate::model::Id::from(self.name(q)), with: artifact.clone() });
                 let block = self.artifact(&artifact).and_then(|a| a.block).unwrap_or(0) as i32;
                 self.frame_effect(q, format!("artifact:{artifact}"), false, "effect", block, 0);
             }
@@ -312,7 +312,7 @@ impl<'a> Game<'a> {
                 let Some(i) = player.boosts.iter().position(|b| b.card.id == boost) else { return };
                 let card = player.boosts.remove(i).card;
                 self.state.boost_discard.push(card);
-                self.emit(Event::Counter { god: self.name(q), with: boost.clone() });
+                self.emit(Event::Counter { god: crate::model::Id::from(self.name(q)), with: boost.clone() });
                 self.frame_effect(q, format!("boost:{boost}"), true, "effect", 0, 0);
             }
             Choice::CounterAbility { ability } => {
@@ -321,7 +321,7 @@ impl<'a> Game<'a> {
                 let Some(payment) = self.energy_payment(q, &ab.energy, false) else { return };
                 self.pay_energy(q, payment);
                 self.state.player_mut(q).stamina -= ab.stamina_cost as i32;
-                self.emit(Event::Counter { god: self.name(q), with: ability.clone() });
+                self.emit(Event::Counter { god: crate::model::Id::from(self.name(q)), with: ability.clone() });
                 self.frame_effect(
                     q,
                     format!("god:{}", god.id),
@@ -343,7 +343,7 @@ impl<'a> Game<'a> {
         }
         player.health = (player.health - amount).max(0);
         let health = player.health;
-        self.emit(Event::Damage { god: self.name(t), amount, health });
+        self.emit(Event::Damage { god: crate::model::Id::from(self.name(t)), amount, health });
     }
 
     /// A successful attack on a Reinforcement: a white token; the second defeats it.
@@ -353,7 +353,7 @@ impl<'a> Game<'a> {
         let Some(r) = player.reinforcements.iter_mut().find(|r| r.id == id) else { return };
         r.hits += 1;
         let hits = r.hits;
-        self.emit(Event::ReinforcementHit { owner: self.name(owner), reinforcement: id.to_string(), hits });
+        self.emit(Event::ReinforcementHit { owner: crate::model::Id::from(self.name(owner)), reinforcement: id.into(), hits });
         if hits >= hits_needed {
             self.lose_reinforcement(owner, id);
         }

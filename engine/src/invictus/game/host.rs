@@ -21,7 +21,7 @@ impl Host for Game<'_> {
             }
             HostFn::Chance(ChanceFn::Log) => {
                 if let Some(ApiValue::Str(s)) = args.first() {
-                    self.emit(Event::Log { text: s.clone() });
+                    self.emit(Event::Log { text: s.to_string() });
                 }
                 Ok(ApiValue::Nil)
             }
@@ -98,7 +98,7 @@ impl<'a> Game<'a> {
             F::InRange => ApiValue::Bool(self.state.in_range(self.player_arg(a, 0)?, self.player_arg(a, 1)?)),
             F::Hand => {
                 let p = self.player_arg(a, 0)?;
-                ApiValue::List(self.state.player(p).hand.iter().map(|c| c.id().to_string()).collect())
+                ApiValue::List(self.state.player(p).hand.iter().map(|c| c.id().into()).collect())
             }
             F::Attacker => self.attack.as_ref().map_or(ApiValue::Nil, |f| ApiValue::Str(self.name(f.attacker))),
             F::Defender => self.attack.as_ref().map_or(ApiValue::Nil, |f| ApiValue::Str(self.name(f.target))),
@@ -131,7 +131,7 @@ impl<'a> Game<'a> {
                         count += 1;
                     }
                 }
-                self.emit(Event::Drew { god: self.name(p), count });
+                self.emit(Event::Drew { god: crate::model::Id::from(self.name(p)), count });
                 ApiValue::Int(count as i64)
             }
             F::DiscardEnergyType => {
@@ -144,7 +144,7 @@ impl<'a> Game<'a> {
                     );
                 let player = self.state.player_mut(p);
                 player.hand = kept;
-                let cards: Vec<String> = gone.iter().map(|c| c.id().to_string()).collect();
+                let cards: Vec<Id> = gone.iter().map(|c| c.id().into()).collect();
                 player.discard.extend(gone);
                 let n = cards.len();
                 self.emit(Event::Discarded { god: self.name(p), cards });
@@ -205,7 +205,7 @@ impl<'a> Game<'a> {
                     }
                 };
                 if changed {
-                    self.emit(Event::Token { god: self.name(p), skill: s.clone(), active });
+                    self.emit(Event::Token { god: crate::model::Id::from(self.name(p)), skill: s.as_str().into(), active });
                 }
                 ApiValue::Bool(changed)
             }
@@ -222,9 +222,9 @@ impl<'a> Game<'a> {
                     Some(ApiValue::Str(s)) => s.clone(),
                     _ => "choose".into(),
                 };
-                let choices = options.iter().map(|t| Choice::Text { text: t.clone() }).collect();
+                let choices = options.iter().map(|t| Choice::Text { text: t.to_string() }).collect();
                 match self.ask(owner, DecisionKind::Choose, &prompt, choices) {
-                    Choice::Text { text } => ApiValue::Str(text),
+                    Choice::Text { text } => ApiValue::Str(crate::model::Id::from(text)),
                     _ => ApiValue::Nil,
                 }
             }

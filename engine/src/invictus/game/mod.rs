@@ -26,7 +26,7 @@ use super::decision::{Choice, Controller, Decision, DecisionKind, View};
 use super::event::Event;
 use super::state::{BoostCard, Card, GameState, Outcome};
 use crate::content::Content;
-use crate::model::{Artifact, Boost, God, Marketplace};
+use crate::model::{Artifact, Boost, God, Id, Marketplace};
 use crate::rules::seats::PlayerId;
 use crate::script::runtime::{Ctx, Runtime, ScriptId};
 use rand::{RngExt, SeedableRng};
@@ -127,7 +127,7 @@ impl<'a> Game<'a> {
     }
 
     /// A player's name: their god's id.
-    pub fn name(&self, p: PlayerId) -> String {
+    pub fn name(&self, p: PlayerId) -> Id {
         self.state.player(p).god.clone()
     }
 

@@ -153,7 +153,7 @@ impl<'a> Game<'a> {
         }
         let market = &content
             .marketplaces
-            .get(&setup.marketplace)
+            .get(setup.marketplace.as_str())
             .ok_or_else(|| SetupError(format!("no marketplace `{}` is loaded", setup.marketplace)))?
             .value;
         for a in &market.starter_deck {
@@ -252,8 +252,8 @@ impl<'a> Game<'a> {
             self.shuffle(&mut order);
         }
         let teams = setup.teams_by_seat(Some(&order));
-        let dealt: Vec<Vec<String>> = if setup.gods.is_empty() {
-            let mut pool: Vec<String> = self.content.gods.keys().cloned().collect();
+        let dealt: Vec<Vec<Id>> = if setup.gods.is_empty() {
+            let mut pool: Vec<crate::model::Id> = self.content.gods.keys().cloned().collect();
             if pool.len() < n {
                 return Err(SetupError(format!("{} gods are loaded; {n} players need at least {n}", pool.len())));
             }
@@ -265,11 +265,11 @@ impl<'a> Game<'a> {
                 return Err(SetupError(format!("{} gods named for {n} players", setup.gods.len())));
             }
             for g in &setup.gods {
-                if !self.content.gods.contains_key(g) {
+                if !self.content.gods.contains_key(g.as_str()) {
                     return Err(SetupError(format!("no god `{g}` is loaded")));
                 }
             }
-            setup.gods.iter().map(|g| vec![g.clone()]).collect()
+            setup.gods.iter().map(|g| vec![g.as_str().into()]).collect()
         };
         for (s, hand) in dealt.iter().enumerate() {
             let god = hand[0].clone();
@@ -278,7 +278,7 @@ impl<'a> Game<'a> {
         // Each player chooses one of the two boards without discussing (asked in seat order).
         for (s, hand) in dealt.iter().enumerate() {
             let p = PlayerId::seat(s);
-            let options: Vec<Choice> = hand.iter().map(|g| Choice::God { god: g.clone() }).collect();
+            let options: Vec<Choice> = hand.iter().map(|g| Choice::God { god: g.as_str().into() }).collect();
             let Choice::God { god } = self.ask(p, DecisionKind::ChooseGod, "which god do you play?", options) else {
                 unreachable!("only gods offered")
             };
@@ -317,7 +317,7 @@ impl<'a> Game<'a> {
         Player {
             seat,
             team,
-            god: god.to_string(),
+            god: god.into(),
             other_god: None,
             health,
             max_health: health,
@@ -364,7 +364,7 @@ impl<'a> Game<'a> {
         let tied: Vec<PlayerId> = self.state.players.iter().filter(|p| p.health == low).map(|p| p.seat).collect();
         let first = if tied.len() > 1 { tied[self.rng.random_range(0..tied.len())] } else { tied[0] };
         self.state.active = first;
-        self.emit(Event::FirstPlayer { god: self.name(first), tie_flip: tied.len() > 1 });
+        self.emit(Event::FirstPlayer { god: crate::model::Id::from(self.name(first)), tie_flip: tied.len() > 1 });
     }
 
     /// Draw until `p` holds `n` Artifacts (counterfeits count), shuffling the

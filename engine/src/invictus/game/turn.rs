@@ -14,7 +14,7 @@ impl<'a> Game<'a> {
         self.state.charged_this_turn = false;
         self.state.discharged_this_turn = false;
         self.state.turn_over = false;
-        self.emit(Event::TurnBegan { turn: self.state.turn, god: self.name(p) });
+        self.emit(Event::TurnBegan { turn: self.state.turn, god: crate::model::Id::from(self.name(p)) });
         loop {
             if self.state.outcome.is_some() || self.state.turn_over {
                 return;
@@ -57,14 +57,14 @@ impl<'a> Game<'a> {
                         let target = self.name(e);
                         out.push(Choice::StandardAttack {
                             artifact: id.clone(),
-                            target: target.clone(),
+                            target: target.as_str().into(),
                             reinforcement: None,
                         });
                         for r in &self.state.player(e).reinforcements {
                             let reinforcement = Some(r.id.clone());
                             out.push(Choice::StandardAttack {
                                 artifact: id.clone(),
-                                target: target.clone(),
+                                target: target.as_str().into(),
                                 reinforcement,
                             });
                         }
@@ -74,14 +74,14 @@ impl<'a> Game<'a> {
                     for q in &allies {
                         let qp = self.state.player(*q);
                         if qp.health < qp.max_health {
-                            out.push(Choice::Heal { artifact: id.clone(), target: self.name(*q) });
+                            out.push(Choice::Heal { artifact: id.clone(), target: crate::model::Id::from(self.name(*q)) });
                         }
                     }
                 }
                 ArtifactUse::Stamina => {
                     for q in &allies {
                         if self.state.player(*q).stamina < self.market.max_stamina as i32 {
-                            out.push(Choice::Stamina { artifact: id.clone(), target: self.name(*q) });
+                            out.push(Choice::Stamina { artifact: id.clone(), target: crate::model::Id::from(self.name(*q)) });
                         }
                     }
                 }
@@ -96,7 +96,7 @@ impl<'a> Game<'a> {
             for c in &me.charged {
                 if !seen.contains(&c.id()) {
                     seen.push(c.id());
-                    out.push(Choice::Discharge { artifact: c.id().to_string() });
+                    out.push(Choice::Discharge { artifact: c.id().into() });
                 }
             }
         }
@@ -132,7 +132,7 @@ impl<'a> Game<'a> {
     }
 
     /// Whom an ability may be performed on: `[None]` for none.
-    pub(crate) fn ability_targets(&self, p: PlayerId, ab: &crate::model::Ability) -> Vec<Option<String>> {
+    pub(crate) fn ability_targets(&self, p: PlayerId, ab: &crate::model::Ability) -> Vec<Option<Id>> {
         use crate::model::AbilityTarget;
         match ab.target {
             None => vec![None],
@@ -178,7 +178,7 @@ impl<'a> Game<'a> {
                 if let Some(c) = self.remove_from_hand(p, &artifact) {
                     self.state.player_mut(p).charged.push(c);
                     self.state.charged_this_turn = true;
-                    self.emit(Event::Charged { god: self.name(p), artifact });
+                    self.emit(Event::Charged { god: crate::model::Id::from(self.name(p)), artifact });
                 }
             }
             Choice::Discharge { artifact } => {
@@ -187,7 +187,7 @@ impl<'a> Game<'a> {
                     let c = player.charged.remove(i);
                     player.discard.push(c);
                     self.state.discharged_this_turn = true;
-                    self.emit(Event::Discharged { god: self.name(p), artifact });
+                    self.emit(Event::Discharged { god: crate::model::Id::from(self.name(p)), artifact });
                 }
             }
             Choice::Add { purchase } => self.transaction(p, purchase),
@@ -220,7 +220,7 @@ impl<'a> Game<'a> {
         let before = player.health;
         player.health = (player.health + amount).min(player.max_health);
         let (gained, health) = (player.health - before, player.health);
-        self.emit(Event::Healed { god: self.name(p), amount: gained, health });
+        self.emit(Event::Healed { god: crate::model::Id::from(self.name(p)), amount: gained, health });
     }
 
     /// Gain Stamina, never above the maximum (24, Elixir).
@@ -233,7 +233,7 @@ impl<'a> Game<'a> {
         let before = player.stamina;
         player.stamina = (player.stamina + amount).min(max).max(0);
         let (gained, stamina) = (player.stamina - before, player.stamina);
-        self.emit(Event::StaminaGained { god: self.name(p), amount: gained, stamina });
+        self.emit(Event::StaminaGained { god: crate::model::Id::from(self.name(p)), amount: gained, stamina });
     }
 
     /// Play a Boost from hand (not an attack's or a counter): to the Boost
@@ -243,7 +243,7 @@ impl<'a> Game<'a> {
         let Some(i) = player.boosts.iter().position(|b| b.card.id == id) else { return };
         let card = player.boosts.remove(i).card;
         self.state.boost_discard.push(card);
-        self.emit(Event::BoostPlayed { god: self.name(p), boost: id.to_string() });
+        self.emit(Event::BoostPlayed { god: crate::model::Id::from(self.name(p)), boost: id.into() });
         self.run_effect(p, &format!("boost:{id}"), "effect", None);
     }
 
@@ -284,7 +284,7 @@ impl<'a> Game<'a> {
         self.draw_to(p, self.market.hand_size as usize);
         let full = self.full_stamina(p);
         self.state.player_mut(p).stamina = full;
-        self.emit(Event::TurnEnded { god: self.name(p), stamina: full });
+        self.emit(Event::TurnEnded { god: crate::model::Id::from(self.name(p)), stamina: full });
     }
 
     /// The chargeable Energy types of `p`.

@@ -91,7 +91,7 @@ impl<'a> Game<'a> {
                         for b in &self.board.barriers {
                             let id = format!("barrier@{},{}", b.q, b.r);
                             if self.in_range(actor, &id, range) {
-                                out.push((action.id.clone(), Some(id), action.cost));
+                                out.push((action.id.clone(), Some(crate::model::Id::from(id)), action.cost));
                             }
                         }
                     }
@@ -148,7 +148,7 @@ impl<'a> Game<'a> {
         let u = self.unit_mut(id).expect("unit");
         u.movement_points = u.movement_points.saturating_add(speed);
         let total = u.movement_points;
-        self.emit(Event::MovementPoints { character: id.to_string(), gained: speed, total });
+        self.emit(Event::MovementPoints { character: id.into(), gained: speed, total });
     }
 
     pub(super) fn perform(&mut self, id: &str, action_id: &str, target: Option<&str>, cost: u8) -> Result<()> {
@@ -158,9 +158,9 @@ impl<'a> Game<'a> {
             u.action_points = u.action_points.saturating_sub(cost);
         }
         self.emit(Event::Action {
-            character: id.to_string(),
-            action: action_id.to_string(),
-            target: target.map(str::to_string),
+            character: id.into(),
+            action: action_id.into(),
+            target: target.map(crate::model::Id::from),
             cost,
         });
         if action_id == "move" {
@@ -217,7 +217,7 @@ impl<'a> Game<'a> {
             self.offer_focused(id, &mut pool);
             if action.attack {
                 let t = target.ok_or("an Attack needs a Target")?.to_string();
-                let outer_attacker = self.roll_frame.attacker.replace(id.to_string());
+                let outer_attacker = self.roll_frame.attacker.replace(id.into());
                 let mut defense = self.card(&t).defense.clone();
                 // The Defender's Roll is a Roll of its own (R22).
                 self.offer_focused(&t, &mut defense);

@@ -16,11 +16,11 @@ impl<'a> Game<'a> {
         let hp = self.card(id).hit_points;
         if self.table().prime_time() {
             let by = self.damage_by(id, _source);
-            self.last_hit.insert(id.to_string(), by);
+            self.last_hit.insert(id.into(), by);
         }
         if self.state.objectives.is_some() {
             match self.damage_cause(_source) {
-                Some(cause) => self.last_cause.insert(id.to_string(), cause),
+                Some(cause) => self.last_cause.insert(id.into(), cause),
                 None => self.last_cause.remove(id),
             };
         }
@@ -32,7 +32,7 @@ impl<'a> Game<'a> {
         let total = u.damage;
         let minion = u.minion.is_some();
         let projectile = u.projectile.is_some();
-        self.emit(Event::Damage { character: id.to_string(), amount: total - before, total });
+        self.emit(Event::Damage { character: id.into(), amount: total - before, total });
         if projectile {
             // No Frag for destroying one (`001 § Running Projectiles`).
             if total >= hp {
@@ -49,7 +49,7 @@ impl<'a> Game<'a> {
             return;
         }
         if self.in_effect() {
-            self.effect_frame.after_effect.push_back(AfterEffect::Damage(id.to_string()));
+            self.effect_frame.after_effect.push_back(AfterEffect::Damage(id.into()));
             return;
         }
         self.damage_received(id);
@@ -158,7 +158,7 @@ impl<'a> Game<'a> {
             u.until_end_of_round.clear();
             u.owner
         };
-        self.emit(Event::Benched { character: id.to_string() });
+        self.emit(Event::Benched { character: id.into() });
         if self.content.states.contains_key("minus-2-energy") {
             let _ = self.impose(id, "minus-2-energy", None);
         }
@@ -207,7 +207,7 @@ impl<'a> Game<'a> {
             u.until_end_of_round.clear();
             u.owner
         };
-        self.emit(Event::Infirmary { character: id.to_string() });
+        self.emit(Event::Infirmary { character: id.into() });
         self.left_the_hexadome(id);
         let opponent = self.table().opponent(owner);
         self.state.players[opponent].frags = self.state.players[opponent].frags.saturating_add(1);

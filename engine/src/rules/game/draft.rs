@@ -27,12 +27,12 @@ pub(super) fn seat_units(
                     let mut n = 1;
                     let id = loop {
                         let id = format!("{}-{n}", m.id);
-                        if !units.iter().any(|u| u.id == id) && !content.characters.contains_key(&id) {
+                        if !units.iter().any(|u| u.id == id) && !content.characters.contains_key(id.as_str()) {
                             break id;
                         }
                         n += 1;
                     };
-                    let mut u = blank(&id, p);
+                    let mut u = blank(&crate::model::Id::from(&id), p);
                     u.location = Location::Aside;
                     u.minion = Some(MinionOf { card: m.id.clone(), controller: c.clone(), slot });
                     units.push(u);

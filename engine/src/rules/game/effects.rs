@@ -40,13 +40,13 @@ impl<'a> Game<'a> {
         target: Option<&str>,
     ) -> bool {
         let ctx = Ctx {
-            self_id: Some(actor.to_string()),
-            target: target.map(str::to_string),
+            self_id: Some(actor.into()),
+            target: target.map(crate::model::Id::from),
             successes: None,
             ..Ctx::default()
         };
         let rt = self.runtime;
-        let outer = self.effect_frame.effect_source.replace(actor.to_string());
+        let outer = self.effect_frame.effect_source.replace(actor.into());
         self.effect_frame.probing = true;
         self.effect_frame.probe_asked = false;
         self.effect_frame.running.push(script);
@@ -78,7 +78,7 @@ impl<'a> Game<'a> {
         };
         self.effect_failures += 1;
         self.emit(Event::EffectFailed {
-            card: home.to_string(),
+            card: home.into(),
             effect: path.to_string(),
             message: failure.0,
             file: failure.1,
@@ -135,8 +135,8 @@ impl<'a> Game<'a> {
             return;
         };
         let ctx =
-            Ctx { self_id: Some(self_id.to_string()), target: target.map(str::to_string), successes, ..Ctx::default() };
-        self.call_effect(script, card, path, &ctx, Some(self_id.to_string()));
+            Ctx { self_id: Some(self_id.into()), target: target.map(crate::model::Id::from), successes, ..Ctx::default() };
+        self.call_effect(script, card, path, &ctx, Some(self_id.into()));
     }
 
     /// Call a script with `ctx` as the effect of `source` (a Character; none
@@ -158,7 +158,7 @@ impl<'a> Game<'a> {
                     self.effect_frame.after_effect.clear();
                     self.effect_failures += 1;
                     self.emit(Event::EffectFailed {
-                        card: card.to_string(),
+                        card: card.into(),
                         effect: path.to_string(),
                         message: "effects set off more than 32 further effects in a row: the chain is stopped".into(),
                         file: String::new(),
@@ -180,7 +180,7 @@ impl<'a> Game<'a> {
         if let Err(e) = result {
             self.effect_failures += 1;
             self.emit(Event::EffectFailed {
-                card: card.to_string(),
+                card: card.into(),
                 effect: path.to_string(),
                 message: e.message.clone(),
                 file: e.file.display().to_string(),

@@ -36,10 +36,10 @@ impl GameSetup {
             .and_then(|(sc, map)| GameSetup::default_zones(sc, map, table).ok());
         let zone = |p: PlayerId| {
             s.teams[p.index()].deployment_zone.clone().unwrap_or_else(|| match (&defaults, p.index()) {
-                (_, 0) if table.len() == 2 => "zone-1".to_string(),
-                (_, 1) if table.len() == 2 => "zone-4".to_string(),
+                (_, 0) if table.len() == 2 => "zone-1".into(),
+                (_, 1) if table.len() == 2 => "zone-4".into(),
                 (Some(d), _) => d[p].clone(),
-                (None, i) => format!("zone-{}", i + 1),
+                (None, i) => format!("zone-{}", i + 1).into(),
             })
         };
         Ok(GameSetup {
@@ -120,7 +120,7 @@ impl GameSetup {
         };
         let zones = GameSetup::default_zones(sc, map, table)?;
         let decks: Seated<Vec<Id>> = teams.iter().map(|t| deck(t)).collect::<Vec<_>>().into();
-        Ok(GameSetup { scenario: scenario.to_string(), decks, teams, zones, seed, optional_rules: BTreeSet::new() })
+        Ok(GameSetup { scenario: scenario.into(), decks, teams, zones, seed, optional_rules: BTreeSet::new() })
     }
 
     /// Each player's Deployment Zone: the Scenario's, else the map's first

@@ -192,7 +192,7 @@ impl<'a> Game<'a> {
             QueryFn::FreeSpacesInZone => {
                 let zone = a.s(0)?;
                 if !self.board.zones.contains_key(zone) {
-                    let known: Vec<&str> = self.board.zones.keys().map(String::as_str).collect();
+                    let known: Vec<&str> = self.board.zones.keys().map(crate::model::Id::as_str).collect();
                     return Err(format!(
                         "free_spaces_in_zone: the map has no zone `{zone}` (its zones: {})",
                         known.join(", ")
@@ -270,7 +270,7 @@ impl<'a> Game<'a> {
                     let total = u.damage;
                     // Nothing to heal, nothing happens (and nothing to tell).
                     if healed > 0 {
-                        self.emit(Event::Healed { character: t, amount: healed, total });
+                        self.emit(Event::Healed { character: crate::model::Id::from(t), amount: healed, total });
                     }
                 }
                 ApiValue::Nil
@@ -314,8 +314,8 @@ impl<'a> Game<'a> {
                 let t = a.character(self, 0)?;
                 let name = a.s(1)?.to_string();
                 let u = self.unit_mut(&t).expect("unit");
-                if !u.until_end_of_activation.contains(&name) {
-                    u.until_end_of_activation.push(name);
+                if !u.until_end_of_activation.contains(&crate::model::Id::from(&name)) {
+                    u.until_end_of_activation.push(crate::model::Id::from(name));
                 }
                 ApiValue::Nil
             }
@@ -323,8 +323,8 @@ impl<'a> Game<'a> {
                 let t = a.character(self, 0)?;
                 let name = a.s(1)?.to_string();
                 let u = self.unit_mut(&t).expect("unit");
-                if !u.until_end_of_round.contains(&name) {
-                    u.until_end_of_round.push(name.clone());
+                if !u.until_end_of_round.contains(&crate::model::Id::from(&name)) {
+                    u.until_end_of_round.push(name.as_str().into());
                     self.emit(Event::Log { text: format!("{t} is under {name} until the end of the Round") });
                 }
                 ApiValue::Nil
@@ -342,7 +342,7 @@ impl<'a> Game<'a> {
                 let t = a.character(self, 0)?;
                 let max = a.n(1, 0).clamp(0, 20) as u8;
                 let player = self.effect_player();
-                self.effect_frame.pending_grant = Some((t, max, player));
+                self.effect_frame.pending_grant = Some((crate::model::Id::from(t), max, player));
                 ApiValue::Nil
             }
             ChangeFn::DeployMinion => {
@@ -397,7 +397,7 @@ impl<'a> Game<'a> {
                         self.decide(decider, DecisionKind::Displace, Some(&t), "Displace to?", options)
                     {
                         self.unit_mut(&t).expect("unit").location = Location::Space(space);
-                        self.emit(Event::Displaced { character: t.clone(), from, to: space });
+                        self.emit(Event::Displaced { character: t.as_str().into(), from, to: space });
                         self.entered(&t, Some(from), space);
                     }
                 }
@@ -420,7 +420,7 @@ impl<'a> Game<'a> {
                 }
                 let from = self.space_of(&t);
                 self.unit_mut(&t).expect("unit").location = Location::Space(to);
-                self.emit(Event::Placed { character: t.clone(), from, to });
+                self.emit(Event::Placed { character: t.as_str().into(), from, to });
                 self.entered(&t, from, to);
                 ApiValue::Nil
             }
@@ -435,8 +435,8 @@ impl<'a> Game<'a> {
                 if let (Location::Space(ha), Location::Space(hb)) = (la, lb) {
                     self.unit_mut(&a).expect("unit").location = Location::Space(hb);
                     self.unit_mut(&b).expect("unit").location = Location::Space(ha);
-                    self.emit(Event::Placed { character: a.clone(), from: Some(ha), to: hb });
-                    self.emit(Event::Placed { character: b.clone(), from: Some(hb), to: ha });
+                    self.emit(Event::Placed { character: a.as_str().into(), from: Some(ha), to: hb });
+                    self.emit(Event::Placed { character: b.as_str().into(), from: Some(hb), to: ha });
                     self.entered(&a, Some(ha), hb);
                     self.entered(&b, Some(hb), ha);
                 }
@@ -479,7 +479,7 @@ impl<'a> Game<'a> {
                     return Err(format!("displace_to: [{q}, {r}] is not a Free space Adjacent to `{t}`"));
                 }
                 self.unit_mut(&t).expect("unit").location = Location::Space(to);
-                self.emit(Event::Displaced { character: t.clone(), from, to });
+                self.emit(Event::Displaced { character: t.as_str().into(), from, to });
                 self.entered(&t, Some(from), to);
                 ApiValue::Nil
             }
@@ -511,24 +511,24 @@ impl<'a> Game<'a> {
             DiceFn::AddDieToNextRoll => {
                 let t = a.character(self, 0)?;
                 let die = a.s(1)?.to_string();
-                if !self.content.dice.contains_key(&die) {
+                if !self.content.dice.contains_key(die.as_str()) {
                     return Err(format!("add_die_to_next_roll: no die `{die}`"));
                 }
                 // Only the active Character has a next Roll "in this Activation".
                 if self.state.active.as_deref() == Some(t.as_str()) {
-                    self.unit_mut(&t).expect("unit").next_roll.push(die);
+                    self.unit_mut(&t).expect("unit").next_roll.push(crate::model::Id::from(die));
                 }
                 ApiValue::Nil
             }
             DiceFn::RollDie => {
                 let die = a.s(0)?.to_string();
-                if !self.content.dice.contains_key(&die) {
+                if !self.content.dice.contains_key(die.as_str()) {
                     return Err(format!("roll_die: no die `{die}`"));
                 }
                 let who = self.effect_frame.effect_source.clone().unwrap_or_default();
-                let faces = self.roll_dice(&Pool { dice: vec![die], symbols: vec![] });
-                let face: Vec<String> =
-                    faces.first().map_or(vec![], |(_, f)| f.iter().map(|x| symbol_name(*x).to_string()).collect());
+                let faces = self.roll_dice(&Pool { dice: vec![crate::model::Id::from(die)], symbols: vec![] });
+                let face: Vec<crate::model::Id> =
+                    faces.first().map_or(vec![], |(_, f)| f.iter().map(|x| symbol_name(*x).into()).collect());
                 self.emit(Event::Rolled { character: who, faces, added: vec![] });
                 ApiValue::List(face)
             }
@@ -587,7 +587,7 @@ impl<'a> Game<'a> {
             RollFn::AddDie if self.roll_frame.pending_pools.is_some() => {
                 let die = a.s(0)?.to_string();
                 let limit =
-                    self.content.dice.get(&die).ok_or_else(|| format!("add_die: no die `{die}`"))?.value.max_per_roll
+                    self.content.dice.get(die.as_str()).ok_or_else(|| format!("add_die: no die `{die}`"))?.value.max_per_roll
                         as usize;
                 let side = self.roll_frame.tactic_side.unwrap_or(Side::Active);
                 if self.roll_frame.pool_locked[side as usize] {
@@ -600,7 +600,7 @@ impl<'a> Game<'a> {
                 for _ in 0..a.n(1, 1).clamp(0, 6) {
                     // The per-Roll limits hold (`000 § Dice`); dice over them are not added.
                     if pool.dice.iter().filter(|d| **d == die).count() < limit {
-                        pool.dice.push(die.clone());
+                        pool.dice.push(die.as_str().into());
                     } else {
                         refused += 1;
                     }
@@ -668,12 +668,12 @@ impl<'a> Game<'a> {
                     check.target = false;
                 } else {
                     let die = a.s(0)?.to_string();
-                    if !self.content.dice.contains_key(&die) {
+                    if !self.content.dice.contains_key(die.as_str()) {
                         return Err(format!("cover_die: no die `{die}`"));
                     }
                     let check = self.roll_frame.cover_check.as_mut().expect("cover check");
                     if check.attacker.is_some() {
-                        check.attacker = Some(die);
+                        check.attacker = Some(crate::model::Id::from(die));
                     }
                 }
                 ApiValue::Nil
@@ -711,13 +711,13 @@ impl<'a> Game<'a> {
                 };
                 let decider = self.effect_player();
                 let (kind, opts) = if func == ChoiceFn::ChooseTarget {
-                    (DecisionKind::Target, options.iter().map(|o| Choice::Pick { id: o.clone() }).collect())
+                    (DecisionKind::Target, options.iter().map(|o| Choice::Pick { id: o.as_str().into() }).collect())
                 } else {
-                    (DecisionKind::Choose, options.iter().map(|o| Choice::Text { text: o.clone() }).collect())
+                    (DecisionKind::Choose, options.iter().map(|o| Choice::Text { text: o.to_string() }).collect())
                 };
                 match self.decide(decider, kind, self.state.active.clone().as_deref(), &prompt, opts) {
                     Choice::Pick { id } => ApiValue::Str(id),
-                    Choice::Text { text } => ApiValue::Str(text),
+                    Choice::Text { text } => ApiValue::Str(crate::model::Id::from(text)),
                     _ => ApiValue::Nil,
                 }
             }
@@ -757,8 +757,8 @@ impl Game<'_> {
             }
         };
         self.emit(match points {
-            Points::Action => Event::ActionPoints { character, gained: amount, total },
-            Points::Movement => Event::MovementPoints { character, gained: amount, total },
+            Points::Action => Event::ActionPoints { character: crate::model::Id::from(character), gained: amount, total },
+            Points::Movement => Event::MovementPoints { character: crate::model::Id::from(character), gained: amount, total },
         });
     }
 }

@@ -18,9 +18,9 @@ impl<'a> Game<'a> {
     fn zone_arg(&self, a: &Args<'_>, i: usize, scoring: bool) -> std::result::Result<Id, String> {
         let zone = a.s(i)?;
         if self.board.zones.contains_key(zone) || (scoring && zone == model::SCORING_ZONE) {
-            return Ok(zone.to_string());
+            return Ok(zone.into());
         }
-        let known: Vec<&str> = self.board.zones.keys().map(String::as_str).collect();
+        let known: Vec<&str> = self.board.zones.keys().map(crate::model::Id::as_str).collect();
         Err(format!("{}: the map has no zone `{zone}` (its zones: {})", a.f.name, known.join(", ")))
     }
 
@@ -33,7 +33,7 @@ impl<'a> Game<'a> {
             || self.board.zones.contains_key(on)
             || player.is_some_and(|n| (1..=self.table().len()).contains(&n));
         if ok {
-            Ok(on.to_string())
+            Ok(on.into())
         } else {
             Err(format!(
                 "{}: `{on}` is neither a Character in this game, a zone of the map, nor a player (`player 1`)",
@@ -156,7 +156,7 @@ impl<'a> Game<'a> {
             };
             let mut set = Vec::new();
             for z in zones {
-                if !self.board.zones.contains_key(z) {
+                if !self.board.zones.contains_key(z.as_str()) {
                     return Err(format!("set_scoring_zones: the map has no zone `{z}`"));
                 }
                 if !set.contains(z) {
@@ -180,10 +180,10 @@ impl<'a> Game<'a> {
                 return Ok(ApiValue::Nil);
             }
             let prompt = match a.args.get(2) {
-                Some(ApiValue::Str(s)) => s.clone(),
+                Some(ApiValue::Str(s)) => s.to_string(),
                 _ => "Which zone?".to_string(),
             };
-            let options = zones.iter().map(|z| Choice::Pick { id: z.clone() }).collect();
+            let options = zones.iter().map(|z| Choice::Pick { id: z.as_str().into() }).collect();
             match self.decide(p, DecisionKind::ScoringZone, None, &prompt, options) {
                 Choice::Pick { id } => ApiValue::Str(id),
                 _ => ApiValue::Nil,
@@ -200,7 +200,7 @@ impl<'a> Game<'a> {
                 return Ok(ApiValue::Nil);
             }
             let prompt = match a.args.get(2) {
-                Some(ApiValue::Str(s)) => s.clone(),
+                Some(ApiValue::Str(s)) => s.to_string(),
                 _ => "Which space?".to_string(),
             };
             let options = super::host_args::space_choices(spaces, "choose_space_for")?;
@@ -223,17 +223,17 @@ impl<'a> Game<'a> {
             // Once the game is over nothing changes: the counter as it stands.
             let amount = if self.state.over { 0 } else { amount };
             let held = self.state.counters.entry(on.clone()).or_default();
-            let value = held.get(&name).copied().unwrap_or(0).saturating_add(amount).clamp(0, MAX_COUNTER);
+            let value = held.get(name.as_str()).copied().unwrap_or(0).saturating_add(amount).clamp(0, MAX_COUNTER);
             if value == 0 {
-                held.remove(&name);
+                held.remove(name.as_str());
             } else {
-                held.insert(name.clone(), value);
+                held.insert(name.as_str().into(), value);
             }
             if held.is_empty() {
                 self.state.counters.remove(&on);
             }
             if amount != 0 {
-                self.emit(Event::Counter { on, counter: name, value });
+                self.emit(Event::Counter { on, counter: crate::model::Id::from(name), value });
             }
             ApiValue::Int(value)
         })

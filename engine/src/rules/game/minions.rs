@@ -13,7 +13,7 @@ impl<'a> Game<'a> {
         u.location = Location::Aside;
         u.damage = 0;
         u.tokens.clear();
-        self.emit(Event::MinionRemoved { minion: id.to_string(), why: why.to_string() });
+        self.emit(Event::MinionRemoved { minion: id.into(), why: why.to_string() });
     }
 
     /// A Controller deploys one of its Minions of card `card` on a Free space
@@ -47,7 +47,7 @@ impl<'a> Game<'a> {
             return Err(format!("[{}, {}] is Adjacent to an Allied Minion", space.q, space.r));
         }
         self.unit_mut(&id).expect("minion").location = Location::Space(space);
-        self.emit(Event::MinionDeployed { controller: controller.to_string(), minion: id.clone(), space });
+        self.emit(Event::MinionDeployed { controller: controller.into(), minion: id.clone(), space });
         Ok(id)
     }
 }

@@ -509,7 +509,7 @@ impl<'a> Game<'a> {
             Some(s) => (s.card, s.effect, s.file.display().to_string()),
             None => ("(engine)".to_string(), String::new(), String::new()),
         };
-        self.emit(Event::Stopped { card, effect, message, file });
+        self.emit(Event::Stopped { card: crate::model::Id::from(card), effect, message, file });
     }
 
     /// Ask a player.
@@ -541,7 +541,7 @@ impl<'a> Game<'a> {
             }
         }
         let decision =
-            Decision { player, kind, character: character.map(str::to_string), prompt: prompt.to_string(), options };
+            Decision { player, kind, character: character.map(crate::model::Id::from), prompt: prompt.to_string(), options };
         let view = View::new(player, &self.state, &self.events, self.content, &self.board);
         let answer = self.controllers[player].decide(&decision, &view);
         if answer == usize::MAX && self.halted.is_none() {

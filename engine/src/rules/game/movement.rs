@@ -73,7 +73,7 @@ impl<'a> Game<'a> {
             }
             let limit = self.content.dice.get("black").map_or(0, |d| d.value.max_per_roll as usize);
             let room = limit.saturating_sub(brawn.dice.iter().filter(|d| *d == "black").count());
-            brawn.dice.extend(std::iter::repeat_n("black".to_string(), extra.min(room)));
+            brawn.dice.extend(std::iter::repeat_n(crate::model::Id::from("black"), extra.min(room)));
             if extra > room {
                 self.emit(Event::Log {
                     text: format!(
@@ -91,7 +91,7 @@ impl<'a> Game<'a> {
                 if let Some(u) = self.unit_mut(id) {
                     u.movement_points = 0;
                 }
-                self.emit(Event::DisengageFailed { character: id.to_string() });
+                self.emit(Event::DisengageFailed { character: id.into() });
                 return;
             }
             self.emit(Event::Log { text: format!("{id} Disengages") });
@@ -128,7 +128,7 @@ impl<'a> Game<'a> {
         u.movement_points -= 1;
         u.movement_spent = u.movement_spent.saturating_add(1);
         u.location = Location::Space(to);
-        self.emit(Event::Moved { character: id.to_string(), from, to });
+        self.emit(Event::Moved { character: id.into(), from, to });
         self.entered(id, Some(from), to);
     }
 }

@@ -60,11 +60,11 @@ impl<'a> Game<'a> {
         };
         let Some(i) = list.iter().position(|c| c == card) else { return };
         list.remove(i);
-        deck.discard.push(card.to_string());
+        deck.discard.push(card.into());
         if held == Held::Available {
             deck.refill_pending = true;
         }
-        self.emit(Event::ObjectiveClaimed { player: p, card: card.to_string(), vp });
+        self.emit(Event::ObjectiveClaimed { player: p, card: card.into(), vp });
         self.gain_victory_points(p, vp, card);
         if held == Held::Hidden {
             self.draw_hidden(p);
@@ -126,7 +126,7 @@ impl<'a> Game<'a> {
         if self.state.objectives.is_none() {
             return;
         }
-        let imposer = source.map(str::to_string).or_else(|| self.effect_frame.effect_source.clone());
+        let imposer = source.map(str::to_string).or_else(|| self.effect_frame.effect_source.map(String::from));
         let Some(p) = imposer.as_deref().and_then(|c| self.unit(c)).map(|u| u.owner) else { return };
         for (held, card) in self.claimable(p) {
             let Some(o) = self.objective_card(&card) else { continue };
@@ -303,9 +303,9 @@ impl<'a> Game<'a> {
         };
         if let Some(i) = list.iter().position(|c| c == card) {
             list.remove(i);
-            deck.discard.push(card.to_string());
+            deck.discard.push(card.into());
         }
-        self.emit(Event::ObjectiveClaimed { player: p, card: card.to_string(), vp: amount });
+        self.emit(Event::ObjectiveClaimed { player: p, card: card.into(), vp: amount });
         self.emit(Event::VictoryPointsTaken { player: p, from, amount, left });
         self.gain_victory_points(p, amount, card);
         if held == Held::Hidden {

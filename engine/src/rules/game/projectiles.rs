@@ -69,7 +69,7 @@ impl<'a> Game<'a> {
         let id = format!("running-projectile-{}", self.state.projectiles_deployed);
         if options.is_empty() {
             self.state.projectile_deck.insert(0, marker);
-            self.emit(Event::ProjectileRemoved { projectile: id, why: "discarded".into() });
+            self.emit(Event::ProjectileRemoved { projectile: crate::model::Id::from(id), why: "discarded".into() });
             return;
         }
         let Choice::Space { space } =
@@ -77,9 +77,9 @@ impl<'a> Game<'a> {
         else {
             return;
         };
-        let u = Unit { projectile: Some(marker), ..Unit::new(id.clone(), p, Location::Space(space)) };
+        let u = Unit { projectile: Some(marker), ..Unit::new(id.as_str().into(), p, Location::Space(space)) };
         self.state.units.push(u);
-        self.emit(Event::ProjectileDeployed { player: p, projectile: id, space });
+        self.emit(Event::ProjectileDeployed { player: p, projectile: crate::model::Id::from(id), space });
     }
 
     /// A Running Projectile leaves the HexaDome; its marker goes to the bottom of the deck.
@@ -93,7 +93,7 @@ impl<'a> Game<'a> {
         u.damage = 0;
         let marker = u.projectile.clone().unwrap_or_default();
         self.state.projectile_deck.insert(0, marker);
-        self.emit(Event::ProjectileRemoved { projectile: id.to_string(), why: why.to_string() });
+        self.emit(Event::ProjectileRemoved { projectile: id.into(), why: why.to_string() });
     }
 
     /// Flip a Running Projectile against a Character: its Effect applies, then
@@ -102,9 +102,9 @@ impl<'a> Game<'a> {
     pub(super) fn trigger_projectile(&mut self, projectile: &str, target: &str) {
         let Some(marker) = self.unit(projectile).and_then(|u| u.projectile.clone()) else { return };
         self.emit(Event::ProjectileTriggered {
-            projectile: projectile.to_string(),
+            projectile: projectile.into(),
             marker: marker.clone(),
-            target: target.to_string(),
+            target: target.into(),
         });
         let text =
             self.content.running_projectiles.get(&marker).map(|e| e.value.effect.text.clone()).unwrap_or_default();
@@ -175,7 +175,7 @@ impl<'a> Game<'a> {
                 Choice::MoveTo { space } => {
                     visited.insert(space);
                     g.unit_mut(id).expect("projectile").location = Location::Space(space);
-                    g.emit(Event::Displaced { character: id.to_string(), from, to: space });
+                    g.emit(Event::Displaced { character: id.into(), from, to: space });
                     true
                 }
                 _ => false,

@@ -79,7 +79,7 @@ impl<'a> Game<'a> {
     pub(super) fn say_pool_change(&mut self, who: &str, path: &str, before: Option<&[Pool; 2]>, index: usize) {
         let (Some(before), Some(after)) = (before, self.roll_frame.pending_pools.as_ref()) else { return };
         let (b, a) = (&before[index], &after[index]);
-        let mut added: Vec<String> = a.dice.clone();
+        let mut added: Vec<crate::model::Id> = a.dice.clone();
         for d in &b.dice {
             if let Some(i) = added.iter().position(|x| x == d) {
                 added.remove(i);
@@ -151,7 +151,7 @@ impl<'a> Game<'a> {
         switches: &[model::Switch],
     ) -> u32 {
         let faces = self.roll_dice(pool);
-        self.emit(Event::Rolled { character: id.to_string(), faces: faces.clone(), added: pool.symbols.clone() });
+        self.emit(Event::Rolled { character: id.into(), faces: faces.clone(), added: pool.symbols.clone() });
         let side = SideRoll::rolled(faces, &pool.symbols);
         // A Simple Roll as a Face to Face Roll with nobody opposite.
         let mut ftf = FaceToFace::new(side, SideRoll::rolled(vec![], &[]));
@@ -164,7 +164,7 @@ impl<'a> Game<'a> {
         self.roll_frame.switches_forbidden = [false; 2];
         self.roll_frame.pool_locked = [false; 2];
         self.emit(Event::RollResult {
-            active: id.to_string(),
+            active: id.into(),
             active_successes: r.active_successes,
             opponent: None,
             opponent_successes: 0,
@@ -186,13 +186,13 @@ impl<'a> Game<'a> {
     ) -> crate::rules::roll::Results {
         let a_faces = self.roll_dice(active_pool);
         self.emit(Event::Rolled {
-            character: active.to_string(),
+            character: active.into(),
             faces: a_faces.clone(),
             added: active_pool.symbols.clone(),
         });
         let o_faces = self.roll_dice(opponent_pool);
         self.emit(Event::Rolled {
-            character: opponent.to_string(),
+            character: opponent.into(),
             faces: o_faces.clone(),
             added: opponent_pool.symbols.clone(),
         });
@@ -221,7 +221,7 @@ impl<'a> Game<'a> {
                 options,
             ) {
                 ftf.use_critical_block(side, index);
-                self.emit(Event::CriticalBlock { character: who.to_string(), nullified: die });
+                self.emit(Event::CriticalBlock { character: who.into(), nullified: crate::model::Id::from(die) });
             }
         }
         for (side, who) in [(Side::Active, active), (Side::Opponent, opponent)] {
@@ -234,7 +234,7 @@ impl<'a> Game<'a> {
             self.roll_frame.roll = Some(RollCtx {
                 roll: ftf.clone(),
                 side: Side::Active,
-                rollers: [active.to_string(), opponent.to_string()],
+                rollers: [active.into(), opponent.into()],
             });
             self.run_card_effect(active, path, active, Some(opponent), None, text);
             if let Some(rc) = self.roll_frame.roll.take() {
@@ -254,11 +254,11 @@ impl<'a> Game<'a> {
         let both = can_pay(self, Side::Active, active, action_switches) && can_pay(self, Side::Opponent, opponent, &[]);
         let first_is_active = !both || {
             let order = vec![
-                Choice::First { character: active.to_string() },
-                Choice::First { character: opponent.to_string() },
+                Choice::First { character: active.into() },
+                Choice::First { character: opponent.into() },
             ];
             self.decide(active_owner, DecisionKind::SwitchOrder, Some(active), "Who activates Switches first?", order)
-                == Choice::First { character: active.to_string() }
+                == Choice::First { character: active.into() }
         };
         let sides = if first_is_active { [Side::Active, Side::Opponent] } else { [Side::Opponent, Side::Active] };
         for side in sides {
@@ -275,9 +275,9 @@ impl<'a> Game<'a> {
         self.roll_frame.switches_forbidden = [false; 2];
         self.roll_frame.pool_locked = [false; 2];
         self.emit(Event::RollResult {
-            active: active.to_string(),
+            active: active.into(),
             active_successes: r.active_successes,
-            opponent: Some(opponent.to_string()),
+            opponent: Some(opponent.into()),
             opponent_successes: r.opponent_successes,
         });
         r
@@ -309,7 +309,7 @@ impl<'a> Game<'a> {
         // Automatic Skills used in the Switches step, offered like a Switch with
         // no cost while their condition holds (Dead Man's Hand).
         // A skill without a condition is offered once per Switches step.
-        let mut skills: Vec<(String, String, bool)> = card
+        let mut skills: Vec<(crate::model::Id, String, bool)> = card
             .automatic_skills
             .iter()
             .filter(|k| k.timing == Some(model::Window::Switches) && !self.silenced(who, &k.id))
@@ -326,7 +326,7 @@ impl<'a> Game<'a> {
             let mut usable = Vec::new();
             for (k, _, _) in &skills {
                 if self.condition_at(who, &format!("automatic_skills[id={k}].condition"), target) {
-                    usable.push(Choice::Activate { switch: k.clone() });
+                    usable.push(Choice::Activate { switch: k.as_str().into() });
                 }
             }
             let options: Vec<Choice> = std::iter::once(Choice::Done)
@@ -350,7 +350,7 @@ impl<'a> Game<'a> {
                 self.roll_frame.roll = Some(RollCtx {
                     roll: ftf.clone(),
                     side,
-                    rollers: [who.to_string(), target.unwrap_or_default().to_string()],
+                    rollers: [who.into(), target.unwrap_or_default().into()],
                 });
                 self.run_card_effect(who, &format!("automatic_skills[id={k}].effect"), who, target, None, &text);
                 if let Some(rc) = self.roll_frame.roll.take() {
@@ -360,12 +360,12 @@ impl<'a> Game<'a> {
             }
             let Some((path, s)) = all.iter().find(|(_, s)| s.id == switch).cloned() else { return };
             ftf.side_mut(side).tally.pay(&s.cost);
-            self.emit(Event::Switch { character: who.to_string(), switch: s.id.clone(), cost: s.cost.clone() });
+            self.emit(Event::Switch { character: who.into(), switch: s.id.clone(), cost: s.cost.clone() });
             let path = if path.is_empty() { self.action_switch_path(who, &s.id) } else { path };
             self.roll_frame.roll = Some(RollCtx {
                 roll: ftf.clone(),
                 side,
-                rollers: [who.to_string(), target.unwrap_or_default().to_string()],
+                rollers: [who.into(), target.unwrap_or_default().into()],
             });
             self.run_card_effect(who, &path, who, target, None, &s.effect.text);
             if let Some(rc) = self.roll_frame.roll.take() {
@@ -388,7 +388,7 @@ impl<'a> Game<'a> {
     pub(super) fn add_die_within_limit(&mut self, who: &str, pool: &mut Pool, die: &str) {
         let limit = self.content.dice.get(die).map_or(0, |d| d.value.max_per_roll as usize);
         if pool.dice.iter().filter(|d| *d == die).count() < limit {
-            pool.dice.push(die.to_string());
+            pool.dice.push(die.into());
         } else {
             self.emit(Event::Log {
                 text: format!("{who}'s {die} die is not added: a Roll holds at most {limit} (000 § Dice)"),
@@ -419,7 +419,7 @@ impl<'a> Game<'a> {
             return CoverCheck { attacker: None, target: false };
         }
         let check = CoverCheck {
-            attacker: self.cover(attacker, target).then(|| "black".to_string()),
+            attacker: self.cover(attacker, target).then(|| "black".into()),
             target: self.cover(target, attacker),
         };
         self.roll_frame.cover_check = Some(check);

@@ -207,17 +207,17 @@ impl<'a> Game<'a> {
         if !mine.is_empty() {
             self.state.smoke.retain(|(_, c)| c != id);
             for space in mine {
-                self.emit(Event::SmokeRemoved { character: id.to_string(), space });
+                self.emit(Event::SmokeRemoved { character: id.into(), space });
             }
         }
         let Some(unit) = self.unit(id) else { return Ok(()) };
         if unit.location == Location::Infirmary {
-            self.emit(Event::ActivationSkipped { character: id.to_string() });
+            self.emit(Event::ActivationSkipped { character: id.into() });
             return Ok(());
         }
         let owner = unit.owner;
         // Preparation Step (`000 § Preparation Step`).
-        self.state.active = Some(id.to_string());
+        self.state.active = Some(id.into());
         if self.rule(OptionalRule::RemoveStates) {
             self.remove_a_state(id, owner);
         }
@@ -229,7 +229,7 @@ impl<'a> Game<'a> {
             u.movement_spent = 0;
             u.next_roll.clear();
         }
-        self.emit(Event::ActivationStarted { character: id.to_string(), action_points: energy });
+        self.emit(Event::ActivationStarted { character: id.into(), action_points: energy });
         self.open_window(model::Window::ActivationStart, Some(id));
         if self.unit(id).map(|u| u.location) == Some(Location::Bench) {
             self.return_from_bench(id, owner);
@@ -336,7 +336,7 @@ impl<'a> Game<'a> {
             self.decide(owner, DecisionKind::BenchReturn, Some(id), "Return from the Bench where?", options)
         {
             self.unit_mut(id).expect("unit").location = Location::Space(space);
-            self.emit(Event::ReturnedFromBench { character: id.to_string(), space });
+            self.emit(Event::ReturnedFromBench { character: id.into(), space });
         }
     }
 

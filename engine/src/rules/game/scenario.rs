@@ -33,7 +33,7 @@ pub(super) struct RuleCtx {
 impl RuleCtx {
     /// For a Character and its player.
     pub(super) fn of(character: &str, player: PlayerId) -> RuleCtx {
-        RuleCtx { character: Some(character.to_string()), player: Some(player), ..RuleCtx::default() }
+        RuleCtx { character: Some(character.into()), player: Some(player), ..RuleCtx::default() }
     }
 }
 
@@ -128,7 +128,7 @@ impl<'a> Game<'a> {
         let total = &mut self.state.players[p].victory_points;
         *total = total.saturating_add(u32::from(amount));
         let total = self.state.players[p].victory_points;
-        self.emit(Event::VictoryPoints { player: p, gained: amount, total, objective: objective.to_string() });
+        self.emit(Event::VictoryPoints { player: p, gained: amount, total, objective: objective.into() });
     }
 
     /// The Victory Points a player gained in a Round (0 for one not played).
@@ -196,7 +196,7 @@ impl<'a> Game<'a> {
                 map.zones
                     .iter()
                     .filter(|z| self.state.scoring_zones.contains(&z.id))
-                    .flat_map(|z| z.adjacent.iter().map(String::as_str))
+                    .flat_map(|z| z.adjacent.iter().map(crate::model::Id::as_str))
                     .collect()
             }
         };

@@ -220,7 +220,7 @@ impl<'a> Game<'a> {
     fn first_to_deploy(&mut self) -> PlayerId {
         let prime_time = self.state.underdog;
         let seats: Vec<PlayerId> = self.table().order_from(prime_time);
-        let options = seats.iter().map(|p| Choice::Pick { id: p.to_string() }).collect();
+        let options = seats.iter().map(|p| Choice::Pick { id: p.to_string().into() }).collect();
         let Choice::Pick { id } =
             self.decide(prime_time, DecisionKind::Deploy, None, "Which player deploys first?", options)
         else {

@@ -86,7 +86,7 @@ impl<'a> Game<'a> {
             return;
         }
         if self.in_effect() {
-            self.effect_frame.after_effect.push_back(AfterEffect::Entered(id.to_string(), from, space));
+            self.effect_frame.after_effect.push_back(AfterEffect::Entered(id.into(), from, space));
             return;
         }
         if scenario {

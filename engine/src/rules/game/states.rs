@@ -25,13 +25,13 @@ impl<'a> Game<'a> {
             u.tokens.retain(|t| t.state != state);
         }
         u.tokens.push(Token {
-            state: state.to_string(),
+            state: state.into(),
             side: TokenSide::Red,
-            source: source.map(str::to_string),
+            source: source.map(crate::model::Id::from),
             choice: None,
         });
         let owner = u.owner;
-        self.emit(Event::StateImposed { character: id.to_string(), state: state.to_string() });
+        self.emit(Event::StateImposed { character: id.into(), state: state.into() });
         self.objectives_state_imposed(state, source, &before);
         if state == "silenced" {
             self.choose_silenced(id, source);
@@ -39,7 +39,7 @@ impl<'a> Game<'a> {
         if red_damage > 0 {
             self.inflict(id, red_damage, None);
         }
-        let at = scenario::RuleCtx { state: Some(state.to_string()), ..scenario::RuleCtx::of(id, owner) };
+        let at = scenario::RuleCtx { state: Some(state.into()), ..scenario::RuleCtx::of(id, owner) };
         self.scenario_window(model::ScenarioWindow::StateImposed, at);
         Ok(())
     }
@@ -105,7 +105,7 @@ impl<'a> Game<'a> {
         let Some(i) = u.tokens.iter().position(|t| t.state == state) else { return false };
         u.tokens.remove(i);
         let left = u.tokens.iter().filter(|t| t.state == state).count().min(255) as u8;
-        self.emit(Event::StateRemoved { character: id.to_string(), state: state.to_string(), left });
+        self.emit(Event::StateRemoved { character: id.into(), state: state.into(), left });
         true
     }
 
@@ -137,7 +137,7 @@ impl<'a> Game<'a> {
                     t.side = TokenSide::Blue;
                 }
             }
-            self.emit(Event::StateFlipped { character: id.to_string(), state: s.clone() });
+            self.emit(Event::StateFlipped { character: id.into(), state: s.clone() });
             let side = self.content.states.get(&s).map(|st| st.value.blue_side.clone()).unwrap_or_default();
             if side.damage > 0 {
                 self.inflict(id, side.damage, None);

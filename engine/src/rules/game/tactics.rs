@@ -122,7 +122,7 @@ impl<'a> Game<'a> {
         let Some(i) = hand.iter().position(|t| t == tactic) else { return };
         let t = hand.remove(i);
         self.state.players[p].discard.push(t.clone());
-        self.emit(Event::TacticPlayed { player: p, tactic: t.clone(), character: character.to_string() });
+        self.emit(Event::TacticPlayed { player: p, tactic: t.clone(), character: character.into() });
         // "No!" may cancel "any Tactic used by another player" (`001 § No!`):
         // each other player in turn from Prime Time may answer, the first
         // who does plays it (docs/rulings.md R48). With two players, the opponent.
@@ -176,7 +176,7 @@ impl<'a> Game<'a> {
         let Some(pools) = self.roll_frame.pending_pools.as_mut() else { return };
         let pool = &mut pools[if side == Side::Active { 0 } else { 1 }];
         if !locked && pool.dice.iter().filter(|d| *d == die).count() < limit {
-            pool.dice.push(die.to_string());
+            pool.dice.push(die.into());
             self.emit(Event::Log {
                 text: format!("{tactic} adds only its {die} die to {character}'s Roll, none of its other Effects"),
             });
@@ -296,7 +296,7 @@ impl<'a> Game<'a> {
         // of their Characters in the HexaDome.
         let theirs_self: Id = other
             .filter(|o| self.unit(o).is_some_and(|u| u.owner == other_owner))
-            .map(str::to_string)
+            .map(Id::from)
             .or_else(|| {
                 let team = &self.state.players[other_owner].team;
                 team.iter().find(|c| self.space_of(c).is_some()).or(team.first()).cloned()
@@ -354,10 +354,10 @@ impl<'a> Game<'a> {
     fn supporting_tactics(&mut self, roller: &str, other: Option<&str>, roll: RollKind, rolling: [PlayerId; 2]) {
         let sides: Vec<(Side, Id, Option<Id>)> = match other {
             Some(o) if roll != RollKind::Simple => vec![
-                (Side::Active, roller.to_string(), Some(o.to_string())),
-                (Side::Opponent, o.to_string(), Some(roller.to_string())),
+                (Side::Active, roller.into(), Some(o.into())),
+                (Side::Opponent, o.into(), Some(roller.into())),
             ],
-            _ => vec![(Side::Active, roller.to_string(), other.map(str::to_string))],
+            _ => vec![(Side::Active, roller.into(), other.map(crate::model::Id::from))],
         };
         let supporters: Vec<PlayerId> =
             self.table().order_from(self.state.underdog).into_iter().filter(|p| !rolling.contains(p)).collect();
@@ -414,7 +414,7 @@ impl<'a> Game<'a> {
             let has = self.card(&who).automatic_skills.iter().any(|k| k.timing == Some(model::Window::AfterRoll));
             if has {
                 self.roll_frame.roll =
-                    Some(RollCtx { roll: ftf.clone(), side, rollers: [who.clone(), them.clone().unwrap_or_default()] });
+                    Some(RollCtx { roll: ftf.clone(), side, rollers: [who.as_str().into(), crate::model::Id::from(them.clone().unwrap_or_default())] });
                 self.automatic_skills(&who, model::Window::AfterRoll, them.as_deref(), None);
                 if let Some(rc) = self.roll_frame.roll.take() {
                     *ftf = rc.roll;
@@ -452,7 +452,7 @@ impl<'a> Game<'a> {
                     break;
                 };
                 self.roll_frame.roll =
-                    Some(RollCtx { roll: ftf.clone(), side, rollers: [who.clone(), them.clone().unwrap_or_default()] });
+                    Some(RollCtx { roll: ftf.clone(), side, rollers: [who.as_str().into(), crate::model::Id::from(them.clone().unwrap_or_default())] });
                 self.play_tactic(p, &tactic, &who, them.as_deref());
                 if let Some(rc) = self.roll_frame.roll.take() {
                     *ftf = rc.roll;

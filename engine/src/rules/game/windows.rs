@@ -186,7 +186,7 @@ impl<'a> Game<'a> {
         }
         let for_player = |g: &Self, p: PlayerId| -> Option<Id> {
             if let Some(c) = character {
-                return Some(c.to_string());
+                return Some(c.into());
             }
             let team = &g.state.players[p].team;
             team.iter().find(|c| g.space_of(c).is_some()).or(team.first()).cloned()

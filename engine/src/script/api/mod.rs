@@ -352,12 +352,12 @@ pub fn value_from_json(v: &serde_json::Value, ty: Ty) -> Result<ApiValue, String
         (Value::Bool(b), Ty::Boolean) => ApiValue::Bool(*b),
         (Value::Number(n), Ty::Integer | Ty::Player) => ApiValue::Int(n.as_i64().ok_or("whole numbers only")?),
         (Value::String(s), Ty::String | Ty::Character | Ty::State | Ty::Die | Ty::Symbol | Ty::Side) => {
-            ApiValue::Str(s.clone())
+            ApiValue::Str(s.as_str().into())
         }
         (Value::Array(_), Ty::Space) => ApiValue::Space(space(v)?),
         (Value::Array(a), Ty::SpaceList) => ApiValue::Spaces(a.iter().map(space).collect::<Result<_, _>>()?),
         (Value::Array(a), Ty::CharacterList | Ty::StringList) => ApiValue::List(
-            a.iter().map(|x| x.as_str().map(str::to_string).ok_or("lists hold strings")).collect::<Result<_, _>>()?,
+            a.iter().map(|x| x.as_str().map(crate::model::Id::from).ok_or("lists hold strings")).collect::<Result<_, _>>()?,
         ),
         _ => return Err(format!("not a {}", ty.lua_name())),
     })
@@ -379,13 +379,13 @@ pub enum ApiValue {
     /// A whole number.
     Int(i64),
     /// A string (ids, symbols, sides, text).
-    Str(String),
+    Str(crate::model::Id),
     /// A space `{q, r}`.
     Space([i64; 2]),
     /// A list of spaces.
     Spaces(Vec<[i64; 2]>),
     /// A list of strings.
-    List(Vec<String>),
+    List(Vec<crate::model::Id>),
 }
 
 impl std::fmt::Display for ApiValue {

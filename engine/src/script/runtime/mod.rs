@@ -198,18 +198,18 @@ pub fn compile_all(sources: Vec<ScriptSource>) -> (Arc<ScriptSet>, Vec<ScriptErr
 #[derive(Debug, Clone, Default)]
 pub struct Ctx {
     /// The Character whose card it is.
-    pub self_id: Option<String>,
+    pub self_id: Option<crate::model::Id>,
     /// The declared Target.
-    pub target: Option<String>,
+    pub target: Option<crate::model::Id>,
     /// Successes of the Roll the effect follows.
     pub successes: Option<i64>,
     /// The player a Scenario rule runs for (1, 2, ...): the Character's
     /// player, or the player credited with a Frag.
     pub player: Option<i64>,
     /// The zone a Character entered (a Scenario rule's `zone-entered`).
-    pub zone: Option<String>,
+    pub zone: Option<crate::model::Id>,
     /// The State imposed (a Scenario rule's `state-imposed`).
-    pub state: Option<String>,
+    pub state: Option<crate::model::Id>,
 }
 
 /// Budget message; also how a budget error is recognised.

@@ -9,9 +9,12 @@ pub(super) fn to_api_value(v: &Value) -> ApiValue {
         Value::Boolean(b) => ApiValue::Bool(*b),
         Value::Integer(i) => ApiValue::Int(*i),
         Value::Number(n) if n.fract() == 0.0 && n.is_finite() && n.abs() < 9.0e15 => ApiValue::Int(*n as i64),
-        Value::Number(n) => ApiValue::Str(n.to_string()),
-        Value::String(s) => ApiValue::Str(s.to_string_lossy().chars().take(1000).collect()),
-        other => ApiValue::Str(format!("<{}>", other.type_name())),
+        Value::Number(n) => ApiValue::Str(n.to_string().into()),
+        Value::String(s) => {
+            let text: String = s.to_string_lossy().chars().take(1000).collect();
+            crate::model::Id::try_new(&text).map_or(ApiValue::Nil, ApiValue::Str)
+        }
+        other => ApiValue::Str(format!("<{}>", other.type_name()).into()),
     }
 }
 
@@ -174,7 +177,7 @@ pub(super) fn harden(lua: &Lua, shared: &Rc<Shared>, ctx: &mlua::AnyUserData) ->
                     }
                 }
                 let host = shared.host().ok_or_else(|| lua_err("print needs a game"))?;
-                host.call(log, &[ApiValue::Str(text)]).map_err(lua_err)?;
+                host.call(log, &[ApiValue::Str(crate::model::Id::try_new(&text).map_err(lua_err)?)]).map_err(lua_err)?;
                 // The line is an event of the game: counted with the others.
                 shared.count_events()
             })?,
@@ -252,6 +255,8 @@ pub(super) fn check_arg(f: &ApiFn, i: usize, p: &api::Param, v: &Value) -> mlua:
             v.type_name()
         ))
     };
+    // A new name past the table of ids' limit (`model::INTERN_LIMIT`).
+    let refused = |e: String| lua_err(format!("argument #{} `{}` to {}: {e}", i + 1, p.name, f.name));
     if matches!(v, Value::Nil) {
         return if p.optional { Ok(ApiValue::Nil) } else { Err(bad(p.ty.lua_name())) };
     }
@@ -304,12 +309,14 @@ pub(super) fn check_arg(f: &ApiFn, i: usize, p: &api::Param, v: &Value) -> mlua:
                 _ => Err(bad("integer")),
             }
         }
-        Ty::String => string(4096).map(ApiValue::Str),
-        Ty::Character | Ty::State | Ty::Die => string(128).map(ApiValue::Str),
+        Ty::String => string(4096).and_then(|s| crate::model::Id::try_new(&s).map(ApiValue::Str).map_err(refused)),
+        Ty::Character | Ty::State | Ty::Die => {
+            string(128).and_then(|s| crate::model::Id::try_new(&s).map(ApiValue::Str).map_err(refused))
+        }
         Ty::Symbol | Ty::Side => {
             let s = string(64)?;
             let ok = api::allowed(p.ty).is_some_and(|a| a.contains(&s.as_str()));
-            if ok { Ok(ApiValue::Str(s)) } else { Err(bad(&api::allowed(p.ty).unwrap_or(&[]).join(" | "))) }
+            if ok { Ok(ApiValue::Str(crate::model::Id::from(s))) } else { Err(bad(&api::allowed(p.ty).unwrap_or(&[]).join(" | "))) }
         }
         Ty::Space => match v {
             Value::Table(t) => {
@@ -350,7 +357,8 @@ pub(super) fn check_arg(f: &ApiFn, i: usize, p: &api::Param, v: &Value) -> mlua:
                 for k in 1..=n {
                     match t.raw_get::<Value>(k)? {
                         Value::String(s) if s.as_bytes().len() <= 128 => {
-                            out.push(s.to_str().map_err(|_| bad("list of UTF-8 strings"))?.to_string())
+                            let text = s.to_str().map_err(|_| bad("list of UTF-8 strings"))?;
+                            out.push(crate::model::Id::try_new(&text).map_err(refused)?)
                         }
                         _ => return Err(bad("list of strings")),
                     }
@@ -368,14 +376,14 @@ pub(super) fn from_api_value(lua: &Lua, v: &ApiValue) -> mlua::Result<Value> {
         ApiValue::Nil => Value::Nil,
         ApiValue::Bool(b) => Value::Boolean(*b),
         ApiValue::Int(i) => Value::Integer(*i),
-        ApiValue::Str(s) => Value::String(lua.create_string(s)?),
+        ApiValue::Str(s) => Value::String(lua.create_string(s.as_str())?),
         ApiValue::Space([q, r]) => {
             let t = lua.create_sequence_from([*q, *r])?;
             t.set_readonly(true);
             Value::Table(t)
         }
         ApiValue::List(l) => {
-            let t = lua.create_sequence_from(l.iter().map(String::as_str))?;
+            let t = lua.create_sequence_from(l.iter().map(crate::model::Id::as_str))?;
             t.set_readonly(true);
             Value::Table(t)
         }
@@ -402,7 +410,7 @@ pub(super) fn frozen(lua: &Lua, pairs: Vec<(&str, Value)>) -> mlua::Result<Value
 }
 
 pub(super) fn pool_table(lua: &Lua, pool: &crate::model::Pool) -> mlua::Result<Value> {
-    let dice = lua.create_sequence_from(pool.dice.iter().map(String::as_str))?;
+    let dice = lua.create_sequence_from(pool.dice.iter().map(crate::model::Id::as_str))?;
     dice.set_readonly(true);
     let symbols = lua.create_sequence_from(pool.symbols.iter().map(|s| symbol_name(*s)))?;
     symbols.set_readonly(true);
