@@ -346,7 +346,7 @@ fn every_state_turns_blue_then_goes() {
             // The next States Step removes the blue token.
             let mut again = sit.clone();
             again.character[0].states.clear();
-            again.character[0].blue_states = vec![id.clone()];
+            again.character[0].blue_states = vec![*id];
             let second = narrate(&again);
             assert!(second.contains(&format!("valkyrie is no longer {id}")), "{id}: {second:?}");
         }

@@ -73,7 +73,7 @@ fn play_recorded(
             answer,
             hands: state.players.iter().map(|p| p.hand.clone()).collect(),
             decks: state.players.iter().map(|p| p.deck.clone()).collect(),
-            markers: state.special_spaces.iter().map(|m| m.marker.clone()).collect(),
+            markers: state.special_spaces.iter().map(|m| m.marker).collect(),
             teams: state.players.iter().map(|p| p.team.clone()).collect(),
             round: state.round,
             marker: state.underdog,
@@ -284,7 +284,7 @@ fn the_draft_picks_the_teams_at_the_table() {
         let mut kept: Vec<Vec<arena_engine::model::Id>> = vec![vec![]; seats];
         for d in &drafts {
             let Choice::Pick { id } = &d.options[d.answer] else { panic!() };
-            kept[d.player.index()].push(id.clone());
+            kept[d.player.index()].push(*id);
         }
         let drafted: Vec<(PlayerId, Vec<arena_engine::model::Id>)> = record
             .events
@@ -303,7 +303,7 @@ fn the_draft_picks_the_teams_at_the_table() {
             .events
             .iter()
             .filter_map(|e| match e {
-                Event::Deployed { character, .. } => Some(character.clone()),
+                Event::Deployed { character, .. } => Some(*character),
                 _ => None,
             })
             .collect();

@@ -326,8 +326,9 @@ fn shown_zones(view: &View<'_>) -> Vec<arena_engine::model::Id> {
     let mut out = Vec::new();
     for c in view.objectives().map(|o| o.available.to_vec()).unwrap_or_default() {
         match view.content.objectives[&c].value.requirement.as_ref() {
-            Some(ObjectiveRequirement::Control { control: ZoneControl::CentralAndOther, .. }) => out
-                .extend(view.board.zones.iter().filter(|(_, (k, _))| *k == ZoneKind::Central).map(|(z, _)| z.clone())),
+            Some(ObjectiveRequirement::Control { control: ZoneControl::CentralAndOther, .. }) => {
+                out.extend(view.board.zones.iter().filter(|(_, (k, _))| *k == ZoneKind::Central).map(|(z, _)| *z))
+            }
             Some(ObjectiveRequirement::Control { zones, .. }) => out.extend(zones.iter().cloned()),
             _ => {}
         }

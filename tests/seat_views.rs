@@ -57,7 +57,9 @@ fn hidden_of(t: &dyn Table<'_>) -> Vec<Vec<String>> {
             .players
             .enumerate()
             .filter(|(p, _)| *p != d.player)
-            .flat_map(|(_, pl)| [pl.hand.iter().map(|c| c.to_string()).collect(), pl.deck.iter().map(|c| c.to_string()).collect()])
+            .flat_map(|(_, pl)| {
+                [pl.hand.iter().map(|c| c.to_string()).collect(), pl.deck.iter().map(|c| c.to_string()).collect()]
+            })
             .collect(),
         Native::Invictus { decision: Some(d), state, .. } => state
             .players

@@ -339,7 +339,7 @@ fn invariants(t: &dyn Table<'_>) -> Result<(), String> {
                         return Err(format!("{} is off the board at {h:?}", u.id));
                     }
                     if u.projectile.is_none() {
-                        if let Some(other) = spaces.insert(h, u.id.clone()) {
+                        if let Some(other) = spaces.insert(h, u.id) {
                             return Err(format!("{} and {other} share the space {h:?}", u.id));
                         }
                     }

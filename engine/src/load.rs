@@ -87,7 +87,7 @@ pub fn load_packs(roots: &[PathBuf], diags: Vec<Diagnostic>, options: &Options) 
     // 3. Content files, pack by pack in load order.
     for pi in 0..out.packs.len() {
         let files = out.packs[pi].content_files.clone();
-        let pack_id = out.packs[pi].manifest.id.clone();
+        let pack_id = out.packs[pi].manifest.id;
         for file in files {
             load_content_file(&pack_id, &file, schemas, options, &mut out);
         }

@@ -24,6 +24,7 @@
 
 use crate::diag::{Code, Diagnostic, Location};
 use crate::loaded::Loaded;
+use crate::model::Id;
 use crate::script::api::{self, ApiValue, Ty};
 use crate::script::host::RecordingHost;
 use crate::script::runtime::{Ctx, Limits, Runtime, ScriptSource};
@@ -255,12 +256,12 @@ fn run_case(rt: &Runtime, file: &Path, text: &str, index: usize, case: &Value) -
     };
     let ctx_json = case.get("ctx").cloned().unwrap_or(Value::Null);
     let ctx = Ctx {
-        self_id: ctx_json.get("self").and_then(Value::as_str).map(crate::model::Id::from),
-        target: ctx_json.get("target").and_then(Value::as_str).map(crate::model::Id::from),
+        self_id: ctx_json.get("self").and_then(Value::as_str).map(Id::from),
+        target: ctx_json.get("target").and_then(Value::as_str).map(Id::from),
         successes: ctx_json.get("successes").and_then(Value::as_i64),
         player: ctx_json.get("player").and_then(Value::as_i64),
-        zone: ctx_json.get("zone").and_then(Value::as_str).map(crate::model::Id::from),
-        state: ctx_json.get("state").and_then(Value::as_str).map(crate::model::Id::from),
+        zone: ctx_json.get("zone").and_then(Value::as_str).map(Id::from),
+        state: ctx_json.get("state").and_then(Value::as_str).map(Id::from),
     };
     let mut host = RecordingHost::new(case.get("seed").and_then(Value::as_u64).unwrap_or(1));
     if let Some(Value::Object(answers)) = case.get("answers") {

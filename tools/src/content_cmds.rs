@@ -77,7 +77,7 @@ pub fn show(args: ShowArgs, ui: &Ui, stdout: &mut dyn Write, stderr: &mut dyn Wr
     let origin = arena_engine::model::Kind::from_key(kind).and_then(|k| loaded.content.origin(k, id)).cloned();
     let defined = origin.as_ref().map(|o| {
         let line = loaded.locate(&o.file, &format!("{}/id", o.pointer)).map_or(1, |l| l.line);
-        (o.pack.clone(), o.file.display().to_string(), line)
+        (o.pack, o.file.display().to_string(), line)
     });
     let fields = loaded.provenance.get(&args.reference).cloned().unwrap_or_default();
     // Every leaf field and where it was set: a patch, else the defining file.

@@ -104,8 +104,12 @@ pub(super) fn script(
             }
         }
     }
-    let ctx =
-        Ctx { self_id: args.self_id.as_deref().map(arena_engine::model::Id::from), target: args.target.as_deref().map(arena_engine::model::Id::from), successes: args.successes, ..Ctx::default() };
+    let ctx = Ctx {
+        self_id: args.self_id.as_deref().map(arena_engine::model::Id::from),
+        target: args.target.as_deref().map(arena_engine::model::Id::from),
+        successes: args.successes,
+        ..Ctx::default()
+    };
     let result = rt.run_source(&source, &mut host, &ctx);
     let calls = if result.is_ok() { &host.calls } else { &host.rolled_back };
     match args.format {
@@ -291,7 +295,8 @@ pub(super) fn sim(mut args: SimArgs, ui: &Ui, stdout: &mut dyn Write, stderr: &m
                 let hint = if content.scenarios.contains_key(scenario.as_str()) {
                     " (it has no ready-made setup: add --random-teams)".to_string()
                 } else {
-                    let mut ids: Vec<String> = content.setups.keys().chain(content.scenarios.keys()).map(|k| k.to_string()).collect();
+                    let mut ids: Vec<String> =
+                        content.setups.keys().chain(content.scenarios.keys()).map(|k| k.to_string()).collect();
                     ids.push("invictus".into());
                     super::did_you_mean(&scenario, &ids)
                 };
@@ -533,7 +538,8 @@ pub(super) fn character_table(
         .collect();
     let tested =
         |c: &str| loaded.content.characters.get(c).is_some_and(|e| under_test.contains(&e.origin.pack.as_str()));
-    let mut rows: Vec<(&arena_engine::model::Id, &arena_engine::sim::CharacterReport)> = report.per_character.iter().collect();
+    let mut rows: Vec<(&arena_engine::model::Id, &arena_engine::sim::CharacterReport)> =
+        report.per_character.iter().collect();
     rows.sort_by_key(|(c, _)| (!tested(c), c.as_str()));
     let mut out = String::new();
     if rows.is_empty() {

@@ -275,8 +275,10 @@ impl Printer<'_> {
             Ok(s) => s,
             Err(e) => {
                 let content = &snapshot.loaded.content;
-                let known = content.scenarios.contains_key(scenario.as_str()) || content.setups.contains_key(scenario.as_str());
-                let mut ids: Vec<String> = content.setups.keys().chain(content.scenarios.keys()).map(|k| k.to_string()).collect();
+                let known =
+                    content.scenarios.contains_key(scenario.as_str()) || content.setups.contains_key(scenario.as_str());
+                let mut ids: Vec<String> =
+                    content.setups.keys().chain(content.scenarios.keys()).map(|k| k.to_string()).collect();
                 ids.push("invictus".into());
                 let hint = if known { String::new() } else { crate::did_you_mean(scenario, &ids) };
                 writeln!(stderr, "error: sim: {e}{hint}")?;

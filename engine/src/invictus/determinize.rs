@@ -6,6 +6,7 @@
 //! and pinning are Aristeia's: `crate::rules::determinize`).
 
 use super::state::{BoostCard, Card, GameState};
+use crate::model::Id;
 use crate::rules::determinize::{pins, shuffle_unpinned};
 use crate::rules::seats::PlayerId;
 use rand_chacha::ChaCha8Rng;
@@ -48,7 +49,7 @@ pub(crate) fn redeal(quiet: &mut GameState, now: &GameState, seat: PlayerId, rng
         shuffle_unpinned(&mut places, &pinned, rng);
     }
     if let Some(keep) = undrawn(quiet.reinforcement_deck.len(), now.reinforcement_deck.len()) {
-        let mut places: Vec<&mut crate::model::Id> = quiet.reinforcement_deck[..keep].iter_mut().collect();
+        let mut places: Vec<&mut Id> = quiet.reinforcement_deck[..keep].iter_mut().collect();
         let pinned = vec![false; places.len()];
         shuffle_unpinned(&mut places, &pinned, rng);
     }

@@ -353,7 +353,8 @@ impl Situation {
     }
 
     fn player_state(&self, content: &Content, seat: PlayerId, sp: &SituationPlayer) -> Result<Player, SetupError> {
-        let god = content.gods.get(sp.god.as_str()).ok_or_else(|| SetupError(format!("no god `{}` is loaded", sp.god)))?;
+        let god =
+            content.gods.get(sp.god.as_str()).ok_or_else(|| SetupError(format!("no god `{}` is loaded", sp.god)))?;
         let card = |id: &String| -> Result<Card, SetupError> {
             if content.artifacts.contains_key(id.as_str()) {
                 Ok(Card::Artifact(id.as_str().into()))
@@ -379,7 +380,10 @@ impl Situation {
             if !content.boosts.contains_key(b.as_str()) {
                 return Err(SetupError(format!("no Boost `{b}` is loaded")));
             }
-            boosts.push(HeldBoost { card: BoostCard { id: b.as_str().into(), colour: BoostColour::Omega }, obtained_turn: 0 });
+            boosts.push(HeldBoost {
+                card: BoostCard { id: b.as_str().into(), colour: BoostColour::Omega },
+                obtained_turn: 0,
+            });
         }
         for r in &sp.reinforcements {
             if !content.reinforcements.contains_key(r.as_str()) {
@@ -401,7 +405,11 @@ impl Situation {
             draw,
             discard: cards(&sp.discard)?,
             charged: cards(&sp.charged)?,
-            reinforcements: sp.reinforcements.iter().map(|r| OwnedReinforcement { id: r.as_str().into(), hits: 0 }).collect(),
+            reinforcements: sp
+                .reinforcements
+                .iter()
+                .map(|r| OwnedReinforcement { id: r.as_str().into(), hits: 0 })
+                .collect(),
             revived_by: Vec::new(),
             defeated: sp.defeated,
         })

@@ -33,7 +33,6 @@ pub use scenario::*;
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 
-
 /// The one list of content kinds: `Variant, toml_key, content_table: Type`
 /// with the doc of its content-file key. Everything per kind comes from it
 /// through a callback macro: [`Kind`], the fields of [`ContentFile`], the

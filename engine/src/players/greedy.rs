@@ -3,6 +3,7 @@
 //! Aristeia!'s ([`aristeia`]): toward the Scoring Zone and at the most
 //! wounded Enemy in reach; Invictus's: `crate::invictus::players`.
 
+use crate::model::Id;
 use crate::rules::decision::{Choice, Decision, DecisionKind};
 use crate::rules::geometry::{DistanceField, Hex, HexGrid, distance_field_on};
 use crate::rules::view::View;
@@ -36,7 +37,7 @@ struct Heuristic;
 impl Heuristic {
     fn zone_centre(view: &View<'_>) -> Option<Hex> {
         let zone = match view.scoring_zones().first() {
-            Some(z) => z.clone(),
+            Some(z) => *z,
             // No Scoring Zone: the first Deployment Zone an available blue
             // Objective card asks to control (`001 § Objective Cards`).
             None => Self::objective_zone(view)?,
@@ -182,17 +183,14 @@ impl Heuristic {
 impl Heuristic {
     /// The zone of the first available blue Objective card: one it names, or
     /// the Central Zone.
-    fn objective_zone(view: &View<'_>) -> Option<crate::model::Id> {
+    fn objective_zone(view: &View<'_>) -> Option<Id> {
         use crate::model::ObjectiveRequirement;
         let deck = view.objectives()?;
         deck.available.iter().find_map(|c| match view.content.objectives.get(c)?.value.requirement.as_ref()? {
             ObjectiveRequirement::Control { zones, .. } if !zones.is_empty() => zones.first().cloned(),
-            ObjectiveRequirement::Control { .. } => view
-                .board
-                .zones
-                .iter()
-                .find(|(_, (k, _))| *k == crate::model::ZoneKind::Central)
-                .map(|(z, _)| z.clone()),
+            ObjectiveRequirement::Control { .. } => {
+                view.board.zones.iter().find(|(_, (k, _))| *k == crate::model::ZoneKind::Central).map(|(z, _)| *z)
+            }
             _ => None,
         })
     }
@@ -362,7 +360,7 @@ impl Heuristic {
     /// A Running Projectile: toward the nearest Enemy Character, then at the
     /// most wounded one in Range.
     fn projectile(d: &Decision, view: &View<'_>) -> usize {
-        let enemies: Vec<(Hex, u8, &crate::model::Id)> = view
+        let enemies: Vec<(Hex, u8, &Id)> = view
             .units()
             .filter(|u| u.owner != d.player && u.is_character())
             .filter_map(|u| Some((u.space()?, view.hit_points(u.id).unwrap_or(0).saturating_sub(u.damage), u.id)))

@@ -214,7 +214,8 @@ pub fn suggest<S: AsRef<str>>(name: &str, allowed: &[S]) -> Option<String> {
     // shared `character:` does not make every id look near.
     if let Some((kind, id)) = name.split_once(':') {
         let prefix = format!("{kind}:");
-        let ids: Vec<String> = allowed.iter().filter_map(|a| a.as_ref().strip_prefix(&prefix).map(str::to_string)).collect();
+        let ids: Vec<String> =
+            allowed.iter().filter_map(|a| a.as_ref().strip_prefix(&prefix).map(str::to_string)).collect();
         if !ids.is_empty() {
             return suggest(id, &ids).map(|i| format!("{prefix}{i}"));
         }

@@ -113,7 +113,7 @@ fn step(content: &Content, scene: &mut Scene, e: &Event, vp: &mut Vec<u32>, frag
                     // Re-imposed: the old token goes, a new one is placed red side up (`000 § States`).
                     f.tokens.retain(|(s, _)| s != state);
                 }
-                f.tokens.push((state.clone(), TokenSide::Red));
+                f.tokens.push((*state, TokenSide::Red));
             }
         }
         StateFlipped { character, state } => {
@@ -158,7 +158,7 @@ fn step(content: &Content, scene: &mut Scene, e: &Event, vp: &mut Vec<u32>, frag
         SpecialSpacePlaced { space, .. } => scene.special_spaces.push(Marker { space: *space, revealed: None }),
         SpecialSpaceRevealed { space, marker } => {
             if let Some(m) = scene.special_spaces.iter_mut().find(|m| m.space == *space) {
-                m.revealed = Some(marker.clone());
+                m.revealed = Some(*marker);
             }
         }
         SmokeDeployed { space, .. } => {
@@ -178,7 +178,7 @@ fn step(content: &Content, scene: &mut Scene, e: &Event, vp: &mut Vec<u32>, frag
         Benched { character } => place(scene, character, Location::Bench),
         Frag { player, total } => set_total(frags, *player, *total),
         VictoryPoints { player, total, .. } => set_total(vp, *player, *total),
-        ScoringZone { zone } => scene.scoring_zones = vec![zone.clone()],
+        ScoringZone { zone } => scene.scoring_zones = vec![*zone],
         ScoringZones { zones } => scene.scoring_zones = zones.clone(),
         GameEnded { .. } => {
             for f in &mut scene.figures {

@@ -165,7 +165,7 @@ impl Scene {
                 .zones
                 .iter()
                 .map(|z| ZoneMark {
-                    id: z.id.clone(),
+                    id: z.id,
                     kind: z.kind,
                     number: z.number,
                     spaces: z.spaces.iter().map(h).collect(),
@@ -209,14 +209,14 @@ impl Scene {
                 _ => content.characters.get(u.id).map(|c| c.value.hit_points),
             };
             scene.figures.push(Figure {
-                id: u.id.clone(),
+                id: *u.id,
                 label: String::new(),
                 player: u.owner,
                 kind,
                 location: u.location,
                 damage: u.damage,
                 hit_points,
-                tokens: u.tokens.iter().map(|t| (t.state.clone(), t.side)).collect(),
+                tokens: u.tokens.iter().map(|t| (t.state, t.side)).collect(),
                 action_points: u.action_points,
                 active: view.active() == Some(u.id),
             });

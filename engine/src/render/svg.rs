@@ -9,6 +9,7 @@
 //! decimals, so the output is the same on every machine.
 
 use super::*;
+use crate::model::Id;
 use quick_xml::Writer;
 use quick_xml::events::{BytesEnd, BytesStart, BytesText, Event as Xml};
 
@@ -189,11 +190,11 @@ fn spaces(d: &mut Doc, scene: &Scene, frame: &Frame) {
     for h in scene.spaces() {
         let zone = scene.zone_of(h);
         let (fill, what) = if scene.blocked.contains(&h) {
-            ("#4b4b4b", crate::model::Id::from("Blocked space"))
+            ("#4b4b4b", Id::from("Blocked space"))
         } else {
             match zone {
-                Some(z) => (zone_fill(z.kind), z.id.clone()),
-                None => ("#f1ede4", crate::model::Id::default()),
+                Some(z) => (zone_fill(z.kind), z.id),
+                None => ("#f1ede4", Id::default()),
             }
         };
         let (q, r) = (h.q.to_string(), h.r.to_string());

@@ -106,7 +106,7 @@ fn letters(scene: &Scene) -> BTreeMap<Id, char> {
         let (first, last) = letter_range(seat, seats);
         let k = next.entry(seat).or_insert(0);
         if first + *k <= last {
-            out.insert(f.id.clone(), char::from(first + *k));
+            out.insert(f.id, char::from(first + *k));
             *k += 1;
         }
     }

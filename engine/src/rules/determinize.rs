@@ -150,7 +150,7 @@ fn running_orders(quiet: &mut GameState, now: &GameState, seat: PlayerId, rng: &
         }
         for i in 0..quiet.running_orders.first().map_or(0, Vec::len) {
             for o in 0..quiet.running_orders.len() {
-                if let Some(c) = quiet.running_orders[o][i].clone() {
+                if let Some(c) = quiet.running_orders[o][i] {
                     if let Some(p) = owner(&quiet.units, &c) {
                         quiet.players[p].running_order.push(c);
                     }
@@ -164,7 +164,7 @@ fn running_orders(quiet: &mut GameState, now: &GameState, seat: PlayerId, rng: &
 /// when none was deployed, flipped or returned since.
 fn projectiles(quiet: &mut GameState, now: &GameState, rng: &mut ChaCha8Rng) {
     let markers = |s: &GameState| -> Vec<(Id, Id)> {
-        s.units.iter().filter_map(|u| u.projectile.as_ref().map(|m| (u.id.clone(), m.clone()))).collect()
+        s.units.iter().filter_map(|u| u.projectile.as_ref().map(|m| (u.id, *m))).collect()
     };
     if quiet.projectile_deck != now.projectile_deck || markers(quiet) != markers(now) {
         return;

@@ -384,10 +384,9 @@ impl ImposedBy {
     /// The imposer of each of `n` tokens, in order, or why they do not add up.
     pub fn sources(&self, n: usize) -> Result<Vec<Id>, String> {
         match self {
-            ImposedBy::One(id) => Ok(vec![id.clone(); n]),
+            ImposedBy::One(id) => Ok(vec![*id; n]),
             ImposedBy::Many(list) => {
-                let all: Vec<Id> =
-                    list.iter().flat_map(|t| std::iter::repeat_n(t.by.clone(), usize::from(t.tokens))).collect();
+                let all: Vec<Id> = list.iter().flat_map(|t| std::iter::repeat_n(t.by, usize::from(t.tokens))).collect();
                 if list.iter().any(|t| t.tokens == 0) {
                     return Err("an imposer of 0 tokens: give `tokens = 1` or more".into());
                 }

@@ -60,7 +60,7 @@ impl Game<'_> {
                 }
                 for who in by.imposers() {
                     if !sit.character.iter().any(|o| o.id == *who) {
-                        let ids: Vec<crate::model::Id> = sit.character.iter().map(|o| o.id.clone()).collect();
+                        let ids: Vec<Id> = sit.character.iter().map(|o| o.id).collect();
                         return Err(SetupError::at(
                             at(&key),
                             format!("{}: `imposed_by`: `{who}` is not in the situation{}", c.id, mean(who, &ids)),
@@ -78,11 +78,11 @@ impl Game<'_> {
                     return Err(SetupError::at(at(&key), format!("{}: no State `{st}`", c.id)));
                 }
                 let source = if st == "taunted" {
-                    c.taunted_by.clone()
+                    c.taunted_by
                 } else {
                     sources.get_mut(st).and_then(std::collections::VecDeque::pop_front)
                 };
-                u.tokens.push(Token { state: st.clone(), side, source, choice: None });
+                u.tokens.push(Token { state: *st, side, source, choice: None });
             }
             if let Some(by) = &c.taunted_by {
                 if !c.states.iter().chain(&c.blue_states).any(|s| s == "taunted") {
@@ -138,7 +138,7 @@ impl Game<'_> {
                 if !content.states.contains_key(st) {
                     return Err(SetupError::at(format!("/minion/{i}/{key}"), format!("{id}: no State `{st}`")));
                 }
-                u.tokens.push(Token { state: st.clone(), side, source: None, choice: None });
+                u.tokens.push(Token { state: *st, side, source: None, choice: None });
             }
         }
         Ok(())
@@ -147,7 +147,7 @@ impl Game<'_> {
     /// The situation's Scenario counters, on what can hold one: a Character
     /// (or Minion) of the situation, a zone of the map, or `player N` of a
     /// player of the situation (what `game:add_counter` accepts).
-    pub(super) fn situation_counters(&mut self, sit: &Situation, zones: &[crate::model::Id]) -> Result<(), SetupError> {
+    pub(super) fn situation_counters(&mut self, sit: &Situation, zones: &[Id]) -> Result<(), SetupError> {
         let players = self.state.players.table().len();
         for (i, c) in sit.counters.iter().enumerate() {
             let player = c.on.strip_prefix("player ").and_then(|n| n.parse::<usize>().ok());
@@ -155,9 +155,9 @@ impl Game<'_> {
                 || zones.contains(&c.on)
                 || player.is_some_and(|n| (1..=players).contains(&n));
             if !holds {
-                let mut known: Vec<crate::model::Id> = sit.character.iter().map(|c| c.id.clone()).collect();
+                let mut known: Vec<Id> = sit.character.iter().map(|c| c.id).collect();
                 known.extend(zones.iter().cloned());
-                known.extend((1..=players).map(|n| crate::model::Id::from(format!("player {n}"))));
+                known.extend((1..=players).map(|n| Id::from(format!("player {n}"))));
                 let help = mean(&c.on, &known);
                 return Err(SetupError::at(
                     format!("/counters/{i}/on"),
@@ -174,7 +174,7 @@ impl Game<'_> {
                 ));
             }
             if c.value > 0 {
-                self.state.counters.entry(c.on.clone()).or_default().insert(c.counter.clone(), c.value);
+                self.state.counters.entry(c.on).or_default().insert(c.counter, c.value);
             }
         }
         Ok(())
@@ -210,11 +210,7 @@ impl Game<'_> {
                     ),
                 ));
             }
-            self.state.special_spaces.push(SpecialSpaceMarker {
-                space,
-                marker: m.marker.clone(),
-                revealed: m.revealed,
-            });
+            self.state.special_spaces.push(SpecialSpaceMarker { space, marker: m.marker, revealed: m.revealed });
         }
         for (i, r) in sit.running_projectiles.iter().enumerate() {
             let at = |key: &str| format!("/running_projectiles/{i}/{key}");
@@ -245,7 +241,7 @@ impl Game<'_> {
             let owner = PlayerId::seat((r.player.clamp(1, self.table().len() as u8) - 1) as usize);
             self.state
                 .units
-                .push(Unit { projectile: Some(r.marker.clone()), ..Unit::new(crate::model::Id::from(id), owner, Location::Space(space)) });
+                .push(Unit { projectile: Some(r.marker), ..Unit::new(Id::from(id), owner, Location::Space(space)) });
         }
         Ok(())
     }
@@ -259,16 +255,16 @@ pub struct SituationObjectives {
     /// The Objectives Deck, in the order the cards will be drawn (the first
     /// drawn first).
     #[serde(default)]
-    pub deck: Vec<crate::model::Id>,
+    pub deck: Vec<Id>,
     /// The available cards, face up, in line.
     #[serde(default)]
-    pub available: Vec<crate::model::Id>,
+    pub available: Vec<Id>,
     /// The discard deck.
     #[serde(default)]
-    pub discard: Vec<crate::model::Id>,
+    pub discard: Vec<Id>,
     /// Each player's hidden cards, in seat order (hidden objectives).
     #[serde(default)]
-    pub hidden: Vec<Vec<crate::model::Id>>,
+    pub hidden: Vec<Vec<Id>>,
 }
 
 impl Game<'_> {
@@ -282,8 +278,8 @@ impl Game<'_> {
             }
             return Ok(());
         };
-        let known: Vec<crate::model::Id> = self.content.objectives.keys().cloned().collect();
-        let check = |key: &str, cards: &[crate::model::Id]| -> Result<(), SetupError> {
+        let known: Vec<Id> = self.content.objectives.keys().cloned().collect();
+        let check = |key: &str, cards: &[Id]| -> Result<(), SetupError> {
             match cards.iter().position(|c| !self.content.objectives.contains_key(c)) {
                 Some(k) => Err(SetupError::at(
                     format!("/objectives/{key}/{k}"),
@@ -323,7 +319,7 @@ impl<'a> Game<'a> {
         controllers: Vec<&'a mut dyn Controller>,
     ) -> Result<Game<'a>, SetupError> {
         let Some(scenario) = content.scenarios.get(&sit.scenario).map(|e| &e.value) else {
-            let known: Vec<crate::model::Id> = content.scenarios.keys().cloned().collect();
+            let known: Vec<Id> = content.scenarios.keys().cloned().collect();
             return Err(SetupError::at(
                 "/scenario",
                 format!("no scenario `{}`{}", sit.scenario, mean(&sit.scenario, &known)),
@@ -361,7 +357,7 @@ impl<'a> Game<'a> {
         }
         check_points(sit)?;
         let mut teams: Vec<Vec<Id>> = vec![vec![]; n as usize];
-        let characters: Vec<crate::model::Id> = content.characters.keys().cloned().collect();
+        let characters: Vec<Id> = content.characters.keys().cloned().collect();
         for (i, c) in sit.character.iter().enumerate() {
             if teams.iter().flatten().any(|x| *x == c.id) {
                 return Err(SetupError::at(
@@ -379,10 +375,10 @@ impl<'a> Game<'a> {
                     format!("{}: player must be from 1 to {n}", c.id),
                 ));
             }
-            teams[c.player as usize - 1].push(c.id.clone());
+            teams[c.player as usize - 1].push(c.id);
         }
         let setup = GameSetup {
-            scenario: sit.scenario.clone(),
+            scenario: sit.scenario,
             teams: teams.into(),
             decks: vec![vec![]; n as usize].into(),
             zones: GameSetup::default_zones(scenario, map, crate::rules::seats::Table::of(n as usize))?,
@@ -402,7 +398,7 @@ impl<'a> Game<'a> {
         let mut g = Game::new(content, runtime, &setup, controllers)?;
         g.events.clear();
         g.state.underdog = PlayerId::seat((sit.underdog.clamp(1, n) - 1) as usize);
-        let map_zones: Vec<crate::model::Id> = map.zones.iter().map(|z| z.id.clone()).collect();
+        let map_zones: Vec<Id> = map.zones.iter().map(|z| z.id).collect();
         let no_zone = |z: &str| {
             let help = match crate::read::suggest(z, &map_zones) {
                 Some(s) => format!(" (did you mean `{s}`?)"),
@@ -415,7 +411,7 @@ impl<'a> Game<'a> {
                 return Err(SetupError::at("/scoring_zones", "give `scoring_zone` or `scoring_zones`, not both"));
             }
             (Some(z), None) if !board_zone(z) => return Err(SetupError::at("/scoring_zone", no_zone(z))),
-            (Some(z), None) => Some(vec![z.clone()]),
+            (Some(z), None) => Some(vec![*z]),
             (None, zones) => zones.clone(),
         };
         if let Some(zones) = zones {
@@ -460,7 +456,7 @@ impl<'a> Game<'a> {
             // `run_round_start` begins Round `round`.
             g.state.round = sit.round.saturating_sub(1);
         }
-        g.state.smoke = sit.smoke.iter().map(|t| (Hex::new(t.space[0], t.space[1]), t.character.clone())).collect();
+        g.state.smoke = sit.smoke.iter().map(|t| (Hex::new(t.space[0], t.space[1]), t.character)).collect();
         if let Some(i) = g.state.smoke.iter().position(|(h, _)| !g.board.on_board(*h)) {
             let [q, r] = sit.smoke[i].space;
             return Err(SetupError::at(
@@ -495,7 +491,7 @@ impl<'a> Game<'a> {
                 format!("round {} is not a Round of `{}` (1 to {})", sit.round, sit.scenario, scenario.rounds),
             ));
         }
-        g.state.active = (!sit.active.is_empty()).then(|| sit.active.clone());
+        g.state.active = (!sit.active.is_empty()).then_some(sit.active);
         g.forced.faces = sit.dice.iter().cloned().collect();
         Ok(g)
     }

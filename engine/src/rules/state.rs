@@ -397,7 +397,7 @@ impl Board {
             radius,
             blocked,
             barriers,
-            zones: map.zones.iter().map(|z| (z.id.clone(), (z.kind, z.spaces.iter().map(h).collect()))).collect(),
+            zones: map.zones.iter().map(|z| (z.id, (z.kind, z.spaces.iter().map(h).collect()))).collect(),
             open,
         }
     }

@@ -124,12 +124,12 @@ impl Host for RecordingHost {
                 ApiValue::Int(self.rng.random_range(*lo..=*hi))
             }
             (HostFn::Choice(ChoiceFn::ChooseTarget | ChoiceFn::Choose), _) => match &args[0] {
-                ApiValue::List(l) => l.first().map_or(ApiValue::Nil, |s| ApiValue::Str(s.clone())),
+                ApiValue::List(l) => l.first().map_or(ApiValue::Nil, |s| ApiValue::Str(*s)),
                 _ => ApiValue::Nil,
             },
             // A Scenario rule's choice for a named player: the first option.
             (HostFn::Scenario(ScenarioFn::ChooseZone), _) => match args.get(1) {
-                Some(ApiValue::List(l)) => l.first().map_or(ApiValue::Nil, |s| ApiValue::Str(s.clone())),
+                Some(ApiValue::List(l)) => l.first().map_or(ApiValue::Nil, |s| ApiValue::Str(*s)),
                 _ => ApiValue::Nil,
             },
             (HostFn::Scenario(ScenarioFn::ChooseSpaceFor), _) => match args.get(1) {

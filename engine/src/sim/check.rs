@@ -1,6 +1,7 @@
 //! `arena check --sims` and the packs' situations: smoke games of every Scenario with a failure per script line and a reproduction command, the effect coverage, and every situation played as written.
 
 use super::*;
+use crate::model::Id;
 
 /// What `arena check --sims` found: its diagnostics and the effect coverage.
 #[derive(Debug, Clone)]
@@ -25,8 +26,7 @@ pub fn check_sims(loaded: &crate::loaded::Loaded, n: u64, jobs: usize) -> SimChe
     let mut setups: Vec<String> = Vec::new();
     let mut random: Vec<String> = Vec::new();
     for sc in content.scenarios.keys() {
-        let ready: Vec<crate::model::Id> =
-            content.setups.values().filter(|s| s.value.scenario == *sc).map(|s| s.value.id.clone()).collect();
+        let ready: Vec<Id> = content.setups.values().filter(|s| s.value.scenario == *sc).map(|s| s.value.id).collect();
         if ready.is_empty() {
             random.push(sc.to_string());
         } else {

@@ -108,7 +108,10 @@ pub fn refuse(
         );
     }
     if let Teams::Random(scenario) = teams {
-        let sc = base.scenarios.get(scenario.as_str()).ok_or_else(|| format!("no scenario `{scenario}` in the base content"))?;
+        let sc = base
+            .scenarios
+            .get(scenario.as_str())
+            .ok_or_else(|| format!("no scenario `{scenario}` in the base content"))?;
         let pool: Vec<&Id> = if sc.value.characters.is_empty() {
             base.characters.keys().collect()
         } else {
@@ -369,7 +372,7 @@ impl PairedTally {
             }
             for (p, team) in g.base.teams.enumerate() {
                 for c in team {
-                    t.characters.entry(c.clone()).or_default().add_game(outcome(&g.base, p), outcome(&g.changed, p));
+                    t.characters.entry(*c).or_default().add_game(outcome(&g.base, p), outcome(&g.changed, p));
                 }
             }
         }
@@ -391,7 +394,7 @@ impl PairedTally {
             a.merge(b, &format!("seats[{i}]"))?;
         }
         for (c, o) in &other.characters {
-            self.characters.entry(c.clone()).or_default().merge(o, &format!("characters.{c}"))?;
+            self.characters.entry(*c).or_default().merge(o, &format!("characters.{c}"))?;
         }
         Ok(())
     }
@@ -432,7 +435,7 @@ impl PairedTally {
     pub fn report(&self) -> Comparison {
         let mut seats: Vec<PairedRow> = self.seats.iter().map(PairedCounts::row).collect();
         let mut characters: BTreeMap<Id, PairedRow> =
-            self.characters.iter().filter(|(_, c)| c.games > 0).map(|(id, c)| (id.clone(), c.row())).collect();
+            self.characters.iter().filter(|(_, c)| c.games > 0).map(|(id, c)| (*id, c.row())).collect();
         let mut rows: Vec<&mut PairedRow> = seats.iter_mut().chain(characters.values_mut()).collect();
         let ps: Vec<f64> = rows.iter().map(|r| r.p).collect();
         for (r, adjusted) in rows.iter_mut().zip(holm(&ps)) {

@@ -19,6 +19,7 @@ pub use strength::Strengths;
 pub use tally::{CharacterTally, Composition, Failure, MAX_FAILURES, PositionTally, Shard, Tally};
 
 use crate::content::Content;
+use crate::model::Id;
 use crate::players::{GreedyPlayer, RandomPlayer};
 use crate::rules::decision::Controller;
 use crate::rules::event::Event;
@@ -156,10 +157,10 @@ pub struct GameSummary {
     /// An engine error that stopped the game, if any.
     pub error: Option<String>,
     /// The Characters of each team.
-    pub teams: Seated<Vec<crate::model::Id>>,
+    pub teams: Seated<Vec<Id>>,
     /// What each Character did in the game (see [`CharacterLine`]).
     #[serde(skip_serializing_if = "std::collections::BTreeMap::is_empty")]
-    pub characters: std::collections::BTreeMap<crate::model::Id, CharacterLine>,
+    pub characters: std::collections::BTreeMap<Id, CharacterLine>,
     /// The scripted effects that ran (indices of the batch's `ScriptSet`).
     #[serde(skip)]
     pub effects_run: Vec<usize>,
@@ -175,7 +176,7 @@ pub struct GameSummary {
     pub prime_time: Option<PlayerId>,
     /// The Scenario rule whose Lua ended the game (`game:end_game`), if one did.
     #[serde(skip_serializing_if = "Option::is_none")]
-    pub ended_by: Option<crate::model::Id>,
+    pub ended_by: Option<Id>,
 }
 
 impl GameSummary {
@@ -213,7 +214,7 @@ impl GameSummary {
                             prime_time = Some(*player)
                         }
                         Event::ActivationStarted { .. } => activated = true,
-                        Event::GameEndedByRule { rule, .. } => ended_by = Some(rule.clone()),
+                        Event::GameEndedByRule { rule, .. } => ended_by = Some(*rule),
                         Event::GameEnded { victory_points, frags: f, rounds: n, .. } => {
                             vp = victory_points.clone();
                             frags = f.clone();
@@ -454,9 +455,9 @@ pub struct Report {
     #[serde(skip_serializing_if = "is_zero")]
     pub games_ended_before_activation: usize,
     /// Win rate of each Character: games its team won over games it played.
-    pub characters: std::collections::BTreeMap<crate::model::Id, Rate>,
+    pub characters: std::collections::BTreeMap<Id, Rate>,
     /// The balance readout of each Character (see [`CharacterReport`]).
-    pub per_character: std::collections::BTreeMap<crate::model::Id, CharacterReport>,
+    pub per_character: std::collections::BTreeMap<Id, CharacterReport>,
     /// At Prime Time tables, the readout by position from the player who
     /// received the Prime Time marker at Team Creation: index 0 is that
     /// player, 1 the player to their left, and so on clockwise (`001 §
@@ -504,9 +505,9 @@ pub struct CharacterLine {
 }
 
 /// Each team Character's [`CharacterLine`], from a game's events.
-pub fn character_lines(events: &[Event]) -> std::collections::BTreeMap<crate::model::Id, CharacterLine> {
-    let mut lines: std::collections::BTreeMap<crate::model::Id, CharacterLine> = Default::default();
-    let mut active: Option<crate::model::Id> = None;
+pub fn character_lines(events: &[Event]) -> std::collections::BTreeMap<Id, CharacterLine> {
+    let mut lines: std::collections::BTreeMap<Id, CharacterLine> = Default::default();
+    let mut active: Option<Id> = None;
     // Prime Time has no Infirmary: a Character at Hit Points goes straight to the Bench.
     let mut prime_time = false;
     for e in events {
@@ -516,7 +517,7 @@ pub fn character_lines(events: &[Event]) -> std::collections::BTreeMap<crate::mo
                 for (player, team) in teams.enumerate() {
                     for c in team {
                         let line = CharacterLine { player, damage_dealt: 0, damage_taken: 0, infirmary: 0 };
-                        lines.insert(c.clone(), line);
+                        lines.insert(*c, line);
                     }
                 }
             }
@@ -524,10 +525,10 @@ pub fn character_lines(events: &[Event]) -> std::collections::BTreeMap<crate::mo
             Event::Drafted { player, characters } => {
                 for c in characters {
                     let line = CharacterLine { player: *player, damage_dealt: 0, damage_taken: 0, infirmary: 0 };
-                    lines.insert(c.clone(), line);
+                    lines.insert(*c, line);
                 }
             }
-            Event::ActivationStarted { character, .. } => active = Some(character.clone()),
+            Event::ActivationStarted { character, .. } => active = Some(*character),
             Event::Damage { character, amount, .. } => {
                 let victim = lines.get(character).map(|l| l.player);
                 if let Some(l) = lines.get_mut(character) {
@@ -574,7 +575,7 @@ pub struct CharacterReport {
 
 impl CharacterReport {
     /// Every Character's readout over `games`.
-    pub fn of(games: &[GameSummary]) -> std::collections::BTreeMap<crate::model::Id, CharacterReport> {
+    pub fn of(games: &[GameSummary]) -> std::collections::BTreeMap<Id, CharacterReport> {
         Tally::of(games).report().per_character
     }
 }

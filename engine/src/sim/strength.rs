@@ -169,7 +169,7 @@ impl Strengths {
                 let e = interval(i);
                 let p =
                     Estimate { estimate: probability(e.estimate), low: probability(e.low), high: probability(e.high) };
-                ((*id).clone(), Strength { games: played[i], log_odds: e, win_probability: p })
+                (*(*id), Strength { games: played[i], log_odds: e, win_probability: p })
             })
             .collect();
         Some(Strengths {
@@ -333,7 +333,7 @@ mod tests {
     use super::*;
 
     fn comp(teams: &[&[&str]], winner: Option<usize>, games: u64) -> Composition {
-        Composition { teams: teams.iter().map(|t| t.iter().map(|s| crate::model::Id::from(*s)).collect()).collect(), winner, games }
+        Composition { teams: teams.iter().map(|t| t.iter().map(|s| Id::from(*s)).collect()).collect(), winner, games }
     }
 
     #[test]

@@ -204,13 +204,13 @@ impl Tally {
             }
             for (p, team) in g.teams.enumerate() {
                 for c in team {
-                    let e = t.characters.entry(c.clone()).or_default();
+                    let e = t.characters.entry(*c).or_default();
                     e.team_games += 1;
                     e.team_wins += u64::from(g.winner == Some(p));
                 }
             }
             for (c, l) in &g.characters {
-                let e = t.characters.entry(c.clone()).or_default();
+                let e = t.characters.entry(*c).or_default();
                 e.games += 1;
                 e.wins += u64::from(g.winner == Some(l.player));
                 e.damage_dealt += u64::from(l.damage_dealt);
@@ -246,7 +246,7 @@ impl Tally {
             "games_ended_before_activation",
         )?;
         for (c, o) in &other.characters {
-            let e = self.characters.entry(c.clone()).or_default();
+            let e = self.characters.entry(*c).or_default();
             e.team_games = sum(e.team_games, o.team_games, "team_games")?;
             e.team_wins = sum(e.team_wins, o.team_wins, "team_wins")?;
             e.games = sum(e.games, o.games, "games")?;
@@ -454,7 +454,7 @@ impl Tally {
                 .characters
                 .iter()
                 .filter(|(_, c)| c.team_games > 0)
-                .map(|(id, c)| (id.clone(), Rate::of(c.team_wins as usize, c.team_games as usize)))
+                .map(|(id, c)| (*id, Rate::of(c.team_wins as usize, c.team_games as usize)))
                 .collect(),
             per_character: self
                 .characters
@@ -469,7 +469,7 @@ impl Tally {
                         mean_damage_taken: per(c.damage_taken),
                         mean_infirmary: per(c.infirmary),
                     };
-                    (id.clone(), r)
+                    (*id, r)
                 })
                 .collect(),
             by_position: self

@@ -92,8 +92,10 @@ impl AristeiaSetup {
     /// The setup or Scenario is not loaded, or is not for that many seats.
     pub fn game_setup(&self, content: &Content, seed: u64) -> Result<GameSetup, String> {
         let mut game = if self.random_teams {
-            let sc =
-                &content.scenarios.get(self.name.as_str()).ok_or_else(|| format!("no Scenario `{}` is loaded", self.name))?;
+            let sc = &content
+                .scenarios
+                .get(self.name.as_str())
+                .ok_or_else(|| format!("no Scenario `{}` is loaded", self.name))?;
             let seats = self.seats.unwrap_or_else(|| GameSetup::default_seats(&sc.value));
             GameSetup::random(content, &self.name, seats, seed)?
         } else {

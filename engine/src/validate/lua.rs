@@ -10,6 +10,7 @@
 //! loaded pack has any of are not judged.
 
 use super::*;
+use crate::model::Id;
 use crate::script::analysis::{self, Arg, Facts};
 use crate::script::api::{ApiFn, HostFn, Param, Ty};
 
@@ -221,13 +222,13 @@ impl Validator<'_> {
     }
 
     /// The zones a Scenario rule's Lua may name (its map's), or every loaded map's.
-    fn zones_for(&self, src: &ScriptSource) -> (Vec<crate::model::Id>, Option<String>) {
+    fn zones_for(&self, src: &ScriptSource) -> (Vec<Id>, Option<String>) {
         let c = &self.loaded.content;
         let scenario = src.card.strip_prefix("scenario:").and_then(|id| c.scenarios.get(id));
         if let Some(map) = scenario.and_then(|s| c.maps.get(&s.value.map)) {
-            return (map.value.zones.iter().map(|z| z.id.clone()).collect(), Some(map.value.id.to_string()));
+            return (map.value.zones.iter().map(|z| z.id).collect(), Some(map.value.id.to_string()));
         }
-        let mut all: Vec<crate::model::Id> = c.maps.values().flat_map(|m| m.value.zones.iter().map(|z| z.id.clone())).collect();
+        let mut all: Vec<Id> = c.maps.values().flat_map(|m| m.value.zones.iter().map(|z| z.id)).collect();
         all.sort();
         all.dedup();
         (all, None)
@@ -244,14 +245,14 @@ impl Validator<'_> {
         guarded: bool,
     ) -> Option<Diagnostic> {
         let c = &self.loaded.content;
-        let (entry_kind, known): (Option<Kind>, Vec<crate::model::Id>) = match kind {
+        let (entry_kind, known): (Option<Kind>, Vec<Id>) = match kind {
             IdKind::State => (Some(Kind::State), c.states.keys().cloned().collect()),
             IdKind::Die => (Some(Kind::Die), c.dice.keys().cloned().collect()),
             IdKind::God => (Some(Kind::God), c.gods.keys().cloned().collect()),
             IdKind::Character => {
                 // A Character, a Minion of one (`drone-1`), a Running
                 // Projectile or an Obstacle (`barrier@q,r`) is a unit in play.
-                let minions = c.characters.values().flat_map(|ch| ch.value.minions.iter().map(|m| m.id.clone()));
+                let minions = c.characters.values().flat_map(|ch| ch.value.minions.iter().map(|m| m.id));
                 let unit = c.characters.contains_key(id)
                     || c.running_projectiles.contains_key(id)
                     || id.starts_with("barrier@")

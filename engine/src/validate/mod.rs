@@ -14,6 +14,7 @@ mod scenarios;
 use crate::content::{Entry, Origin};
 use crate::diag::{Code, Diagnostic, Location};
 use crate::loaded::{Loaded, Options};
+use crate::model::Id;
 use crate::model::*;
 use crate::read;
 use crate::script::runtime::{ScriptSet, ScriptSource};
@@ -140,7 +141,7 @@ impl Validator<'_> {
         };
         // A reference into an optional dependency that is not loaded: say so
         // (the content is missing because the pack is, not because of a typo).
-        let absent: Vec<&crate::model::Id> = self
+        let absent: Vec<&Id> = self
             .loaded
             .packs
             .iter()
@@ -149,7 +150,7 @@ impl Validator<'_> {
                 p.manifest
                     .optional_dependencies
                     .keys()
-                    .filter(|dep| !self.loaded.packs.iter().any(|l| &l.manifest.id == *dep))
+                    .filter(|dep| !self.loaded.packs.iter().any(|l| l.manifest.id == *dep))
                     .collect()
             })
             .unwrap_or_default();
@@ -167,7 +168,7 @@ impl Validator<'_> {
         };
         // A die is one of a handful of colours: name them all.
         if kind == Kind::Die {
-            let dice: Vec<&str> = self.loaded.content.dice.keys().map(crate::model::Id::as_str).collect();
+            let dice: Vec<&str> = self.loaded.content.dice.keys().map(Id::as_str).collect();
             d = d.with_note(if dice.is_empty() {
                 "no loaded pack defines any die (aristeia-core has the six colours)".to_string()
             } else {
@@ -290,7 +291,7 @@ impl Validator<'_> {
             }
         }
         let dice = &self.loaded.content.dice;
-        let known: Vec<crate::model::Id> = dice.keys().cloned().collect();
+        let known: Vec<Id> = dice.keys().cloned().collect();
         let mut found = Vec::new();
         for (origin, sub, pool) in pools {
             let mut counts: BTreeMap<&str, (usize, usize)> = BTreeMap::new();
@@ -329,7 +330,7 @@ impl Validator<'_> {
     /// Ids named by Tactics, Scenarios and setups exist.
     fn references(&mut self) {
         let c = &self.loaded.content;
-        let characters: Vec<crate::model::Id> = c.characters.keys().cloned().collect();
+        let characters: Vec<Id> = c.characters.keys().cloned().collect();
         let mut found = Vec::new();
         for e in c.tactics.values() {
             if let Some(ch) = &e.value.character {
@@ -403,7 +404,7 @@ impl Validator<'_> {
     }
 
     fn zone_ref(&self, origin: &Origin, sub: &str, map: &Entry<Map>, zone: &str, found: &mut Vec<Diagnostic>) {
-        let zones: Vec<crate::model::Id> = map.value.zones.iter().map(|z| z.id.clone()).collect();
+        let zones: Vec<Id> = map.value.zones.iter().map(|z| z.id).collect();
         if !zones.iter().any(|z| z == zone) {
             let mut d =
                 Diagnostic::error(Code::DanglingReference, format!("map `{}` has no zone `{zone}`", map.value.id))

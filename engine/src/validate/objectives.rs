@@ -3,6 +3,7 @@
 //! that exist (docs/scenarios.md § The Objectives Deck).
 
 use super::*;
+use crate::model::Id;
 
 impl Validator<'_> {
     /// Every Objective card's requirement: the colour's moment (`on`), an
@@ -99,7 +100,7 @@ impl Validator<'_> {
                         );
                     }
                     if let Some(s) = bonus_state.as_ref().filter(|s| !c.states.contains_key(*s)) {
-                        let states = || c.states.keys().cloned().collect::<Vec<crate::model::Id>>();
+                        let states = || c.states.keys().cloned().collect::<Vec<Id>>();
                         found.push(self.dangling(&e.origin, "/requirement/bonus_state", Kind::State, s, states));
                     }
                 }

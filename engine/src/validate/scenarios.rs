@@ -1,6 +1,7 @@
 //! Scenario rules: what each one does is data or Lua the engine performs; the rest is listed (`--strict`) and counted (docs/scenarios.md).
 
 use super::*;
+use crate::model::Id;
 
 impl Validator<'_> {
     /// Every Scenario rule: text only (a note with `--strict`, always
@@ -106,7 +107,7 @@ impl Validator<'_> {
         if s.characters.is_empty() {
             return;
         }
-        let known = || c.characters.keys().cloned().collect::<Vec<crate::model::Id>>();
+        let known = || c.characters.keys().cloned().collect::<Vec<Id>>();
         for (k, id) in s.characters.iter().enumerate() {
             if s.characters[..k].contains(id) {
                 found.push(
@@ -174,7 +175,7 @@ impl Validator<'_> {
         let c = &self.loaded.content;
         let s = &e.value;
         let rule = &s.rules[i];
-        let characters = || c.characters.keys().cloned().collect::<Vec<crate::model::Id>>();
+        let characters = || c.characters.keys().cloned().collect::<Vec<Id>>();
         let at = format!("/rules/{i}");
         // One id per rule: the narrative names the rule a player scores by.
         if let Some(first) = s.rules[..i].iter().position(|r| r.id == rule.id) {
@@ -318,7 +319,7 @@ impl Validator<'_> {
     /// Whether the entry's pack has an optional dependency that is not loaded.
     fn optional_dependency_absent(&self, origin: &crate::content::Origin) -> bool {
         self.loaded.packs.iter().find(|p| p.manifest.id == origin.pack).is_some_and(|p| {
-            p.manifest.optional_dependencies.keys().any(|dep| !self.loaded.packs.iter().any(|l| &l.manifest.id == dep))
+            p.manifest.optional_dependencies.keys().any(|dep| !self.loaded.packs.iter().any(|l| l.manifest.id == dep))
         })
     }
 }

@@ -52,6 +52,7 @@ pub use watcher::{StopHandle, WatchOptions, Watcher};
 use crate::content::Content;
 use crate::diag::{Diagnostic, SourceMap};
 use crate::load::{self, Loaded, Options, Summary};
+use crate::model::Id;
 use crate::rules::seats::{PlayerId, Seated};
 use crate::script::runtime::{Limits, Runtime, ScriptSet};
 use crate::sim::{GameSummary, Policy, Report};
@@ -118,13 +119,13 @@ impl Snapshot {
     ) -> Result<SimStats, String> {
         let content = self.content();
         let (setup, teams) = if random_teams {
-            let sc: crate::model::Id = if content.scenarios.contains_key(scenario) {
+            let sc: Id = if content.scenarios.contains_key(scenario) {
                 scenario.into()
             } else {
                 content
                     .setups
                     .get(scenario)
-                    .map(|s| s.value.scenario.clone())
+                    .map(|s| s.value.scenario)
                     .ok_or_else(|| format!("no Scenario or setup is called `{scenario}`"))?
             };
             (format!("{sc} (random teams)"), crate::sim::Teams::Random(sc.to_string()))

@@ -71,7 +71,7 @@ impl Player for BrowserSeat {
                     Ok(scene) => render::svg::to_svg(&scene, &Options { marks, ..Options::default() }),
                     Err(e) => format!("<p>{e}</p>"),
                 };
-                (board, decision.character.clone())
+                (board, decision.character)
             }
             SeatNative::Invictus { .. } => (String::new(), None),
         };

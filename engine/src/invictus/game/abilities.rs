@@ -99,8 +99,8 @@ impl<'a> Game<'a> {
         self.state.player_mut(p).stamina -= ab.stamina_cost as i32;
         let stamina_left = self.state.player(p).stamina;
         self.emit(Event::Ability {
-            god: crate::model::Id::from(self.name(p)),
-            ability: ab.id.clone(),
+            god: self.name(p),
+            ability: ab.id,
             target: target.map(|t| self.name(t)),
             stamina_left,
         });

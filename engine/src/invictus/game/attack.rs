@@ -66,13 +66,7 @@ pub struct AttackResult {
 
 impl AttackFrame {
     /// A new attack with nothing declared yet.
-    pub fn new(
-        attacker: PlayerId,
-        target: PlayerId,
-        reinforcement: Option<Id>,
-        kind: AttackKind,
-        base: i32,
-    ) -> Self {
+    pub fn new(attacker: PlayerId, target: PlayerId, reinforcement: Option<Id>, kind: AttackKind, base: i32) -> Self {
         AttackFrame { attacker, target, reinforcement, kind, base, entries: Vec::new() }
     }
 
@@ -96,10 +90,10 @@ impl<'a> Game<'a> {
         self.play_from_hand(p, artifact);
         self.state.player_mut(p).stamina -= a.stamina_cost.unwrap_or(0) as i32;
         self.emit(Event::StandardAttack {
-            god: crate::model::Id::from(self.name(p)),
+            god: self.name(p),
             artifact: artifact.into(),
-            target: crate::model::Id::from(self.name(t)),
-            reinforcement: reinforcement.clone(),
+            target: self.name(t),
+            reinforcement,
             stamina_left: self.state.player(p).stamina,
         });
         let frame = AttackFrame::new(p, t, reinforcement, AttackKind::Standard, a.damage.unwrap_or(0) as i32);
@@ -115,7 +109,7 @@ impl<'a> Game<'a> {
             let colour = self.flip(p);
             let on_target = colour.is_some_and(|c| self.state.accuracy(p).contains(&c));
             if !on_target {
-                self.emit(Event::Missed { god: crate::model::Id::from(self.name(p)) });
+                self.emit(Event::Missed { god: self.name(p) });
                 self.attack = None;
                 return AttackResult { damage: 0, blocked: 0, failed: true };
             }
@@ -128,8 +122,8 @@ impl<'a> Game<'a> {
         };
         let result = frame.result();
         self.emit(Event::AttackResolved {
-            attacker: crate::model::Id::from(self.name(p)),
-            target: crate::model::Id::from(self.name(t)),
+            attacker: self.name(p),
+            target: self.name(t),
             damage: result.damage,
             blocked: result.blocked,
             failed: result.failed,
@@ -151,7 +145,7 @@ impl<'a> Game<'a> {
             for b in &self.state.player(p).boosts {
                 let Some(boost) = self.boost(&b.card.id) else { continue };
                 let ready = boost.timing != BoostTiming::FutureTurn || b.obtained_turn < self.state.turn;
-                let c = Choice::Attach { boost: boost.id.clone() };
+                let c = Choice::Attach { boost: boost.id };
                 if boost.attack && ready && (!boost.team || self.state.team_game) && !options.contains(&c) {
                     options.push(c);
                 }
@@ -175,7 +169,7 @@ impl<'a> Game<'a> {
         let Some(i) = player.boosts.iter().position(|b| b.card.id == id) else { return };
         let card = player.boosts.remove(i).card;
         self.state.boost_discard.push(card);
-        self.emit(Event::BoostPlayed { god: crate::model::Id::from(self.name(p)), boost: id.into() });
+        self.emit(Event::BoostPlayed { god: self.name(p), boost: id.into() });
         self.frame_effect(p, format!("boost:{id}"), true, "effect", 0, 0);
     }
 
@@ -215,7 +209,7 @@ impl<'a> Game<'a> {
         } else {
             card.colour
         };
-        self.emit(Event::Flipped { god: crate::model::Id::from(self.name(p)), boost: card.id.clone(), colour: colour.as_str().into() });
+        self.emit(Event::Flipped { god: self.name(p), boost: card.id, colour: colour.as_str().into() });
         self.state.boost_discard.push(card);
         if self.state.boost_deck.is_empty() {
             self.apocalypse();
@@ -269,7 +263,7 @@ impl<'a> Game<'a> {
         if defending {
             for c in &me.hand {
                 if let Card::Artifact(id) = c {
-                    let block = Choice::Block { artifact: id.clone() };
+                    let block = Choice::Block { artifact: *id };
                     if self.artifact(id).is_some_and(|a| a.use_ == ArtifactUse::Block) && !out.contains(&block) {
                         out.push(block);
                     }
@@ -278,7 +272,7 @@ impl<'a> Game<'a> {
         }
         for b in &me.boosts {
             let Some(boost) = self.boost(&b.card.id) else { continue };
-            let c = Choice::CounterBoost { boost: boost.id.clone() };
+            let c = Choice::CounterBoost { boost: boost.id };
             if boost.timing == BoostTiming::Counter
                 && boost.trigger.is_some_and(fires)
                 && (!boost.team || self.state.team_game)
@@ -293,7 +287,7 @@ impl<'a> Game<'a> {
                 && me.stamina >= ab.stamina_cost as i32
                 && self.energy_payment(q, &ab.energy, false).is_some()
             {
-                out.push(Choice::CounterAbility { ability: ab.id.clone() });
+                out.push(Choice::CounterAbility { ability: ab.id });
             }
         }
         out
@@ -303,7 +297,7 @@ impl<'a> Game<'a> {
         match c {
             Choice::Block { artifact } => {
                 self.play_from_hand(q, &artifact);
-                self.emit(Event::Counter { god: crate::model::Id::from(self.name(q)), with: artifact.clone() });
+                self.emit(Event::Counter { god: self.name(q), with: artifact });
                 let block = self.artifact(&artifact).and_then(|a| a.block).unwrap_or(0) as i32;
                 self.frame_effect(q, format!("artifact:{artifact}"), false, "effect", block, 0);
             }
@@ -312,7 +306,7 @@ impl<'a> Game<'a> {
                 let Some(i) = player.boosts.iter().position(|b| b.card.id == boost) else { return };
                 let card = player.boosts.remove(i).card;
                 self.state.boost_discard.push(card);
-                self.emit(Event::Counter { god: crate::model::Id::from(self.name(q)), with: boost.clone() });
+                self.emit(Event::Counter { god: self.name(q), with: boost });
                 self.frame_effect(q, format!("boost:{boost}"), true, "effect", 0, 0);
             }
             Choice::CounterAbility { ability } => {
@@ -321,7 +315,7 @@ impl<'a> Game<'a> {
                 let Some(payment) = self.energy_payment(q, &ab.energy, false) else { return };
                 self.pay_energy(q, payment);
                 self.state.player_mut(q).stamina -= ab.stamina_cost as i32;
-                self.emit(Event::Counter { god: crate::model::Id::from(self.name(q)), with: ability.clone() });
+                self.emit(Event::Counter { god: self.name(q), with: ability });
                 self.frame_effect(
                     q,
                     format!("god:{}", god.id),
@@ -343,7 +337,7 @@ impl<'a> Game<'a> {
         }
         player.health = (player.health - amount).max(0);
         let health = player.health;
-        self.emit(Event::Damage { god: crate::model::Id::from(self.name(t)), amount, health });
+        self.emit(Event::Damage { god: self.name(t), amount, health });
     }
 
     /// A successful attack on a Reinforcement: a white token; the second defeats it.
@@ -353,7 +347,7 @@ impl<'a> Game<'a> {
         let Some(r) = player.reinforcements.iter_mut().find(|r| r.id == id) else { return };
         r.hits += 1;
         let hits = r.hits;
-        self.emit(Event::ReinforcementHit { owner: crate::model::Id::from(self.name(owner)), reinforcement: id.into(), hits });
+        self.emit(Event::ReinforcementHit { owner: self.name(owner), reinforcement: id.into(), hits });
         if hits >= hits_needed {
             self.lose_reinforcement(owner, id);
         }

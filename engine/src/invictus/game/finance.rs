@@ -122,8 +122,7 @@ impl<'a> Game<'a> {
             return Vec::new();
         }
         let me = self.state.player(p);
-        let mut items: Vec<Purchase> =
-            self.state.piles.keys().map(|id| Purchase::Artifact { id: id.clone() }).collect();
+        let mut items: Vec<Purchase> = self.state.piles.keys().map(|id| Purchase::Artifact { id: *id }).collect();
         items.push(Purchase::Boost);
         items.push(Purchase::Reinforcement);
         items.push(Purchase::ReplaceReinforcement);
@@ -214,7 +213,7 @@ impl<'a> Game<'a> {
         }
         // 2. Announcement.
         let items = announced.iter().map(ToString::to_string).collect();
-        self.emit(Event::Transaction { god: crate::model::Id::from(self.name(p)), paid, spent, items });
+        self.emit(Event::Transaction { god: self.name(p), paid, spent, items });
         // 3. Completion, destructions first.
         let (destroy, buy): (Vec<Purchase>, Vec<Purchase>) =
             announced.into_iter().partition(|a| matches!(a, Purchase::Destroy { .. }));
@@ -254,7 +253,7 @@ impl<'a> Game<'a> {
                         .player(p)
                         .reinforcements
                         .iter()
-                        .map(|r| Choice::Discard { reinforcement: r.id.clone() })
+                        .map(|r| Choice::Discard { reinforcement: r.id })
                         .collect();
                     let q = "which Reinforcement do you discard?";
                     if let Choice::Discard { reinforcement } =
@@ -281,7 +280,7 @@ impl<'a> Game<'a> {
                 continue;
             }
             if boost.timing == BoostTiming::Immediately {
-                self.emit(Event::BoostPlayed { god: crate::model::Id::from(self.name(p)), boost: card.id.clone() });
+                self.emit(Event::BoostPlayed { god: self.name(p), boost: card.id });
                 if boost.counterfeit {
                     self.state.player_mut(p).hand.push(Card::Counterfeit(card));
                 } else {
@@ -325,14 +324,14 @@ impl<'a> Game<'a> {
             let player = self.state.player_mut(p);
             player.stamina = (player.stamina + step).min(max);
         }
-        self.emit(Event::Token { god: crate::model::Id::from(self.name(p)), skill: skill.as_str().into(), active: true });
+        self.emit(Event::Token { god: self.name(p), skill: skill.as_str().into(), active: true });
     }
 
     /// Own a Reinforcement: its 4th-tier token, then its effect
     /// ("Reinforcements take effect immediately").
     pub(crate) fn gain_reinforcement(&mut self, p: PlayerId, id: Id) {
         self.state.player_mut(p).reinforcements.push(OwnedReinforcement { id: id.as_str().into(), hits: 0 });
-        self.emit(Event::ReinforcementGained { god: crate::model::Id::from(self.name(p)), reinforcement: id.as_str().into() });
+        self.emit(Event::ReinforcementGained { god: self.name(p), reinforcement: id.as_str().into() });
         let r = self.content.reinforcements.get(id.as_str()).map(|e| &e.value);
         if let Some(skill) = r.and_then(|r| r.skill_tier) {
             let has = self.state.player(p).tokens.get(&skill).is_some_and(|t| t.iter().any(|t| t.from_reinforcement));
@@ -349,7 +348,7 @@ impl<'a> Game<'a> {
         let Some(i) = player.reinforcements.iter().position(|r| r.id == id) else { return };
         player.reinforcements.remove(i);
         self.state.reinforcement_discard.push(id.into());
-        self.emit(Event::ReinforcementLost { owner: crate::model::Id::from(self.name(p)), reinforcement: id.into() });
+        self.emit(Event::ReinforcementLost { owner: self.name(p), reinforcement: id.into() });
         let skill = self.content.reinforcements.get(id).and_then(|r| r.value.skill_tier);
         if let Some(skill) = skill {
             let still = self

@@ -3,6 +3,7 @@
 //! Players are named by their god's id.
 
 use super::*;
+use crate::model::Id;
 use crate::model::{EnergyType, Skill};
 use crate::script::api::{ApiFn, ApiValue, ChanceFn, HostFn, InvictusFn};
 use crate::script::host::Host;
@@ -131,7 +132,7 @@ impl<'a> Game<'a> {
                         count += 1;
                     }
                 }
-                self.emit(Event::Drew { god: crate::model::Id::from(self.name(p)), count });
+                self.emit(Event::Drew { god: self.name(p), count });
                 ApiValue::Int(count as i64)
             }
             F::DiscardEnergyType => {
@@ -205,7 +206,7 @@ impl<'a> Game<'a> {
                     }
                 };
                 if changed {
-                    self.emit(Event::Token { god: crate::model::Id::from(self.name(p)), skill: s.as_str().into(), active });
+                    self.emit(Event::Token { god: self.name(p), skill: s.as_str().into(), active });
                 }
                 ApiValue::Bool(changed)
             }
@@ -219,12 +220,12 @@ impl<'a> Game<'a> {
                     return Err("choose offers at most 64 options".into());
                 }
                 let prompt = match a.get(1) {
-                    Some(ApiValue::Str(s)) => s.clone(),
+                    Some(ApiValue::Str(s)) => *s,
                     _ => "choose".into(),
                 };
                 let choices = options.iter().map(|t| Choice::Text { text: t.to_string() }).collect();
                 match self.ask(owner, DecisionKind::Choose, &prompt, choices) {
-                    Choice::Text { text } => ApiValue::Str(crate::model::Id::from(text)),
+                    Choice::Text { text } => ApiValue::Str(Id::from(text)),
                     _ => ApiValue::Nil,
                 }
             }

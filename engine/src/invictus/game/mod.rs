@@ -128,7 +128,7 @@ impl<'a> Game<'a> {
 
     /// A player's name: their god's id.
     pub fn name(&self, p: PlayerId) -> Id {
-        self.state.player(p).god.clone()
+        self.state.player(p).god
     }
 
     /// An Artifact card.

@@ -1,6 +1,7 @@
 //! `003 § Revival and Defeat` and `003 § The Apocalypse`.
 
 use super::*;
+use crate::model::Id;
 
 impl<'a> Game<'a> {
     /// Every player at 0 HP is revived by an ally or defeated, at once
@@ -13,7 +14,7 @@ impl<'a> Game<'a> {
             if player.defeated || player.health > 0 {
                 continue;
             }
-            self.emit(Event::Down { god: crate::model::Id::from(self.name(d)) });
+            self.emit(Event::Down { god: self.name(d) });
             if !self.try_revival(d) {
                 self.defeat(d);
             }
@@ -65,7 +66,7 @@ impl<'a> Game<'a> {
         self.state.player_mut(giver).health -= penalty + give;
         let boosts: Vec<_> = std::mem::take(&mut self.state.player_mut(d).boosts);
         self.state.boost_discard.extend(boosts.into_iter().map(|b| b.card));
-        let owned: Vec<crate::model::Id> = self.state.player(d).reinforcements.iter().map(|r| r.id.clone()).collect();
+        let owned: Vec<Id> = self.state.player(d).reinforcements.iter().map(|r| r.id).collect();
         for r in owned {
             self.lose_reinforcement(d, &r);
         }
@@ -89,7 +90,7 @@ impl<'a> Game<'a> {
         self.draw_to(d, self.market.hand_size as usize);
         let half = self.full_stamina(d) / 2;
         self.state.player_mut(d).stamina = half;
-        self.emit(Event::Revived { god: crate::model::Id::from(self.name(d)), by: crate::model::Id::from(self.name(giver)), gave: give });
+        self.emit(Event::Revived { god: self.name(d), by: self.name(giver), gave: give });
         if d == self.state.active {
             self.state.turn_over = true;
         }
@@ -100,7 +101,7 @@ impl<'a> Game<'a> {
     pub(crate) fn defeat(&mut self, d: PlayerId) {
         let boosts: Vec<_> = std::mem::take(&mut self.state.player_mut(d).boosts);
         self.state.boost_discard.extend(boosts.into_iter().map(|b| b.card));
-        let owned: Vec<crate::model::Id> = self.state.player(d).reinforcements.iter().map(|r| r.id.clone()).collect();
+        let owned: Vec<Id> = self.state.player(d).reinforcements.iter().map(|r| r.id).collect();
         for r in owned {
             self.lose_reinforcement(d, &r);
         }
@@ -110,7 +111,7 @@ impl<'a> Game<'a> {
         let mut cards = std::mem::take(&mut player.discard);
         cards.append(&mut player.charged);
         player.draw.append(&mut cards);
-        self.emit(Event::Defeated { god: crate::model::Id::from(self.name(d)) });
+        self.emit(Event::Defeated { god: self.name(d) });
         if d == self.state.active {
             self.state.turn_over = true;
         }

@@ -3,6 +3,7 @@
 
 use super::*;
 use crate::invictus::state::{Player, Token};
+use crate::model::Id;
 use crate::model::{BoostColour, Skill};
 use std::collections::BTreeMap;
 
@@ -253,7 +254,7 @@ impl<'a> Game<'a> {
         }
         let teams = setup.teams_by_seat(Some(&order));
         let dealt: Vec<Vec<Id>> = if setup.gods.is_empty() {
-            let mut pool: Vec<crate::model::Id> = self.content.gods.keys().cloned().collect();
+            let mut pool: Vec<Id> = self.content.gods.keys().cloned().collect();
             if pool.len() < n {
                 return Err(SetupError(format!("{} gods are loaded; {n} players need at least {n}", pool.len())));
             }
@@ -272,7 +273,7 @@ impl<'a> Game<'a> {
             setup.gods.iter().map(|g| vec![g.as_str().into()]).collect()
         };
         for (s, hand) in dealt.iter().enumerate() {
-            let god = hand[0].clone();
+            let god = hand[0];
             self.state.players.push(self.new_player(PlayerId::seat(s), teams[s], &god));
         }
         // Each player chooses one of the two boards without discussing (asked in seat order).
@@ -297,7 +298,7 @@ impl<'a> Game<'a> {
             let p = PlayerId::seat(s);
             let mut deck = Vec::new();
             for a in &self.market.starter_deck {
-                deck.extend((0..a.count).map(|_| Card::Artifact(a.artifact.clone())));
+                deck.extend((0..a.count).map(|_| Card::Artifact(a.artifact)));
             }
             self.shuffle(&mut deck);
             self.state.player_mut(p).draw = deck;
@@ -339,20 +340,20 @@ impl<'a> Game<'a> {
     fn build_marketplace(&mut self) {
         for (id, a) in &self.content.artifacts {
             if a.value.starter == 0 && a.value.purchase_price.is_some() {
-                self.state.piles.insert(id.clone(), a.value.count as u32);
+                self.state.piles.insert(*id, a.value.count as u32);
             }
         }
         let mut deck = Vec::new();
         for (id, b) in &self.content.boosts {
             for (colour, copies) in b.value.copies.list() {
-                deck.extend((0..copies).map(|_| BoostCard { id: id.clone(), colour }));
+                deck.extend((0..copies).map(|_| BoostCard { id: *id, colour }));
             }
         }
         self.shuffle(&mut deck);
         self.state.boost_deck = deck;
         let mut r = Vec::new();
         for (id, e) in &self.content.reinforcements {
-            r.extend((0..e.value.copies).map(|_| id.clone()));
+            r.extend((0..e.value.copies).map(|_| *id));
         }
         self.shuffle(&mut r);
         self.state.reinforcement_deck = r;
@@ -364,7 +365,7 @@ impl<'a> Game<'a> {
         let tied: Vec<PlayerId> = self.state.players.iter().filter(|p| p.health == low).map(|p| p.seat).collect();
         let first = if tied.len() > 1 { tied[self.rng.random_range(0..tied.len())] } else { tied[0] };
         self.state.active = first;
-        self.emit(Event::FirstPlayer { god: crate::model::Id::from(self.name(first)), tie_flip: tied.len() > 1 });
+        self.emit(Event::FirstPlayer { god: self.name(first), tie_flip: tied.len() > 1 });
     }
 
     /// Draw until `p` holds `n` Artifacts (counterfeits count), shuffling the

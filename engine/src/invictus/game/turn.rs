@@ -14,7 +14,7 @@ impl<'a> Game<'a> {
         self.state.charged_this_turn = false;
         self.state.discharged_this_turn = false;
         self.state.turn_over = false;
-        self.emit(Event::TurnBegan { turn: self.state.turn, god: crate::model::Id::from(self.name(p)) });
+        self.emit(Event::TurnBegan { turn: self.state.turn, god: self.name(p) });
         loop {
             if self.state.outcome.is_some() || self.state.turn_over {
                 return;
@@ -56,14 +56,14 @@ impl<'a> Game<'a> {
                         }
                         let target = self.name(e);
                         out.push(Choice::StandardAttack {
-                            artifact: id.clone(),
+                            artifact: *id,
                             target: target.as_str().into(),
                             reinforcement: None,
                         });
                         for r in &self.state.player(e).reinforcements {
-                            let reinforcement = Some(r.id.clone());
+                            let reinforcement = Some(r.id);
                             out.push(Choice::StandardAttack {
-                                artifact: id.clone(),
+                                artifact: *id,
                                 target: target.as_str().into(),
                                 reinforcement,
                             });
@@ -74,21 +74,21 @@ impl<'a> Game<'a> {
                     for q in &allies {
                         let qp = self.state.player(*q);
                         if qp.health < qp.max_health {
-                            out.push(Choice::Heal { artifact: id.clone(), target: crate::model::Id::from(self.name(*q)) });
+                            out.push(Choice::Heal { artifact: *id, target: self.name(*q) });
                         }
                     }
                 }
                 ArtifactUse::Stamina => {
                     for q in &allies {
                         if self.state.player(*q).stamina < self.market.max_stamina as i32 {
-                            out.push(Choice::Stamina { artifact: id.clone(), target: crate::model::Id::from(self.name(*q)) });
+                            out.push(Choice::Stamina { artifact: *id, target: self.name(*q) });
                         }
                     }
                 }
                 _ => {}
             }
             if !self.state.charged_this_turn && a.energy.unwrap_or(0) > 0 && chargeable.contains(&a.energy_type) {
-                out.push(Choice::Charge { artifact: id.clone() });
+                out.push(Choice::Charge { artifact: *id });
             }
         }
         if !self.state.discharged_this_turn {
@@ -108,7 +108,7 @@ impl<'a> Game<'a> {
                 continue;
             }
             for target in self.ability_targets(p, ab) {
-                out.push(Choice::Ability { ability: ab.id.clone(), target });
+                out.push(Choice::Ability { ability: ab.id, target });
             }
         }
         for purchase in self.affordable(p, &[]) {
@@ -124,7 +124,7 @@ impl<'a> Game<'a> {
             };
             if playable && (!boost.team || self.state.team_game) && !seen.contains(&boost.id.as_str()) {
                 seen.push(&boost.id);
-                out.push(Choice::PlayBoost { boost: boost.id.clone() });
+                out.push(Choice::PlayBoost { boost: boost.id });
             }
         }
         out.push(Choice::EndTurn);
@@ -178,7 +178,7 @@ impl<'a> Game<'a> {
                 if let Some(c) = self.remove_from_hand(p, &artifact) {
                     self.state.player_mut(p).charged.push(c);
                     self.state.charged_this_turn = true;
-                    self.emit(Event::Charged { god: crate::model::Id::from(self.name(p)), artifact });
+                    self.emit(Event::Charged { god: self.name(p), artifact });
                 }
             }
             Choice::Discharge { artifact } => {
@@ -187,7 +187,7 @@ impl<'a> Game<'a> {
                     let c = player.charged.remove(i);
                     player.discard.push(c);
                     self.state.discharged_this_turn = true;
-                    self.emit(Event::Discharged { god: crate::model::Id::from(self.name(p)), artifact });
+                    self.emit(Event::Discharged { god: self.name(p), artifact });
                 }
             }
             Choice::Add { purchase } => self.transaction(p, purchase),
@@ -220,7 +220,7 @@ impl<'a> Game<'a> {
         let before = player.health;
         player.health = (player.health + amount).min(player.max_health);
         let (gained, health) = (player.health - before, player.health);
-        self.emit(Event::Healed { god: crate::model::Id::from(self.name(p)), amount: gained, health });
+        self.emit(Event::Healed { god: self.name(p), amount: gained, health });
     }
 
     /// Gain Stamina, never above the maximum (24, Elixir).
@@ -233,7 +233,7 @@ impl<'a> Game<'a> {
         let before = player.stamina;
         player.stamina = (player.stamina + amount).min(max).max(0);
         let (gained, stamina) = (player.stamina - before, player.stamina);
-        self.emit(Event::StaminaGained { god: crate::model::Id::from(self.name(p)), amount: gained, stamina });
+        self.emit(Event::StaminaGained { god: self.name(p), amount: gained, stamina });
     }
 
     /// Play a Boost from hand (not an attack's or a counter): to the Boost
@@ -243,7 +243,7 @@ impl<'a> Game<'a> {
         let Some(i) = player.boosts.iter().position(|b| b.card.id == id) else { return };
         let card = player.boosts.remove(i).card;
         self.state.boost_discard.push(card);
-        self.emit(Event::BoostPlayed { god: crate::model::Id::from(self.name(p)), boost: id.into() });
+        self.emit(Event::BoostPlayed { god: self.name(p), boost: id.into() });
         self.run_effect(p, &format!("boost:{id}"), "effect", None);
     }
 
@@ -261,7 +261,7 @@ impl<'a> Game<'a> {
                 for b in &self.state.player(q).boosts {
                     let Some(boost) = self.boost(&b.card.id) else { continue };
                     if boost.timing == BoostTiming::Anytime && (!boost.team || self.state.team_game) {
-                        let c = Choice::PlayBoost { boost: boost.id.clone() };
+                        let c = Choice::PlayBoost { boost: boost.id };
                         if !options.contains(&c) {
                             options.push(c);
                         }
@@ -284,7 +284,7 @@ impl<'a> Game<'a> {
         self.draw_to(p, self.market.hand_size as usize);
         let full = self.full_stamina(p);
         self.state.player_mut(p).stamina = full;
-        self.emit(Event::TurnEnded { god: crate::model::Id::from(self.name(p)), stamina: full });
+        self.emit(Event::TurnEnded { god: self.name(p), stamina: full });
     }
 
     /// The chargeable Energy types of `p`.

@@ -1,6 +1,7 @@
 //! Actions: which are legal, their conditions, performing one, an Attack's end (`000 § Actions`, `000 § Attacks`).
 
 use super::*;
+use crate::model::Id;
 
 impl<'a> Game<'a> {
     /// Every Action the Character can perform now, with its Targets.
@@ -26,7 +27,7 @@ impl<'a> Game<'a> {
         for m in self.minions_of(id) {
             for (action, target, cost) in self.action_options(&m, ap) {
                 if self.condition_holds(&m, &action, target.as_deref()) {
-                    out.push(Choice::MinionAction { minion: m.clone(), action, target, cost });
+                    out.push(Choice::MinionAction { minion: m, action, target, cost });
                 }
             }
         }
@@ -57,7 +58,7 @@ impl<'a> Game<'a> {
             .tokens
             .iter()
             .find(|t| t.state == "taunted")
-            .and_then(|t| t.source.clone())
+            .and_then(|t| t.source)
             .filter(|s| self.space_of(s).is_some());
         // Minions are not Characters: no Contender Attack (`000 § Contender`).
         let implicit = if u.minion.is_none() { Some(&contender) } else { None };
@@ -72,7 +73,7 @@ impl<'a> Game<'a> {
                 continue;
             }
             match &action.range {
-                None => out.push((action.id.clone(), None, action.cost)),
+                None => out.push((action.id, None, action.cost)),
                 Some(range) => {
                     for t in &self.state.units {
                         if !matches!(t.location, Location::Space(_)) {
@@ -84,14 +85,14 @@ impl<'a> Game<'a> {
                             continue;
                         }
                         if self.in_range(actor, &t.id, range) {
-                            out.push((action.id.clone(), Some(t.id.clone()), action.cost));
+                            out.push((action.id, Some(t.id), action.cost));
                         }
                     }
                     if action.obstacle_targets && !action.attack {
                         for b in &self.board.barriers {
                             let id = format!("barrier@{},{}", b.q, b.r);
                             if self.in_range(actor, &id, range) {
-                                out.push((action.id.clone(), Some(crate::model::Id::from(id)), action.cost));
+                                out.push((action.id, Some(Id::from(id)), action.cost));
                             }
                         }
                     }
@@ -157,12 +158,7 @@ impl<'a> Game<'a> {
             let u = self.unit_mut(&payer).ok_or("no active unit")?;
             u.action_points = u.action_points.saturating_sub(cost);
         }
-        self.emit(Event::Action {
-            character: id.into(),
-            action: action_id.into(),
-            target: target.map(crate::model::Id::from),
-            cost,
-        });
+        self.emit(Event::Action { character: id.into(), action: action_id.into(), target: target.map(Id::from), cost });
         if action_id == "move" {
             self.gain_speed(id);
             return Ok(());

@@ -233,7 +233,7 @@ impl<'a> Game<'a> {
             let before = u.tokens.len();
             u.tokens.retain(|t| !(t.state == "taunted" && t.source.as_deref() == Some(id)));
             if u.tokens.len() != before {
-                removed.push(u.id.clone());
+                removed.push(u.id);
             }
         }
         for r in removed {

@@ -4,6 +4,7 @@
 //! for the hand (`001 § No!`).
 
 use super::*;
+use crate::model::Id;
 
 /// The units of every player's team, in seat order, then each Controller's
 /// Minions to the side until deployed (`002 § Controller`): `<minion>-<n>`,
@@ -15,7 +16,7 @@ pub(super) fn seat_units(
     units: &mut Vec<Unit>,
     minion_cards: &mut Vec<std::rc::Rc<model::Character>>,
 ) {
-    let blank = |id: &Id, p: PlayerId| Unit::new(id.clone(), p, Location::Bench);
+    let blank = |id: &Id, p: PlayerId| Unit::new(*id, p, Location::Bench);
     units.extend(teams.enumerate().flat_map(|(p, team)| team.iter().map(move |id| blank(id, p))));
     for (p, team) in teams.enumerate() {
         for c in team {
@@ -32,9 +33,9 @@ pub(super) fn seat_units(
                         }
                         n += 1;
                     };
-                    let mut u = blank(&crate::model::Id::from(&id), p);
+                    let mut u = blank(&Id::from(&id), p);
                     u.location = Location::Aside;
-                    u.minion = Some(MinionOf { card: m.id.clone(), controller: c.clone(), slot });
+                    u.minion = Some(MinionOf { card: m.id, controller: *c, slot });
                     units.push(u);
                 }
             }
@@ -93,7 +94,7 @@ impl<'a> Game<'a> {
         let mut p = first;
         while picks.iter().map(Vec::len).sum::<usize>() < wanted {
             if picks[p].len() < self.draft_sizes[p] {
-                let options: Vec<Choice> = cards.iter().map(|c| Choice::Pick { id: c.clone() }).collect();
+                let options: Vec<Choice> = cards.iter().map(|c| Choice::Pick { id: *c }).collect();
                 let Choice::Pick { id } =
                     self.decide(p, DecisionKind::Draft, None, "Draft: keep which Initiative card?", options)
                 else {
@@ -129,12 +130,12 @@ impl<'a> Game<'a> {
     fn prime_time_deck(&self, team: &[Id]) -> Vec<Id> {
         let mut deck = Vec::new();
         for t in self.content.tactics.values().filter(|t| t.value.standard) {
-            deck.extend(std::iter::repeat_n(t.value.id.clone(), t.value.copies.max(1) as usize));
+            deck.extend(std::iter::repeat_n(t.value.id, t.value.copies.max(1) as usize));
         }
         for c in team {
             for t in self.content.tactics.values() {
                 if t.value.character.as_deref() == Some(c.as_str()) {
-                    deck.extend(std::iter::repeat_n(t.value.id.clone(), t.value.copies.max(1) as usize));
+                    deck.extend(std::iter::repeat_n(t.value.id, t.value.copies.max(1) as usize));
                 }
             }
         }
@@ -148,7 +149,7 @@ impl<'a> Game<'a> {
         for p in self.table().seats() {
             let cards = std::mem::take(&mut self.set_aside[p]);
             for t in cards {
-                self.state.players[p].hand.push(t.clone());
+                self.state.players[p].hand.push(t);
                 self.emit(Event::Log { text: format!("{p} adds {t} to their hand (No! in hand)") });
             }
         }

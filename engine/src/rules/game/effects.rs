@@ -1,6 +1,7 @@
 //! Running an effect's Lua: conditions probed without consequences, effects undone when they fail, what an effect sets off resolved after it (`000 § Effects`).
 
 use super::*;
+use crate::model::Id;
 
 impl<'a> Game<'a> {
     /// Whether an Action's `condition` allows it on `target` now (no
@@ -39,12 +40,7 @@ impl<'a> Game<'a> {
         actor: &str,
         target: Option<&str>,
     ) -> bool {
-        let ctx = Ctx {
-            self_id: Some(actor.into()),
-            target: target.map(crate::model::Id::from),
-            successes: None,
-            ..Ctx::default()
-        };
+        let ctx = Ctx { self_id: Some(actor.into()), target: target.map(Id::from), successes: None, ..Ctx::default() };
         let rt = self.runtime;
         let outer = self.effect_frame.effect_source.replace(actor.into());
         self.effect_frame.probing = true;
@@ -134,8 +130,7 @@ impl<'a> Game<'a> {
             self.emit(Event::Log { text: format!("(not scripted: {text})") });
             return;
         };
-        let ctx =
-            Ctx { self_id: Some(self_id.into()), target: target.map(crate::model::Id::from), successes, ..Ctx::default() };
+        let ctx = Ctx { self_id: Some(self_id.into()), target: target.map(Id::from), successes, ..Ctx::default() };
         self.call_effect(script, card, path, &ctx, Some(self_id.into()));
     }
 

@@ -35,15 +35,15 @@ impl GameSetup {
             .and_then(|sc| content.maps.get(&sc.value.map).map(|m| (&sc.value, &m.value)))
             .and_then(|(sc, map)| GameSetup::default_zones(sc, map, table).ok());
         let zone = |p: PlayerId| {
-            s.teams[p.index()].deployment_zone.clone().unwrap_or_else(|| match (&defaults, p.index()) {
+            s.teams[p.index()].deployment_zone.unwrap_or_else(|| match (&defaults, p.index()) {
                 (_, 0) if table.len() == 2 => "zone-1".into(),
                 (_, 1) if table.len() == 2 => "zone-4".into(),
-                (Some(d), _) => d[p].clone(),
+                (Some(d), _) => d[p],
                 (None, i) => format!("zone-{}", i + 1).into(),
             })
         };
         Ok(GameSetup {
-            scenario: s.scenario.clone(),
+            scenario: s.scenario,
             teams: s.teams.iter().map(|t| t.characters.clone()).collect::<Vec<_>>().into(),
             decks: s.teams.iter().map(|t| t.tactics.clone()).collect::<Vec<_>>().into(),
             zones: Seated::from_fn(table, zone),
@@ -102,7 +102,7 @@ impl GameSetup {
         let own_per_character = if table.prime_time() { usize::MAX } else { 2 };
         let mut standard: Vec<Id> = Vec::new();
         for t in content.tactics.values().filter(|t| t.value.standard) {
-            standard.extend(std::iter::repeat_n(t.value.id.clone(), t.value.copies.max(1) as usize));
+            standard.extend(std::iter::repeat_n(t.value.id, t.value.copies.max(1) as usize));
         }
         let mut deck = |team: &[Id]| {
             let mut d = standard.clone();
@@ -111,7 +111,7 @@ impl GameSetup {
                     .tactics
                     .values()
                     .filter(|t| t.value.character.as_deref() == Some(c.as_str()))
-                    .map(|t| t.value.id.clone())
+                    .map(|t| t.value.id)
                     .collect();
                 shuffle(&mut own, &mut rng);
                 d.extend(own.into_iter().take(own_per_character));
@@ -131,7 +131,7 @@ impl GameSetup {
     /// the ring (docs/rulings.md R46).
     pub(in crate::rules) fn default_zones(sc: &model::Scenario, map: &model::Map, table: Table) -> Result<Seated<Id>> {
         if sc.deployment_zones.len() >= table.len() {
-            return Ok(Seated::from_fn(table, |p| sc.deployment_zones[p.index()].clone()));
+            return Ok(Seated::from_fn(table, |p| sc.deployment_zones[p.index()]));
         }
         let first = map
             .zones
@@ -140,13 +140,13 @@ impl GameSetup {
             .ok_or_else(|| format!("map `{}` has no Deployment Zone", map.id))?;
         if table.len() > 2 {
             let ring: Vec<Id> =
-                map.zones.iter().filter(|z| z.kind == model::ZoneKind::Deployment).map(|z| z.id.clone()).collect();
+                map.zones.iter().filter(|z| z.kind == model::ZoneKind::Deployment).map(|z| z.id).collect();
             let n = ring.len();
-            return Ok(Seated::from_fn(table, |p| ring[(p.index() * n / table.len()) % n].clone()));
+            return Ok(Seated::from_fn(table, |p| ring[(p.index() * n / table.len()) % n]));
         }
-        let second = first.opposite.clone().unwrap_or_else(|| {
-            map.zones.iter().rfind(|z| z.kind == model::ZoneKind::Deployment).map(|z| z.id.clone()).unwrap_or_default()
+        let second = first.opposite.unwrap_or_else(|| {
+            map.zones.iter().rfind(|z| z.kind == model::ZoneKind::Deployment).map(|z| z.id).unwrap_or_default()
         });
-        Ok(vec![first.id.clone(), second].into())
+        Ok(vec![first.id, second].into())
     }
 }

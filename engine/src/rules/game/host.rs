@@ -2,6 +2,7 @@
 
 use super::host_args::{Args, space_arg, space_choices, symbol, symbol_name};
 use super::*;
+use crate::model::Id;
 use crate::script::api::{ChanceFn, ChangeFn, ChoiceFn, DiceFn, HostFn, MoveFn, QueryFn, RollFn, Ty};
 
 impl Host for Game<'_> {
@@ -138,8 +139,8 @@ impl<'a> Game<'a> {
     /// `Query` functions: questions about the game: who, where, what they see (`000 § Range`, `000 § Line of Sight`).
     fn api_query(&mut self, func: QueryFn, a: &Args<'_>) -> std::result::Result<ApiValue, String> {
         Ok(match func {
-            QueryFn::ActiveCharacter => self.state.active.clone().map_or(ApiValue::Nil, ApiValue::Str),
-            QueryFn::Attacker => self.roll_frame.attacker.clone().map_or(ApiValue::Nil, ApiValue::Str),
+            QueryFn::ActiveCharacter => self.state.active.map_or(ApiValue::Nil, ApiValue::Str),
+            QueryFn::Attacker => self.roll_frame.attacker.map_or(ApiValue::Nil, ApiValue::Str),
             QueryFn::Damage => ApiValue::Int(self.unit(&a.character(self, 0)?).map_or(0, |u| u.damage as i64)),
             QueryFn::HasState => ApiValue::Bool(self.has_state(&a.character(self, 0)?, a.s(1)?)),
             QueryFn::Position => match self.space_of(&a.character(self, 0)?) {
@@ -165,7 +166,7 @@ impl<'a> Game<'a> {
                         let d = self.distance(&of, &u.id);
                         d >= lo && d <= hi
                     })
-                    .map(|u| u.id.clone())
+                    .map(|u| u.id)
                     .collect();
                 ApiValue::List(list)
             }
@@ -180,7 +181,7 @@ impl<'a> Game<'a> {
             QueryFn::States => {
                 let t = a.character(self, 0)?;
                 let mut list: Vec<Id> =
-                    self.unit(&t).map(|u| u.tokens.iter().map(|k| k.state.clone()).collect()).unwrap_or_default();
+                    self.unit(&t).map(|u| u.tokens.iter().map(|k| k.state).collect()).unwrap_or_default();
                 list.dedup();
                 ApiValue::List(list)
             }
@@ -192,7 +193,7 @@ impl<'a> Game<'a> {
             QueryFn::FreeSpacesInZone => {
                 let zone = a.s(0)?;
                 if !self.board.zones.contains_key(zone) {
-                    let known: Vec<&str> = self.board.zones.keys().map(crate::model::Id::as_str).collect();
+                    let known: Vec<&str> = self.board.zones.keys().map(Id::as_str).collect();
                     return Err(format!(
                         "free_spaces_in_zone: the map has no zone `{zone}` (its zones: {})",
                         known.join(", ")
@@ -270,7 +271,7 @@ impl<'a> Game<'a> {
                     let total = u.damage;
                     // Nothing to heal, nothing happens (and nothing to tell).
                     if healed > 0 {
-                        self.emit(Event::Healed { character: crate::model::Id::from(t), amount: healed, total });
+                        self.emit(Event::Healed { character: Id::from(t), amount: healed, total });
                     }
                 }
                 ApiValue::Nil
@@ -278,8 +279,8 @@ impl<'a> Game<'a> {
             ChangeFn::ImposeState => {
                 let t = a.character(self, 0)?;
                 let source = match a.args.get(2) {
-                    Some(ApiValue::Str(x)) => Some(x.clone()),
-                    _ => self.state.active.clone(),
+                    Some(ApiValue::Str(x)) => Some(*x),
+                    _ => self.state.active,
                 };
                 self.impose(&t, a.s(1)?, source.as_deref())?;
                 ApiValue::Nil
@@ -314,8 +315,8 @@ impl<'a> Game<'a> {
                 let t = a.character(self, 0)?;
                 let name = a.s(1)?.to_string();
                 let u = self.unit_mut(&t).expect("unit");
-                if !u.until_end_of_activation.contains(&crate::model::Id::from(&name)) {
-                    u.until_end_of_activation.push(crate::model::Id::from(name));
+                if !u.until_end_of_activation.contains(&Id::from(&name)) {
+                    u.until_end_of_activation.push(Id::from(name));
                 }
                 ApiValue::Nil
             }
@@ -323,7 +324,7 @@ impl<'a> Game<'a> {
                 let t = a.character(self, 0)?;
                 let name = a.s(1)?.to_string();
                 let u = self.unit_mut(&t).expect("unit");
-                if !u.until_end_of_round.contains(&crate::model::Id::from(&name)) {
+                if !u.until_end_of_round.contains(&Id::from(&name)) {
                     u.until_end_of_round.push(name.as_str().into());
                     self.emit(Event::Log { text: format!("{t} is under {name} until the end of the Round") });
                 }
@@ -342,7 +343,7 @@ impl<'a> Game<'a> {
                 let t = a.character(self, 0)?;
                 let max = a.n(1, 0).clamp(0, 20) as u8;
                 let player = self.effect_player();
-                self.effect_frame.pending_grant = Some((crate::model::Id::from(t), max, player));
+                self.effect_frame.pending_grant = Some((Id::from(t), max, player));
                 ApiValue::Nil
             }
             ChangeFn::DeployMinion => {
@@ -351,7 +352,7 @@ impl<'a> Game<'a> {
                     return Err("deploy_minion: a space {q, r} is needed".into());
                 };
                 let controller =
-                    self.effect_frame.effect_source.clone().ok_or("deploy_minion: no Character's effect is running")?;
+                    self.effect_frame.effect_source.ok_or("deploy_minion: no Character's effect is running")?;
                 let aside = self.state.units.iter().any(|u| {
                     u.location == Location::Aside
                         && u.minion.as_ref().is_some_and(|m| m.controller == controller && m.card == card)
@@ -447,7 +448,7 @@ impl<'a> Game<'a> {
                     return Err("deploy_smoke: a space {q, r} is needed".into());
                 };
                 let space = Hex::checked(*q, *r).ok_or_else(|| format!("deploy_smoke: ({q}, {r}) is not a space"))?;
-                let who = self.state.active.clone().ok_or("deploy_smoke: no active Character")?;
+                let who = self.state.active.ok_or("deploy_smoke: no active Character")?;
                 let max = self.card(&who).smoke_tokens as usize;
                 let deployed = self.state.smoke.iter().filter(|(_, c)| *c == who).count();
                 if deployed >= max {
@@ -458,7 +459,7 @@ impl<'a> Game<'a> {
                 if !self.board.on_board(space) || self.in_smoke(space) {
                     return Err(format!("deploy_smoke: [{q}, {r}] is off the board or already has Smoke"));
                 }
-                self.state.smoke.push((space, who.clone()));
+                self.state.smoke.push((space, who));
                 self.emit(Event::SmokeDeployed { character: who, space });
                 ApiValue::Nil
             }
@@ -516,7 +517,7 @@ impl<'a> Game<'a> {
                 }
                 // Only the active Character has a next Roll "in this Activation".
                 if self.state.active.as_deref() == Some(t.as_str()) {
-                    self.unit_mut(&t).expect("unit").next_roll.push(crate::model::Id::from(die));
+                    self.unit_mut(&t).expect("unit").next_roll.push(Id::from(die));
                 }
                 ApiValue::Nil
             }
@@ -525,9 +526,9 @@ impl<'a> Game<'a> {
                 if !self.content.dice.contains_key(die.as_str()) {
                     return Err(format!("roll_die: no die `{die}`"));
                 }
-                let who = self.effect_frame.effect_source.clone().unwrap_or_default();
-                let faces = self.roll_dice(&Pool { dice: vec![crate::model::Id::from(die)], symbols: vec![] });
-                let face: Vec<crate::model::Id> =
+                let who = self.effect_frame.effect_source.unwrap_or_default();
+                let faces = self.roll_dice(&Pool { dice: vec![Id::from(die)], symbols: vec![] });
+                let face: Vec<Id> =
                     faces.first().map_or(vec![], |(_, f)| f.iter().map(|x| symbol_name(*x).into()).collect());
                 self.emit(Event::Rolled { character: who, faces, added: vec![] });
                 ApiValue::List(face)
@@ -551,8 +552,8 @@ impl<'a> Game<'a> {
                 if index < 1 || index as usize > pool.dice.len() {
                     return Err(format!("reduce_roll_to: the Roll has no die #{index}"));
                 }
-                let die = pool.dice[index as usize - 1].clone();
-                pool.dice = vec![die.clone()];
+                let die = pool.dice[index as usize - 1];
+                pool.dice = vec![die];
                 pool.symbols.clear();
                 self.roll_frame.pool_locked[side as usize] = true;
                 self.emit(Event::Log { text: format!("the Roll is reduced to one {die} die") });
@@ -586,9 +587,13 @@ impl<'a> Game<'a> {
             }
             RollFn::AddDie if self.roll_frame.pending_pools.is_some() => {
                 let die = a.s(0)?.to_string();
-                let limit =
-                    self.content.dice.get(die.as_str()).ok_or_else(|| format!("add_die: no die `{die}`"))?.value.max_per_roll
-                        as usize;
+                let limit = self
+                    .content
+                    .dice
+                    .get(die.as_str())
+                    .ok_or_else(|| format!("add_die: no die `{die}`"))?
+                    .value
+                    .max_per_roll as usize;
                 let side = self.roll_frame.tactic_side.unwrap_or(Side::Active);
                 if self.roll_frame.pool_locked[side as usize] {
                     self.emit(Event::Log { text: format!("no die can be added to this Roll (the {die} die is not)") });
@@ -640,7 +645,7 @@ impl<'a> Game<'a> {
                     "nullify_symbol" | "nullify_die" => {
                         let mine = a.s(0)? == "own";
                         let side = if mine { own } else { own.other() };
-                        let whose = rc.rollers[usize::from(!mine)].clone();
+                        let whose = rc.rollers[usize::from(!mine)];
                         let (done, what) = if func == RollFn::NullifySymbol {
                             let sym = symbol(a.s(1)?)?;
                             (
@@ -673,7 +678,7 @@ impl<'a> Game<'a> {
                     }
                     let check = self.roll_frame.cover_check.as_mut().expect("cover check");
                     if check.attacker.is_some() {
-                        check.attacker = Some(crate::model::Id::from(die));
+                        check.attacker = Some(Id::from(die));
                     }
                 }
                 ApiValue::Nil
@@ -690,7 +695,7 @@ impl<'a> Game<'a> {
                     return Ok(ApiValue::Nil);
                 }
                 let prompt = match a.args.get(1) {
-                    Some(ApiValue::Str(p)) => p.clone(),
+                    Some(ApiValue::Str(p)) => *p,
                     _ => "Which space?".into(),
                 };
                 let decider = self.effect_player();
@@ -706,7 +711,7 @@ impl<'a> Game<'a> {
                     return Ok(ApiValue::Nil);
                 }
                 let prompt = match a.args.get(1) {
-                    Some(ApiValue::Str(p)) => p.clone(),
+                    Some(ApiValue::Str(p)) => *p,
                     _ => "Choose".into(),
                 };
                 let decider = self.effect_player();
@@ -717,7 +722,7 @@ impl<'a> Game<'a> {
                 };
                 match self.decide(decider, kind, self.state.active.clone().as_deref(), &prompt, opts) {
                     Choice::Pick { id } => ApiValue::Str(id),
-                    Choice::Text { text } => ApiValue::Str(crate::model::Id::from(text)),
+                    Choice::Text { text } => ApiValue::Str(Id::from(text)),
                     _ => ApiValue::Nil,
                 }
             }
@@ -757,8 +762,8 @@ impl Game<'_> {
             }
         };
         self.emit(match points {
-            Points::Action => Event::ActionPoints { character: crate::model::Id::from(character), gained: amount, total },
-            Points::Movement => Event::MovementPoints { character: crate::model::Id::from(character), gained: amount, total },
+            Points::Action => Event::ActionPoints { character: Id::from(character), gained: amount, total },
+            Points::Movement => Event::MovementPoints { character: Id::from(character), gained: amount, total },
         });
     }
 }

@@ -2,6 +2,7 @@
 
 use super::host_args::Args;
 use super::*;
+use crate::model::Id;
 use crate::script::api::ScenarioFn;
 
 impl<'a> Game<'a> {
@@ -20,7 +21,7 @@ impl<'a> Game<'a> {
         if self.board.zones.contains_key(zone) || (scoring && zone == model::SCORING_ZONE) {
             return Ok(zone.into());
         }
-        let known: Vec<&str> = self.board.zones.keys().map(crate::model::Id::as_str).collect();
+        let known: Vec<&str> = self.board.zones.keys().map(Id::as_str).collect();
         Err(format!("{}: the map has no zone `{zone}` (its zones: {})", a.f.name, known.join(", ")))
     }
 
@@ -77,7 +78,7 @@ impl<'a> Game<'a> {
                 if !(0..=100).contains(&amount) {
                     return Err(format!("gain_victory_points: {amount} is not 0 to 100 Victory Points"));
                 }
-                let objective = rule.id.clone();
+                let objective = rule.id;
                 self.gain_victory_points(p, amount as u8, &objective);
                 ApiValue::Nil
             }
@@ -113,7 +114,7 @@ impl<'a> Game<'a> {
                 // Say which rule ended it: a game that ends at a `round-start`
                 // would otherwise show only its Game over line.
                 if let Some(i) = self.effect_frame.scenario_rule.filter(|_| !self.state.over) {
-                    let rule = self.scenario().rules[i].id.clone();
+                    let rule = self.scenario().rules[i].id;
                     self.emit(Event::GameEndedByRule { rule, round: self.state.round });
                 }
                 self.end_game();
@@ -138,7 +139,7 @@ impl<'a> Game<'a> {
                     model::ZoneKind::Ziggurat => "ziggurat",
                 };
                 if kind.is_none_or(|k| k == name) {
-                    zones.push(z.id.clone());
+                    zones.push(z.id);
                 }
             }
             if let Some(k) = kind.filter(|k| !["deployment", "central", "ziggurat"].contains(k)) {
@@ -160,7 +161,7 @@ impl<'a> Game<'a> {
                     return Err(format!("set_scoring_zones: the map has no zone `{z}`"));
                 }
                 if !set.contains(z) {
-                    set.push(z.clone());
+                    set.push(*z);
                 }
             }
             self.set_scoring_zones(set);
@@ -222,7 +223,7 @@ impl<'a> Game<'a> {
             }
             // Once the game is over nothing changes: the counter as it stands.
             let amount = if self.state.over { 0 } else { amount };
-            let held = self.state.counters.entry(on.clone()).or_default();
+            let held = self.state.counters.entry(on).or_default();
             let value = held.get(name.as_str()).copied().unwrap_or(0).saturating_add(amount).clamp(0, MAX_COUNTER);
             if value == 0 {
                 held.remove(name.as_str());
@@ -233,7 +234,7 @@ impl<'a> Game<'a> {
                 self.state.counters.remove(&on);
             }
             if amount != 0 {
-                self.emit(Event::Counter { on, counter: crate::model::Id::from(name), value });
+                self.emit(Event::Counter { on, counter: Id::from(name), value });
             }
             ApiValue::Int(value)
         })

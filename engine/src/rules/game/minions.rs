@@ -33,8 +33,7 @@ impl<'a> Game<'a> {
             });
         };
         let mine = |u: &Unit| u.minion.as_ref().is_some_and(|x| x.controller == controller && x.card == card);
-        let Some(id) = self.state.units.iter().find(|u| mine(u) && u.location == Location::Aside).map(|u| u.id.clone())
-        else {
+        let Some(id) = self.state.units.iter().find(|u| mine(u) && u.location == Location::Aside).map(|u| u.id) else {
             return Err(format!("all {} of `{controller}`'s `{card}` Minions are already deployed", m.count));
         };
         if !self.is_free(space) {
@@ -47,7 +46,7 @@ impl<'a> Game<'a> {
             return Err(format!("[{}, {}] is Adjacent to an Allied Minion", space.q, space.r));
         }
         self.unit_mut(&id).expect("minion").location = Location::Space(space);
-        self.emit(Event::MinionDeployed { controller: controller.into(), minion: id.clone(), space });
+        self.emit(Event::MinionDeployed { controller: controller.into(), minion: id, space });
         Ok(id)
     }
 }

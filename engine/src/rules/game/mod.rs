@@ -93,7 +93,7 @@ impl std::ops::Deref for Card<'_> {
 /// The Character-shaped card of a Minion.
 fn minion_card(controller: &model::Character, m: &model::Minion) -> model::Character {
     model::Character {
-        id: m.id.clone(),
+        id: m.id,
         name: m.name.clone(),
         card: None,
         initiative: 0,
@@ -399,7 +399,7 @@ impl<'a> Game<'a> {
             victory_points: 0,
             frags: 0,
             running_order: vec![],
-            zone: setup.zones[p].clone(),
+            zone: setup.zones[p],
         });
         let mut set_aside = Seated::splat(table, Vec::new());
         for (i, p) in players.iter_mut().enumerate() {
@@ -412,7 +412,7 @@ impl<'a> Game<'a> {
         let mut minion_cards = Vec::new();
         draft::seat_units(content, &teams, &mut units, &mut minion_cards);
         let state = GameState {
-            scenario: setup.scenario.clone(),
+            scenario: setup.scenario,
             players,
             units,
             round: 0,
@@ -462,7 +462,7 @@ impl<'a> Game<'a> {
             draft_sizes: Seated::from_fn(table, |p| setup.teams[p].len()),
             last_cause: BTreeMap::new(),
         };
-        game.emit(Event::GameStarted { scenario: setup.scenario.clone(), seed: setup.seed, teams: teams.clone() });
+        game.emit(Event::GameStarted { scenario: setup.scenario, seed: setup.seed, teams: teams.clone() });
         Ok(game)
     }
 
@@ -509,7 +509,7 @@ impl<'a> Game<'a> {
             Some(s) => (s.card, s.effect, s.file.display().to_string()),
             None => ("(engine)".to_string(), String::new(), String::new()),
         };
-        self.emit(Event::Stopped { card: crate::model::Id::from(card), effect, message, file });
+        self.emit(Event::Stopped { card: Id::from(card), effect, message, file });
     }
 
     /// Ask a player.
@@ -541,7 +541,7 @@ impl<'a> Game<'a> {
             }
         }
         let decision =
-            Decision { player, kind, character: character.map(crate::model::Id::from), prompt: prompt.to_string(), options };
+            Decision { player, kind, character: character.map(Id::from), prompt: prompt.to_string(), options };
         let view = View::new(player, &self.state, &self.events, self.content, &self.board);
         let answer = self.controllers[player].decide(&decision, &view);
         if answer == usize::MAX && self.halted.is_none() {
@@ -664,7 +664,7 @@ fn permutations(ids: &[Id]) -> Vec<Vec<Id>> {
         let mut rest = ids.to_vec();
         let first = rest.remove(i);
         for mut p in permutations(&rest) {
-            p.insert(0, first.clone());
+            p.insert(0, first);
             out.push(p);
         }
     }

@@ -1,6 +1,7 @@
 //! Movement: moving one space, Disengage on leaving Enemies (`000 § Movement`, `000 § Disengage`).
 
 use super::*;
+use crate::model::Id;
 
 impl<'a> Game<'a> {
     pub(super) fn move_one(&mut self, id: &str, to: Hex) {
@@ -33,7 +34,7 @@ impl<'a> Game<'a> {
                 _ if self.table().prime_time() => self.state.underdog,
                 _ => opponent,
             };
-            let options = contenders.iter().map(|e| Choice::Pick { id: e.clone() }).collect();
+            let options = contenders.iter().map(|e| Choice::Pick { id: *e }).collect();
             let Choice::Pick { id: contender } = self.decide(
                 opponent,
                 DecisionKind::DisengageContender,
@@ -73,7 +74,7 @@ impl<'a> Game<'a> {
             }
             let limit = self.content.dice.get("black").map_or(0, |d| d.value.max_per_roll as usize);
             let room = limit.saturating_sub(brawn.dice.iter().filter(|d| *d == "black").count());
-            brawn.dice.extend(std::iter::repeat_n(crate::model::Id::from("black"), extra.min(room)));
+            brawn.dice.extend(std::iter::repeat_n(Id::from("black"), extra.min(room)));
             if extra > room {
                 self.emit(Event::Log {
                     text: format!(

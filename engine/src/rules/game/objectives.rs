@@ -48,7 +48,7 @@ impl<'a> Game<'a> {
     pub(in crate::rules) fn build_objectives_deck(&mut self) {
         let mut deck: Vec<Id> = Vec::new();
         for e in self.content.objectives.values().filter(|e| e.value.requirement.is_some()) {
-            deck.extend(std::iter::repeat_n(e.value.id.clone(), e.value.count as usize));
+            deck.extend(std::iter::repeat_n(e.value.id, e.value.count as usize));
         }
         shuffle(&mut deck, &mut self.state.rng);
         self.state.objectives = Some(ObjectivesDeck { deck, ..ObjectivesDeck::default() });
@@ -86,7 +86,7 @@ impl<'a> Game<'a> {
     /// Discard an Objective card, with the reason the narrative gives.
     pub(super) fn discard_objective(&mut self, card: Id, reason: &str) {
         if let Some(deck) = self.state.objectives.as_mut() {
-            deck.discard.push(card.clone());
+            deck.discard.push(card);
         }
         self.emit(Event::ObjectiveDiscarded { card, reason: reason.to_string() });
     }
@@ -117,7 +117,7 @@ impl<'a> Game<'a> {
                 continue;
             }
             misses = 0;
-            self.state.objectives.as_mut().expect("deck").available.push(card.clone());
+            self.state.objectives.as_mut().expect("deck").available.push(card);
             self.emit(Event::ObjectiveDrawn { card, colour: colour.map_or("?", |c| c.name()).to_string() });
         }
     }
@@ -154,7 +154,7 @@ impl<'a> Game<'a> {
 
     /// The map's Central Zones.
     pub(super) fn central_zones(&self) -> Vec<Id> {
-        self.board.zones.iter().filter(|(_, (k, _))| *k == model::ZoneKind::Central).map(|(z, _)| z.clone()).collect()
+        self.board.zones.iter().filter(|(_, (k, _))| *k == model::ZoneKind::Central).map(|(z, _)| *z).collect()
     }
 
     /// "At the end of the End of Match Check step, during the Objectives
@@ -173,7 +173,7 @@ impl<'a> Game<'a> {
                 break;
             }
             let options: Vec<Choice> =
-                std::iter::once(Choice::Done).chain(available.iter().map(|c| Choice::Pick { id: c.clone() })).collect();
+                std::iter::once(Choice::Done).chain(available.iter().map(|c| Choice::Pick { id: *c })).collect();
             let pick = self.decide(
                 pt,
                 DecisionKind::Objective,
@@ -267,7 +267,7 @@ impl<'a> Game<'a> {
         if hand.is_empty() {
             return None;
         }
-        let options: Vec<Choice> = hand.iter().map(|c| Choice::Pick { id: c.clone() }).collect();
+        let options: Vec<Choice> = hand.iter().map(|c| Choice::Pick { id: *c }).collect();
         let pick = self.decide(p, DecisionKind::Objective, None, prompt, options.clone());
         options.iter().position(|o| *o == pick)
     }
@@ -300,7 +300,7 @@ impl<'a> Game<'a> {
                 continue;
             }
             let options: Vec<Choice> =
-                std::iter::once(Choice::Done).chain(hand.iter().map(|c| Choice::Pick { id: c.clone() })).collect();
+                std::iter::once(Choice::Done).chain(hand.iter().map(|c| Choice::Pick { id: *c })).collect();
             let pick = self.decide(
                 p,
                 DecisionKind::Objective,

@@ -38,10 +38,10 @@ impl<'a> Game<'a> {
         let Some(deck) = self.state.objectives.as_ref() else { return Vec::new() };
         let mut out: Vec<(Held, Id)> = Vec::new();
         if self.uses_objectives_deck() {
-            out.extend(deck.available.iter().map(|c| (Held::Available, c.clone())));
+            out.extend(deck.available.iter().map(|c| (Held::Available, *c)));
         }
         if let Some(h) = deck.hidden.get(p.index()) {
-            out.extend(h.iter().map(|c| (Held::Hidden, c.clone())));
+            out.extend(h.iter().map(|c| (Held::Hidden, *c)));
         }
         out
     }
@@ -162,14 +162,14 @@ impl<'a> Game<'a> {
                         for (p, vp) in &claimants {
                             // Several players may claim the same card: it
                             // leaves the line after the last of them.
-                            self.emit(Event::ObjectiveClaimed { player: *p, card: card.clone(), vp: *vp });
+                            self.emit(Event::ObjectiveClaimed { player: *p, card, vp: *vp });
                             self.gain_victory_points(*p, *vp, &card);
                         }
                         if !claimants.is_empty() {
                             let deck = self.state.objectives.as_mut().expect("deck");
                             if let Some(i) = deck.available.iter().position(|c| *c == card) {
                                 deck.available.remove(i);
-                                deck.discard.push(card.clone());
+                                deck.discard.push(card);
                             }
                         }
                     }
@@ -250,7 +250,7 @@ impl<'a> Game<'a> {
             .zones
             .iter()
             .filter(|(_, (k, _))| matches!(k, model::ZoneKind::Deployment | model::ZoneKind::Central))
-            .map(|(z, _)| z.clone())
+            .map(|(z, _)| *z)
             .collect()
     }
 

@@ -1,6 +1,7 @@
 //! Running Projectiles: deployed, topped up and activated at the end of each Turns Phase, flipped on Contact (`001 § Running Projectiles`).
 
 use super::*;
+use crate::model::Id;
 
 impl<'a> Game<'a> {
     /// Running Projectiles at setup: one per player, from the Underdog
@@ -11,7 +12,7 @@ impl<'a> Game<'a> {
         }
         let mut deck: Vec<Id> = Vec::new();
         for e in self.content.running_projectiles.values() {
-            deck.extend(std::iter::repeat_n(e.value.id.clone(), e.value.count as usize));
+            deck.extend(std::iter::repeat_n(e.value.id, e.value.count as usize));
         }
         shuffle(&mut deck, &mut self.state.rng);
         self.state.projectile_deck = deck;
@@ -69,7 +70,7 @@ impl<'a> Game<'a> {
         let id = format!("running-projectile-{}", self.state.projectiles_deployed);
         if options.is_empty() {
             self.state.projectile_deck.insert(0, marker);
-            self.emit(Event::ProjectileRemoved { projectile: crate::model::Id::from(id), why: "discarded".into() });
+            self.emit(Event::ProjectileRemoved { projectile: Id::from(id), why: "discarded".into() });
             return;
         }
         let Choice::Space { space } =
@@ -79,7 +80,7 @@ impl<'a> Game<'a> {
         };
         let u = Unit { projectile: Some(marker), ..Unit::new(id.as_str().into(), p, Location::Space(space)) };
         self.state.units.push(u);
-        self.emit(Event::ProjectileDeployed { player: p, projectile: crate::model::Id::from(id), space });
+        self.emit(Event::ProjectileDeployed { player: p, projectile: Id::from(id), space });
     }
 
     /// A Running Projectile leaves the HexaDome; its marker goes to the bottom of the deck.
@@ -91,7 +92,7 @@ impl<'a> Game<'a> {
         // The unit stays, to the side, so effects still naming it find it.
         u.location = Location::Aside;
         u.damage = 0;
-        let marker = u.projectile.clone().unwrap_or_default();
+        let marker = u.projectile.unwrap_or_default();
         self.state.projectile_deck.insert(0, marker);
         self.emit(Event::ProjectileRemoved { projectile: id.into(), why: why.to_string() });
     }
@@ -100,12 +101,8 @@ impl<'a> Game<'a> {
     /// it leaves the HexaDome (`001 § Running Projectiles`). Inside an effect,
     /// once that effect has run.
     pub(super) fn trigger_projectile(&mut self, projectile: &str, target: &str) {
-        let Some(marker) = self.unit(projectile).and_then(|u| u.projectile.clone()) else { return };
-        self.emit(Event::ProjectileTriggered {
-            projectile: projectile.into(),
-            marker: marker.clone(),
-            target: target.into(),
-        });
+        let Some(marker) = self.unit(projectile).and_then(|u| u.projectile) else { return };
+        self.emit(Event::ProjectileTriggered { projectile: projectile.into(), marker, target: target.into() });
         let text =
             self.content.running_projectiles.get(&marker).map(|e| e.value.effect.text.clone()).unwrap_or_default();
         self.run_effect(&format!("running_projectile:{marker}"), "effect", projectile, Some(target), None, &text);
@@ -121,11 +118,11 @@ impl<'a> Game<'a> {
             .units
             .iter()
             .filter(|u| u.projectile.is_some() && matches!(u.location, Location::Space(_)))
-            .map(|u| u.id.clone())
+            .map(|u| u.id)
             .collect();
         let mut p = self.state.underdog;
         while !waiting.is_empty() && !self.state.over {
-            let options = waiting.iter().map(|id| Choice::Pick { id: id.clone() }).collect();
+            let options = waiting.iter().map(|id| Choice::Pick { id: *id }).collect();
             let Choice::Pick { id } =
                 self.decide(p, DecisionKind::Projectile, None, "Activate which Running Projectile?", options)
             else {
@@ -154,7 +151,7 @@ impl<'a> Game<'a> {
                 .iter()
                 .filter(|u| u.minion.is_none() && u.projectile.is_none())
                 .filter_map(|u| match u.location {
-                    Location::Space(h) => Some((u.id.clone(), h)),
+                    Location::Space(h) => Some((u.id, h)),
                     _ => None,
                 })
                 .collect()

@@ -2,6 +2,7 @@
 
 use super::host_args::symbol_name;
 use super::*;
+use crate::model::Id;
 
 impl<'a> Game<'a> {
     /// An Action's `before-roll` Effects, which change its own Roll's pools
@@ -55,7 +56,7 @@ impl<'a> Game<'a> {
                             && (s.effect.lua.is_some() || s.effect.script.is_some())
                     })
                     .filter(|s| !self.silenced(&u.id, &s.id))
-                    .map(|s| (u.id.clone(), format!("automatic_skills[id={}].effect", s.id), s.effect.text.clone()))
+                    .map(|s| (u.id, format!("automatic_skills[id={}].effect", s.id), s.effect.text.clone()))
                     .collect::<Vec<_>>()
             })
             .collect();
@@ -79,7 +80,7 @@ impl<'a> Game<'a> {
     pub(super) fn say_pool_change(&mut self, who: &str, path: &str, before: Option<&[Pool; 2]>, index: usize) {
         let (Some(before), Some(after)) = (before, self.roll_frame.pending_pools.as_ref()) else { return };
         let (b, a) = (&before[index], &after[index]);
-        let mut added: Vec<crate::model::Id> = a.dice.clone();
+        let mut added: Vec<Id> = a.dice.clone();
         for d in &b.dice {
             if let Some(i) = added.iter().position(|x| x == d) {
                 added.remove(i);
@@ -134,11 +135,11 @@ impl<'a> Game<'a> {
                     }
                 }
                 self.forced.used += 1;
-                out.push((d.clone(), face));
+                out.push((*d, face));
                 continue;
             }
             let face = self.state.rng.random_range(0..die.value.faces.len().max(1));
-            out.push((d.clone(), die.value.faces.get(face).cloned().unwrap_or_default()));
+            out.push((*d, die.value.faces.get(face).cloned().unwrap_or_default()));
         }
         out
     }
@@ -210,7 +211,7 @@ impl<'a> Game<'a> {
             let owner = self.unit(who).map(|u| u.owner).unwrap_or(PlayerId::seat(0));
             let mut options = vec![Choice::Done];
             for i in targets {
-                let die = ftf.side(side.other()).dice[i].die.clone().unwrap_or_else(|| "added symbol".into());
+                let die = ftf.side(side.other()).dice[i].die.unwrap_or_else(|| "added symbol".into());
                 options.push(Choice::Nullify { index: i, die });
             }
             if let Choice::Nullify { index, die } = self.decide(
@@ -221,7 +222,7 @@ impl<'a> Game<'a> {
                 options,
             ) {
                 ftf.use_critical_block(side, index);
-                self.emit(Event::CriticalBlock { character: who.into(), nullified: crate::model::Id::from(die) });
+                self.emit(Event::CriticalBlock { character: who.into(), nullified: die });
             }
         }
         for (side, who) in [(Side::Active, active), (Side::Opponent, opponent)] {
@@ -231,11 +232,8 @@ impl<'a> Game<'a> {
         }
         // The Action's `before-switches` Effects change the rolled Roll.
         for (path, text) in before_switches {
-            self.roll_frame.roll = Some(RollCtx {
-                roll: ftf.clone(),
-                side: Side::Active,
-                rollers: [active.into(), opponent.into()],
-            });
+            self.roll_frame.roll =
+                Some(RollCtx { roll: ftf.clone(), side: Side::Active, rollers: [active.into(), opponent.into()] });
             self.run_card_effect(active, path, active, Some(opponent), None, text);
             if let Some(rc) = self.roll_frame.roll.take() {
                 ftf = rc.roll;
@@ -253,10 +251,7 @@ impl<'a> Game<'a> {
             };
         let both = can_pay(self, Side::Active, active, action_switches) && can_pay(self, Side::Opponent, opponent, &[]);
         let first_is_active = !both || {
-            let order = vec![
-                Choice::First { character: active.into() },
-                Choice::First { character: opponent.into() },
-            ];
+            let order = vec![Choice::First { character: active.into() }, Choice::First { character: opponent.into() }];
             self.decide(active_owner, DecisionKind::SwitchOrder, Some(active), "Who activates Switches first?", order)
                 == Choice::First { character: active.into() }
         };
@@ -309,14 +304,14 @@ impl<'a> Game<'a> {
         // Automatic Skills used in the Switches step, offered like a Switch with
         // no cost while their condition holds (Dead Man's Hand).
         // A skill without a condition is offered once per Switches step.
-        let mut skills: Vec<(crate::model::Id, String, bool)> = card
+        let mut skills: Vec<(Id, String, bool)> = card
             .automatic_skills
             .iter()
             .filter(|k| k.timing == Some(model::Window::Switches) && !self.silenced(who, &k.id))
             .filter(|k| k.effect.lua.is_some() || k.effect.script.is_some())
             .map(|k| {
                 let repeatable = k.condition.as_ref().is_some_and(|c| c.lua.is_some() || c.script.is_some());
-                (k.id.clone(), k.effect.text.clone(), repeatable)
+                (k.id, k.effect.text.clone(), repeatable)
             })
             .collect();
         if all.is_empty() && skills.is_empty() {
@@ -333,7 +328,7 @@ impl<'a> Game<'a> {
                 .chain(
                     all.iter()
                         .filter(|(_, s)| ftf.side(side).tally.can_pay(&s.cost))
-                        .map(|(_, s)| Choice::Activate { switch: s.id.clone() }),
+                        .map(|(_, s)| Choice::Activate { switch: s.id }),
                 )
                 .chain(usable)
                 .collect();
@@ -347,11 +342,8 @@ impl<'a> Game<'a> {
                     skills.retain(|(x, ..)| *x != k);
                 }
                 self.emit(Event::Log { text: format!("{who} uses {k}") });
-                self.roll_frame.roll = Some(RollCtx {
-                    roll: ftf.clone(),
-                    side,
-                    rollers: [who.into(), target.unwrap_or_default().into()],
-                });
+                self.roll_frame.roll =
+                    Some(RollCtx { roll: ftf.clone(), side, rollers: [who.into(), target.unwrap_or_default().into()] });
                 self.run_card_effect(who, &format!("automatic_skills[id={k}].effect"), who, target, None, &text);
                 if let Some(rc) = self.roll_frame.roll.take() {
                     *ftf = rc.roll;
@@ -360,13 +352,10 @@ impl<'a> Game<'a> {
             }
             let Some((path, s)) = all.iter().find(|(_, s)| s.id == switch).cloned() else { return };
             ftf.side_mut(side).tally.pay(&s.cost);
-            self.emit(Event::Switch { character: who.into(), switch: s.id.clone(), cost: s.cost.clone() });
+            self.emit(Event::Switch { character: who.into(), switch: s.id, cost: s.cost.clone() });
             let path = if path.is_empty() { self.action_switch_path(who, &s.id) } else { path };
-            self.roll_frame.roll = Some(RollCtx {
-                roll: ftf.clone(),
-                side,
-                rollers: [who.into(), target.unwrap_or_default().into()],
-            });
+            self.roll_frame.roll =
+                Some(RollCtx { roll: ftf.clone(), side, rollers: [who.into(), target.unwrap_or_default().into()] });
             self.run_card_effect(who, &path, who, target, None, &s.effect.text);
             if let Some(rc) = self.roll_frame.roll.take() {
                 *ftf = rc.roll;
@@ -458,7 +447,7 @@ impl<'a> Game<'a> {
             .iter()
             .filter(|k| k.timing == Some(model::Window::OwnRoll))
             .filter(|k| k.effect.lua.is_some() || k.effect.script.is_some())
-            .map(|k| k.id.clone())
+            .map(|k| k.id)
             .collect();
         for k in skills {
             let before = self.roll_frame.pending_pools.clone();

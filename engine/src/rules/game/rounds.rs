@@ -65,11 +65,7 @@ impl<'a> Game<'a> {
                 for (o, order) in self.state.running_orders.iter().enumerate() {
                     for (i, slot) in order.iter().enumerate() {
                         if slot.is_none() {
-                            options.push(Choice::Slot {
-                                character: c.clone(),
-                                order: o as u8 + 1,
-                                position: i as u8 + 1,
-                            });
+                            options.push(Choice::Slot { character: *c, order: o as u8 + 1, position: i as u8 + 1 });
                         }
                     }
                 }
@@ -87,14 +83,14 @@ impl<'a> Game<'a> {
             ) else {
                 unreachable!()
             };
-            self.state.running_orders[order as usize - 1][position as usize - 1] = Some(character.clone());
-            placed.push(character.clone());
+            self.state.running_orders[order as usize - 1][position as usize - 1] = Some(character);
+            placed.push(character);
             self.emit(Event::InitiativePlaced { player: p, character, order, position });
         }
         // Each player's Characters in the order they will activate.
         for i in 0..n {
             for o in 0..2 {
-                if let Some(c) = self.state.running_orders[o][i].clone() {
+                if let Some(c) = self.state.running_orders[o][i] {
                     if let Some(owner) = self.unit(&c).map(|u| u.owner) {
                         self.state.players[owner].running_order.push(c);
                     }
@@ -115,7 +111,7 @@ impl<'a> Game<'a> {
             let p = self.table().order_from(self.state.underdog)[i % self.table().len()];
             return self.state.players[p].team.clone();
         }
-        let (a, b) = (self.state.running_orders[0][i].clone(), self.state.running_orders[1][i].clone());
+        let (a, b) = (self.state.running_orders[0][i], self.state.running_orders[1][i]);
         let (a, b) = match (a, b) {
             (Some(a), Some(b)) => (a, b),
             (Some(one), None) | (None, Some(one)) => return vec![one],
@@ -181,7 +177,7 @@ impl<'a> Game<'a> {
     /// The two Characters of a Turn: `decider` chooses which activates first
     /// (`000 § Turns Phase`; `001 § Game Round`); both activate, in that order.
     fn pair_order(&mut self, turn: u8, decider: PlayerId, a: Id, b: Id) -> Vec<Id> {
-        let options = vec![Choice::First { character: a.clone() }, Choice::First { character: b.clone() }];
+        let options = vec![Choice::First { character: a }, Choice::First { character: b }];
         let first = match self.decide(
             decider,
             DecisionKind::FirstActivation,
@@ -193,7 +189,7 @@ impl<'a> Game<'a> {
             _ => unreachable!(),
         };
         let second = if first == a { b } else { a };
-        self.emit(Event::Initiative { turn, first: first.clone(), second: second.clone() });
+        self.emit(Event::Initiative { turn, first, second });
         vec![first, second]
     }
 
@@ -307,7 +303,7 @@ impl<'a> Game<'a> {
         let own = to == model::BenchReturn::OwnDeploymentZone;
         // Short Distance: "any Deployment Zone except the Central Zone" (rulings R44).
         let central = to != model::BenchReturn::AnyDeploymentZoneExceptCentral;
-        let own_zone = self.state.players[owner].zone.clone();
+        let own_zone = self.state.players[owner].zone;
         // Not a Deployment Zone shown on an available Objective card (`001 §
         // Controlling a Deployment Zone`).
         let barred = self.barred_zones();
@@ -322,7 +318,7 @@ impl<'a> Game<'a> {
                     && (!own || **zid == own_zone)
                     && !barred.contains(zid)
             })
-            .map(|(zid, _)| zid.clone())
+            .map(|(zid, _)| *zid)
             .collect();
         let mut spaces: Vec<Hex> =
             zones.iter().flat_map(|z| self.zone_spaces(z)).filter(|h| self.is_free(*h)).collect();
@@ -345,10 +341,10 @@ impl<'a> Game<'a> {
         self.terminate_round_effects();
         // Nanotherapy: Infirmary to Bench with -2 Energy (`000 § Recovery Phase`).
         let infirmary: Vec<Id> =
-            self.state.units.iter().filter(|u| u.location == Location::Infirmary).map(|u| u.id.clone()).collect();
+            self.state.units.iter().filter(|u| u.location == Location::Infirmary).map(|u| u.id).collect();
         for id in infirmary {
             self.unit_mut(&id).expect("unit").location = Location::Bench;
-            self.emit(Event::Benched { character: id.clone() });
+            self.emit(Event::Benched { character: id });
             if self.content.states.contains_key("minus-2-energy") {
                 let _ = self.impose(&id, "minus-2-energy", None);
             }

@@ -4,6 +4,7 @@
 //! Scenario or rule id appears here. How to write one: docs/scenarios.md.
 
 use super::*;
+use crate::model::Id;
 use model::{ScenarioWindow, ZoneScore};
 
 /// The Scenario's rules to perform at each window, by the window's index.
@@ -106,7 +107,7 @@ impl<'a> Game<'a> {
             .iter()
             .filter(|u| player.is_none_or(|p| u.owner == p) && u.minion.is_none() && u.projectile.is_none())
             .filter(|u| matches!(u.location, Location::Space(h) if spaces.contains(&h)))
-            .map(|u| u.id.clone())
+            .map(|u| u.id)
             .collect()
     }
 
@@ -196,7 +197,7 @@ impl<'a> Game<'a> {
                 map.zones
                     .iter()
                     .filter(|z| self.state.scoring_zones.contains(&z.id))
-                    .flat_map(|z| z.adjacent.iter().map(crate::model::Id::as_str))
+                    .flat_map(|z| z.adjacent.iter().map(Id::as_str))
                     .collect()
             }
         };
@@ -213,7 +214,7 @@ impl<'a> Game<'a> {
                 },
             )
             .filter(|(_, (_, spaces))| self.characters_in(spaces, None).is_empty())
-            .map(|(id, _)| id.clone())
+            .map(|(id, _)| *id)
             .collect();
         if candidates.is_empty() {
             return;
@@ -276,10 +277,10 @@ impl<'a> Game<'a> {
         let path = format!("rules[id={}].effect", rule.id);
         let Some(script) = self.runtime.scripts().find(&card, &path) else { return };
         let ctx = Ctx {
-            self_id: at.character.clone(),
+            self_id: at.character,
             player: at.player.map(|p| p.number() as i64),
-            zone: at.zone.clone(),
-            state: at.state.clone(),
+            zone: at.zone,
+            state: at.state,
             ..Ctx::default()
         };
         let outer_rule = self.effect_frame.scenario_rule.replace(i);
@@ -302,7 +303,7 @@ impl<'a> Game<'a> {
             .zones
             .iter()
             .filter(|(_, (_, spaces))| spaces.contains(&space) && from.is_none_or(|f| !spaces.contains(&f)))
-            .map(|(z, _)| z.clone())
+            .map(|(z, _)| *z)
             .collect();
         for zone in entered {
             if self.space_of(id) != Some(space) {

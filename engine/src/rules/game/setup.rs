@@ -60,7 +60,7 @@ impl<'a> Game<'a> {
     fn deploy_teams(&mut self) -> Result<()> {
         for p in self.table().seats() {
             let team = self.state.players[p].team.clone();
-            let zone = self.state.players[p].zone.clone();
+            let zone = self.state.players[p].zone;
             for c in team {
                 if self.unit(&c).is_some_and(|u| matches!(u.location, Location::Space(_))) {
                     continue;
@@ -163,7 +163,7 @@ impl<'a> Game<'a> {
                     && !self.state.scoring_zones.contains(z)
                     && !barred.contains(z)
             })
-            .map(|(z, _)| z.clone())
+            .map(|(z, _)| *z)
             .collect();
         let own_zones = self.own_deployment_zones()?;
         let mut deployed: Vec<Id> = self
@@ -171,7 +171,7 @@ impl<'a> Game<'a> {
             .units
             .iter()
             .filter(|u| u.minion.is_none() && u.projectile.is_none() && matches!(u.location, Location::Space(_)))
-            .map(|u| u.id.clone())
+            .map(|u| u.id)
             .collect();
         let first = match rule.first {
             model::FirstToDeploy::PrimeTime => self.state.underdog,
@@ -181,7 +181,7 @@ impl<'a> Game<'a> {
             let Some(c) = self.state.players[p].team.iter().find(|c| !deployed.contains(c)).cloned() else {
                 continue;
             };
-            deployed.push(c.clone());
+            deployed.push(c);
             // "Players must deploy both their Characters in the same
             // Deployment Zone": the zone of one already deployed.
             let mine: Vec<&Id> = if rule.same_zone { self.zones_of_team(p, &zones) } else { Vec::new() };

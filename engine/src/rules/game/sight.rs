@@ -90,7 +90,7 @@ impl<'a> Game<'a> {
         self.enemies(id)
             .into_iter()
             .filter(|e| matches!(e.location, Location::Space(s) if s.is_adjacent(h)))
-            .map(|e| e.id.clone())
+            .map(|e| e.id)
             .collect()
     }
 

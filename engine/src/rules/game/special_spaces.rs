@@ -29,7 +29,7 @@ impl<'a> Game<'a> {
         let mut stack: Vec<Id> = Vec::new();
         for e in self.content.special_spaces.values() {
             if !e.value.wildcard {
-                stack.extend(std::iter::repeat_n(e.value.id.clone(), e.value.count as usize));
+                stack.extend(std::iter::repeat_n(e.value.id, e.value.count as usize));
             }
         }
         shuffle(&mut stack, &mut self.state.rng);
@@ -102,7 +102,7 @@ impl<'a> Game<'a> {
             .units
             .iter()
             .filter(|u| u.projectile.is_some() && matches!(u.location, Location::Space(h) if h.is_adjacent(space)))
-            .map(|u| u.id.clone())
+            .map(|u| u.id)
             .collect();
         for p in touching {
             // Each Running Projectile in Contact is flipped (R20), while the
@@ -116,10 +116,10 @@ impl<'a> Game<'a> {
             return;
         }
         let Some(i) = self.state.special_spaces.iter().position(|m| m.space == space) else { return };
-        let marker = self.state.special_spaces[i].marker.clone();
+        let marker = self.state.special_spaces[i].marker;
         if !self.state.special_spaces[i].revealed {
             self.state.special_spaces[i].revealed = true;
-            self.emit(Event::SpecialSpaceRevealed { space, marker: marker.clone() });
+            self.emit(Event::SpecialSpaceRevealed { space, marker });
         }
         let Some(card) = self.content.special_spaces.get(&marker).map(|e| e.value.clone()) else { return };
         if self.effect_frame.markers_resolving.contains(&space) {

@@ -1,6 +1,7 @@
 //! States: imposing, Silenced's choice, removing tokens, the States Step (`000 § States`).
 
 use super::*;
+use crate::model::Id;
 
 impl<'a> Game<'a> {
     pub(super) fn impose(&mut self, id: &str, state: &str, source: Option<&str>) -> Result<()> {
@@ -17,19 +18,14 @@ impl<'a> Game<'a> {
             return Ok(());
         }
         // The different States it had, for the orange Objective cards.
-        let mut before: Vec<Id> = u.tokens.iter().filter(|t| t.state != state).map(|t| t.state.clone()).collect();
+        let mut before: Vec<Id> = u.tokens.iter().filter(|t| t.state != state).map(|t| t.state).collect();
         before.sort();
         before.dedup();
         if !stacking {
             // Re-imposed: the old token goes, a new one is placed red side up (`000 § States`).
             u.tokens.retain(|t| t.state != state);
         }
-        u.tokens.push(Token {
-            state: state.into(),
-            side: TokenSide::Red,
-            source: source.map(crate::model::Id::from),
-            choice: None,
-        });
+        u.tokens.push(Token { state: state.into(), side: TokenSide::Red, source: source.map(Id::from), choice: None });
         let owner = u.owner;
         self.emit(Event::StateImposed { character: id.into(), state: state.into() });
         self.objectives_state_imposed(state, source, &before);
@@ -53,8 +49,8 @@ impl<'a> Game<'a> {
             .actions
             .iter()
             .filter(|a| !a.attack)
-            .map(|a| Choice::Pick { id: a.id.clone() })
-            .chain(card.automatic_skills.iter().map(|s| Choice::Pick { id: s.id.clone() }))
+            .map(|a| Choice::Pick { id: a.id })
+            .chain(card.automatic_skills.iter().map(|s| Choice::Pick { id: s.id }))
             .collect();
         if options.is_empty() {
             return;
@@ -66,7 +62,7 @@ impl<'a> Game<'a> {
             self.decide(player, DecisionKind::Choose, Some(id), "Silence which Action or Automatic Skill?", options)
         {
             if let Some(t) = self.unit_mut(id).and_then(|u| u.tokens.iter_mut().rev().find(|t| t.state == "silenced")) {
-                t.choice = Some(chosen.clone());
+                t.choice = Some(chosen);
             }
             self.emit(Event::Log { text: format!("{id}'s {chosen} is Silenced") });
         }
@@ -125,19 +121,18 @@ impl<'a> Game<'a> {
 
     fn states_step_tokens(&mut self, id: &str) {
         let Some(u) = self.unit(id) else { return };
-        let blue: Vec<Id> = u.tokens.iter().filter(|t| t.side == TokenSide::Blue).map(|t| t.state.clone()).collect();
+        let blue: Vec<Id> = u.tokens.iter().filter(|t| t.side == TokenSide::Blue).map(|t| t.state).collect();
         for s in blue {
             self.remove_token(id, &s);
         }
-        let red: Vec<Id> =
-            self.unit(id).map(|u| u.tokens.iter().map(|t| t.state.clone()).collect()).unwrap_or_default();
+        let red: Vec<Id> = self.unit(id).map(|u| u.tokens.iter().map(|t| t.state).collect()).unwrap_or_default();
         for s in red {
             if let Some(u) = self.unit_mut(id) {
                 if let Some(t) = u.tokens.iter_mut().find(|t| t.state == s && t.side == TokenSide::Red) {
                     t.side = TokenSide::Blue;
                 }
             }
-            self.emit(Event::StateFlipped { character: id.into(), state: s.clone() });
+            self.emit(Event::StateFlipped { character: id.into(), state: s });
             let side = self.content.states.get(&s).map(|st| st.value.blue_side.clone()).unwrap_or_default();
             if side.damage > 0 {
                 self.inflict(id, side.damage, None);
@@ -181,7 +176,7 @@ impl<'a> Game<'a> {
         }
         let mut options = vec![Choice::Done];
         for t in &u.tokens {
-            let pick = Choice::Pick { id: t.state.clone() };
+            let pick = Choice::Pick { id: t.state };
             if !options.contains(&pick) {
                 options.push(pick);
             }

@@ -1,6 +1,7 @@
 //! Tactics: drawing, which may be played in a window, playing one and its answers (`000 § Tactics`).
 
 use super::*;
+use crate::model::Id;
 
 impl<'a> Game<'a> {
     /// `p` draws up to `n` Tactics from the top of their deck. A player whose
@@ -38,7 +39,7 @@ impl<'a> Game<'a> {
             } else {
                 let mut options: Vec<Choice> = Vec::new();
                 for t in hand {
-                    let pick = Choice::Pick { id: t.clone() };
+                    let pick = Choice::Pick { id: *t };
                     if !options.contains(&pick) {
                         options.push(pick);
                     }
@@ -51,7 +52,7 @@ impl<'a> Game<'a> {
                 i
             };
             let t = self.state.players[p].hand.remove(i);
-            self.state.players[p].discard.push(t.clone());
+            self.state.players[p].discard.push(t);
             let how = if at_random { " at random" } else { "" };
             self.emit(Event::Log { text: format!("{p} Discards {t}{how}") });
         }
@@ -83,7 +84,7 @@ impl<'a> Game<'a> {
             if activation_window && !c.any_character && c.character.is_some() && c.character.as_deref() != active {
                 continue;
             }
-            out.push(t.clone());
+            out.push(*t);
         }
         out
     }
@@ -121,8 +122,8 @@ impl<'a> Game<'a> {
         let hand = &mut self.state.players[p].hand;
         let Some(i) = hand.iter().position(|t| t == tactic) else { return };
         let t = hand.remove(i);
-        self.state.players[p].discard.push(t.clone());
-        self.emit(Event::TacticPlayed { player: p, tactic: t.clone(), character: character.into() });
+        self.state.players[p].discard.push(t);
+        self.emit(Event::TacticPlayed { player: p, tactic: t, character: character.into() });
         // "No!" may cancel "any Tactic used by another player" (`001 § No!`):
         // each other player in turn from Prime Time may answer, the first
         // who does plays it (docs/rulings.md R48). With two players, the opponent.
@@ -143,7 +144,7 @@ impl<'a> Game<'a> {
             {
                 // The answer is played like any Tactic (and may be answered in
                 // turn); its Lua Nullifies `t` with `game:nullify_tactic`.
-                self.effect_frame.answering.push((t.clone(), false));
+                self.effect_frame.answering.push((t, false));
                 // Played for one of the answering player's own Characters.
                 let mine = {
                     let team = &self.state.players[opponent].team;
@@ -219,9 +220,9 @@ impl<'a> Game<'a> {
                     continue;
                 }
                 if before_roll.contains(t) {
-                    out.push((t.clone(), None));
-                } else if let Some(die) = c.die.clone().filter(|d| self.content.dice.contains_key(d)) {
-                    out.push((t.clone(), Some(die)));
+                    out.push((*t, None));
+                } else if let Some(die) = c.die.filter(|d| self.content.dice.contains_key(d)) {
+                    out.push((*t, Some(die)));
                 }
             }
             return out;
@@ -230,9 +231,9 @@ impl<'a> Game<'a> {
         for t in &self.state.players[q].hand {
             let Some(c) = self.content.tactics.get(t).map(|c| &c.value) else { continue };
             let numbered = c.standard && c.card.is_some_and(|n| cards.contains(&n));
-            let die = c.die.clone().filter(|d| self.content.dice.contains_key(d));
+            let die = c.die.filter(|d| self.content.dice.contains_key(d));
             if numbered && die.is_some() && !out.iter().any(|(o, _)| o == t) {
-                out.push((t.clone(), die));
+                out.push((*t, die));
             }
         }
         out
@@ -353,18 +354,17 @@ impl<'a> Game<'a> {
     /// their die ([`Game::support_cards`]).
     fn supporting_tactics(&mut self, roller: &str, other: Option<&str>, roll: RollKind, rolling: [PlayerId; 2]) {
         let sides: Vec<(Side, Id, Option<Id>)> = match other {
-            Some(o) if roll != RollKind::Simple => vec![
-                (Side::Active, roller.into(), Some(o.into())),
-                (Side::Opponent, o.into(), Some(roller.into())),
-            ],
-            _ => vec![(Side::Active, roller.into(), other.map(crate::model::Id::from))],
+            Some(o) if roll != RollKind::Simple => {
+                vec![(Side::Active, roller.into(), Some(o.into())), (Side::Opponent, o.into(), Some(roller.into()))]
+            }
+            _ => vec![(Side::Active, roller.into(), other.map(Id::from))],
         };
         let supporters: Vec<PlayerId> =
             self.table().order_from(self.state.underdog).into_iter().filter(|p| !rolling.contains(p)).collect();
         for q in supporters {
             for _ in 0..8 {
                 let support = self.support_cards(q);
-                let playable: Vec<Id> = support.iter().map(|(t, _)| t.clone()).collect();
+                let playable: Vec<Id> = support.iter().map(|(t, _)| *t).collect();
                 if playable.is_empty() {
                     break;
                 }
@@ -378,7 +378,7 @@ impl<'a> Game<'a> {
                     self.decide(q, DecisionKind::Tactic, None, "Add dice to another player's Roll?", options.clone());
                 let Some(i) = options.iter().position(|o| *o == pick).filter(|i| *i > 0) else { break };
                 let (t, (side, who, them)) = (&playable[(i - 1) / sides.len()], &sides[(i - 1) % sides.len()]);
-                let die = support[(i - 1) / sides.len()].1.clone();
+                let die = support[(i - 1) / sides.len()].1;
                 self.roll_frame.tactic_side = Some(*side);
                 self.play_tactic_as(q, &t.clone(), &who.clone(), them.clone().as_deref(), die.as_deref());
                 self.roll_frame.tactic_side = None;
@@ -413,8 +413,11 @@ impl<'a> Game<'a> {
         for (_, side, who, them) in sides.clone() {
             let has = self.card(&who).automatic_skills.iter().any(|k| k.timing == Some(model::Window::AfterRoll));
             if has {
-                self.roll_frame.roll =
-                    Some(RollCtx { roll: ftf.clone(), side, rollers: [who.as_str().into(), crate::model::Id::from(them.clone().unwrap_or_default())] });
+                self.roll_frame.roll = Some(RollCtx {
+                    roll: ftf.clone(),
+                    side,
+                    rollers: [who.as_str().into(), Id::from(them.clone().unwrap_or_default())],
+                });
                 self.automatic_skills(&who, model::Window::AfterRoll, them.as_deref(), None);
                 if let Some(rc) = self.roll_frame.roll.take() {
                     *ftf = rc.roll;
@@ -451,8 +454,11 @@ impl<'a> Game<'a> {
                 else {
                     break;
                 };
-                self.roll_frame.roll =
-                    Some(RollCtx { roll: ftf.clone(), side, rollers: [who.as_str().into(), crate::model::Id::from(them.clone().unwrap_or_default())] });
+                self.roll_frame.roll = Some(RollCtx {
+                    roll: ftf.clone(),
+                    side,
+                    rollers: [who.as_str().into(), Id::from(them.clone().unwrap_or_default())],
+                });
                 self.play_tactic(p, &tactic, &who, them.as_deref());
                 if let Some(rc) = self.roll_frame.roll.take() {
                     *ftf = rc.roll;

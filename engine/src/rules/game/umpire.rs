@@ -9,11 +9,11 @@ impl<'a> Game<'a> {
     /// Play the active Character's Activation; when it was given Action Points,
     /// from its Actions Step (the Preparation Step is skipped).
     pub fn run_activation(&mut self, skip_preparation: bool) -> Result<()> {
-        let id = self.state.active.clone().ok_or("no active Character")?;
+        let id = self.state.active.ok_or("no active Character")?;
         if skip_preparation {
             let owner = self.unit(&id).map(|u| u.owner).unwrap_or(PlayerId::seat(0));
             let ap = self.unit(&id).map(|u| u.action_points).unwrap_or(0);
-            self.emit(Event::ActivationStarted { character: id.clone(), action_points: ap });
+            self.emit(Event::ActivationStarted { character: id, action_points: ap });
             self.actions_and_states(&id, owner)
         } else {
             self.activation(&id)

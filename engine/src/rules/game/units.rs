@@ -61,7 +61,7 @@ impl<'a> Game<'a> {
         let mut ended = Vec::new();
         for u in self.state.units.iter_mut() {
             for name in std::mem::take(&mut u.until_end_of_round) {
-                ended.push((u.id.clone(), name));
+                ended.push((u.id, name));
             }
         }
         for (id, name) in ended {
@@ -92,7 +92,7 @@ impl<'a> Game<'a> {
                 u.minion.as_ref().is_some_and(|m| m.controller == controller)
                     && matches!(u.location, Location::Space(_))
             })
-            .map(|u| u.id.clone())
+            .map(|u| u.id)
             .collect()
     }
 

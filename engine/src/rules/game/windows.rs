@@ -117,13 +117,13 @@ impl<'a> Game<'a> {
                         && !self.silenced(&u.id, &k.id)
                 })
             })
-            .map(|u| u.id.clone())
+            .map(|u| u.id)
             .collect();
         while !holders.is_empty() {
             let next = if holders.len() == 1 {
                 holders.remove(0)
             } else {
-                let options = holders.iter().map(|h| Choice::Pick { id: h.clone() }).collect();
+                let options = holders.iter().map(|h| Choice::Pick { id: *h }).collect();
                 let underdog = self.state.underdog;
                 let Choice::Pick { id } = self.decide(
                     underdog,

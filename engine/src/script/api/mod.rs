@@ -20,6 +20,7 @@ mod registry_scenario;
 pub use generate::{CTX_FIELDS, CTX_MAY_BE_NIL, MAY_RETURN_NIL, generated_files, may_return_nil};
 pub use registry::REGISTRY;
 
+use crate::model::Id;
 use std::collections::BTreeMap;
 
 /// A type in the API, as the docs and editor definitions name it.
@@ -357,7 +358,7 @@ pub fn value_from_json(v: &serde_json::Value, ty: Ty) -> Result<ApiValue, String
         (Value::Array(_), Ty::Space) => ApiValue::Space(space(v)?),
         (Value::Array(a), Ty::SpaceList) => ApiValue::Spaces(a.iter().map(space).collect::<Result<_, _>>()?),
         (Value::Array(a), Ty::CharacterList | Ty::StringList) => ApiValue::List(
-            a.iter().map(|x| x.as_str().map(crate::model::Id::from).ok_or("lists hold strings")).collect::<Result<_, _>>()?,
+            a.iter().map(|x| x.as_str().map(Id::from).ok_or("lists hold strings")).collect::<Result<_, _>>()?,
         ),
         _ => return Err(format!("not a {}", ty.lua_name())),
     })
@@ -379,13 +380,13 @@ pub enum ApiValue {
     /// A whole number.
     Int(i64),
     /// A string (ids, symbols, sides, text).
-    Str(crate::model::Id),
+    Str(Id),
     /// A space `{q, r}`.
     Space([i64; 2]),
     /// A list of spaces.
     Spaces(Vec<[i64; 2]>),
     /// A list of strings.
-    List(Vec<crate::model::Id>),
+    List(Vec<Id>),
 }
 
 impl std::fmt::Display for ApiValue {

@@ -40,6 +40,7 @@ mod errors;
 mod limits;
 mod sandbox;
 
+use crate::model::Id;
 use errors::*;
 pub use errors::{ScriptError, ScriptErrorKind};
 pub use limits::Limits;
@@ -198,18 +199,18 @@ pub fn compile_all(sources: Vec<ScriptSource>) -> (Arc<ScriptSet>, Vec<ScriptErr
 #[derive(Debug, Clone, Default)]
 pub struct Ctx {
     /// The Character whose card it is.
-    pub self_id: Option<crate::model::Id>,
+    pub self_id: Option<Id>,
     /// The declared Target.
-    pub target: Option<crate::model::Id>,
+    pub target: Option<Id>,
     /// Successes of the Roll the effect follows.
     pub successes: Option<i64>,
     /// The player a Scenario rule runs for (1, 2, ...): the Character's
     /// player, or the player credited with a Frag.
     pub player: Option<i64>,
     /// The zone a Character entered (a Scenario rule's `zone-entered`).
-    pub zone: Option<crate::model::Id>,
+    pub zone: Option<Id>,
     /// The State imposed (a Scenario rule's `state-imposed`).
-    pub state: Option<crate::model::Id>,
+    pub state: Option<Id>,
 }
 
 /// Budget message; also how a budget error is recognised.

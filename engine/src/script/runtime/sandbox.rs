@@ -1,6 +1,7 @@
 //! The VM's environment: what is removed, the read-only globals and libraries, `print` and `math.random` through the host, the `game` object and its calls (argument checks, conversions), and the content queries answered from the packs.
 
 use super::*;
+use crate::model::Id;
 
 /// Convert a Lua value without running any metamethod.
 pub(super) fn to_api_value(v: &Value) -> ApiValue {
@@ -12,7 +13,7 @@ pub(super) fn to_api_value(v: &Value) -> ApiValue {
         Value::Number(n) => ApiValue::Str(n.to_string().into()),
         Value::String(s) => {
             let text: String = s.to_string_lossy().chars().take(1000).collect();
-            crate::model::Id::try_new(&text).map_or(ApiValue::Nil, ApiValue::Str)
+            Id::try_new(&text).map_or(ApiValue::Nil, ApiValue::Str)
         }
         other => ApiValue::Str(format!("<{}>", other.type_name()).into()),
     }
@@ -177,7 +178,7 @@ pub(super) fn harden(lua: &Lua, shared: &Rc<Shared>, ctx: &mlua::AnyUserData) ->
                     }
                 }
                 let host = shared.host().ok_or_else(|| lua_err("print needs a game"))?;
-                host.call(log, &[ApiValue::Str(crate::model::Id::try_new(&text).map_err(lua_err)?)]).map_err(lua_err)?;
+                host.call(log, &[ApiValue::Str(Id::try_new(&text).map_err(lua_err)?)]).map_err(lua_err)?;
                 // The line is an event of the game: counted with the others.
                 shared.count_events()
             })?,
@@ -309,14 +310,14 @@ pub(super) fn check_arg(f: &ApiFn, i: usize, p: &api::Param, v: &Value) -> mlua:
                 _ => Err(bad("integer")),
             }
         }
-        Ty::String => string(4096).and_then(|s| crate::model::Id::try_new(&s).map(ApiValue::Str).map_err(refused)),
+        Ty::String => string(4096).and_then(|s| Id::try_new(&s).map(ApiValue::Str).map_err(refused)),
         Ty::Character | Ty::State | Ty::Die => {
-            string(128).and_then(|s| crate::model::Id::try_new(&s).map(ApiValue::Str).map_err(refused))
+            string(128).and_then(|s| Id::try_new(&s).map(ApiValue::Str).map_err(refused))
         }
         Ty::Symbol | Ty::Side => {
             let s = string(64)?;
             let ok = api::allowed(p.ty).is_some_and(|a| a.contains(&s.as_str()));
-            if ok { Ok(ApiValue::Str(crate::model::Id::from(s))) } else { Err(bad(&api::allowed(p.ty).unwrap_or(&[]).join(" | "))) }
+            if ok { Ok(ApiValue::Str(Id::from(s))) } else { Err(bad(&api::allowed(p.ty).unwrap_or(&[]).join(" | "))) }
         }
         Ty::Space => match v {
             Value::Table(t) => {
@@ -358,7 +359,7 @@ pub(super) fn check_arg(f: &ApiFn, i: usize, p: &api::Param, v: &Value) -> mlua:
                     match t.raw_get::<Value>(k)? {
                         Value::String(s) if s.as_bytes().len() <= 128 => {
                             let text = s.to_str().map_err(|_| bad("list of UTF-8 strings"))?;
-                            out.push(crate::model::Id::try_new(&text).map_err(refused)?)
+                            out.push(Id::try_new(&text).map_err(refused)?)
                         }
                         _ => return Err(bad("list of strings")),
                     }
@@ -383,7 +384,7 @@ pub(super) fn from_api_value(lua: &Lua, v: &ApiValue) -> mlua::Result<Value> {
             Value::Table(t)
         }
         ApiValue::List(l) => {
-            let t = lua.create_sequence_from(l.iter().map(crate::model::Id::as_str))?;
+            let t = lua.create_sequence_from(l.iter().map(Id::as_str))?;
             t.set_readonly(true);
             Value::Table(t)
         }
@@ -410,7 +411,7 @@ pub(super) fn frozen(lua: &Lua, pairs: Vec<(&str, Value)>) -> mlua::Result<Value
 }
 
 pub(super) fn pool_table(lua: &Lua, pool: &crate::model::Pool) -> mlua::Result<Value> {
-    let dice = lua.create_sequence_from(pool.dice.iter().map(crate::model::Id::as_str))?;
+    let dice = lua.create_sequence_from(pool.dice.iter().map(Id::as_str))?;
     dice.set_readonly(true);
     let symbols = lua.create_sequence_from(pool.symbols.iter().map(|s| symbol_name(*s)))?;
     symbols.set_readonly(true);
