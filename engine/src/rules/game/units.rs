@@ -3,12 +3,20 @@
 use super::*;
 
 impl<'a> Game<'a> {
+    /// The unit `id`. An `id` read from an interned [`crate::model::Id`]
+    /// (nearly every call) is found by its address, without comparing text;
+    /// any other text by comparing it.
     pub(in crate::rules) fn unit(&self, id: &str) -> Option<&Unit> {
-        self.state.units.iter().find(|u| u.id == id)
+        let units = &self.state.units;
+        match units.iter().position(|u| same_text(&u.id, id)) {
+            Some(i) => Some(&units[i]),
+            None => units.iter().find(|u| u.id == id),
+        }
     }
 
     pub(in crate::rules) fn unit_mut(&mut self, id: &str) -> Option<&mut Unit> {
-        self.state.units.iter_mut().find(|u| u.id == id)
+        let i = self.state.units.iter().position(|u| same_text(&u.id, id)).or_else(|| self.state.units.iter().position(|u| u.id == id))?;
+        Some(&mut self.state.units[i])
     }
 
     /// The card of a Character or Minion in the game.
@@ -134,4 +142,11 @@ impl<'a> Game<'a> {
     pub(super) fn initiative(&self, id: &str) -> u8 {
         self.attribute(id, self.card(id).initiative, |m| m.initiative)
     }
+}
+
+/// Whether `text` is the very text of `id` (same address and length): the
+/// cheap test that an id's own `&str` passes.
+#[inline]
+fn same_text(id: &crate::model::Id, text: &str) -> bool {
+    std::ptr::eq(id.as_str(), text)
 }
