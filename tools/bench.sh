@@ -11,11 +11,16 @@
 # `tools/bench.sh --from-log FILE` prints the tables of an earlier run.
 #
 #   tools/bench.sh speed [--write-docs]   # issue 17's game-speed targets instead (tools/bench-speed.sh)
+#   tools/bench.sh engine [--base REV]    # the engine's cost per game against a base commit (tools/bench-engine.sh)
 set -euo pipefail
 cd "$(dirname "$0")/.."
 if [[ "${1:-}" == "speed" ]]; then
     shift
     exec tools/bench-speed.sh "$@"
+fi
+if [[ "${1:-}" == "engine" ]]; then
+    shift
+    exec tools/bench-engine.sh "$@"
 fi
 
 log=target/bench/check.log

@@ -138,14 +138,31 @@ impl<'a> Game<'a> {
                 items.push(Purchase::Destroy { card: c.id().into() });
             }
         }
+        // What `total_price(announced + [item])` decides, in one pass: the
+        // items announced are priced once (each after those before it), the
+        // hand's Prisma counted once; only a destruction changes what can pay.
+        let mut spent: u32 = 0;
+        for (i, item) in announced.iter().enumerate() {
+            match self.price(p, item, &announced[..i]) {
+                Some(price) => spent += price,
+                None => return Vec::new(),
+            }
+        }
+        let budget: u32 = self.payable(p, announced).iter().map(|c| c.1).sum();
         let mut with = announced.to_vec();
         items
             .into_iter()
             .filter(|i| {
-                with.push(i.clone());
-                let ok = self.total_price(p, &with).is_ok();
-                with.pop();
-                ok
+                let Some(price) = self.price(p, i, announced) else { return false };
+                let budget = if matches!(i, Purchase::Destroy { .. }) {
+                    with.push(i.clone());
+                    let b = self.payable(p, &with).iter().map(|c| c.1).sum();
+                    with.pop();
+                    b
+                } else {
+                    budget
+                };
+                spent + price <= budget
             })
             .collect()
     }
@@ -363,5 +380,78 @@ impl<'a> Game<'a> {
                 }
             }
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::invictus::game::InvictusSetup;
+    use crate::players::RandomPlayer;
+    use std::path::{Path, PathBuf};
+
+    /// `affordable` by its definition: every item whose addition leaves a
+    /// transaction `total_price` accepts.
+    fn affordable_by_definition(g: &Game<'_>, p: PlayerId, announced: &[Purchase]) -> Vec<Purchase> {
+        let mut with = announced.to_vec();
+        let mut all: Vec<Purchase> = g.state.piles.keys().map(|id| Purchase::Artifact { id: *id }).collect();
+        all.extend([Purchase::Boost, Purchase::Reinforcement, Purchase::ReplaceReinforcement]);
+        all.push(Purchase::Token { skill: Skill::Stamina, colour: None });
+        all.push(Purchase::Token { skill: Skill::Range, colour: None });
+        all.extend(BoostColour::COLOURS.map(|c| Purchase::Token { skill: Skill::Accuracy, colour: Some(c) }));
+        let mut seen = Vec::new();
+        for c in &g.state.player(p).hand {
+            if !seen.contains(&c.id()) {
+                seen.push(c.id());
+                all.push(Purchase::Destroy { card: c.id().into() });
+            }
+        }
+        if g.payable(p, announced).is_empty() {
+            return Vec::new();
+        }
+        all.into_iter()
+            .filter(|i| {
+                with.push(i.clone());
+                let ok = g.total_price(p, &with).is_ok();
+                with.pop();
+                ok
+            })
+            .collect()
+    }
+
+    /// `003 § Financial Transactions`: what is offered to add to a
+    /// transaction is what its one price accepts, at every turn of 12
+    /// seeded games at 4 and 6 seats, for every player, with nothing
+    /// announced and after each first item.
+    #[test]
+    fn the_items_offered_are_those_the_transactions_price_accepts() {
+        let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("../content");
+        let loaded = crate::load::load(&[PathBuf::from(&root)], &crate::load::Options::default());
+        let content = std::sync::Arc::new(loaded.content.clone());
+        let runtime = crate::sim::invictus::runtime(content.clone(), loaded.script_set.clone()).unwrap();
+        let mut checked = 0;
+        for seats in [4, 6] {
+            for seed in 1..=6 {
+                let controllers: Vec<Box<dyn crate::invictus::Controller>> =
+                    (0..seats).map(|s| Box::new(RandomPlayer::new(seed * 10 + s as u64)) as _).collect();
+                let mut g =
+                    Game::new(&content, Some(&runtime), &InvictusSetup::teams(seats), seed, controllers).unwrap();
+                for _ in 0..60 {
+                    for p in g.state.players.iter().map(|pl| pl.seat).collect::<Vec<_>>() {
+                        let offered = g.affordable(p, &[]);
+                        assert_eq!(offered, affordable_by_definition(&g, p, &[]), "seed {seed}, {seats} seats");
+                        for first in offered.iter().take(6) {
+                            let announced = [first.clone()];
+                            assert_eq!(g.affordable(p, &announced), affordable_by_definition(&g, p, &announced));
+                            checked += 1;
+                        }
+                    }
+                    if g.play_next_turn().is_some() {
+                        break;
+                    }
+                }
+            }
+        }
+        assert!(checked > 200, "only {checked} transactions were compared");
     }
 }

@@ -15,7 +15,12 @@ impl<'a> Game<'a> {
     }
 
     pub(in crate::rules) fn unit_mut(&mut self, id: &str) -> Option<&mut Unit> {
-        let i = self.state.units.iter().position(|u| same_text(&u.id, id)).or_else(|| self.state.units.iter().position(|u| u.id == id))?;
+        let i = self
+            .state
+            .units
+            .iter()
+            .position(|u| same_text(&u.id, id))
+            .or_else(|| self.state.units.iter().position(|u| u.id == id))?;
         Some(&mut self.state.units[i])
     }
 
