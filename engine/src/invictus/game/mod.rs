@@ -48,6 +48,7 @@ pub struct Game<'a> {
     pub content: &'a Content,
     runtime: Option<&'a Runtime>,
     market: &'a Marketplace,
+    cards: std::sync::Arc<CardIndex<'a>>,
     /// The state.
     pub state: GameState,
     /// Everything that happened.
@@ -80,6 +81,24 @@ pub struct Game<'a> {
     halted_at: Option<Box<(Decision, GameState, Vec<Event>)>>,
     /// Reseed the RNG when Decision number `.0` is asked ([`Game::reseed_at`]).
     reseed: Option<(usize, u64)>,
+}
+
+/// The Artifacts and Boosts by the address of their interned id: a card
+/// named by an [`Id`] (all but a few lookups) is found without comparing
+/// text; any other text falls back to the content's tables.
+#[derive(Debug)]
+pub(crate) struct CardIndex<'a> {
+    artifacts: rustc_hash::FxHashMap<usize, &'a Artifact>,
+    boosts: rustc_hash::FxHashMap<usize, &'a Boost>,
+}
+
+impl<'a> CardIndex<'a> {
+    pub(crate) fn of(content: &'a Content) -> CardIndex<'a> {
+        CardIndex {
+            artifacts: content.artifacts.iter().map(|(id, e)| (id.as_ptr() as usize, &e.value)).collect(),
+            boosts: content.boosts.iter().map(|(id, e)| (id.as_ptr() as usize, &e.value)).collect(),
+        }
+    }
 }
 
 /// Most Decisions in one Invictus game: a whole game of 2,000 turns (the
@@ -133,12 +152,18 @@ impl<'a> Game<'a> {
 
     /// An Artifact card.
     pub fn artifact(&self, id: &str) -> Option<&'a Artifact> {
-        self.content.artifacts.get(id).map(|e| &e.value)
+        match self.cards.artifacts.get(&(id.as_ptr() as usize)) {
+            Some(a) if std::ptr::eq(a.id.as_str(), id) => Some(*a),
+            _ => self.content.artifacts.get(id).map(|e| &e.value),
+        }
     }
 
     /// A Boost card.
     pub fn boost(&self, id: &str) -> Option<&'a Boost> {
-        self.content.boosts.get(id).map(|e| &e.value)
+        match self.cards.boosts.get(&(id.as_ptr() as usize)) {
+            Some(b) if std::ptr::eq(b.id.as_str(), id) => Some(*b),
+            _ => self.content.boosts.get(id).map(|e| &e.value),
+        }
     }
 
     /// The marketplace and rule numbers played with.

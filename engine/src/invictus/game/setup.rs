@@ -223,6 +223,7 @@ impl<'a> Game<'a> {
             content,
             runtime,
             market,
+            cards: std::sync::Arc::new(super::CardIndex::of(content)),
             state,
             events: Vec::new(),
             answers: Vec::new(),
