@@ -25,7 +25,8 @@ impl<'a> Game<'a> {
         let count = |f: &dyn Fn(&Purchase) -> bool| announced.iter().filter(|x| f(x)).count();
         match item {
             Purchase::Artifact { id } => {
-                let left = *self.state.piles.get(id)? as usize;
+                // A linear scan of a dozen piles: interned ids compare by address.
+                let left = *self.state.piles.iter().find(|(k, _)| *k == id)?.1 as usize;
                 let taken = count(&|x| matches!(x, Purchase::Artifact { id: i } if i == id));
                 (left > taken).then_some(())?;
                 self.artifact(id)?.purchase_price.map(u32::from)
