@@ -13,7 +13,7 @@
 //! unchanged, and games stay the same byte for byte).
 //!
 //! Interned strings are never freed: the table holds each distinct id once
-//! for the life of the process (a few thousand for the bundled packs; a
+//! for the life of the process (351 ids, 13 KiB, for the bundled packs; a
 //! watch session adds only the ids a designer types).
 
 use schemars::JsonSchema;
@@ -27,7 +27,7 @@ use ustr::Ustr;
 
 /// The most bytes the process's table of interned ids may hold before
 /// [`Id::try_new`] (Lua strings, files read at run time) refuses new names:
-/// 64 MiB, some 600 times what the bundled packs intern.
+/// 64 MiB; loading the bundled packs interns 351 ids in 13 KiB.
 pub const INTERN_LIMIT: usize = 64 << 20;
 
 /// A kebab-case identifier, unique within its kind (`valkyrie`, `ice-wall`),
