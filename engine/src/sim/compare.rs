@@ -190,7 +190,7 @@ pub fn compare_batch(
             None => Ok(s),
         }
     };
-    let b = super::batch_of_setups(
+    let b = super::aristeia_game::batch_of_setups(
         base.content.clone(),
         base.scripts.clone(),
         &setup,
@@ -199,7 +199,7 @@ pub fn compare_batch(
         jobs,
         progress,
     )?;
-    let c = super::batch_of_setups(
+    let c = super::aristeia_game::batch_of_setups(
         changed.content.clone(),
         changed.scripts.clone(),
         &changed_setup,

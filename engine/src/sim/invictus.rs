@@ -1,10 +1,14 @@
-//! Headless Invictus games: [`play`] one seeded game, [`batch`] many in
-//! parallel (rayon, one Lua VM per worker), a [`Report`] with the win rate
-//! of every god and every seat (95% Wilson intervals) and the mean game
-//! length. Replay files of Invictus games are `crate::replay_file`'s
-//! (format 2, both games).
+//! Headless Invictus games: [`play`] one seeded game, [`batch`] many
+//! through the one runner, a [`Report`] with the win rate of every god and
+//! every seat (95% Wilson intervals) and the mean game length, computed
+//! from an [`InvictusTally`] (exact counts that add up across shards).
+//! Invictus in the registry is [`InvictusRules`] (`invictus_rules.rs`).
+//! Replay files of Invictus games are `crate::replay_file`'s (format 2,
+//! both games).
 
+use super::batch::{Seeded, each_seed};
 use super::{Policy, Rate};
+pub use super::invictus_tally::{Failure, InvictusTally, Wins};
 use crate::content::Content;
 use crate::invictus::api;
 use crate::invictus::decision::Controller;
@@ -136,7 +140,8 @@ pub struct GameSummary {
     pub effects_run: Vec<usize>,
 }
 
-/// Play the games of `seeds` on `jobs` threads; results in seed order.
+/// Play the games of `seeds` on `jobs` threads through the one runner
+/// (`sim::run`); results in seed order.
 ///
 /// # Errors
 /// Too many jobs, or the thread pool could not start.
@@ -149,48 +154,53 @@ pub fn batch(
     jobs: usize,
     progress: &(dyn Fn() + Sync),
 ) -> Result<Vec<GameSummary>, String> {
-    use rayon::prelude::*;
-    if jobs > crate::sim::MAX_JOBS {
-        return Err(format!("--jobs {jobs}: at most {} worker threads", crate::sim::MAX_JOBS));
+    let vm = || runtime(content.clone(), scripts.clone());
+    each_seed(&vm, seeds, jobs, progress, &|rt, seed| match rt {
+        Ok(rt) => batch_game(&content, rt, setup, seed, policies),
+        Err(e) => GameSummary::failed(seed, e.clone()),
+    })
+}
+
+/// Play the game seeded `seed` with a player of each policy (cycled over
+/// the seats) and sum it up.
+pub(super) fn batch_game(
+    content: &Content,
+    rt: &Runtime,
+    setup: &InvictusSetup,
+    seed: u64,
+    policies: &[Policy],
+) -> GameSummary {
+    match play(content, rt, setup, seed, policies) {
+        Ok(r) => GameSummary {
+            seed,
+            winner: r.winner,
+            turns: r.turns,
+            gods: r.gods,
+            teams: r.teams,
+            effect_failures: r.effect_failures,
+            last_failure: r.last_failure,
+            error: None,
+            effects_run: r.effects_run,
+        },
+        Err(e) => GameSummary::failed(seed, e),
     }
-    let pool = rayon::ThreadPoolBuilder::new().num_threads(jobs.max(1)).build().map_err(|e| e.to_string())?;
-    Ok(pool.install(|| {
-        seeds
-            .into_par_iter()
-            .map_init(
-                || runtime(content.clone(), scripts.clone()),
-                |rt, seed| {
-                    let result =
-                        rt.as_ref().map_err(Clone::clone).and_then(|rt| play(&content, rt, setup, seed, policies));
-                    progress();
-                    match result {
-                        Ok(r) => GameSummary {
-                            seed,
-                            winner: r.winner,
-                            turns: r.turns,
-                            gods: r.gods,
-                            teams: r.teams,
-                            effect_failures: r.effect_failures,
-                            last_failure: r.last_failure,
-                            error: None,
-                            effects_run: r.effects_run,
-                        },
-                        Err(e) => GameSummary {
-                            seed,
-                            winner: None,
-                            turns: 0,
-                            gods: Vec::new(),
-                            teams: Vec::new(),
-                            effect_failures: 0,
-                            last_failure: None,
-                            error: Some(e),
-                            effects_run: Vec::new(),
-                        },
-                    }
-                },
-            )
-            .collect()
-    }))
+}
+
+impl GameSummary {
+    /// A game the engine could not play.
+    pub(super) fn failed(seed: u64, error: String) -> GameSummary {
+        GameSummary {
+            seed,
+            winner: None,
+            turns: 0,
+            gods: Vec::new(),
+            teams: Vec::new(),
+            effect_failures: 0,
+            last_failure: None,
+            error: Some(error),
+            effects_run: Vec::new(),
+        }
+    }
 }
 
 /// Games and wins of a god or a seat.
@@ -224,36 +234,9 @@ pub struct Report {
 }
 
 impl Report {
-    /// The report of a batch.
+    /// The report of a batch: its [`InvictusTally`]'s.
     pub fn of(games: &[GameSummary]) -> Report {
-        let played: Vec<&GameSummary> = games.iter().filter(|g| g.error.is_none()).collect();
-        let mut gods: BTreeMap<String, (usize, usize)> = BTreeMap::new();
-        let seats_n = played.iter().map(|g| g.gods.len()).max().unwrap_or(0);
-        let mut seats = vec![(0usize, 0usize); seats_n];
-        for g in &played {
-            for (s, god) in g.gods.iter().enumerate() {
-                let won = g.winner == Some(g.teams[s]);
-                let e = gods.entry(god.clone()).or_default();
-                e.0 += 1;
-                e.1 += usize::from(won);
-                seats[s].0 += 1;
-                seats[s].1 += usize::from(won);
-            }
-        }
-        let line = |(games, wins): (usize, usize)| WinLine { games, wins, rate: Rate::of(wins, games) };
-        Report {
-            games: games.len(),
-            decided: played.iter().filter(|g| g.winner.is_some()).count(),
-            errors: games.len() - played.len(),
-            effect_failures: played.iter().map(|g| g.effect_failures).sum(),
-            mean_turns: if played.is_empty() {
-                0.0
-            } else {
-                played.iter().map(|g| g.turns as f64).sum::<f64>() / played.len() as f64
-            },
-            gods: gods.into_iter().map(|(k, v)| (k, line(v))).collect(),
-            seats: seats.into_iter().map(line).collect(),
-        }
+        InvictusTally::of(games).report()
     }
 }
 
@@ -298,85 +281,92 @@ impl std::fmt::Display for Report {
     }
 }
 
-/// The Invictus part of `arena check --sims N`: `N` 4-player and `N`
-/// 6-player team games (a greedy seat beside random ones, then the other
-/// way round). Returns the scripts that ran and one diagnostic per problem
-/// (keyed, to count repeats), each with the command that plays it again.
-pub fn check_sims(
-    loaded: &crate::loaded::Loaded,
-    n: u64,
-    jobs: usize,
-    packs: &str,
-) -> (Vec<usize>, Vec<(String, crate::diag::Diagnostic)>) {
-    use crate::diag::{Code, Diagnostic};
-    let content = Arc::new(loaded.content.clone());
-    let mut ran = Vec::new();
-    let mut found = Vec::new();
-    let half = n.div_ceil(2);
-    let mixes: [(&[Policy], std::ops::Range<u64>, &str); 2] = [
-        (&[Policy::Greedy, Policy::Random], 1..half + 1, "greedy,random"),
-        (&[Policy::Random, Policy::Greedy], half + 1..n + 1, "random,greedy"),
-    ];
-    for players in [4usize, 6] {
-        if content.gods.len() < players {
-            continue;
+
+impl Seeded for GameSummary {
+    fn seed_of(&self) -> u64 {
+        self.seed
+    }
+}
+
+impl super::Summary for GameSummary {
+    fn seed(&self) -> u64 {
+        self.seed
+    }
+
+    fn effects_run(&self) -> &[usize] {
+        &self.effects_run
+    }
+
+    fn to_json(&self) -> serde_json::Value {
+        serde_json::to_value(self).unwrap_or_default()
+    }
+
+    /// An engine error; else the last failed effect, and no team winning.
+    fn problems(&self, _what: &str, seats: usize, repro: &str, note: &mut dyn FnMut(String, crate::diag::Diagnostic)) {
+        use crate::diag::{Code, Diagnostic};
+        if let Some(e) = &self.error {
+            note(
+                format!("invictus error {e}"),
+                Diagnostic::error(Code::SimFailed, format!("Invictus, {seats} players, seed {}: {e}", self.seed))
+                    .help(repro),
+            );
+            return;
         }
-        let setup = InvictusSetup::teams(players);
-        for (policies, seeds, named) in mixes.iter().filter(|m| !m.1.is_empty()) {
-            let games = match batch(
-                content.clone(),
-                loaded.script_set.clone(),
-                &setup,
-                seeds.clone(),
-                policies,
-                jobs,
-                &|| {},
-            ) {
-                Ok(g) => g,
-                Err(e) => {
-                    found.push((
-                        format!("invictus batch {players}"),
-                        Diagnostic::error(Code::SimFailed, format!("cannot play Invictus with {players} players: {e}")),
-                    ));
-                    continue;
-                }
-            };
-            for g in games {
-                ran.extend(g.effects_run.iter().copied());
-                let repro = format!(
-                    "reproduce with `arena sim invictus --seats {players} --seed {} --players {named}{packs}`",
-                    g.seed
-                );
-                if let Some(e) = &g.error {
-                    found.push((
-                        format!("invictus error {e}"),
-                        Diagnostic::error(
-                            Code::SimFailed,
-                            format!("Invictus, {players} players, seed {}: {e}", g.seed),
-                        )
-                        .help(repro),
-                    ));
-                    continue;
-                }
-                if let Some(f) = &g.last_failure {
-                    found.push((
-                        format!("invictus effect {f}"),
-                        Diagnostic::error(Code::ScriptError, format!("in a simulated Invictus game: {f}"))
-                            .help(repro.clone()),
-                    ));
-                }
-                if g.winner.is_none() {
-                    found.push((
-                        format!("invictus unfinished {players}"),
-                        Diagnostic::warning(
-                            Code::SimFailed,
-                            format!("Invictus, {players} players, seed {}: no team won", g.seed),
-                        )
-                        .help(repro),
-                    ));
-                }
-            }
+        if let Some(f) = &self.last_failure {
+            note(
+                format!("invictus effect {f}"),
+                Diagnostic::error(Code::ScriptError, format!("in a simulated Invictus game: {f}")).help(repro),
+            );
+        }
+        if self.winner.is_none() {
+            note(
+                format!("invictus unfinished {seats}"),
+                Diagnostic::warning(Code::SimFailed, format!("Invictus, {seats} players, seed {}: no team won", self.seed))
+                    .help(repro),
+            );
         }
     }
-    (ran, found)
+
+    fn as_any(&self) -> &dyn std::any::Any {
+        self
+    }
+
+    fn into_any(self: Box<Self>) -> Box<dyn std::any::Any> {
+        self
+    }
+}
+
+/// One Invictus game played whole, with its setup.
+pub(super) struct InvictusPlayed {
+    pub(super) setup: InvictusSetup,
+    pub(super) record: Record,
+}
+
+impl super::Played for InvictusPlayed {
+    fn answers(&self) -> &[usize] {
+        &self.record.answers
+    }
+
+    fn narrative(&self) -> String {
+        self.record.narrative()
+    }
+
+    fn to_json(&self) -> serde_json::Value {
+        serde_json::json!({ "kind": "invictus-sim-game", "setup": self.setup, "record": self.record })
+    }
+
+    fn effect_failures(&self) -> usize {
+        self.record.effect_failures
+    }
+
+    /// BLAKE3 of the events and answers as JSON and the count of failed
+    /// effects, as Aristeia!'s `sim::digest`.
+    fn digest(&self) -> String {
+        let mut h = blake3::Hasher::new();
+        h.update(&serde_json::to_vec(&self.record.events).unwrap_or_default());
+        h.update(b"\n");
+        h.update(&serde_json::to_vec(&self.record.answers).unwrap_or_default());
+        h.update(format!("\n{}", self.record.effect_failures).as_bytes());
+        h.finalize().to_hex().to_string()
+    }
 }
