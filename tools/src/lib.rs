@@ -9,7 +9,6 @@ mod check;
 mod compare;
 mod content_cmds;
 mod human;
-mod invictus;
 mod packs;
 mod play;
 mod render;
@@ -22,7 +21,7 @@ use arena_engine::diag::{self, Code, Diagnostic, Severity};
 use arena_engine::load::{self, Loaded};
 use check::{check, exit_code, lock, summary_line};
 use clap::{Parser, Subcommand, ValueEnum};
-use play::{run_situation, script, seats, sim};
+use play::{run_situation, script, sim};
 use replay::ReplayArgs;
 use std::io::{IsTerminal, Write};
 use std::path::PathBuf;
@@ -366,6 +365,18 @@ enum SeatingArg {
     Random,
     /// Every player for themselves.
     FreeForAll,
+}
+
+impl SeatingArg {
+    /// Its name, as Invictus's rules read it (`sim::Request::seating`).
+    fn name(self) -> &'static str {
+        match self {
+            SeatingArg::Standard => "standard",
+            SeatingArg::EveryOther => "every-other",
+            SeatingArg::Random => "random",
+            SeatingArg::FreeForAll => "free-for-all",
+        }
+    }
 }
 
 /// A `--players` value; a number is answered with the option that takes it.
