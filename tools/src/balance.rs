@@ -197,9 +197,8 @@ fn check_shards(mut shards: Vec<ShardFile>, content_hash: &str) -> Result<Vec<Sh
     let first = &shards[0];
     // Every key but each shard's own part: the game's (`kind`, `setup`,
     // its own head keys), the players and the packs.
-    let keys = |s: &ShardFile| -> Vec<String> {
-        s.json.as_object().map(|o| o.keys().cloned().collect()).unwrap_or_default()
-    };
+    let keys =
+        |s: &ShardFile| -> Vec<String> { s.json.as_object().map(|o| o.keys().cloned().collect()).unwrap_or_default() };
     let mut same: Vec<String> = ["kind", "players", "content_hash"].map(String::from).to_vec();
     for key in shards.iter().flat_map(keys) {
         if !same.contains(&key) && !ENVELOPE.contains(&key.as_str()) {
@@ -318,7 +317,9 @@ pub(crate) fn merge(args: MergeArgs, ui: &Ui, stdout: &mut dyn Write, stderr: &m
     let head: serde_json::Map<String, serde_json::Value> = first
         .json
         .as_object()
-        .map(|o| o.iter().filter(|(k, _)| !ENVELOPE.contains(&k.as_str())).map(|(k, v)| (k.clone(), v.clone())).collect())
+        .map(|o| {
+            o.iter().filter(|(k, _)| !ENVELOPE.contains(&k.as_str())).map(|(k, v)| (k.clone(), v.clone())).collect()
+        })
         .unwrap_or_default();
     let batch = Batch {
         first_seed: first.first_seed,

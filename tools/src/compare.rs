@@ -24,8 +24,14 @@ fn compare_json(
     base_tally: &Tally,
     paired: &PairedTally,
 ) -> anyhow::Result<serde_json::Value> {
-    let mut v =
-        balance::batch_json_of(loaded, KIND, batch, serde_json::to_value(comparison)?, serde_json::to_value(tally)?, None)?;
+    let mut v = balance::batch_json_of(
+        loaded,
+        KIND,
+        batch,
+        serde_json::to_value(comparison)?,
+        serde_json::to_value(tally)?,
+        None,
+    )?;
     let o = v.as_object_mut().expect("a JSON object");
     o.insert("base_content_hash".into(), base_hash.into());
     o.insert("base_tally".into(), serde_json::to_value(base_tally)?);
@@ -287,12 +293,7 @@ fn write_comparison(
             writeln!(stdout, "{}", serde_json::to_string_pretty(&v)?)?;
         }
         _ => {
-            let players: Vec<&str> = head
-                .batch
-                .players
-                .iter()
-                .map(|p| p.name())
-                .collect();
+            let players: Vec<&str> = head.batch.players.iter().map(|p| p.name()).collect();
             writeln!(stdout, "{first_line}")?;
             writeln!(stdout, "base: {}", pack_list(head.base))?;
             writeln!(stdout, "change: {}", pack_list(head.loaded))?;

@@ -13,7 +13,6 @@ impl PlayerKind {
     }
 }
 
-
 pub(super) fn script(
     args: ScriptArgs,
     ui: &Ui,
@@ -253,7 +252,16 @@ pub(super) fn sim(args: SimArgs, ui: &Ui, stdout: &mut dyn Write, stderr: &mut d
         if !args.compare.is_empty() {
             // Only Aristeia! compares (its `resolve` refuses `--compare` otherwise).
             if let Some(aristeia) = spec.as_any().downcast_ref::<sim::AristeiaSpec>() {
-                return super::compare::sim_compare(&loaded, &args.compare, aristeia, batch, args.format, ui, stdout, stderr);
+                return super::compare::sim_compare(
+                    &loaded,
+                    &args.compare,
+                    aristeia,
+                    batch,
+                    args.format,
+                    ui,
+                    stdout,
+                    stderr,
+                );
             }
         }
         return sim_batch(&loaded, &*spec, batch, args.format, ui, stdout, stderr);
@@ -329,8 +337,8 @@ pub(super) fn sim_batch(
     let tally = rules.tally(&results);
     match format {
         Output::Json => {
-            let games = (!batch.without_games)
-                .then(|| serde_json::Value::Array(results.iter().map(|g| g.to_json()).collect()));
+            let games =
+                (!batch.without_games).then(|| serde_json::Value::Array(results.iter().map(|g| g.to_json()).collect()));
             let v = balance::batch_json(loaded, rules.batch_kind(), &batch, &*tally, games)?;
             writeln!(stdout, "{}", serde_json::to_string_pretty(&v)?)?;
         }
@@ -408,8 +416,7 @@ pub(super) fn run_situation(
 ) -> anyhow::Result<Exit> {
     let text = arena_engine::read::read_text_limited(&args.file, arena_engine::read::MAX_TOOL_FILE)
         .map_err(|e| anyhow::anyhow!(e))?;
-    let sit = match arena_engine::sim::game_of_situation(&text).and_then(|rules| Ok((rules, rules.situation(&text)?)))
-    {
+    let sit = match arena_engine::sim::game_of_situation(&text).and_then(|rules| Ok((rules, rules.situation(&text)?))) {
         Ok(s) => s,
         Err(e) => {
             writeln!(stderr, "error: {}: {e}", args.file.display())?;

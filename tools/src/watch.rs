@@ -78,11 +78,7 @@ pub fn run(args: WatchArgs, ui: &Ui, stdout: &mut dyn Write, stderr: &mut dyn Wr
         if args.once { "; stopping after one change" } else { "; Ctrl-C to stop" }
     )?;
     stdout.flush()?;
-    let mut printer = Printer {
-        args: &args,
-        color: ui.color(),
-        previous: None,
-    };
+    let mut printer = Printer { args: &args, color: ui.color(), previous: None };
     let mut loaded_once = false;
     loop {
         // Everything already waiting is handled as one group: a simulation is
@@ -209,7 +205,10 @@ impl Printer<'_> {
         let content = snapshot.content();
         let Some(rules) = sim::game_of_setup(&content, name) else {
             let hint = crate::did_you_mean(name, &sim::setup_names(&content));
-            writeln!(stderr, "error: sim: no setup, and no Scenario with a ready-made setup, is called `{name}`{hint}")?;
+            writeln!(
+                stderr,
+                "error: sim: no setup, and no Scenario with a ready-made setup, is called `{name}`{hint}"
+            )?;
             return Ok(());
         };
         let request = Request {
@@ -228,14 +227,13 @@ impl Printer<'_> {
         let players: Vec<sim::Policy> =
             sim::cycle(&self.args.players, spec.seats()).iter().map(|k| k.engine()).collect();
         let started = Instant::now();
-        let games =
-            match sim::run(&*spec, content.clone(), snapshot.scripts(), seeds.clone(), &players, jobs, &|| {}) {
-                Ok(g) => g,
-                Err(e) => {
-                    writeln!(stderr, "error: sim: {e}")?;
-                    return Ok(());
-                }
-            };
+        let games = match sim::run(&*spec, content.clone(), snapshot.scripts(), seeds.clone(), &players, jobs, &|| {}) {
+            Ok(g) => g,
+            Err(e) => {
+                writeln!(stderr, "error: sim: {e}")?;
+                return Ok(());
+            }
+        };
         let now = sim::WatchBatch {
             generation: snapshot.generation,
             content,

@@ -168,9 +168,7 @@ impl AristeiaRules {
             (None, _) => setup_seats.unwrap_or_else(|| named.default_seats(content)),
         };
         if !(2..=4).contains(&n_seats) {
-            return Err(format!(
-                "{n_seats} players: a game has 2 to 4 (--players names one controller per seat)"
-            ));
+            return Err(format!("{n_seats} players: a game has 2 to 4 (--players names one controller per seat)"));
         }
         if let (Some((min, max)), Some(scenario)) = (named.seat_range(content), &named.scenario) {
             if !(min..=max).contains(&n_seats) {
@@ -336,11 +334,8 @@ impl Rules for AristeiaRules {
                 tables.push(SmokeTable::mixed(what, spec(plain(scenario, true, seats), seats), n));
             }
         }
-        let count: usize = content
-            .scenarios
-            .values()
-            .map(|s| (s.value.players.min.max(2)..=s.value.players.max.min(4)).count())
-            .sum();
+        let count: usize =
+            content.scenarios.values().map(|s| (s.value.players.min.max(2)..=s.value.players.max.min(4)).count()).sum();
         let said = format!(
             "{n} seeded games of each of {} Scenario(s) at each number of players they allow ({count} tables), with their setups and with random teams",
             content.scenarios.len()

@@ -69,8 +69,7 @@ pub(super) fn heading(head: &serde_json::Value, games: u64) -> String {
 }
 
 fn report_text(context: &ReportContext<'_>, report: &Report, players: &[Policy]) -> String {
-    let pct =
-        |r: &super::Rate| format!("{:5.1}% [{:.1}-{:.1}]", r.rate * 100.0, r.low * 100.0, r.high * 100.0);
+    let pct = |r: &super::Rate| format!("{:5.1}% [{:.1}-{:.1}]", r.rate * 100.0, r.low * 100.0, r.high * 100.0);
     let mut out = String::new();
     if let Some(line) = super::failures_warning(report.games, report.games_with_effect_failures, report.errors) {
         let _ = writeln!(out, "{line}");
@@ -162,11 +161,7 @@ fn character_table(context: &ReportContext<'_>, report: &Report, players: &[Poli
         );
     }
     let seats = report.win_rate.table().len();
-    let who: Vec<String> = players
-        .iter()
-        .enumerate()
-        .map(|(i, p)| format!("player {} {}", i + 1, p.name()))
-        .collect();
+    let who: Vec<String> = players.iter().enumerate().map(|(i, p)| format!("player {} {}", i + 1, p.name())).collect();
     let _ = match strength {
         Some(s) => writeln!(
             out,
@@ -192,7 +187,6 @@ fn character_table(context: &ReportContext<'_>, report: &Report, players: &[Poli
     );
     out
 }
-
 
 /// `arena watch --sim`'s lines for an Aristeia! batch: each side's win rate
 /// and mean Victory Points with their intervals beside the previous
@@ -279,11 +273,7 @@ pub(super) fn victory_points_intervals(report: &Report, games: &[Box<dyn Summary
 }
 
 /// `player 1 win rate 52.0% [45.1-58.8] (was 48.0% [41.2-54.9]), mean VP 3.10 [2.85-3.35] (was ...)`.
-fn side_line(
-    now: (&Report, &Seated<(f64, f64)>),
-    was: Option<(&Report, &Seated<(f64, f64)>)>,
-    side: usize,
-) -> String {
+fn side_line(now: (&Report, &Seated<(f64, f64)>), was: Option<(&Report, &Seated<(f64, f64)>)>, side: usize) -> String {
     let p = PlayerId::seat(side);
     let rate = |(r, _): (&Report, &Seated<(f64, f64)>)| {
         let r = &r.win_rate[p];

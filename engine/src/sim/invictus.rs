@@ -7,8 +7,8 @@
 //! both games).
 
 use super::batch::{Seeded, each_seed};
-use super::{Policy, Rate};
 pub use super::invictus_tally::{Failure, InvictusTally, Wins};
+use super::{Policy, Rate};
 use crate::content::Content;
 use crate::invictus::api;
 use crate::invictus::decision::Controller;
@@ -281,7 +281,6 @@ impl std::fmt::Display for Report {
     }
 }
 
-
 impl Seeded for GameSummary {
     fn seed_of(&self) -> u64 {
         self.seed
@@ -321,8 +320,11 @@ impl super::Summary for GameSummary {
         if self.winner.is_none() {
             note(
                 format!("invictus unfinished {seats}"),
-                Diagnostic::warning(Code::SimFailed, format!("Invictus, {seats} players, seed {}: no team won", self.seed))
-                    .help(repro),
+                Diagnostic::warning(
+                    Code::SimFailed,
+                    format!("Invictus, {seats} players, seed {}: no team won", self.seed),
+                )
+                .help(repro),
             );
         }
     }

@@ -72,7 +72,8 @@ impl Spec for InvictusSpec {
         seed: u64,
         players: &mut [Box<dyn Player>],
     ) -> Result<Box<dyn Played>, String> {
-        let controllers = players.iter_mut().map(|p| Box::new(p) as Box<dyn crate::invictus::Controller + '_>).collect();
+        let controllers =
+            players.iter_mut().map(|p| Box::new(p) as Box<dyn crate::invictus::Controller + '_>).collect();
         let record = isim::play_with(content, runtime, &self.setup, seed, controllers)?;
         Ok(Box::new(InvictusPlayed { setup: self.setup.clone(), record }))
     }

@@ -33,15 +33,18 @@ mod situation;
 pub mod strength;
 mod tally;
 
+pub use crate::table::Setup;
 pub use aristeia::{AristeiaRules, AristeiaSpec, Named};
 pub use aristeia_game::{
     CharacterLine, GameSummary, Record, Teams, batch, batch_with_rules, character_lines, play, play_observed,
     play_random, play_with,
 };
-pub use invictus_rules::{InvictusRules, InvictusSpec};
-pub use batch::{BatchTally, MAX_JOBS, Played, Spec, Summary, Text, cycle, digests as digests_of, failures_warning, run};
+pub use batch::{
+    BatchTally, MAX_JOBS, Played, Spec, Summary, Text, cycle, digests as digests_of, failures_warning, run,
+};
 pub use check::{Mix, SimCheck, Smoke, SmokeTable, check_sims, check_situations};
 pub use digest::{digest, digests, digests_with_rules};
+pub use invictus_rules::{InvictusRules, InvictusSpec};
 pub use registry::{
     GAMES, ReportContext, Request, Rules, WatchBatch, find, game_of_batch, game_of_setup, game_of_situation,
     setup_names,
@@ -53,7 +56,6 @@ pub use tally::{
     CharacterReport, CharacterTally, Composition, Failure, MAX_FAILURES, PositionReport, PositionTally, Report, Shard,
     Tally,
 };
-pub use crate::table::Setup;
 
 use crate::players::{GreedyPlayer, RandomPlayer};
 use crate::rules::decision::Controller;
