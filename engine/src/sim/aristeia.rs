@@ -4,13 +4,17 @@
 //! the one place that tells what a name stands for: a setup id, a Scenario
 //! id, and the Scenario's default seat count.
 
-use super::batch::{BatchTally, Played, Spec, Summary, Text};
-use super::check::{Smoke, SmokeTable};
-use super::registry::{Request, Rules, WatchBatch};
-use super::{GameSummary, Policy, Tally, Teams};
+use super::aristeia_game::{self, GameSummary, Teams};
+use super::aristeia_text;
+use super::policy::Policy;
+use super::rules::{
+    BatchTally, Played, ReportContext, Request, Rules, Smoke, SmokeTable, Spec, Summary, Text, WatchBatch,
+};
+use super::situation::{AristeiaSituation, SituationFile};
+use super::tally::Tally;
 use crate::content::Content;
 use crate::rules::game::{GameSetup, OptionalRule};
-use crate::script::runtime::{Limits, Runtime, ScriptSet};
+use crate::script::runtime::{Runtime, ScriptSet};
 use crate::table::{self, AristeiaSetup, Engine, Player, Setup, Table};
 use std::collections::BTreeSet;
 use std::sync::Arc;
@@ -119,7 +123,7 @@ impl Spec for AristeiaSpec {
     }
 
     fn summary(&self, content: &Content, runtime: &Runtime, seed: u64, players: &[Policy]) -> Box<dyn Summary> {
-        Box::new(super::aristeia_game::summarize(content, runtime, self.game_setup(content, seed), seed, players))
+        Box::new(aristeia_game::summarize(content, runtime, self.game_setup(content, seed), seed, players))
     }
 
     fn failed(&self, seed: u64, error: String) -> Box<dyn Summary> {
@@ -135,7 +139,7 @@ impl Spec for AristeiaSpec {
     ) -> Result<Box<dyn Played>, String> {
         let setup = self.game_setup(content, seed)?;
         let seats = players.iter_mut().map(|p| p as &mut dyn crate::rules::decision::Controller).collect();
-        Ok(Box::new(super::play(content, runtime, &setup, seats)?))
+        Ok(Box::new(aristeia_game::play(content, runtime, &setup, seats)?))
     }
 
     fn recorded(&self) -> serde_json::Value {
@@ -196,7 +200,7 @@ impl Rules for AristeiaRules {
     }
 
     fn runtime(&self, content: Arc<Content>, scripts: Arc<ScriptSet>) -> Result<Runtime, String> {
-        Runtime::new(content, scripts, Limits::default()).map_err(|e| e.to_string())
+        aristeia_game::runtime(content, scripts)
     }
 
     fn start<'a>(
@@ -294,7 +298,7 @@ impl Rules for AristeiaRules {
     }
 
     fn tally(&self, games: &[Box<dyn Summary>]) -> Box<dyn BatchTally> {
-        Box::new(Tally::of(super::aristeia_text::summaries(games)))
+        Box::new(Tally::of(aristeia_text::summaries(games)))
     }
 
     fn read_tally(&self, tally: &serde_json::Value) -> Result<Box<dyn BatchTally>, String> {
@@ -302,7 +306,7 @@ impl Rules for AristeiaRules {
     }
 
     fn heading(&self, head: &serde_json::Value, games: u64) -> String {
-        super::aristeia_text::heading(head, games)
+        aristeia_text::heading(head, games)
     }
 
     fn smoke(&self, content: &Content, n: u64) -> Option<Smoke> {
@@ -343,12 +347,46 @@ impl Rules for AristeiaRules {
         Some(Smoke { tables, said })
     }
 
-    fn situation(&self, text: &str) -> Result<Box<dyn super::situation::SituationFile>, String> {
+    fn situation(&self, text: &str) -> Result<Box<dyn SituationFile>, String> {
         let situation = toml::from_str(text).map_err(|e: toml::de::Error| e.to_string())?;
-        Ok(Box::new(super::situation::AristeiaSituation { situation, text: text.to_string() }))
+        Ok(Box::new(AristeiaSituation { situation, text: text.to_string() }))
     }
 
     fn watch_text(&self, now: &WatchBatch, before: Option<&WatchBatch>) -> Text {
-        super::aristeia_text::watch_text(now, before)
+        aristeia_text::watch_text(now, before, &|b| {
+            b.spec.as_any().downcast_ref::<AristeiaSpec>().map(AristeiaSpec::teams)
+        })
+    }
+}
+
+/// Aristeia!'s tally as the runner and `arena sim merge` see it.
+impl BatchTally for Tally {
+    fn merge(&mut self, other: &dyn BatchTally) -> Result<(), String> {
+        let other = other.as_any().downcast_ref::<Tally>().ok_or("the tallies are of two different games")?;
+        Tally::merge(self, other)
+    }
+
+    fn check(&self, seeds: std::ops::Range<u64>, seats: usize) -> Result<(), String> {
+        Tally::check(self, seeds, seats)
+    }
+
+    fn to_json(&self) -> serde_json::Value {
+        serde_json::to_value(self).unwrap_or_default()
+    }
+
+    fn report_json(&self) -> serde_json::Value {
+        serde_json::to_value(self.report()).unwrap_or_default()
+    }
+
+    fn clean(&self) -> bool {
+        self.errors + self.games_with_effect_failures == 0
+    }
+
+    fn text(&self, games: &[Box<dyn Summary>], players: &[Policy], context: &ReportContext<'_>) -> Text {
+        aristeia_text::batch_text(self, games, players, context)
+    }
+
+    fn as_any(&self) -> &dyn std::any::Any {
+        self
     }
 }

@@ -4,9 +4,10 @@
 //! [`Teams`] says which teams a batch plays; [`batch`] plays many through
 //! the one runner (`batch.rs`).
 
-use super::Policy;
-use super::batch::{Played, Seeded, Summary, each_seed};
+use super::batch::{Seeded, each_seed};
+use super::policy::Policy;
 use super::replay::random_teams_name;
+use super::rules::{Played, Summary};
 use crate::content::Content;
 use crate::rules::decision::Controller;
 use crate::rules::event::Event;
@@ -75,7 +76,7 @@ impl Played for Record {
     }
 
     fn digest(&self) -> String {
-        super::digest(self)
+        digest(self)
     }
 }
 
@@ -316,7 +317,7 @@ impl Summary for GameSummary {
     }
 
     fn problems(&self, what: &str, _seats: usize, repro: &str, note: &mut dyn FnMut(String, crate::diag::Diagnostic)) {
-        super::check::report_game(self, what, repro, note);
+        report_game(self, what, repro, note);
     }
 
     fn as_any(&self) -> &dyn std::any::Any {
@@ -404,8 +405,7 @@ pub(crate) fn batch_of_setups(
     jobs: usize,
     progress: &(dyn Fn() + Sync),
 ) -> Result<Vec<GameSummary>, String> {
-    use super::Rules as _;
-    let vm = || super::AristeiaRules.runtime(content.clone(), scripts.clone());
+    let vm = || runtime(content.clone(), scripts.clone());
     each_seed(&vm, seeds, jobs, progress, &|rt, seed| match rt {
         Ok(rt) => summarize(&content, rt, setup(seed), seed, players),
         Err(e) => GameSummary::of(seed, Err(e.clone())),
@@ -478,4 +478,90 @@ pub fn character_lines(events: &[Event]) -> std::collections::BTreeMap<crate::mo
         }
     }
     lines
+}
+
+/// A VM for Aristeia! games: the Aristeia! API over `scripts`.
+///
+/// # Errors
+/// The VM could not be made (the scripts do not fit).
+pub(super) fn runtime(
+    content: std::sync::Arc<Content>,
+    scripts: std::sync::Arc<crate::script::runtime::ScriptSet>,
+) -> Result<Runtime, String> {
+    Runtime::new(content, scripts, crate::script::runtime::Limits::default()).map_err(|e| e.to_string())
+}
+
+/// The BLAKE3 hash (hex) of a game's record: its events and its answers, as
+/// the JSON `arena sim --format json` prints them, and its count of failed
+/// effects. Two games with the same digest told the same story with the same
+/// answers.
+pub fn digest(record: &Record) -> String {
+    let mut h = blake3::Hasher::new();
+    // Serializing plain data to a Vec cannot fail.
+    h.update(&serde_json::to_vec(&record.events).unwrap_or_default());
+    h.update(b"\n");
+    h.update(&serde_json::to_vec(&record.answers).unwrap_or_default());
+    h.update(format!("\n{}", record.effect_failures).as_bytes());
+    h.finalize().to_hex().to_string()
+}
+
+/// One game of `arena check --sims`: its engine error, an unfinished game, and one
+/// diagnostic per failing script line, each with the command that plays it again.
+fn report_game(g: &GameSummary, what: &str, repro: &str, note: &mut dyn FnMut(String, crate::diag::Diagnostic)) {
+    use crate::diag::{Code, Diagnostic, Location};
+    let repro = repro.to_string();
+    if let Some(e) = &g.error {
+        note(
+            format!("error {what} {e}"),
+            Diagnostic::error(Code::SimFailed, format!("`{what}`, seed {}: {e}", g.seed)).help(repro.clone()),
+        );
+        return;
+    }
+    if g.rounds == 0 {
+        note(
+            format!("unfinished {what}"),
+            Diagnostic::error(Code::SimFailed, format!("`{what}`, seed {}: the game did not end", g.seed))
+                .help(repro.clone()),
+        );
+    }
+    // Over before anyone played: a rule that ends the game at once, most likely.
+    if g.ended_before_activation {
+        let by = match &g.ended_by {
+            Some(rule) => format!(": Scenario rule `{rule}` ended it"),
+            None => String::new(),
+        };
+        note(
+            format!("ended early {what}"),
+            Diagnostic::warning(
+                Code::SimFailed,
+                format!("`{what}`, seed {}: the game ended in Round {} before any Activation{by}", g.seed, g.rounds),
+            )
+            .with_note("a game that ends before any Character is activated is usually a rule ending it too soon (`game:end_game()` at `round-start`?)")
+            .help(repro.clone()),
+        );
+    }
+    let mut this_game = std::collections::BTreeSet::new();
+    for f in g.effect_failures.iter().filter(|f| this_game.insert((*f).clone())) {
+        // "file:line: card effect: message"
+        let mut parts = f.splitn(3, ':');
+        let (file, line, rest) =
+            (parts.next().unwrap_or_default(), parts.next().unwrap_or_default(), parts.next().unwrap_or_default());
+        let line: usize = line.trim().parse().unwrap_or(1);
+        let code = if rest.contains("instruction budget exhausted") {
+            Code::ScriptBudget
+        } else if rest.contains("not enough memory") || rest.contains("memory limit") {
+            Code::ScriptMemory
+        } else {
+            Code::ScriptError
+        };
+        // One diagnostic per script line, however its message varies.
+        let key = if file.is_empty() { f.clone() } else { format!("{file}:{line}") };
+        note(
+            key,
+            Diagnostic::error(code, format!("in a simulated game: {}", rest.trim()))
+                .at(Location { file: file.into(), span: None, line, column: 1 })
+                .with_note(format!("first seen in `{what}`, seed {}", g.seed))
+                .help(repro.clone()),
+        );
+    }
 }

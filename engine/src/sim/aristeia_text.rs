@@ -4,8 +4,13 @@
 //! content's batch (each side, the Characters a change touched, the paired
 //! difference when both contents drew the same setups).
 
+use super::aristeia_game::{GameSummary, Teams};
+use super::batch::failures_warning;
 use super::compare::{PairedGame, PairedRow, PairedTally, same_setups};
-use super::{CharacterReport, GameSummary, Policy, Report, ReportContext, Summary, Tally, Text, WatchBatch};
+use super::policy::Policy;
+use super::rate::Rate;
+use super::rules::{ReportContext, Summary, Text, WatchBatch};
+use super::tally::{CharacterReport, Report, Tally};
 use crate::content::Content;
 use crate::rules::seats::{PlayerId, Seated};
 use std::collections::BTreeMap;
@@ -69,9 +74,9 @@ pub(super) fn heading(head: &serde_json::Value, games: u64) -> String {
 }
 
 fn report_text(context: &ReportContext<'_>, report: &Report, players: &[Policy]) -> String {
-    let pct = |r: &super::Rate| format!("{:5.1}% [{:.1}-{:.1}]", r.rate * 100.0, r.low * 100.0, r.high * 100.0);
+    let pct = |r: &Rate| format!("{:5.1}% [{:.1}-{:.1}]", r.rate * 100.0, r.low * 100.0, r.high * 100.0);
     let mut out = String::new();
-    if let Some(line) = super::failures_warning(report.games, report.games_with_effect_failures, report.errors) {
+    if let Some(line) = failures_warning(report.games, report.games_with_effect_failures, report.errors) {
         let _ = writeln!(out, "{line}");
     }
     for (p, _) in report.win_rate.enumerate() {
@@ -193,7 +198,11 @@ fn character_table(context: &ReportContext<'_>, report: &Report, players: &[Poli
 /// batch's, the draws, every Character the change touched (its card or its
 /// Tactics) with its figures before, and the paired difference against the
 /// previous batch when both contents drew the same setups.
-pub(super) fn watch_text(now: &WatchBatch, before: Option<&WatchBatch>) -> Text {
+pub(super) fn watch_text(
+    now: &WatchBatch,
+    before: Option<&WatchBatch>,
+    teams: &dyn Fn(&WatchBatch) -> Option<Teams>,
+) -> Text {
     let tally = |b: &WatchBatch| b.tally.as_any().downcast_ref::<Tally>().map(Tally::report);
     let Some(report) = tally(now) else { return Text::default() };
     let was = before.and_then(|b| tally(b).map(|r| (b, r)));
@@ -211,7 +220,7 @@ pub(super) fn watch_text(now: &WatchBatch, before: Option<&WatchBatch>) -> Text 
             None => String::new(),
         }
     );
-    if let Some(line) = super::failures_warning(report.games, report.games_with_effect_failures, report.errors) {
+    if let Some(line) = failures_warning(report.games, report.games_with_effect_failures, report.errors) {
         let _ = writeln!(out, "  {line}");
     }
     let intervals = victory_points_intervals(&report, &now.games);
@@ -249,7 +258,7 @@ pub(super) fn watch_text(now: &WatchBatch, before: Option<&WatchBatch>) -> Text 
             let what = if previous.contains_key(id) { "changed" } else { "new" };
             let _ = writeln!(out, "  {id} ({what}): {line}");
         }
-        paired_lines(b, now, &touched, &mut out);
+        paired_lines(b, now, teams, &touched, &mut out);
     }
     Text { out, err: String::new() }
 }
@@ -333,8 +342,13 @@ fn character_line(now: &CharacterReport, was: Option<&CharacterReport>) -> Strin
 /// same setups for every seed, the two batches are already paired game for
 /// game; per seat and per Character the change touched, the difference in
 /// win rate with its interval, z and Holm-corrected p across every row.
-fn paired_lines(was: &WatchBatch, now: &WatchBatch, touched: &[String], out: &mut String) {
-    let teams = |b: &WatchBatch| b.spec.as_any().downcast_ref::<super::AristeiaSpec>().map(|s| s.teams());
+fn paired_lines(
+    was: &WatchBatch,
+    now: &WatchBatch,
+    teams: &dyn Fn(&WatchBatch) -> Option<Teams>,
+    touched: &[String],
+    out: &mut String,
+) {
     let seats = now.spec.seats();
     let seeds = |b: &WatchBatch| b.games.iter().map(|g| g.seed()).collect::<Vec<_>>();
     let range = now.games.first().map_or(0..0, |g| g.seed()..g.seed() + now.games.len() as u64);

@@ -3,58 +3,9 @@
 //! line with a reproduction command, the effect coverage, and every
 //! situation played as written.
 
-use super::{GameSummary, Policy, Spec};
+use super::batch::run;
+use super::registry::GAMES;
 use crate::script::runtime::Runtime;
-
-/// The smoke games of one game ([`super::Rules::smoke`]): its tables, and
-/// what `arena check`'s summary says was played (`3 seeded games of each of
-/// 10 Scenario(s) ...`).
-pub struct Smoke {
-    /// Each table played.
-    pub tables: Vec<SmokeTable>,
-    /// The summary's words for them.
-    pub said: String,
-}
-
-/// One table of smoke games: what plays it, and the mixes of players.
-pub struct SmokeTable {
-    /// The `arena sim` arguments that play it (`assault --random-teams`,
-    /// `invictus --seats 4`), for the reproduction command and messages.
-    pub what: String,
-    /// What it plays.
-    pub spec: Box<dyn Spec>,
-    /// The mixes of players, each over its own seeds.
-    pub mixes: Vec<Mix>,
-}
-
-/// Players that use their cards, over some of the seeds.
-pub struct Mix {
-    /// The policy of each seat.
-    pub players: Vec<Policy>,
-    /// The seeds it plays.
-    pub seeds: std::ops::Range<u64>,
-    /// As `--players` names them in the reproduction command.
-    pub named: String,
-}
-
-impl SmokeTable {
-    /// A table whose `n` games are a greedy seat against random ones, the
-    /// greedy seat first for the first half of the seeds (from 1), last for
-    /// the rest, so effects tied to Rolls and Tactics run as well as odd
-    /// choices.
-    pub fn mixed(what: String, spec: Box<dyn Spec>, n: u64) -> SmokeTable {
-        let half = n.div_ceil(2);
-        let seats = spec.seats();
-        let first: Vec<Policy> = (0..seats).map(|i| if i == 0 { Policy::Greedy } else { Policy::Random }).collect();
-        let last: Vec<Policy> = first.iter().rev().copied().collect();
-        let name = |ps: &[Policy]| ps.iter().map(|p| p.name()).collect::<Vec<_>>().join(",");
-        let mixes = vec![
-            Mix { named: name(&first), players: first, seeds: 1..half + 1 },
-            Mix { named: name(&last), players: last, seeds: half + 1..n + 1 },
-        ];
-        SmokeTable { what, spec, mixes }
-    }
-}
 
 /// What `arena check --sims` found: its diagnostics and the effect coverage.
 #[derive(Debug, Clone)]
@@ -87,12 +38,12 @@ pub fn check_sims(loaded: &crate::loaded::Loaded, n: u64, jobs: usize) -> SimChe
     let mut note = |key: String, d: Diagnostic| problems.entry(key).or_insert((d, 0)).1 += 1;
     let mut ran = std::collections::BTreeSet::new();
     let mut played = Vec::new();
-    for smoke in super::GAMES.iter().filter_map(|g| g.smoke(&content, n)) {
+    for smoke in GAMES.iter().filter_map(|g| g.smoke(&content, n)) {
         played.push(smoke.said);
         for table in &smoke.tables {
             for mix in table.mixes.iter().filter(|m| !m.seeds.is_empty()) {
                 let what = &table.what;
-                let batch = super::run(
+                let batch = run(
                     &*table.spec,
                     content.clone(),
                     loaded.script_set.clone(),
@@ -187,72 +138,6 @@ pub(super) fn effect_coverage(
         }
     }
     coverage
-}
-
-/// One game of `arena check --sims`: its engine error, an unfinished game, and one
-/// diagnostic per failing script line, each with the command that plays it again.
-pub(super) fn report_game(
-    g: &GameSummary,
-    what: &str,
-    repro: &str,
-    note: &mut dyn FnMut(String, crate::diag::Diagnostic),
-) {
-    use crate::diag::{Code, Diagnostic, Location};
-    let repro = repro.to_string();
-    if let Some(e) = &g.error {
-        note(
-            format!("error {what} {e}"),
-            Diagnostic::error(Code::SimFailed, format!("`{what}`, seed {}: {e}", g.seed)).help(repro.clone()),
-        );
-        return;
-    }
-    if g.rounds == 0 {
-        note(
-            format!("unfinished {what}"),
-            Diagnostic::error(Code::SimFailed, format!("`{what}`, seed {}: the game did not end", g.seed))
-                .help(repro.clone()),
-        );
-    }
-    // Over before anyone played: a rule that ends the game at once, most likely.
-    if g.ended_before_activation {
-        let by = match &g.ended_by {
-            Some(rule) => format!(": Scenario rule `{rule}` ended it"),
-            None => String::new(),
-        };
-        note(
-            format!("ended early {what}"),
-            Diagnostic::warning(
-                Code::SimFailed,
-                format!("`{what}`, seed {}: the game ended in Round {} before any Activation{by}", g.seed, g.rounds),
-            )
-            .with_note("a game that ends before any Character is activated is usually a rule ending it too soon (`game:end_game()` at `round-start`?)")
-            .help(repro.clone()),
-        );
-    }
-    let mut this_game = std::collections::BTreeSet::new();
-    for f in g.effect_failures.iter().filter(|f| this_game.insert((*f).clone())) {
-        // "file:line: card effect: message"
-        let mut parts = f.splitn(3, ':');
-        let (file, line, rest) =
-            (parts.next().unwrap_or_default(), parts.next().unwrap_or_default(), parts.next().unwrap_or_default());
-        let line: usize = line.trim().parse().unwrap_or(1);
-        let code = if rest.contains("instruction budget exhausted") {
-            Code::ScriptBudget
-        } else if rest.contains("not enough memory") || rest.contains("memory limit") {
-            Code::ScriptMemory
-        } else {
-            Code::ScriptError
-        };
-        // One diagnostic per script line, however its message varies.
-        let key = if file.is_empty() { f.clone() } else { format!("{file}:{line}") };
-        note(
-            key,
-            Diagnostic::error(code, format!("in a simulated game: {}", rest.trim()))
-                .at(Location { file: file.into(), span: None, line, column: 1 })
-                .with_note(format!("first seen in `{what}`, seed {}", g.seed))
-                .help(repro.clone()),
-        );
-    }
 }
 
 /// Play every situation of the loaded packs (`situations/*.toml`, docs/

@@ -30,7 +30,8 @@
 use std::collections::{BTreeMap, BTreeSet};
 use std::sync::Arc;
 
-use super::{GameSummary, Policy, Teams};
+use super::aristeia_game::{GameSummary, Teams};
+use super::policy::Policy;
 use crate::content::Content;
 use crate::model::Id;
 use crate::rules::game::{GameSetup, OptionalRule};

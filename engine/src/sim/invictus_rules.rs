@@ -4,11 +4,11 @@
 //! sim invictus` and `arena watch --sim invictus` is four players in two
 //! teams, standard seating (`003 § Team Assignment`).
 
-use super::batch::{BatchTally, Played, Spec, Summary, Text};
-use super::check::{Mix, Smoke, SmokeTable};
+use super::batch::{cycle, failures_warning};
 use super::invictus::{self as isim, GameSummary, InvictusPlayed, InvictusTally};
-use super::registry::{Request, Rules, WatchBatch};
-use super::{Policy, cycle};
+use super::policy::Policy;
+use super::rules::{BatchTally, Mix, Played, Request, Rules, Smoke, SmokeTable, Spec, Summary, Text, WatchBatch};
+use super::situation::{InvictusSituation, SituationFile};
 use crate::content::Content;
 use crate::invictus::{InvictusSetup, Seating};
 use crate::rules::game::OptionalRule;
@@ -183,9 +183,9 @@ impl Rules for InvictusRules {
         Some(Smoke { tables, said: format!("{n} 4- and 6-player Invictus games") })
     }
 
-    fn situation(&self, text: &str) -> Result<Box<dyn super::situation::SituationFile>, String> {
+    fn situation(&self, text: &str) -> Result<Box<dyn SituationFile>, String> {
         let situation = crate::invictus::situation::Situation::from_toml(text)?;
-        Ok(Box::new(super::situation::InvictusSituation(situation)))
+        Ok(Box::new(InvictusSituation(situation)))
     }
 
     /// The batch's turns and failures, each god's win rate beside the last batch's.
@@ -208,7 +208,7 @@ impl Rules for InvictusRules {
             r.effect_failures
         );
         let failed = tally.games_with_effect_failures as usize;
-        if let Some(line) = super::failures_warning(r.games, failed, r.errors) {
+        if let Some(line) = failures_warning(r.games, failed, r.errors) {
             let _ = writeln!(out, "  {line}");
         }
         for (god, line) in &r.gods {

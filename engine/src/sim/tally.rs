@@ -10,7 +10,10 @@
 
 use std::collections::BTreeMap;
 
-use super::{GameSummary, Rate, Strengths, is_zero as zero};
+use super::aristeia_game::GameSummary;
+use super::rate::{Rate, is_zero as zero};
+pub use super::strength::Composition;
+use super::strength::Strengths;
 use crate::model::Id;
 use crate::rules::seats::{Seated, Table};
 
@@ -61,17 +64,6 @@ pub struct Tally {
     /// a ready-made setup is one of at most `seats + 1` entries.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub compositions: Vec<Composition>,
-}
-
-/// Games with the same teams in seat order and the same outcome.
-#[derive(Debug, Clone, PartialEq, Eq, PartialOrd, Ord, serde::Serialize, serde::Deserialize)]
-pub struct Composition {
-    /// Each seat's Characters, sorted by id (a team is a set).
-    pub teams: Vec<Vec<Id>>,
-    /// The winning seat (0 for player 1), or none on a draw.
-    pub winner: Option<usize>,
-    /// How many games.
-    pub games: u64,
 }
 
 /// The sums of one position at the table, counted clockwise from the player
@@ -564,42 +556,6 @@ impl CharacterReport {
     /// Every Character's readout over `games`.
     pub fn of(games: &[GameSummary]) -> std::collections::BTreeMap<crate::model::Id, CharacterReport> {
         Tally::of(games).report().per_character
-    }
-}
-
-impl super::BatchTally for Tally {
-    fn merge(&mut self, other: &dyn super::BatchTally) -> Result<(), String> {
-        let other = other.as_any().downcast_ref::<Tally>().ok_or("the tallies are of two different games")?;
-        Tally::merge(self, other)
-    }
-
-    fn check(&self, seeds: std::ops::Range<u64>, seats: usize) -> Result<(), String> {
-        Tally::check(self, seeds, seats)
-    }
-
-    fn to_json(&self) -> serde_json::Value {
-        serde_json::to_value(self).unwrap_or_default()
-    }
-
-    fn report_json(&self) -> serde_json::Value {
-        serde_json::to_value(self.report()).unwrap_or_default()
-    }
-
-    fn clean(&self) -> bool {
-        self.errors + self.games_with_effect_failures == 0
-    }
-
-    fn text(
-        &self,
-        games: &[Box<dyn super::Summary>],
-        players: &[super::Policy],
-        context: &super::ReportContext<'_>,
-    ) -> super::Text {
-        super::aristeia_text::batch_text(self, games, players, context)
-    }
-
-    fn as_any(&self) -> &dyn std::any::Any {
-        self
     }
 }
 
