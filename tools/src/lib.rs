@@ -251,7 +251,8 @@ struct ScriptArgs {
 #[derive(clap::Args, Debug)]
 #[command(args_conflicts_with_subcommands = true, subcommand_negates_reqs = true)]
 struct SimArgs {
-    /// A Scenario id (`assault`: its first ready-made setup is used) or a setup id (`first-game`).
+    /// A Scenario id (`assault`: its first ready-made setup is used), a setup id
+    /// (`first-game`) or a game (`invictus`): the registry of games says whose it is.
     #[arg(required = true)]
     scenario: Option<String>,
     #[command(subcommand)]

@@ -20,7 +20,8 @@ pub struct WatchArgs {
     #[arg(long = "pack", value_name = "PATH")]
     pack: Vec<PathBuf>,
     /// After each good reload, play a short seeded batch of this Scenario (its
-    /// first ready-made setup) or setup, and compare it with the previous content.
+    /// first ready-made setup), setup or game (`invictus`: 4 players), as
+    /// `arena sim` reads the name, and compare it with the previous content.
     #[arg(long, value_name = "SCENARIO")]
     sim: Option<String>,
     /// With --sim: random teams of every loaded Character, drawn per seed, so
@@ -33,7 +34,8 @@ pub struct WatchArgs {
     /// First seed of each --sim batch.
     #[arg(long, default_value_t = 1)]
     seed: u64,
-    /// Controllers of player 1 and player 2 in --sim, `greedy` or `random` (one value: both).
+    /// Controllers in --sim, `greedy` or `random`: one per seat, or one for
+    /// every seat (Invictus cycles them around the table, as `arena sim` does).
     #[arg(long, value_delimiter = ',', default_value = "greedy")]
     players: Vec<PlayerKind>,
     /// Worker threads for --sim (at least 1; default: the machine's cores).
