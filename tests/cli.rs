@@ -258,8 +258,7 @@ fn every_writer_goes_through_the_atomic_writer() {
     for (file, what) in [
         ("tools/src/check.rs", "arena lock"),
         ("tools/src/lib.rs", "arena generate, arena man --out-dir"),
-        ("tools/src/play.rs", "arena sim --replay"),
-        ("tools/src/invictus.rs", "arena sim invictus --replay"),
+        ("tools/src/play.rs", "arena sim --replay (every game)"),
         ("tools/src/replay.rs", "arena replay --upgrade"),
         ("tools/src/render.rs", "arena render --out"),
         ("tools/src/scaffold.rs", "arena new"),

@@ -13,6 +13,7 @@ use arena_engine::load;
 use arena_engine::players::RandomPlayer;
 use arena_engine::rules::seats::PlayerId;
 use arena_engine::script::runtime::Runtime;
+use arena_engine::sim;
 use arena_engine::table::{self, Native, Player, Setup, Table};
 use std::sync::{Arc, OnceLock};
 
@@ -36,12 +37,12 @@ fn content(game: &str) -> &'static load::Loaded {
 
 fn runtime(game: &str) -> Runtime {
     let l = content(game);
-    table::find(game).unwrap().runtime(Arc::new(l.content.clone()), l.script_set.clone()).unwrap()
+    sim::find(game).unwrap().runtime(Arc::new(l.content.clone()), l.script_set.clone()).unwrap()
 }
 
 fn start<'a>(game: &str, name: &str, seats: usize, rt: &'a Runtime, seed: u64) -> Box<dyn Table<'a> + 'a> {
     let setup = Setup { name: name.into(), seats: Some(seats), seed };
-    table::find(game).unwrap().start(&content(game).content, rt, &setup).unwrap()
+    sim::find(game).unwrap().start(&content(game).content, rt, &setup).unwrap()
 }
 
 /// What `seat` sees at the table's position, as JSON.

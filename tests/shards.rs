@@ -309,3 +309,59 @@ fn merge_reads_at_most_the_tool_file_limit_of_a_shard() {
     assert_eq!(run.code, 2, "{}{}", run.stdout, run.stderr);
     assert!(run.stderr.contains("is larger than 67108864 bytes"), "{}", run.stderr);
 }
+
+/// An Invictus batch shards and merges as an Aristeia! one does, through
+/// the same runner and merge: each shard plays only its part of the seeds,
+/// and the merged JSON and table are the whole batch's.
+#[test]
+fn invictus_shards_merge_into_exactly_the_whole_batch() {
+    let dir = tempfile::tempdir().unwrap();
+    let invictus = |extra: &[&str]| {
+        let mut v: Vec<String> =
+            ["sim", "invictus", "--pack", "../content/invictus", "--players", "greedy,random", "--seed", "3"]
+                .map(String::from)
+                .to_vec();
+        v.extend(["--games", "7", "--jobs", "2"].map(String::from));
+        v.extend(extra.iter().map(|s| s.to_string()));
+        run(&v)
+    };
+    let mut files = Vec::new();
+    for i in 1..=3 {
+        let shard = format!("{i}/3");
+        let r = invictus(&["--shard", &shard, "--format", "json"]);
+        assert_eq!(r.code, 0, "shard {shard}: {}", r.stderr);
+        let v: Value = serde_json::from_str(&r.stdout).unwrap();
+        assert_eq!(v["kind"], "invictus-sim-batch");
+        assert_eq!(v["shard"]["index"], i);
+        assert_eq!(v["games"].as_array().unwrap().len() as u64, v["tally"]["games"].as_u64().unwrap());
+        let path = dir.path().join(format!("invictus-{i}.json"));
+        std::fs::write(&path, &r.stdout).unwrap();
+        files.push(path.to_string_lossy().into_owned());
+    }
+    let parts: Vec<u64> = files
+        .iter()
+        .map(|f| {
+            serde_json::from_str::<Value>(&std::fs::read_to_string(f).unwrap()).unwrap()["report"]["games"]
+                .as_u64()
+                .unwrap()
+        })
+        .collect();
+    assert_eq!(parts, vec![2, 2, 3], "the shards play disjoint parts of the 7 seeds");
+    let merge = |extra: &[&str]| {
+        let mut v: Vec<String> = ["sim", "merge", "--pack", "../content/invictus"].map(String::from).to_vec();
+        v.extend(files.iter().rev().cloned());
+        v.extend(extra.iter().map(|s| s.to_string()));
+        run(&v)
+    };
+    let (whole, merged) = (invictus(&["--format", "json"]), merge(&["--format", "json"]));
+    assert_eq!(merged.code, 0, "{}", merged.stderr);
+    assert_eq!(merged.stdout, whole.stdout, "the merged JSON is the batch's, byte for byte");
+    let (whole, merged) = (invictus(&[]), merge(&[]));
+    assert!(
+        merged.stdout.starts_with("7 Invictus games, 4 players, seeds 3-9, merged from 3 shards\n"),
+        "{}",
+        merged.stdout
+    );
+    assert_eq!(table(&merged.stdout), table(&whole.stdout));
+    assert!(table(&whole.stdout).contains("win rate by god"), "{}", whole.stdout);
+}

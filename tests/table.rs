@@ -55,13 +55,13 @@ impl Mode {
 
     fn runtime(self) -> Runtime {
         let l = self.loaded();
-        let rules = table::find(self.game).expect("a registered game");
+        let rules = sim::find(self.game).expect("a registered game");
         rules.runtime(Arc::new(l.content.clone()), l.script_set.clone()).unwrap()
     }
 
     fn start<'a>(self, rt: &'a Runtime, seed: u64) -> Box<dyn Table<'a> + 'a> {
         let setup = Setup { name: self.name.into(), seats: Some(self.seats), seed };
-        table::find(self.game).unwrap().start(&self.loaded().content, rt, &setup).unwrap()
+        sim::find(self.game).unwrap().start(&self.loaded().content, rt, &setup).unwrap()
     }
 }
 
@@ -272,12 +272,12 @@ fn a_scripted_player_replays_either_game_and_gives_up_where_its_answers_end() {
 /// Games are found by name, each once, and start at their seat counts.
 #[test]
 fn games_are_found_by_name_in_the_registry() {
-    let names: Vec<&str> = table::GAMES.iter().map(|g| g.name()).collect();
+    let names: Vec<&str> = sim::GAMES.iter().map(|g| g.name()).collect();
     assert_eq!(names, ["aristeia", "invictus"]);
-    assert!(table::find("chess").is_none());
-    assert_eq!(table::find("invictus").unwrap().seat_counts(), [2, 3, 4, 5, 6]);
+    assert!(sim::find("chess").is_none());
+    assert_eq!(sim::find("invictus").unwrap().seat_counts(), [2, 3, 4, 5, 6]);
     let rt = MODES[0].runtime();
-    let aristeia = table::find("aristeia").unwrap();
+    let aristeia = sim::find("aristeia").unwrap();
     let content = &aristeia_content().content;
     let at = |name: &str, seats| aristeia.start(content, &rt, &Setup { name: name.into(), seats, seed: 1 });
     // A setup id, a Scenario id with random teams, and neither.
@@ -287,7 +287,7 @@ fn games_are_found_by_name_in_the_registry() {
     assert!(at("no-such-thing", None).unwrap_err().contains("no-such-thing"));
     assert!(at("first-game", Some(3)).is_err());
     let irt = MODES[3].runtime();
-    let inv = table::find("invictus").unwrap();
+    let inv = sim::find("invictus").unwrap();
     let t =
         inv.start(&invictus_content().content, &irt, &Setup { name: "free-for-all".into(), seats: Some(3), seed: 1 });
     assert_eq!(t.unwrap().game(), "invictus");

@@ -773,3 +773,46 @@ fn cli_sim_says_a_batch_had_failed_effects_above_its_figures() {
     edit(&pack.join("duel.toml"), "rounds = 3", "rounds = 2");
     let _ = cli.finish();
 }
+
+/// `watch --sim invictus`: the game and its batch come from the registry,
+/// as `arena sim invictus` reads them: 4 players in two teams, the
+/// `--players` cycled around the table; each god's win rate is the one
+/// `arena sim invictus` gives for the same seeds and players.
+#[test]
+fn cli_sim_invictus_plays_the_batch_arena_sim_plays() {
+    let dir = tempfile::tempdir().unwrap();
+    copy_dir(&repo().join("content/invictus"), &dir.path().join("invictus"));
+    let root = dir.path().display().to_string();
+    let players = ["--games", "4", "--jobs", "1", "--players", "greedy,random"];
+    let args: Vec<String> = ["watch", "--once", "--debounce", "50", "--color", "never", "--sim", "invictus"]
+        .into_iter()
+        .chain(players)
+        .chain([root.as_str()])
+        .map(String::from)
+        .collect();
+    let mut cli = Cli::start(args);
+    cli.wait_for("[1] live");
+    cli.wait_for("  sim invictus: 4 games, seeds 1-4");
+    let pack = dir.path().join("invictus/pack.toml");
+    let text = std::fs::read_to_string(&pack).unwrap();
+    std::fs::write(&pack, text + "\n# touched\n").unwrap();
+    let (code, out, err) = cli.finish();
+    assert_eq!(code, 0, "{out}\n{err}");
+    let pack_arg = dir.path().join("invictus").display().to_string();
+    let mut sim_args = vec!["sim", "invictus", "--format", "json", "--pack", pack_arg.as_str()];
+    sim_args.extend(players);
+    let sim = arena_tests::arena(&sim_args);
+    assert_eq!(sim.code, 0, "{}", sim.stderr);
+    let v: serde_json::Value = serde_json::from_str(&sim.stdout).unwrap();
+    assert_eq!(v["setup"]["players"], 4);
+    // The first batch's lines: from its heading to the reload.
+    let first: Vec<&str> =
+        out.lines().skip_while(|l| !l.starts_with("  sim invictus:")).take_while(|l| !l.contains("reloaded")).collect();
+    let gods = v["report"]["gods"].as_object().unwrap();
+    assert!(!gods.is_empty());
+    for (god, line) in gods {
+        let rate = line["rate"]["rate"].as_f64().unwrap() * 100.0;
+        let want = format!("  {god:<12} {rate:5.1}%");
+        assert!(first.contains(&want.as_str()), "`{want}` in {first:#?}");
+    }
+}

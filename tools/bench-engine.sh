@@ -41,7 +41,8 @@ new=target/release/arena
 
 rev=$(git rev-parse --short "$base")
 dir=target/bench/base-$rev
-old=$dir/target/release/arena
+old=$PWD/$dir/target/release/arena
+new=$PWD/$new
 if [[ ! -x $old ]]; then
     echo "building base $rev in $dir (first time: every dependency)" >&2
     mkdir -p "$dir"
@@ -49,6 +50,13 @@ if [[ ! -x $old ]]; then
     (cd "$dir" && CARGO_TARGET_DIR=target cargo build --release --locked -p arena) >target/bench/build-base.log 2>&1 ||
         { tail -20 target/bench/build-base.log >&2; exit 1; }
 fi
+# Each binary plays the packs of its own commit (the base reads its own
+# content/, which the newer keys of this checkout's would fail).
+[[ -d $dir/content ]] || git archive "$rev" content | tar -x -C "$dir"
+old_dir=$dir
+new_dir=.
+# Fail loudly rather than print a figure of a run that did not play.
+(cd "$old_dir" && "$old" sim assault --games 1 -q >/dev/null) || { echo "the base binary does not play its packs" >&2; exit 1; }
 
 # Instructions of one whole process.
 instructions() {
@@ -59,31 +67,31 @@ instructions() {
 }
 # Instructions per game of `sim ARGS`: (N games - 1 game) / (N - 1).
 per_game() {
-    local bin=$1 n=$2; shift 2
+    local wd=$1 bin=$2 n=$3; shift 3
     local one many
-    one=$(instructions "$bin" sim "$@" --games 1 --jobs 1 -q)
-    many=$(instructions "$bin" sim "$@" --games "$n" --jobs 1 -q)
+    one=$(cd "$wd" && instructions "$bin" sim "$@" --games 1 --jobs 1 -q)
+    many=$(cd "$wd" && instructions "$bin" sim "$@" --games "$n" --jobs 1 -q)
     echo $(((many - one) / (n - 1)))
 }
 # Heap allocations per game (memcheck's "total heap usage"), the same way.
 allocs() {
-    local bin=$1 n=$2; shift 2
+    local wd=$1 bin=$2 n=$3; shift 3
     count() {
         valgrind --tool=memcheck --leak-check=no "$@" 2>&1 >/dev/null |
             awk '/total heap usage/ { gsub(",", "", $5); print $5 }'
     }
     local one many
-    one=$(count "$bin" sim "$@" --games 1 --jobs 1 -q)
-    many=$(count "$bin" sim "$@" --games "$n" --jobs 1 -q)
+    one=$(cd "$wd" && count "$bin" sim "$@" --games 1 --jobs 1 -q)
+    many=$(cd "$wd" && count "$bin" sim "$@" --games "$n" --jobs 1 -q)
     echo $(((many - one) / (n - 1)))
 }
 # Games per second of `sim ARGS --games N`, best of 3 wall-clock runs.
 rate() {
-    local bin=$1 n=$2; shift 2
+    local wd=$1 bin=$2 n=$3; shift 3
     local best="" s e us
     for _ in 1 2 3; do
         s=$(date +%s%N)
-        "$bin" sim "$@" --games "$n" --jobs 1 -q >/dev/null 2>&1 || true
+        (cd "$wd" && "$bin" sim "$@" --games "$n" --jobs 1 -q >/dev/null 2>&1) || true
         e=$(date +%s%N)
         us=$(((e - s) / 1000))
         if [[ -z $best || $us -lt $best ]]; then best=$us; fi
@@ -98,8 +106,8 @@ row() {
     local name=$1 target=$2 n=$3; shift 3
     echo "measuring: $name" >&2
     local a b
-    a=$(per_game "$old" "$n" "$@")
-    b=$(per_game "$new" "$n" "$@")
+    a=$(per_game "$old_dir" "$old" "$n" "$@")
+    b=$(per_game "$new_dir" "$new" "$n" "$@")
     printf '| %s, instructions a game | %s | %s | %s | %s |\n' "$name" "$(mi "$a")" "$(mi "$b")" "$(ratio "$a" "$b")" "$target"
 }
 row "greedy Assault" "<= 6 M" 20 assault
@@ -109,14 +117,14 @@ row "Invictus, 4 greedy seats" "<= 4 M" 20 invictus --seats 4
 echo "measuring: games per second" >&2
 for spec in "greedy:1000:400" "random:3000:1000"; do
     IFS=: read -r players target n <<<"$spec"
-    a=$(rate "$old" "$n" assault --players "$players")
-    b=$(rate "$new" "$n" assault --players "$players")
+    a=$(rate "$old_dir" "$old" "$n" assault --players "$players")
+    b=$(rate "$new_dir" "$new" "$n" assault --players "$players")
     printf '| %s Assault, games per second (whole process, one job, %s games) | %s | %s | %s | >= %s |\n' \
         "$players" "$n" "$a" "$b" "$(ratio "$b" "$a")" "$target"
 done
 echo "measuring: allocations" >&2
-a=$(allocs "$old" 10 assault)
-b=$(allocs "$new" 10 assault)
+a=$(allocs "$old_dir" "$old" 10 assault)
+b=$(allocs "$new_dir" "$new" 10 assault)
 printf '| greedy Assault, heap allocations a game | %s | %s | %s | <= 2,000 |\n' "$a" "$b" "$(ratio "$a" "$b")"
 
 if [[ $fork == 1 ]]; then

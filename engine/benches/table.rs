@@ -15,7 +15,8 @@
 use arena_engine::load::{self, Loaded};
 use arena_engine::players::RandomPlayer;
 use arena_engine::script::runtime::Runtime;
-use arena_engine::table::{self, Player, Setup, Table};
+use arena_engine::sim;
+use arena_engine::table::{Player, Setup, Table};
 use std::sync::{Arc, OnceLock};
 
 fn loaded(path: &'static str) -> &'static Loaded {
@@ -40,7 +41,7 @@ fn positions<'a>(
     seed: u64,
 ) -> Vec<(Box<dyn Table<'a> + 'a>, usize)> {
     let setup = Setup { name: name.into(), seats: Some(seats), seed };
-    let mut t = table::find(game).unwrap().start(&content.content, rt, &setup).unwrap();
+    let mut t = sim::find(game).unwrap().start(&content.content, rt, &setup).unwrap();
     let mut players: Vec<RandomPlayer> = (0..seats).map(|s| RandomPlayer::for_seat(seed, s)).collect();
     let mut out = Vec::new();
     while let Some(p) = t.to_move() {
@@ -53,7 +54,7 @@ fn positions<'a>(
 }
 
 fn runtime(game: &str, l: &Loaded) -> Runtime {
-    table::find(game).unwrap().runtime(Arc::new(l.content.clone()), l.script_set.clone()).unwrap()
+    sim::find(game).unwrap().runtime(Arc::new(l.content.clone()), l.script_set.clone()).unwrap()
 }
 
 fn fork_and_step(b: divan::Bencher, game: &str, path: &'static str, name: &str, seats: usize) {

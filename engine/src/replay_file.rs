@@ -16,12 +16,14 @@
 //! `arena sim --format json` prints), not as a digest: a file that does not
 //! verify then says at which event, and what was recorded there.
 //!
-//! This module sits above `table` (and so above `rules` and `invictus`);
-//! nothing below it imports it.
+//! This module sits above `table` and the registry of games
+//! (`sim::registry`, and so above `rules` and `invictus`); nothing below it
+//! imports it.
 
 use crate::content::Content;
 use crate::script::runtime::Runtime;
-use crate::table::{self, AristeiaSetup, Engine, Rules, Table, TableError};
+use crate::sim::{self as registry, Rules};
+use crate::table::{self, AristeiaSetup, Engine, Table, TableError};
 use serde::{Deserialize, Serialize};
 
 /// The format version this arena writes.
@@ -34,7 +36,7 @@ pub const READS: &str = "format 2 (every game), Aristeia!'s format 1, and Invict
 /// again and check it went the same way.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct ReplayFile {
-    /// The game's name in the registry (`table::GAMES`: `aristeia`, `invictus`).
+    /// The game's name in the registry (`registry::GAMES`: `aristeia`, `invictus`).
     pub game: String,
     /// The format version ([`FORMAT`]).
     pub format: u32,
@@ -96,7 +98,7 @@ impl ReplayFile {
         content_hash: String,
         packs: Vec<String>,
     ) -> Result<ReplayFile, String> {
-        let rules = table::find(game).ok_or_else(|| unknown_game(game).to_string())?;
+        let rules = registry::find(game).ok_or_else(|| unknown_game(game).to_string())?;
         let mut t = rules.start_recorded(content, runtime, &setup, seed)?;
         t.apply_all(answers).map_err(|e| format!("the game does not play again from its answers: {e}"))?;
         Ok(ReplayFile::of_table(&*t, setup, seed, content_hash, packs))
@@ -256,12 +258,12 @@ pub enum FormatError {
 }
 
 fn unknown_game(game: &str) -> FormatError {
-    let known: Vec<&str> = table::GAMES.iter().map(|g| g.name()).collect();
+    let known: Vec<&str> = registry::GAMES.iter().map(|g| g.name()).collect();
     FormatError::UnknownGame { game: game.to_string(), known: known.join(", ") }
 }
 
 fn registered(game: &str) -> Result<&'static str, FormatError> {
-    table::find(game).map(|r| r.name()).ok_or_else(|| unknown_game(game))
+    registry::find(game).map(|r| r.name()).ok_or_else(|| unknown_game(game))
 }
 
 /// Read a replay file's text, of any format this arena reads ([`READS`]).
@@ -454,7 +456,7 @@ impl Recording {
     /// The game's rules in the registry (`None` only for a recording made
     /// by hand with a game not registered; [`read`] refuses those).
     pub fn rules(&self) -> Option<&'static dyn Rules> {
-        table::find(self.game)
+        registry::find(self.game)
     }
 
     /// How many events it recorded.

@@ -1,10 +1,13 @@
 //! Balance runs across machines: `arena sim --games N --shard I/N` (one part
 //! of a batch's seeds), `arena sim merge FILES...` (the parts' reports added up
 //! into the figures of the whole batch), and `arena sim --digest` (a hash of
-//! each game, to show speed work left every game the same). docs/balance-runs.md.
+//! each game, to show speed work left every game the same), written once for
+//! every game: the game of a shard is found in the registry by its JSON's
+//! `kind` (`sim::game_of_batch`), its tally read and merged by its game.
+//! docs/balance-runs.md.
 
 use super::*;
-use arena_engine::sim::{Policy, Report, Shard, Tally, Teams};
+use arena_engine::sim::{AristeiaRules, BatchTally, Policy, Rules, Shard, Spec, game_of_batch};
 use std::collections::BTreeSet;
 
 #[derive(clap::Subcommand, Debug)]
@@ -40,8 +43,9 @@ pub(crate) struct Batch {
     pub players: Vec<Policy>,
     pub jobs: Option<usize>,
     pub without_games: bool,
-    /// The optional rules every game plays (`001 § Additional Rules`).
-    pub optional_rules: std::collections::BTreeSet<arena_engine::rules::game::OptionalRule>,
+    /// The head of the batch JSON: its `setup` and the game's own keys
+    /// (`Spec::head`; Aristeia!'s `optional_rules`).
+    pub head: serde_json::Map<String, serde_json::Value>,
 }
 
 impl Batch {
@@ -59,42 +63,40 @@ impl Batch {
     }
 }
 
-pub(crate) fn setup_name(teams: &Teams) -> String {
-    match teams {
-        Teams::Setup(s) => s.clone(),
-        Teams::Random(s) => format!("{s} (random teams)"),
-    }
-}
-
-pub(crate) fn policy_name(p: &Policy) -> &'static str {
-    match p {
-        Policy::Greedy => "greedy",
-        Policy::Random => "random",
-    }
-}
-
-/// The `sim-batch` JSON (docs/json.md): a shard's carries `"shard"`, and
-/// `"games"` is left out with `--without-games`.
+/// The batch JSON (docs/json.md; `kind` is its game's: `sim-batch`,
+/// `invictus-sim-batch`): a shard's carries `"shard"`, and `"games"` is
+/// left out with `--without-games`.
 pub(crate) fn batch_json(
     loaded: &Loaded,
-    setup: &str,
+    kind: &str,
     batch: &Batch,
-    report: &Report,
-    tally: &Tally,
+    tally: &dyn BatchTally,
+    games: Option<serde_json::Value>,
+) -> anyhow::Result<serde_json::Value> {
+    batch_json_of(loaded, kind, batch, tally.report_json(), tally.to_json(), games)
+}
+
+/// [`batch_json`] with the report and tally given as JSON.
+pub(crate) fn batch_json_of(
+    loaded: &Loaded,
+    kind: &str,
+    batch: &Batch,
+    report: serde_json::Value,
+    tally: serde_json::Value,
     games: Option<serde_json::Value>,
 ) -> anyhow::Result<serde_json::Value> {
     let seeds = batch.seeds();
     let mut v = serde_json::json!({
         "version": JSON_VERSION,
-        "kind": "sim-batch",
-        "setup": setup,
+        "kind": kind,
+        "setup": batch.head.get("setup").cloned().unwrap_or_default(),
         "seeds": [seeds.start, seeds.end.saturating_sub(1)],
-        "players": batch.players.iter().map(policy_name).collect::<Vec<_>>(),
+        "players": batch.players.iter().map(|p| p.name()).collect::<Vec<_>>(),
         "content_hash": loaded.content_hash(),
     });
     let o = v.as_object_mut().expect("a JSON object");
-    if !batch.optional_rules.is_empty() {
-        o.insert("optional_rules".into(), serde_json::to_value(&batch.optional_rules)?);
+    for (key, value) in batch.head.iter().filter(|(k, _)| *k != "setup") {
+        o.insert(key.clone(), value.clone());
     }
     if let Some(s) = batch.shard {
         o.insert(
@@ -102,92 +104,24 @@ pub(crate) fn batch_json(
             serde_json::json!({ "index": s.index, "count": s.count, "first_seed": batch.first_seed, "games": batch.games }),
         );
     }
-    o.insert("report".into(), serde_json::to_value(report)?);
-    o.insert("tally".into(), serde_json::to_value(tally)?);
+    o.insert("report".into(), report);
+    o.insert("tally".into(), tally);
     if let Some(g) = games {
         o.insert("games".into(), g);
     }
     Ok(v)
 }
 
-/// The warning above a batch's figures when some of its games had failed
-/// effects (undone, so the games went on without them) or stopped on an
-/// engine error: the figures are then of games the content did not play as
-/// written. `None` for a clean batch.
-pub(crate) fn failures_warning(games: usize, with_failed_effects: usize, errors: usize) -> Option<String> {
-    (with_failed_effects + errors > 0).then(|| {
-        format!(
-            "warning: {with_failed_effects} of {games} games had failed effects and {errors} stopped on an engine error: the figures below are of games the content did not play as written"
-        )
-    })
-}
-
-/// The table under the first line of `sim --games` (and of `sim merge`),
-/// under [`failures_warning`]'s line when the batch had failures.
-pub(crate) fn report_text(loaded: &Loaded, report: &Report, players: &[Policy]) -> String {
-    use std::fmt::Write as _;
-    let pct =
-        |r: &arena_engine::sim::Rate| format!("{:5.1}% [{:.1}-{:.1}]", r.rate * 100.0, r.low * 100.0, r.high * 100.0);
-    let mut out = String::new();
-    if let Some(line) = failures_warning(report.games, report.games_with_effect_failures, report.errors) {
-        let _ = writeln!(out, "{line}");
-    }
-    for (p, _) in report.win_rate.enumerate() {
-        let name = p.to_string();
-        let _ = writeln!(
-            out,
-            "{name} wins {}  mean VP {:.2}  mean Frags {:.2}",
-            pct(&report.win_rate[p]),
-            report.mean_victory_points[p],
-            report.mean_frags[p]
-        );
-    }
-    let _ = writeln!(
-        out,
-        "draws {}  mean Rounds {:.2}  games with failed effects {}  engine errors {}",
-        report.draws, report.mean_rounds, report.games_with_effect_failures, report.errors
-    );
-    // Each rate beside the table's even share; the seat rows are of the same
-    // games, so they are not independent figures.
-    let seats = report.win_rate.table().len().max(1);
-    let _ = writeln!(
-        out,
-        "(even share {:.1}% a seat at {seats} seats; the seat rows are of the same games{})",
-        100.0 / seats as f64,
-        if seats == 2 {
-            ": complementary, one side's wins are the other's losses, with the draws making 100%"
-        } else {
-            ": they add up, with the draws, to 100%"
-        }
-    );
-    // 001 § Preparation: position 1 received the Prime Time marker at Team
-    // Creation (it picked first and last); the others follow clockwise.
-    for (i, at) in report.by_position.iter().enumerate() {
-        let who = if i == 0 { "(first Prime Time)".to_string() } else { format!("({i} left of it)") };
-        let _ = writeln!(
-            out,
-            "position {} {who:<19} wins {}  mean VP {:.2}",
-            i + 1,
-            pct(&at.win_rate),
-            at.mean_victory_points
-        );
-    }
-    out + &play::character_table(loaded, report, players)
-}
-
 /// `arena sim --games N --digest`: one line per game, `seed DIGEST`, then `all DIGEST`.
 pub(crate) fn digest_batch(
     loaded: &Loaded,
-    teams: &Teams,
-    rules: &std::collections::BTreeSet<arena_engine::rules::game::OptionalRule>,
+    spec: &dyn Spec,
     seeds: std::ops::Range<u64>,
     players: &[Policy],
     stdout: &mut dyn Write,
 ) -> anyhow::Result<Exit> {
-    let content = std::sync::Arc::new(loaded.content.clone());
-    let (each, all) =
-        arena_engine::sim::digests_with_rules(content, loaded.script_set.clone(), teams, rules, seeds, players)
-            .map_err(|e| anyhow::anyhow!(e))?;
+    let (each, all) = arena_engine::sim::digests_of(spec, &loaded.content, loaded.script_set.clone(), seeds, players)
+        .map_err(|e| anyhow::anyhow!(e))?;
     for (seed, d) in &each {
         writeln!(stdout, "{seed} {d}")?;
     }
@@ -202,8 +136,28 @@ struct ShardFile {
     shard: Shard,
     first_seed: u64,
     games: u64,
-    tally: Tally,
+    /// The game whose batch it is.
+    rules: &'static dyn arena_engine::sim::Rules,
+    tally: Box<dyn BatchTally>,
 }
+
+/// The keys of a batch JSON that are the runner's, not the game's own
+/// (`Spec::head`) nor of one batch as a whole: a comparison's counts, each
+/// shard's part.
+const ENVELOPE: [&str; 12] = [
+    "version",
+    "kind",
+    "seeds",
+    "players",
+    "content_hash",
+    "shard",
+    "report",
+    "tally",
+    "games",
+    "base_content_hash",
+    "base_tally",
+    "paired",
+];
 
 fn read_shard(path: &std::path::Path) -> Result<ShardFile, String> {
     // At most 64 MiB, as `run` and `replay` read (`/dev/zero` fails at once).
@@ -218,9 +172,12 @@ fn read_shard(path: &std::path::Path) -> Result<ShardFile, String> {
     })?;
     let json: serde_json::Value =
         serde_json::from_str(&text).map_err(|e| format!("{}: not a JSON report: {e}", path.display()))?;
-    if json["kind"] != "sim-batch" && json["kind"] != "sim-compare" {
+    let kind = json["kind"].as_str().unwrap_or_default();
+    // A comparison's shard holds the changed packs' Aristeia! batch.
+    let game = if kind == super::compare::KIND { Some(&AristeiaRules as &dyn Rules) } else { game_of_batch(kind) };
+    let Some(rules) = game else {
         return Err(format!("{}: not the JSON of `arena sim --games N --format json`", path.display()));
-    }
+    };
     let s = &json["shard"];
     let (Some(index), Some(count), Some(first_seed), Some(games)) =
         (s["index"].as_u64(), s["count"].as_u64(), s["first_seed"].as_u64(), s["games"].as_u64())
@@ -228,9 +185,9 @@ fn read_shard(path: &std::path::Path) -> Result<ShardFile, String> {
         return Err(format!("{}: not a shard's report (run `arena sim` with --shard I/N)", path.display()));
     };
     let shard = format!("{index}/{count}").parse::<Shard>().map_err(|e| format!("{}: {e}", path.display()))?;
-    let tally = serde_json::from_value(json["tally"].clone())
-        .map_err(|e| format!("{}: its `tally` does not read: {e}", path.display()))?;
-    Ok(ShardFile { path: path.to_path_buf(), json, shard, first_seed, games, tally })
+    let tally =
+        rules.read_tally(&json["tally"]).map_err(|e| format!("{}: its `tally` does not read: {e}", path.display()))?;
+    Ok(ShardFile { path: path.to_path_buf(), json, shard, first_seed, games, rules, tally })
 }
 
 /// Check the shards are the N parts of one batch, each once, on these packs,
@@ -238,9 +195,18 @@ fn read_shard(path: &std::path::Path) -> Result<ShardFile, String> {
 fn check_shards(mut shards: Vec<ShardFile>, content_hash: &str) -> Result<Vec<ShardFile>, String> {
     shards.sort_by_key(|s| s.shard.index);
     let first = &shards[0];
-    let same = ["kind", "setup", "players", "content_hash", "optional_rules"];
+    // Every key but each shard's own part: the game's (`kind`, `setup`,
+    // its own head keys), the players and the packs.
+    let keys =
+        |s: &ShardFile| -> Vec<String> { s.json.as_object().map(|o| o.keys().cloned().collect()).unwrap_or_default() };
+    let mut same: Vec<String> = ["kind", "players", "content_hash"].map(String::from).to_vec();
+    for key in shards.iter().flat_map(keys) {
+        if !same.contains(&key) && !ENVELOPE.contains(&key.as_str()) {
+            same.push(key);
+        }
+    }
     for s in &shards {
-        for key in same {
+        for key in same.iter().map(String::as_str) {
             if s.json[key] != first.json[key] {
                 return Err(format!(
                     "{} and {} are not shards of one batch: their `{key}` differ ({} and {})",
@@ -337,17 +303,24 @@ pub(crate) fn merge(args: MergeArgs, ui: &Ui, stdout: &mut dyn Write, stderr: &m
             return Ok(2);
         }
     };
-    let mut tally = shards[0].tally.clone();
+    let mut shards = shards;
+    let rules = shards[0].rules;
+    let mut tally = std::mem::replace(&mut shards[0].tally, rules.tally(&[]));
     for s in &shards[1..] {
-        if let Err(e) = tally.merge(&s.tally) {
+        if let Err(e) = tally.merge(&*s.tally) {
             writeln!(stderr, "error: {}: {e}", s.path.display())?;
             return Ok(2);
         }
     }
-    let report = tally.report();
     let first = &shards[0];
-    let setup = first.json["setup"].as_str().unwrap_or_default().to_string();
     let players = first.json["players"].as_array().cloned().unwrap_or_default();
+    let head: serde_json::Map<String, serde_json::Value> = first
+        .json
+        .as_object()
+        .map(|o| {
+            o.iter().filter(|(k, _)| !ENVELOPE.contains(&k.as_str())).map(|(k, v)| (k.clone(), v.clone())).collect()
+        })
+        .unwrap_or_default();
     let batch = Batch {
         first_seed: first.first_seed,
         games: first.games,
@@ -355,23 +328,25 @@ pub(crate) fn merge(args: MergeArgs, ui: &Ui, stdout: &mut dyn Write, stderr: &m
         players: players.iter().map(|p| if p == "random" { Policy::Random } else { Policy::Greedy }).collect(),
         jobs: None,
         without_games: false,
-        optional_rules: first.json["optional_rules"]
-            .as_array()
-            .map(|rules| rules.iter().filter_map(|r| r.as_str()?.parse().ok()).collect())
-            .unwrap_or_default(),
+        head,
     };
-    if first.json["kind"] == "sim-compare" {
+    if first.json["kind"] == super::compare::KIND {
         let parts: Vec<super::compare::Part> = shards
             .iter()
             .map(|s| super::compare::Part { path: &s.path, json: &s.json, seeds: s.shard.seeds(s.first_seed, s.games) })
             .collect();
+        let Some(tally) = tally.as_any().downcast_ref::<arena_engine::sim::Tally>() else {
+            writeln!(stderr, "error: {}: not a comparison's tally", first.path.display())?;
+            return Ok(2);
+        };
+        let setup = first.json["setup"].as_str().unwrap_or_default().to_string();
         return super::compare::merge(
             &args.compare,
             &parts,
             &loaded,
             &setup,
             &batch,
-            &tally,
+            tally,
             args.format,
             ui,
             stdout,
@@ -393,23 +368,27 @@ pub(crate) fn merge(args: MergeArgs, ui: &Ui, stdout: &mut dyn Write, stderr: &m
                 .map(|s| s.json.get("games").and_then(|g| g.as_array()).cloned())
                 .collect::<Option<Vec<_>>>()
                 .map(|lists| serde_json::Value::Array(lists.into_iter().flatten().collect()));
-            let v = batch_json(&loaded, &setup, &batch, &report, &tally, games)?;
+            let v = batch_json(&loaded, rules.batch_kind(), &batch, &*tally, games)?;
             writeln!(stdout, "{}", serde_json::to_string_pretty(&v)?)?;
         }
         _ => {
             writeln!(
                 stdout,
-                "{} games of {setup}, seeds {}-{}, merged from {} shards",
-                report.games,
+                "{}, seeds {}-{}, merged from {} shards",
+                rules.heading(&serde_json::Value::Object(batch.head.clone()), batch.games),
                 batch.first_seed,
                 batch.last_seed(),
                 shards.len()
             )?;
-            write!(stdout, "{}", report_text(&loaded, &report, &batch.players))?;
-            for f in tally.failures.iter().take(if ui.verbose() { usize::MAX } else { 5 }) {
-                writeln!(stderr, "seed {}: {}", f.seed, f.what)?;
-            }
+            let context = arena_engine::sim::ReportContext {
+                content: &loaded.content,
+                under_test: play::under_test(&loaded),
+                verbose: ui.verbose(),
+            };
+            let text = tally.text(&[], &batch.players, &context);
+            write!(stdout, "{}", text.out)?;
+            write!(stderr, "{}", text.err)?;
         }
     }
-    Ok(if report.errors + report.games_with_effect_failures > 0 { 1 } else { 0 })
+    Ok(if tally.clean() { 0 } else { 1 })
 }

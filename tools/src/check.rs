@@ -45,20 +45,9 @@ pub(super) fn check(args: CheckArgs, ui: &Ui, stdout: &mut dyn Write, stderr: &m
                         .any(|(card, effect)| d.content_path.as_deref() == Some(&format!("{card} {effect}")))
             }));
             loaded.coverage = Some(cov.clone());
-            let scenarios = loaded.content.scenarios.len();
-            let tables: usize = loaded
-                .content
-                .scenarios
-                .values()
-                .map(|s| (s.value.players.min.max(2)..=s.value.players.max.min(4)).count())
-                .sum();
-            let invictus = if loaded.content.gods.len() >= 4 {
-                format!(", and {n} 4- and 6-player Invictus games")
-            } else {
-                String::new()
-            };
             simulated = Some(format!(
-                "simulated {n} seeded games of each of {scenarios} Scenario(s) at each number of players they allow ({tables} tables), with their setups and with random teams{invictus}: {}; {} of {} scripted effects ran{}",
+                "simulated {}: {}; {} of {} scripted effects ran{}",
+                check.played.join(", and "),
                 if failures == 0 { "no failure".to_string() } else { format!("{failures} problem(s)") },
                 cov.exercised,
                 cov.scripted,

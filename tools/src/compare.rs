@@ -4,9 +4,11 @@
 //! JSON, and `arena sim merge` of a comparison's shards. docs/balance-runs.md.
 
 use super::*;
-use arena_engine::sim::Tally;
-use arena_engine::sim::Teams;
 use arena_engine::sim::compare::{Comparison, PairedRow, PairedTally, Side, compare_batch, setups_differ};
+use arena_engine::sim::{AristeiaSpec, Tally, Teams};
+
+/// The `kind` of a comparison's JSON.
+pub(crate) const KIND: &str = "sim-compare";
 
 /// The `sim-compare` JSON (docs/json.md): the `sim-batch` head of the
 /// changed packs (`content_hash`, `tally`), the base packs'
@@ -16,18 +18,22 @@ use arena_engine::sim::compare::{Comparison, PairedRow, PairedTally, Side, compa
 fn compare_json(
     loaded: &Loaded,
     base_hash: &str,
-    setup: &str,
     batch: &balance::Batch,
     comparison: &Comparison,
     tally: &Tally,
     base_tally: &Tally,
     paired: &PairedTally,
 ) -> anyhow::Result<serde_json::Value> {
-    let mut v = balance::batch_json(loaded, setup, batch, &tally.report(), tally, None)?;
+    let mut v = balance::batch_json_of(
+        loaded,
+        KIND,
+        batch,
+        serde_json::to_value(comparison)?,
+        serde_json::to_value(tally)?,
+        None,
+    )?;
     let o = v.as_object_mut().expect("a JSON object");
-    o.insert("kind".into(), "sim-compare".into());
     o.insert("base_content_hash".into(), base_hash.into());
-    o.insert("report".into(), serde_json::to_value(comparison)?);
     o.insert("base_tally".into(), serde_json::to_value(base_tally)?);
     o.insert("paired".into(), serde_json::to_value(paired)?);
     Ok(v)
@@ -83,7 +89,7 @@ pub(crate) fn compare_text(
     let mut out = String::new();
     for (side, t) in [("base", base_tally), ("changed", tally)] {
         let r = t.report();
-        if let Some(line) = balance::failures_warning(r.games, r.games_with_effect_failures, r.errors) {
+        if let Some(line) = arena_engine::sim::failures_warning(r.games, r.games_with_effect_failures, r.errors) {
             let _ = writeln!(out, "{side} packs: {line}");
         }
     }
@@ -145,7 +151,7 @@ pub(crate) fn compare_text(
 pub(crate) fn sim_compare(
     loaded: &Loaded,
     base_packs: &[PathBuf],
-    teams: &Teams,
+    spec: &AristeiaSpec,
     batch: balance::Batch,
     format: Output,
     ui: &Ui,
@@ -157,13 +163,14 @@ pub(crate) fn sim_compare(
         Err(code) => return Ok(code),
     };
     let seats = batch.players.len();
+    let teams = &spec.teams();
     let side = |l: &Loaded| Side { content: std::sync::Arc::new(l.content.clone()), scripts: l.script_set.clone() };
     let (base_side, changed_side) = (side(&base), side(loaded));
     if let Err(e) = arena_engine::sim::compare::refuse(
         &base.content,
         &loaded.content,
         teams,
-        &batch.optional_rules,
+        spec.optional_rules(),
         seats,
         batch.first_seed,
     ) {
@@ -199,7 +206,7 @@ pub(crate) fn sim_compare(
             &base_side,
             &changed_side,
             teams,
-            &batch.optional_rules,
+            spec.optional_rules(),
             seeds.clone(),
             &batch.players,
             jobs,
@@ -218,8 +225,8 @@ pub(crate) fn sim_compare(
     let changed_summaries: Vec<_> = games.iter().map(|g| g.changed.clone()).collect();
     let (base_tally, tally) = (Tally::of(&base_summaries), Tally::of(&changed_summaries));
     let paired = PairedTally::of(&games, seats);
-    let setup = balance::setup_name(teams);
-    let head = Head { loaded, base: &base, setup: &setup, batch: &batch };
+    let setup = spec.title();
+    let head = Head { loaded, base: &base, batch: &batch };
     let shard = batch.shard.map(|s| format!(" (shard {s} of seeds {}-{})", batch.first_seed, batch.last_seed()));
     let first = format!(
         "{} paired games of {setup}, seeds {}-{}{}, {jobs} jobs, {:.1}s",
@@ -254,7 +261,6 @@ fn exit_of(tally: &Tally, base_tally: &Tally, paired: &PairedTally) -> Exit {
 struct Head<'a> {
     loaded: &'a Loaded,
     base: &'a Loaded,
-    setup: &'a str,
     batch: &'a balance::Batch,
 }
 
@@ -278,7 +284,6 @@ fn write_comparison(
             let v = compare_json(
                 head.loaded,
                 &head.base.content_hash(),
-                head.setup,
                 head.batch,
                 &comparison,
                 tally,
@@ -288,12 +293,7 @@ fn write_comparison(
             writeln!(stdout, "{}", serde_json::to_string_pretty(&v)?)?;
         }
         _ => {
-            let players: Vec<&str> = head
-                .batch
-                .players
-                .iter()
-                .map(|p| if *p == arena_engine::sim::Policy::Random { "random" } else { "greedy" })
-                .collect();
+            let players: Vec<&str> = head.batch.players.iter().map(|p| p.name()).collect();
             writeln!(stdout, "{first_line}")?;
             writeln!(stdout, "base: {}", pack_list(head.base))?;
             writeln!(stdout, "change: {}", pack_list(head.loaded))?;
@@ -392,7 +392,7 @@ pub(crate) fn merge(
         writeln!(stderr, "error: no shard to merge")?;
         return Ok(2);
     };
-    let head = Head { loaded, base: &base, setup, batch };
+    let head = Head { loaded, base: &base, batch };
     let first = format!(
         "{} paired games of {setup}, seeds {}-{}, merged from {} shards",
         batch.games,

@@ -9,7 +9,6 @@ mod check;
 mod compare;
 mod content_cmds;
 mod human;
-mod invictus;
 mod packs;
 mod play;
 mod render;
@@ -22,7 +21,7 @@ use arena_engine::diag::{self, Code, Diagnostic, Severity};
 use arena_engine::load::{self, Loaded};
 use check::{check, exit_code, lock, summary_line};
 use clap::{Parser, Subcommand, ValueEnum};
-use play::{run_situation, script, seats, sim};
+use play::{run_situation, script, sim};
 use replay::ReplayArgs;
 use std::io::{IsTerminal, Write};
 use std::path::PathBuf;
@@ -252,7 +251,8 @@ struct ScriptArgs {
 #[derive(clap::Args, Debug)]
 #[command(args_conflicts_with_subcommands = true, subcommand_negates_reqs = true)]
 struct SimArgs {
-    /// A Scenario id (`assault`: its first ready-made setup is used) or a setup id (`first-game`).
+    /// A Scenario id (`assault`: its first ready-made setup is used), a setup id
+    /// (`first-game`) or a game (`invictus`): the registry of games says whose it is.
     #[arg(required = true)]
     scenario: Option<String>,
     #[command(subcommand)]
@@ -366,6 +366,18 @@ enum SeatingArg {
     Random,
     /// Every player for themselves.
     FreeForAll,
+}
+
+impl SeatingArg {
+    /// Its name, as Invictus's rules read it (`sim::Request::seating`).
+    fn name(self) -> &'static str {
+        match self {
+            SeatingArg::Standard => "standard",
+            SeatingArg::EveryOther => "every-other",
+            SeatingArg::Random => "random",
+            SeatingArg::FreeForAll => "free-for-all",
+        }
+    }
 }
 
 /// A `--players` value; a number is answered with the option that takes it.

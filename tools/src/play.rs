@@ -3,7 +3,7 @@
 use super::*;
 
 impl PlayerKind {
-    fn engine(self) -> arena_engine::sim::Policy {
+    pub(super) fn engine(self) -> arena_engine::sim::Policy {
         match self {
             PlayerKind::Greedy => arena_engine::sim::Policy::Greedy,
             PlayerKind::Random => arena_engine::sim::Policy::Random,
@@ -11,12 +11,6 @@ impl PlayerKind {
             PlayerKind::Human => arena_engine::sim::Policy::Greedy,
         }
     }
-}
-
-/// The policy of each of `n` seats: one per `kinds` value, or the one value for all.
-pub(super) fn seats(kinds: &[PlayerKind], n: usize) -> Vec<arena_engine::sim::Policy> {
-    let a = kinds.first().copied().unwrap_or(PlayerKind::Greedy);
-    (0..n).map(|i| kinds.get(i).copied().unwrap_or(a).engine()).collect()
 }
 
 pub(super) fn script(
@@ -172,146 +166,57 @@ pub(super) fn load_for_play(
     ui.loaded(&loaded, stderr)?;
     Ok(Ok(loaded))
 }
-/// How many players sit at the table of `arena sim`: --seats, else one per
-/// --players value, else the setup's teams, else the Scenario's default (2,
-/// or Prime Time's 3). `Err(2)` (a usage error, already written to `stderr`)
-/// when they disagree or the Scenario is not for that many.
-fn seat_count(
-    args: &SimArgs,
-    content: &arena_engine::content::Content,
-    scenario: &str,
-    setup_id: &str,
-    stderr: &mut dyn Write,
-) -> anyhow::Result<Result<usize, Exit>> {
-    // How many seats: --seats, else one per --players value, else the
-    // setup's teams, else the Scenario's default (2, or Prime Time's 3).
-    let setup_seats = (!args.random_teams).then(|| content.setups.get(setup_id).map(|s| s.value.teams.len())).flatten();
-    let scenario_of = if content.scenarios.contains_key(scenario) {
-        scenario.to_string()
-    } else {
-        content.setups.get(setup_id).map(|s| s.value.scenario.to_string()).unwrap_or_default()
-    };
-    let default_seats = content
-        .scenarios
-        .get(scenario_of.as_str())
-        .map_or(2, |s| arena_engine::rules::game::GameSetup::default_seats(&s.value));
-    let n_seats = match (args.seats, args.players.len()) {
-        (Some(n), k) if k > 1 && k != n as usize => {
-            writeln!(
-                stderr,
-                "error: --seats {n} but --players names {k} controllers: give one per seat, or one for all"
-            )?;
-            return Ok(Err(2));
-        }
-        (Some(n), _) => n as usize,
-        (None, k) if k > 1 => k,
-        (None, _) => setup_seats.unwrap_or(default_seats),
-    };
-    if !(2..=4).contains(&n_seats) {
-        writeln!(stderr, "error: {n_seats} players: a game has 2 to 4 (--players names one controller per seat)")?;
-        return Ok(Err(2));
-    }
-    if let Some(sc) = content.scenarios.get(scenario_of.as_str()) {
-        let p = &sc.value.players;
-        if !(p.min as usize..=p.max as usize).contains(&n_seats) {
-            writeln!(
-                stderr,
-                "error: `{scenario_of}` is a {}-{} player Scenario, not for {n_seats} (use --seats N or one --players value per seat)",
-                p.min, p.max
-            )?;
-            return Ok(Err(2));
-        }
-    }
-    if let Some(k) = setup_seats.filter(|k| *k != n_seats) {
-        writeln!(
-            stderr,
-            "error: setup `{setup_id}` seats {k} players, not {n_seats} (add --random-teams for other tables)"
-        )?;
-        return Ok(Err(2));
-    }
-    Ok(Ok(n_seats))
+/// The packs under test of a load: the loaded packs that are not bundled
+/// base games (their Characters' rows come first in a batch's readout).
+pub(super) fn under_test(loaded: &Loaded) -> Vec<String> {
+    let bundled: std::collections::BTreeSet<PathBuf> =
+        load::discover(&content_paths()).0.iter().filter_map(|r| r.canonicalize().ok()).collect();
+    loaded
+        .packs
+        .iter()
+        .filter(|p| p.root.canonicalize().map_or(true, |r| !bundled.contains(&r)))
+        .map(|p| p.manifest.id.to_string())
+        .collect()
 }
 
-/// The Scenario a `sim` argument names: itself, or its setup's.
-fn random_scenario_of(content: &arena_engine::content::Content, scenario: &str, setup_id: &str) -> String {
-    if content.scenarios.contains_key(scenario) {
-        scenario.to_string()
-    } else {
-        content.setups.get(setup_id).map(|s| s.value.scenario.to_string()).unwrap_or_default()
-    }
-}
-
-pub(super) fn sim(mut args: SimArgs, ui: &Ui, stdout: &mut dyn Write, stderr: &mut dyn Write) -> anyhow::Result<Exit> {
-    use arena_engine::script::runtime::{Limits, Runtime};
+/// `arena sim NAME`: the game NAME belongs to is found in the registry
+/// (`sim::game_of_setup`), which reads the options into what it plays
+/// (`Rules::resolve`: seats, setup, optional rules, seating); then one game
+/// with its narrative, or a batch through the one runner.
+pub(super) fn sim(args: SimArgs, ui: &Ui, stdout: &mut dyn Write, stderr: &mut dyn Write) -> anyhow::Result<Exit> {
+    use arena_engine::sim::{self, Request};
     if let Some(balance::SimCommand::Merge(merge)) = args.command {
         return balance::merge(merge, ui, stdout, stderr);
     }
-    let Some(scenario) = args.scenario.clone() else {
+    let Some(name) = args.scenario.clone() else {
         writeln!(stderr, "error: arena sim needs a Scenario or setup id (or `arena sim merge FILES...`)")?;
         return Ok(2);
     };
-    if scenario == "invictus" {
-        if !args.compare.is_empty() {
-            writeln!(stderr, "error: --compare is for Aristeia! batches; Invictus batches cannot be compared yet")?;
-            return Ok(2);
-        }
-        if let Some(r) = args.optional_rules.first() {
-            writeln!(
-                stderr,
-                "error: --optional-rule {r} is an Aristeia! Prime Time rule ({}); Invictus has none",
-                r.section()
-            )?;
-            return Ok(2);
-        }
-        return super::invictus::sim(args, ui, stdout, stderr);
-    }
-    if args.seating.is_some() {
-        writeln!(
-            stderr,
-            "error: --seating is for Invictus (`arena sim invictus --seating ...`); an Aristeia! table seats its players clockwise in the order of --players"
-        )?;
-        return Ok(2);
-    }
     let loaded = match load_for_play(&args.packs, ui, stderr)? {
         Ok(loaded) => loaded,
         Err(code) => return Ok(code),
     };
     let content = &loaded.content;
-    let setup_id = if content.setups.contains_key(scenario.as_str()) {
-        scenario.clone()
-    } else {
-        match content.setups.values().find(|s| s.value.scenario == scenario) {
-            Some(s) => s.value.id.to_string(),
-            // Random teams need only the Scenario.
-            None if args.random_teams && content.scenarios.contains_key(scenario.as_str()) => String::new(),
-            // A Prime Time Scenario (3-4 players) without a ready-made setup:
-            // its teams are picked at the table (`001 § Preparations`), so
-            // random teams, as --random-teams would draw them.
-            None if content.scenarios.get(scenario.as_str()).is_some_and(|s| s.value.players.min > 2) => {
-                args.random_teams = true;
-                String::new()
-            }
-            None => {
-                let hint = if content.scenarios.contains_key(scenario.as_str()) {
-                    " (it has no ready-made setup: add --random-teams)".to_string()
-                } else {
-                    let mut ids: Vec<String> =
-                        content.setups.keys().chain(content.scenarios.keys()).map(|k| k.to_string()).collect();
-                    ids.push("invictus".into());
-                    super::did_you_mean(&scenario, &ids)
-                };
-                writeln!(
-                    stderr,
-                    "error: no setup, and no Scenario with a ready-made setup, is called `{}`{hint}",
-                    scenario
-                )?;
-                return Ok(2);
-            }
-        }
+    let Some(rules) = sim::game_of_setup(content, &name) else {
+        let hint = super::did_you_mean(&name, &sim::setup_names(content));
+        writeln!(stderr, "error: no setup, and no Scenario with a ready-made setup, is called `{name}`{hint}")?;
+        return Ok(2);
     };
-    let n_seats = match seat_count(&args, content, &scenario, &setup_id, stderr)? {
-        Ok(n) => n,
-        Err(code) => return Ok(code),
+    let request = Request {
+        name,
+        seats: args.seats.map(usize::from),
+        players: args.players.len(),
+        random_teams: args.random_teams,
+        optional_rules: args.optional_rules.iter().map(|r| r.name().to_string()).collect(),
+        seating: args.seating.map(|s| s.name().to_string()),
+        compare: !args.compare.is_empty(),
+    };
+    let spec = match rules.resolve(content, &request) {
+        Ok(spec) => spec,
+        Err(e) => {
+            writeln!(stderr, "error: {e}")?;
+            return Ok(2);
+        }
     };
     if args.games.is_some() && args.replay.is_some() {
         writeln!(
@@ -320,6 +225,8 @@ pub(super) fn sim(mut args: SimArgs, ui: &Ui, stdout: &mut dyn Write, stderr: &m
         )?;
         return Ok(2);
     }
+    let kinds = sim::cycle(&args.players, spec.seats());
+    let players: Vec<sim::Policy> = kinds.iter().map(|k| k.engine()).collect();
     if let Some(n) = args.games {
         if args.seed.checked_add(n).is_none() {
             writeln!(stderr, "error: --seed {} with --games {n} runs past the largest seed", args.seed)?;
@@ -334,34 +241,8 @@ pub(super) fn sim(mut args: SimArgs, ui: &Ui, stdout: &mut dyn Write, stderr: &m
             )?;
             return Ok(2);
         }
-    }
-    // The optional rules (`001 § Additional Rules`): a rule 001 gives only
-    // for Prime Time tables is a usage error at another table.
-    let rules: std::collections::BTreeSet<arena_engine::rules::game::OptionalRule> =
-        args.optional_rules.iter().copied().collect();
-    if let Some(why) = arena_engine::rules::game::OptionalRule::refuse_any(&rules, n_seats) {
-        let prime_time_scenario = content
-            .scenarios
-            .get(random_scenario_of(content, &scenario, &setup_id).as_str())
-            .is_some_and(|sc| sc.value.players.max > 2);
-        let hint = if n_seats == 2 && prime_time_scenario {
-            " (--seats 3 or 4 plays Prime Time; with --random-teams for a 2-player setup)"
-        } else {
-            ""
-        };
-        writeln!(stderr, "error: {why}{hint}")?;
-        return Ok(2);
-    }
-    let players = seats(&args.players, n_seats);
-    let random_scenario = random_scenario_of(content, &scenario, &setup_id);
-    if let Some(n) = args.games {
-        let teams = if args.random_teams {
-            arena_engine::sim::Teams::Random(random_scenario.clone())
-        } else {
-            arena_engine::sim::Teams::Setup(setup_id.clone())
-        };
         if args.digest {
-            return balance::digest_batch(&loaded, &teams, &rules, args.seed..args.seed + n, &players, stdout);
+            return balance::digest_batch(&loaded, &*spec, args.seed..args.seed + n, &players, stdout);
         }
         let batch = balance::Batch {
             first_seed: args.seed,
@@ -370,76 +251,70 @@ pub(super) fn sim(mut args: SimArgs, ui: &Ui, stdout: &mut dyn Write, stderr: &m
             players,
             jobs: args.jobs,
             without_games: args.without_games,
-            optional_rules: rules,
+            head: spec.head(),
         };
         if !args.compare.is_empty() {
-            return super::compare::sim_compare(&loaded, &args.compare, &teams, batch, args.format, ui, stdout, stderr);
-        }
-        return sim_batch(&loaded, &teams, batch, args.format, ui, stdout, stderr);
-    }
-    // One game: the setup's teams, or teams drawn from the seed (`--random-teams`).
-    let setup_id = if args.random_teams {
-        arena_engine::sim::random_teams_name(content, &random_scenario, n_seats)
-    } else {
-        setup_id
-    };
-    let mut setup = arena_engine::sim::replay_setup(content, &setup_id, args.seed).map_err(|e| anyhow::anyhow!(e))?;
-    setup.optional_rules = rules;
-    let runtime = Runtime::new(std::sync::Arc::new(content.clone()), loaded.script_set.clone(), Limits::default())
-        .map_err(|e| anyhow::anyhow!("cannot start the Lua VM: {e}"))?;
-    let mut controllers: Vec<Box<dyn arena_engine::rules::decision::Controller>> = (0..n_seats)
-        .map(|seat| {
-            let kind = args.players.get(seat).or(args.players.first()).copied().unwrap_or(PlayerKind::Greedy);
-            match kind {
-                PlayerKind::Human => {
-                    Box::new(super::human::HumanPlayer::default()) as Box<dyn arena_engine::rules::decision::Controller>
-                }
-                _ => players[seat].controller(args.seed, seat),
+            // Only Aristeia! compares (its `resolve` refuses `--compare` otherwise).
+            if let Some(aristeia) = spec.as_any().downcast_ref::<sim::AristeiaSpec>() {
+                return super::compare::sim_compare(
+                    &loaded,
+                    &args.compare,
+                    aristeia,
+                    batch,
+                    args.format,
+                    ui,
+                    stdout,
+                    stderr,
+                );
             }
+        }
+        return sim_batch(&loaded, &*spec, batch, args.format, ui, stdout, stderr);
+    }
+    // One game, a person in the seats `--players human` names.
+    let runtime = rules
+        .runtime(std::sync::Arc::new(content.clone()), loaded.script_set.clone())
+        .map_err(|e| anyhow::anyhow!("cannot start the Lua VM: {e}"))?;
+    let mut seated: Vec<Box<dyn arena_engine::table::Player>> = kinds
+        .iter()
+        .enumerate()
+        .map(|(seat, kind)| match kind {
+            PlayerKind::Human => Box::new(super::human::HumanPlayer::default()) as Box<dyn arena_engine::table::Player>,
+            k => k.engine().player(args.seed, seat),
         })
         .collect();
-    let record = arena_engine::sim::play(
-        content,
-        &runtime,
-        &setup,
-        controllers.iter_mut().map(|c| c.as_mut() as &mut dyn arena_engine::rules::decision::Controller).collect(),
-    )
-    .map_err(|e| anyhow::anyhow!(e))?;
+    let played = spec.play(content, &runtime, args.seed, &mut seated).map_err(|e| anyhow::anyhow!(e))?;
     if let Some(path) = &args.replay {
-        let recorded = arena_engine::table::AristeiaSetup {
-            name: if args.random_teams { random_scenario.clone() } else { setup_id.clone() },
-            random_teams: args.random_teams,
-            seats: Some(n_seats),
-            optional_rules: setup.optional_rules.clone(),
-        };
-        let file = arena_engine::replay_file::ReplayFile::record_aristeia(
+        let file = arena_engine::replay_file::ReplayFile::record(
+            rules.name(),
             content,
             &runtime,
-            &recorded,
+            spec.recorded(),
             args.seed,
-            &record.answers,
-            &loaded,
+            played.answers(),
+            loaded.content_hash(),
+            arena_engine::replay_file::packs_of(&loaded),
         )
         .map_err(|e| anyhow::anyhow!("cannot record the replay: {e}"))?;
         write_atomically(path, (serde_json::to_string(&file)? + "\n").as_bytes())?;
     }
     match args.format {
         Output::Json => {
-            let mut v = serde_json::json!({ "version": JSON_VERSION, "kind": "sim-game" });
-            if let (Some(head), serde_json::Value::Object(fields)) = (v.as_object_mut(), serde_json::to_value(&record)?)
-            {
+            let mut v = serde_json::json!({ "version": JSON_VERSION });
+            if let (Some(head), serde_json::Value::Object(fields)) = (v.as_object_mut(), played.to_json()) {
                 head.extend(fields);
             }
             writeln!(stdout, "{}", serde_json::to_string_pretty(&v)?)?
         }
-        _ => write!(stdout, "{}", record.narrative())?,
+        _ => write!(stdout, "{}", played.narrative())?,
     }
-    Ok(if record.effect_failures > 0 { 1 } else { 0 })
+    Ok(if played.effect_failures() > 0 { 1 } else { 0 })
 }
 
+/// `arena sim NAME --games N`: the batch through the one runner
+/// (`sim::run`), its game's tally, and the readout or the batch JSON.
 pub(super) fn sim_batch(
     loaded: &Loaded,
-    teams: &arena_engine::sim::Teams,
+    spec: &dyn arena_engine::sim::Spec,
     batch: balance::Batch,
     format: Output,
     ui: &Ui,
@@ -450,11 +325,10 @@ pub(super) fn sim_batch(
     let seeds = batch.seeds();
     let started = std::time::Instant::now();
     let results = with_progress(seeds.end - seeds.start, !ui.quiet(), |tick| {
-        arena_engine::sim::batch_with_rules(
+        arena_engine::sim::run(
+            spec,
             std::sync::Arc::new(loaded.content.clone()),
             loaded.script_set.clone(),
-            teams,
-            &batch.optional_rules,
             seeds.clone(),
             &batch.players,
             jobs,
@@ -463,146 +337,38 @@ pub(super) fn sim_batch(
     })
     .map_err(|e| anyhow::anyhow!(e))?;
     let elapsed = started.elapsed();
-    let tally = arena_engine::sim::Tally::of(&results);
-    let report = tally.report();
-    let setup = balance::setup_name(teams);
+    let rules = spec.rules();
+    let tally = rules.tally(&results);
     match format {
         Output::Json => {
-            let games = (!batch.without_games).then(|| serde_json::to_value(&results)).transpose()?;
-            let v = balance::batch_json(loaded, &setup, &batch, &report, &tally, games)?;
+            let games =
+                (!batch.without_games).then(|| serde_json::Value::Array(results.iter().map(|g| g.to_json()).collect()));
+            let v = balance::batch_json(loaded, rules.batch_kind(), &batch, &*tally, games)?;
             writeln!(stdout, "{}", serde_json::to_string_pretty(&v)?)?;
         }
         _ => {
             let shard =
                 batch.shard.map(|s| format!(" (shard {s} of seeds {}-{})", batch.first_seed, batch.last_seed()));
-            let rules: Vec<&str> = batch.optional_rules.iter().map(|r| r.name()).collect();
-            let setup =
-                if rules.is_empty() { setup } else { format!("{setup} with optional rules {}", rules.join(", ")) };
             writeln!(
                 stdout,
-                "{} games of {setup}, seeds {}-{}{}, {jobs} jobs, {:.1}s",
-                report.games,
+                "{}, seeds {}-{}{}, {jobs} jobs, {:.1}s",
+                rules.heading(&serde_json::Value::Object(batch.head.clone()), results.len() as u64),
                 seeds.start,
                 seeds.end.saturating_sub(1),
                 shard.unwrap_or_default(),
                 elapsed.as_secs_f64()
             )?;
-            write!(stdout, "{}", balance::report_text(loaded, &report, &batch.players))?;
-            if report.games_ended_before_activation > 0 {
-                // Suspicious: a Scenario rule that ends the game at once?
-                let first = results.iter().find(|g| g.ended_before_activation);
-                let by = first
-                    .and_then(|g| g.ended_by.as_ref())
-                    .map(|r| format!("; Scenario rule `{r}` ended it"))
-                    .unwrap_or_default();
-                writeln!(
-                    stdout,
-                    "warning: {} of {} games ended before any Activation (first: seed {}{by})",
-                    report.games_ended_before_activation,
-                    report.games,
-                    first.map_or(0, |g| g.seed)
-                )?;
-            }
-            for g in results
-                .iter()
-                .filter(|g| g.error.is_some() || !g.effect_failures.is_empty())
-                .take(if ui.verbose() { usize::MAX } else { 5 })
-            {
-                let what = g.error.clone().unwrap_or_else(|| g.effect_failures.join("; "));
-                writeln!(stderr, "seed {}: {what}", g.seed)?;
-            }
+            let context = arena_engine::sim::ReportContext {
+                content: &loaded.content,
+                under_test: under_test(loaded),
+                verbose: ui.verbose(),
+            };
+            let text = tally.text(&results, &batch.players, &context);
+            write!(stdout, "{}", text.out)?;
+            write!(stderr, "{}", text.err)?;
         }
     }
-    Ok(if report.errors + report.games_with_effect_failures > 0 { 1 } else { 0 })
-}
-
-/// The balance readout per Character of `sim --games`: games, win rate with
-/// its 95% interval, and per-game means of Damage dealt and taken and of times
-/// sent to the Infirmary, and the strength adjusted for teammates and
-/// opponents ([`arena_engine::sim::Strengths`]) with the `players` who
-/// played. The Characters of the packs under test (the loaded packs that are
-/// not bundled base games) come first, marked `*`.
-pub(super) fn character_table(
-    loaded: &Loaded,
-    report: &arena_engine::sim::Report,
-    players: &[arena_engine::sim::Policy],
-) -> String {
-    use std::fmt::Write as _;
-    let bundled: std::collections::BTreeSet<PathBuf> =
-        load::discover(&content_paths()).0.iter().filter_map(|r| r.canonicalize().ok()).collect();
-    let under_test: Vec<&str> = loaded
-        .packs
-        .iter()
-        .filter(|p| p.root.canonicalize().map_or(true, |r| !bundled.contains(&r)))
-        .map(|p| p.manifest.id.as_str())
-        .collect();
-    let tested =
-        |c: &str| loaded.content.characters.get(c).is_some_and(|e| under_test.contains(&e.origin.pack.as_str()));
-    let mut rows: Vec<(&arena_engine::model::Id, &arena_engine::sim::CharacterReport)> =
-        report.per_character.iter().collect();
-    rows.sort_by_key(|(c, _)| (!tested(c), c.as_str()));
-    let mut out = String::new();
-    if rows.is_empty() {
-        return out;
-    }
-    let width = rows.iter().map(|(c, _)| c.len()).max().unwrap_or(0).max("Character".len());
-    // 001 § Bench: a Prime Time table has no Infirmary; the count is of times
-    // sent to the Bench at Hit Points.
-    let sent_to = if report.win_rate.table().prime_time() { "Bench" } else { "Infirmary" };
-    let _ = writeln!(
-        out,
-        "\n  {:<width$} {:>5}  {:<20} {:<23} {:>8} {:>6} {:>6} {:>9}",
-        "Character", "games", "side wins [95%]", "adjusted strength [95%]", "log-odds", "dealt", "taken", sent_to
-    );
-    let strength = report.strength.as_ref();
-    for (c, r) in rows {
-        let mark = if tested(c) { "* " } else { "  " };
-        let wins =
-            format!("{:5.1}% [{:.1}-{:.1}]", r.win_rate.rate * 100.0, r.win_rate.low * 100.0, r.win_rate.high * 100.0);
-        let (adjusted, log_odds) = match strength.and_then(|s| s.characters.get(c.as_str())) {
-            Some(s) => {
-                let p = s.win_probability;
-                let p = format!("{:5.1}% [{:.1}-{:.1}]", p.estimate * 100.0, p.low * 100.0, p.high * 100.0);
-                (p, format!("{:+.2}", s.log_odds.estimate))
-            }
-            None => ("-".to_string(), "-".to_string()),
-        };
-        let _ = writeln!(
-            out,
-            "{mark}{c:<width$} {:>5}  {wins:<20} {adjusted:<23} {log_odds:>8} {:>6.2} {:>6.2} {:>9.2}",
-            r.games, r.mean_damage_dealt, r.mean_damage_taken, r.mean_infirmary,
-        );
-    }
-    let seats = report.win_rate.table().len();
-    let who: Vec<String> = players
-        .iter()
-        .enumerate()
-        .map(|(i, p)| format!("player {} {}", i + 1, super::balance::policy_name(p)))
-        .collect();
-    let _ = match strength {
-        Some(s) => writeln!(
-            out,
-            "(adjusted strength: a conditional-logit{} fit over the team compositions of the {} games some team won ({} draws left out{}), played by {}: the chance that a team of this Character and average ones beats {} seat advantage aside (even share {:.0}%); log-odds 0 is the average Character)",
-            if seats == 2 { " (Bradley-Terry)" } else { "" },
-            s.games,
-            s.left_out,
-            if s.converged { "" } else { "; the fit did not converge" },
-            who.join(", "),
-            if seats == 2 { "an average team,".to_string() } else { format!("{} average teams,", seats - 1) },
-            100.0 / seats as f64
-        ),
-        None => writeln!(out, "(adjusted strength: no game had a winner to fit; played by {})", who.join(", ")),
-    };
-    let _ = writeln!(
-        out,
-        "(means per game: Damage its Enemies suffered in its Activations, Damage it suffered, times sent to the {sent_to}{})",
-        if under_test.is_empty() {
-            String::new()
-        } else {
-            format!("; * from the packs under test: {}", under_test.join(", "))
-        }
-    );
-    out
+    Ok(if tally.clean() { 0 } else { 1 })
 }
 
 /// Run `work` with a progress bar of `len` steps on stderr (drawn only when
@@ -643,30 +409,29 @@ pub(crate) fn with_progress<R: Send>(len: u64, show: bool, work: impl FnOnce(&(d
     }
 }
 
+/// `arena run FILE`: the situation's game is its `game` key, found in the
+/// registry (`sim::game_of_situation`; Aristeia! without one), which reads
+/// and plays it; the events (and `--state`), each problem, exit 1 on any.
 pub(super) fn run_situation(
     args: RunArgs,
     ui: &Ui,
     stdout: &mut dyn Write,
     stderr: &mut dyn Write,
 ) -> anyhow::Result<Exit> {
-    use arena_engine::rules::situation::Situation;
-    use arena_engine::script::runtime::{Limits, Runtime};
     let text = arena_engine::read::read_text_limited(&args.file, arena_engine::read::MAX_TOOL_FILE)
         .map_err(|e| anyhow::anyhow!(e))?;
-    if toml::from_str::<toml::Table>(&text).is_ok_and(|t| t.get("game").and_then(|g| g.as_str()) == Some("invictus")) {
-        return super::invictus::run_situation(&text, &args, ui, stdout, stderr);
-    }
-    let sit: Situation = match toml::from_str(&text) {
+    let sit = match arena_engine::sim::game_of_situation(&text).and_then(|rules| Ok((rules, rules.situation(&text)?))) {
         Ok(s) => s,
         Err(e) => {
             writeln!(stderr, "error: {}: {e}", args.file.display())?;
             return Ok(1);
         }
     };
+    let (rules, sit) = sit;
     // `--pack` first; else the situation's own `packs`, relative to its file.
-    let packs = if args.packs.is_empty() && !sit.packs.is_empty() {
+    let packs = if args.packs.is_empty() && !sit.packs().is_empty() {
         let dir = args.file.parent().unwrap_or(std::path::Path::new("."));
-        sit.packs.iter().map(|p| dir.join(p)).collect()
+        sit.packs().iter().map(|p| dir.join(p)).collect()
     } else {
         args.packs.clone()
     };
@@ -674,16 +439,18 @@ pub(super) fn run_situation(
         Ok(loaded) => loaded,
         Err(code) => return Ok(code),
     };
-    let runtime =
-        Runtime::new(std::sync::Arc::new(loaded.content.clone()), loaded.script_set.clone(), Limits::default())
-            .map_err(|e| anyhow::anyhow!("cannot start the Lua VM: {e}"))?;
+    let runtime = rules
+        .runtime(std::sync::Arc::new(loaded.content.clone()), loaded.script_set.clone())
+        .map_err(|e| anyhow::anyhow!("cannot start the Lua VM: {e}"))?;
     let played = match sit.play(&loaded.content, &runtime) {
         Ok(p) => p,
         Err(e) => {
             // FILE:LINE:COLUMN at the key concerned, when the error names one.
-            match e.locate(&text) {
-                Some((_, line, column)) => writeln!(stderr, "error: {}:{line}:{column}: {e}", args.file.display())?,
-                None => writeln!(stderr, "error: {}: {e}", args.file.display())?,
+            match e.at {
+                Some((line, column)) => {
+                    writeln!(stderr, "error: {}:{line}:{column}: {}", args.file.display(), e.message)?
+                }
+                None => writeln!(stderr, "error: {}: {}", args.file.display(), e.message)?,
             }
             return Ok(1);
         }
@@ -696,21 +463,21 @@ pub(super) fn run_situation(
         )?,
         Output::Json => writeln!(stdout, "{}", serde_json::to_string_pretty(&played.events)?)?,
         _ => {
-            for e in &played.events {
+            for e in &played.lines {
                 writeln!(stdout, "{e}")?;
             }
             if args.state {
                 writeln!(stdout, "\nstate:")?;
-                for line in played.state.summary() {
+                for line in &played.state_lines {
                     writeln!(stdout, "{line}")?;
                 }
             }
         }
     }
     for p in &played.problems {
-        writeln!(stderr, "error: {}: {}", args.file.display(), p.message)?;
+        writeln!(stderr, "error: {}: {p}", args.file.display())?;
     }
-    if !ui.quiet() && !played.problems.iter().any(|p| p.message.starts_with("expected ")) && played.expected > 0 {
+    if !ui.quiet() && played.expected_met && played.expected > 0 {
         writeln!(stderr, "all {} expected events happened", played.expected)?;
     }
     Ok(if played.problems.is_empty() { 0 } else { 1 })

@@ -1,7 +1,11 @@
-//! `arena check --sims` and the packs' situations: smoke games of every Scenario with a failure per script line and a reproduction command, the effect coverage, and every situation played as written.
+//! `arena check --sims` and the packs' situations: the smoke games of
+//! every game of the registry through the one runner, a failure per script
+//! line with a reproduction command, the effect coverage, and every
+//! situation played as written.
 
-use super::*;
-use crate::model::Id;
+use super::batch::run;
+use super::registry::GAMES;
+use crate::script::runtime::Runtime;
 
 /// What `arena check --sims` found: its diagnostics and the effect coverage.
 #[derive(Debug, Clone)]
@@ -11,87 +15,65 @@ pub struct SimCheck {
     pub diagnostics: Vec<crate::diag::Diagnostic>,
     /// Which scripted effects ran at least once.
     pub coverage: crate::loaded::EffectCoverage,
+    /// What was played, a phrase per game (`3 seeded games of each of ...`).
+    pub played: Vec<String>,
 }
 
-/// `arena check --sims N`: play `n` seeded games of every Scenario that can be
-/// set up (its ready-made setups, and random teams of the loaded Characters),
-/// a greedy seat against a random one, and report every failed effect (at its
-/// script line), engine error and unfinished game as a diagnostic.
-/// Deduplicated: one diagnostic per distinct problem, with the number of games
-/// it hit. Also the effect coverage: which scripted Actions, Switches,
-/// Automatic Skills, Tactics and other effects ran at least once.
+/// `arena check --sims N`: play `n` seeded games of every table each game
+/// of the registry has in the loaded content ([`super::Rules::smoke`]:
+/// Aristeia!'s every Scenario with its ready-made setups and with random
+/// teams at each number of players it allows; Invictus's 4- and 6-player
+/// team games), each with the mixes of players its game gives, through the
+/// one runner, and report every failed effect (at its script line), engine
+/// error and unfinished game as a diagnostic. Deduplicated: one diagnostic
+/// per distinct problem, with the number of games it hit. Also the effect
+/// coverage: which scripted Actions, Switches, Automatic Skills, Tactics
+/// and other effects ran at least once.
 pub fn check_sims(loaded: &crate::loaded::Loaded, n: u64, jobs: usize) -> SimCheck {
     use crate::diag::{Code, Diagnostic};
     let content = std::sync::Arc::new(loaded.content.clone());
-    let mut setups: Vec<String> = Vec::new();
-    let mut random: Vec<String> = Vec::new();
-    for sc in content.scenarios.keys() {
-        let ready: Vec<Id> = content.setups.values().filter(|s| s.value.scenario == *sc).map(|s| s.value.id).collect();
-        if ready.is_empty() {
-            random.push(sc.to_string());
-        } else {
-            setups.extend(ready.iter().map(|s| s.to_string()));
-        }
-    }
     // The packs, for the reproduction command: pasted where `check` ran.
     let packs: String = loaded.packs.iter().map(|p| format!(" --pack {}", pack_arg(&p.root))).collect();
     let mut problems: std::collections::BTreeMap<String, (Diagnostic, usize)> = Default::default();
     let mut note = |key: String, d: Diagnostic| problems.entry(key).or_insert((d, 0)).1 += 1;
-    // Players that use their cards: a greedy seat against a random one, the
-    // greedy seat first for the first half of the seeds, second for the rest,
-    // so effects tied to Rolls and Tactics run as well as odd choices.
-    // With three or four seats (Prime Time), the other seats are random too.
-    let half = n.div_ceil(2);
-    let mixes = |seats: usize| -> Vec<(Vec<Policy>, std::ops::Range<u64>, String)> {
-        let first: Vec<Policy> = (0..seats).map(|i| if i == 0 { Policy::Greedy } else { Policy::Random }).collect();
-        let last: Vec<Policy> = first.iter().rev().copied().collect();
-        let name = |ps: &[Policy]| {
-            ps.iter().map(|p| if *p == Policy::Greedy { "greedy" } else { "random" }).collect::<Vec<_>>().join(",")
-        };
-        vec![(first.clone(), 1..half + 1, name(&first)), (last.clone(), half + 1..n + 1, name(&last))]
-    };
-    let ran = std::cell::RefCell::new(std::collections::BTreeSet::new());
-    let play = |teams: &Teams, seats: usize, what: &str, note: &mut dyn FnMut(String, Diagnostic)| {
-        for (players, seeds, named) in mixes(seats).iter().filter(|(_, seeds, _)| !seeds.is_empty()) {
-            match batch(content.clone(), loaded.script_set.clone(), teams, seeds.clone(), players, jobs, &|| {}) {
-                Ok(games) => {
-                    for g in games {
-                        ran.borrow_mut().extend(g.effects_run.iter().copied());
-                        report_game(&g, what, named, &packs, note);
+    let mut ran = std::collections::BTreeSet::new();
+    let mut played = Vec::new();
+    for smoke in GAMES.iter().filter_map(|g| g.smoke(&content, n)) {
+        played.push(smoke.said);
+        for table in &smoke.tables {
+            for mix in table.mixes.iter().filter(|m| !m.seeds.is_empty()) {
+                let what = &table.what;
+                let batch = run(
+                    &*table.spec,
+                    content.clone(),
+                    loaded.script_set.clone(),
+                    mix.seeds.clone(),
+                    &mix.players,
+                    jobs,
+                    &|| {},
+                );
+                match batch {
+                    Ok(games) => {
+                        for g in games {
+                            ran.extend(g.effects_run().iter().copied());
+                            let repro = format!(
+                                "reproduce with `arena sim {what} --seed {} --players {}{packs}`",
+                                g.seed(),
+                                mix.named
+                            );
+                            g.problems(what, table.spec.seats(), &repro, &mut note);
+                        }
                     }
+                    Err(e) => note(
+                        format!("batch {what}"),
+                        Diagnostic::error(Code::SimFailed, format!("cannot play `{what}`: {e}"))
+                            .help("see the message"),
+                    ),
                 }
-                Err(e) => note(
-                    format!("batch {what}"),
-                    Diagnostic::error(Code::SimFailed, format!("cannot play `{what}`: {e}")).help("see the message"),
-                ),
             }
         }
-    };
-    for setup in &setups {
-        let seats = content.setups.get(setup.as_str()).map_or(2, |s| s.value.teams.len());
-        play(&Teams::Setup(setup.clone()), seats, setup, &mut note);
     }
-    // Random teams for every Scenario too, so every loaded Character plays:
-    // each number of players it allows (Prime Time's 3 and 4).
-    let _ = &random;
-    for (scenario, sc) in content.scenarios.iter() {
-        let players = &sc.value.players;
-        for seats in (players.min.max(2) as usize)..=(players.max.min(4) as usize) {
-            let what = if seats == GameSetup::default_seats(&sc.value) {
-                format!("{scenario} --random-teams")
-            } else {
-                format!("{scenario} --random-teams --seats {seats}")
-            };
-            play(&Teams::Random(scenario.to_string()), seats, &what, &mut note);
-        }
-    }
-    // Invictus team games, when gods are loaded (`crate::sim::invictus::check_sims`).
-    let (invictus_ran, invictus_found) = crate::sim::invictus::check_sims(loaded, n, jobs, &packs);
-    ran.borrow_mut().extend(invictus_ran);
-    for (key, d) in invictus_found {
-        note(key, d);
-    }
-    let coverage = effect_coverage(loaded, &ran.borrow());
+    let coverage = effect_coverage(loaded, &ran);
     let mut diagnostics: Vec<Diagnostic> = problems
         .into_values()
         .map(|(mut d, count)| {
@@ -108,7 +90,7 @@ pub fn check_sims(loaded: &crate::loaded::Loaded, n: u64, jobs: usize) -> SimChe
                 .path(format!("{card} {effect}")),
         );
     }
-    SimCheck { diagnostics, coverage }
+    SimCheck { diagnostics, coverage, played }
 }
 
 /// A pack folder as a `--pack` argument that works pasted in the folder
@@ -156,73 +138,6 @@ pub(super) fn effect_coverage(
         }
     }
     coverage
-}
-
-/// One game of `arena check --sims`: its engine error, an unfinished game, and one
-/// diagnostic per failing script line, each with the command that plays it again.
-pub(super) fn report_game(
-    g: &GameSummary,
-    what: &str,
-    players: &str,
-    packs: &str,
-    note: &mut dyn FnMut(String, crate::diag::Diagnostic),
-) {
-    use crate::diag::{Code, Diagnostic, Location};
-    let repro = format!("reproduce with `arena sim {what} --seed {} --players {players}{packs}`", g.seed);
-    if let Some(e) = &g.error {
-        note(
-            format!("error {what} {e}"),
-            Diagnostic::error(Code::SimFailed, format!("`{what}`, seed {}: {e}", g.seed)).help(repro.clone()),
-        );
-        return;
-    }
-    if g.rounds == 0 {
-        note(
-            format!("unfinished {what}"),
-            Diagnostic::error(Code::SimFailed, format!("`{what}`, seed {}: the game did not end", g.seed))
-                .help(repro.clone()),
-        );
-    }
-    // Over before anyone played: a rule that ends the game at once, most likely.
-    if g.ended_before_activation {
-        let by = match &g.ended_by {
-            Some(rule) => format!(": Scenario rule `{rule}` ended it"),
-            None => String::new(),
-        };
-        note(
-            format!("ended early {what}"),
-            Diagnostic::warning(
-                Code::SimFailed,
-                format!("`{what}`, seed {}: the game ended in Round {} before any Activation{by}", g.seed, g.rounds),
-            )
-            .with_note("a game that ends before any Character is activated is usually a rule ending it too soon (`game:end_game()` at `round-start`?)")
-            .help(repro.clone()),
-        );
-    }
-    let mut this_game = std::collections::BTreeSet::new();
-    for f in g.effect_failures.iter().filter(|f| this_game.insert((*f).clone())) {
-        // "file:line: card effect: message"
-        let mut parts = f.splitn(3, ':');
-        let (file, line, rest) =
-            (parts.next().unwrap_or_default(), parts.next().unwrap_or_default(), parts.next().unwrap_or_default());
-        let line: usize = line.trim().parse().unwrap_or(1);
-        let code = if rest.contains("instruction budget exhausted") {
-            Code::ScriptBudget
-        } else if rest.contains("not enough memory") || rest.contains("memory limit") {
-            Code::ScriptMemory
-        } else {
-            Code::ScriptError
-        };
-        // One diagnostic per script line, however its message varies.
-        let key = if file.is_empty() { f.clone() } else { format!("{file}:{line}") };
-        note(
-            key,
-            Diagnostic::error(code, format!("in a simulated game: {}", rest.trim()))
-                .at(Location { file: file.into(), span: None, line, column: 1 })
-                .with_note(format!("first seen in `{what}`, seed {}", g.seed))
-                .help(repro.clone()),
-        );
-    }
 }
 
 /// Play every situation of the loaded packs (`situations/*.toml`, docs/

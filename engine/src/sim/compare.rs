@@ -30,7 +30,8 @@
 use std::collections::{BTreeMap, BTreeSet};
 use std::sync::Arc;
 
-use super::{GameSummary, Policy, Teams};
+use super::aristeia_game::{GameSummary, Teams};
+use super::policy::Policy;
 use crate::content::Content;
 use crate::model::Id;
 use crate::rules::game::{GameSetup, OptionalRule};
@@ -193,7 +194,7 @@ pub fn compare_batch(
             None => Ok(s),
         }
     };
-    let b = super::batch_of_setups(
+    let b = super::aristeia_game::batch_of_setups(
         base.content.clone(),
         base.scripts.clone(),
         &setup,
@@ -202,7 +203,7 @@ pub fn compare_batch(
         jobs,
         progress,
     )?;
-    let c = super::batch_of_setups(
+    let c = super::aristeia_game::batch_of_setups(
         changed.content.clone(),
         changed.scripts.clone(),
         &changed_setup,

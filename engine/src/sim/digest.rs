@@ -3,23 +3,10 @@
 
 use std::sync::Arc;
 
-use super::{Policy, Teams, play_with};
+use super::aristeia_game::{Teams, digest, play_with};
+use super::policy::Policy;
 use crate::content::Content;
 use crate::script::runtime::{Limits, Runtime, ScriptSet};
-
-/// The BLAKE3 hash (hex) of a game's record: its events and its answers, as
-/// the JSON `arena sim --format json` prints them, and its count of failed
-/// effects. Two games with the same digest told the same story with the same
-/// answers.
-pub fn digest(record: &super::Record) -> String {
-    let mut h = blake3::Hasher::new();
-    // Serializing plain data to a Vec cannot fail.
-    h.update(&serde_json::to_vec(&record.events).unwrap_or_default());
-    h.update(b"\n");
-    h.update(&serde_json::to_vec(&record.answers).unwrap_or_default());
-    h.update(format!("\n{}", record.effect_failures).as_bytes());
-    h.finalize().to_hex().to_string()
-}
 
 /// The [`digest`] of each game of `seeds`, in seed order (an engine error is
 /// digested as its message), played one after another on one Lua VM, and the

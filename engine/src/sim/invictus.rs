@@ -1,10 +1,16 @@
-//! Headless Invictus games: [`play`] one seeded game, [`batch`] many in
-//! parallel (rayon, one Lua VM per worker), a [`Report`] with the win rate
-//! of every god and every seat (95% Wilson intervals) and the mean game
-//! length. Replay files of Invictus games are `crate::replay_file`'s
-//! (format 2, both games).
+//! Headless Invictus games: [`play`] one seeded game, [`batch`] many
+//! through the one runner, a [`Report`] with the win rate of every god and
+//! every seat (95% Wilson intervals) and the mean game length, computed
+//! from an [`InvictusTally`] (exact counts that add up across shards).
+//! Invictus in the registry is `InvictusRules` (`invictus_rules.rs`).
+//! Replay files of Invictus games are `crate::replay_file`'s (format 2,
+//! both games).
 
-use super::{Policy, Rate};
+use super::batch::failures_warning;
+use super::batch::{Seeded, each_seed};
+use super::policy::Policy;
+use super::rate::Rate;
+use super::rules::{BatchTally, Played, ReportContext, Summary, Text};
 use crate::content::Content;
 use crate::invictus::api;
 use crate::invictus::decision::Controller;
@@ -13,6 +19,7 @@ use crate::invictus::game::{Game, InvictusSetup};
 use crate::invictus::state::Outcome;
 use crate::script::runtime::{Limits, Runtime, ScriptSet};
 use std::collections::BTreeMap;
+use std::fmt::Write as _;
 use std::sync::Arc;
 
 /// A controller of `policy` for seat `seat` of the game seeded `seed`.
@@ -136,7 +143,8 @@ pub struct GameSummary {
     pub effects_run: Vec<usize>,
 }
 
-/// Play the games of `seeds` on `jobs` threads; results in seed order.
+/// Play the games of `seeds` on `jobs` threads through the one runner
+/// (`sim::run`); results in seed order.
 ///
 /// # Errors
 /// Too many jobs, or the thread pool could not start.
@@ -149,48 +157,53 @@ pub fn batch(
     jobs: usize,
     progress: &(dyn Fn() + Sync),
 ) -> Result<Vec<GameSummary>, String> {
-    use rayon::prelude::*;
-    if jobs > crate::sim::MAX_JOBS {
-        return Err(format!("--jobs {jobs}: at most {} worker threads", crate::sim::MAX_JOBS));
+    let vm = || runtime(content.clone(), scripts.clone());
+    each_seed(&vm, seeds, jobs, progress, &|rt, seed| match rt {
+        Ok(rt) => batch_game(&content, rt, setup, seed, policies),
+        Err(e) => GameSummary::failed(seed, e.clone()),
+    })
+}
+
+/// Play the game seeded `seed` with a player of each policy (cycled over
+/// the seats) and sum it up.
+pub(super) fn batch_game(
+    content: &Content,
+    rt: &Runtime,
+    setup: &InvictusSetup,
+    seed: u64,
+    policies: &[Policy],
+) -> GameSummary {
+    match play(content, rt, setup, seed, policies) {
+        Ok(r) => GameSummary {
+            seed,
+            winner: r.winner,
+            turns: r.turns,
+            gods: r.gods,
+            teams: r.teams,
+            effect_failures: r.effect_failures,
+            last_failure: r.last_failure,
+            error: None,
+            effects_run: r.effects_run,
+        },
+        Err(e) => GameSummary::failed(seed, e),
     }
-    let pool = rayon::ThreadPoolBuilder::new().num_threads(jobs.max(1)).build().map_err(|e| e.to_string())?;
-    Ok(pool.install(|| {
-        seeds
-            .into_par_iter()
-            .map_init(
-                || runtime(content.clone(), scripts.clone()),
-                |rt, seed| {
-                    let result =
-                        rt.as_ref().map_err(Clone::clone).and_then(|rt| play(&content, rt, setup, seed, policies));
-                    progress();
-                    match result {
-                        Ok(r) => GameSummary {
-                            seed,
-                            winner: r.winner,
-                            turns: r.turns,
-                            gods: r.gods,
-                            teams: r.teams,
-                            effect_failures: r.effect_failures,
-                            last_failure: r.last_failure,
-                            error: None,
-                            effects_run: r.effects_run,
-                        },
-                        Err(e) => GameSummary {
-                            seed,
-                            winner: None,
-                            turns: 0,
-                            gods: Vec::new(),
-                            teams: Vec::new(),
-                            effect_failures: 0,
-                            last_failure: None,
-                            error: Some(e),
-                            effects_run: Vec::new(),
-                        },
-                    }
-                },
-            )
-            .collect()
-    }))
+}
+
+impl GameSummary {
+    /// A game the engine could not play.
+    pub(super) fn failed(seed: u64, error: String) -> GameSummary {
+        GameSummary {
+            seed,
+            winner: None,
+            turns: 0,
+            gods: Vec::new(),
+            teams: Vec::new(),
+            effect_failures: 0,
+            last_failure: None,
+            error: Some(error),
+            effects_run: Vec::new(),
+        }
+    }
 }
 
 /// Games and wins of a god or a seat.
@@ -224,36 +237,9 @@ pub struct Report {
 }
 
 impl Report {
-    /// The report of a batch.
+    /// The report of a batch: its [`InvictusTally`]'s.
     pub fn of(games: &[GameSummary]) -> Report {
-        let played: Vec<&GameSummary> = games.iter().filter(|g| g.error.is_none()).collect();
-        let mut gods: BTreeMap<String, (usize, usize)> = BTreeMap::new();
-        let seats_n = played.iter().map(|g| g.gods.len()).max().unwrap_or(0);
-        let mut seats = vec![(0usize, 0usize); seats_n];
-        for g in &played {
-            for (s, god) in g.gods.iter().enumerate() {
-                let won = g.winner == Some(g.teams[s]);
-                let e = gods.entry(god.clone()).or_default();
-                e.0 += 1;
-                e.1 += usize::from(won);
-                seats[s].0 += 1;
-                seats[s].1 += usize::from(won);
-            }
-        }
-        let line = |(games, wins): (usize, usize)| WinLine { games, wins, rate: Rate::of(wins, games) };
-        Report {
-            games: games.len(),
-            decided: played.iter().filter(|g| g.winner.is_some()).count(),
-            errors: games.len() - played.len(),
-            effect_failures: played.iter().map(|g| g.effect_failures).sum(),
-            mean_turns: if played.is_empty() {
-                0.0
-            } else {
-                played.iter().map(|g| g.turns as f64).sum::<f64>() / played.len() as f64
-            },
-            gods: gods.into_iter().map(|(k, v)| (k, line(v))).collect(),
-            seats: seats.into_iter().map(line).collect(),
-        }
+        InvictusTally::of(games).report()
     }
 }
 
@@ -298,85 +284,309 @@ impl std::fmt::Display for Report {
     }
 }
 
-/// The Invictus part of `arena check --sims N`: `N` 4-player and `N`
-/// 6-player team games (a greedy seat beside random ones, then the other
-/// way round). Returns the scripts that ran and one diagnostic per problem
-/// (keyed, to count repeats), each with the command that plays it again.
-pub fn check_sims(
-    loaded: &crate::loaded::Loaded,
-    n: u64,
-    jobs: usize,
-    packs: &str,
-) -> (Vec<usize>, Vec<(String, crate::diag::Diagnostic)>) {
-    use crate::diag::{Code, Diagnostic};
-    let content = Arc::new(loaded.content.clone());
-    let mut ran = Vec::new();
-    let mut found = Vec::new();
-    let half = n.div_ceil(2);
-    let mixes: [(&[Policy], std::ops::Range<u64>, &str); 2] = [
-        (&[Policy::Greedy, Policy::Random], 1..half + 1, "greedy,random"),
-        (&[Policy::Random, Policy::Greedy], half + 1..n + 1, "random,greedy"),
-    ];
-    for players in [4usize, 6] {
-        if content.gods.len() < players {
-            continue;
+impl Seeded for GameSummary {
+    fn seed_of(&self) -> u64 {
+        self.seed
+    }
+}
+
+impl Summary for GameSummary {
+    fn seed(&self) -> u64 {
+        self.seed
+    }
+
+    fn effects_run(&self) -> &[usize] {
+        &self.effects_run
+    }
+
+    fn to_json(&self) -> serde_json::Value {
+        serde_json::to_value(self).unwrap_or_default()
+    }
+
+    /// An engine error; else the last failed effect, and no team winning.
+    fn problems(&self, _what: &str, seats: usize, repro: &str, note: &mut dyn FnMut(String, crate::diag::Diagnostic)) {
+        use crate::diag::{Code, Diagnostic};
+        if let Some(e) = &self.error {
+            note(
+                format!("invictus error {e}"),
+                Diagnostic::error(Code::SimFailed, format!("Invictus, {seats} players, seed {}: {e}", self.seed))
+                    .help(repro),
+            );
+            return;
         }
-        let setup = InvictusSetup::teams(players);
-        for (policies, seeds, named) in mixes.iter().filter(|m| !m.1.is_empty()) {
-            let games = match batch(
-                content.clone(),
-                loaded.script_set.clone(),
-                &setup,
-                seeds.clone(),
-                policies,
-                jobs,
-                &|| {},
-            ) {
-                Ok(g) => g,
-                Err(e) => {
-                    found.push((
-                        format!("invictus batch {players}"),
-                        Diagnostic::error(Code::SimFailed, format!("cannot play Invictus with {players} players: {e}")),
-                    ));
-                    continue;
-                }
-            };
-            for g in games {
-                ran.extend(g.effects_run.iter().copied());
-                let repro = format!(
-                    "reproduce with `arena sim invictus --seats {players} --seed {} --players {named}{packs}`",
-                    g.seed
-                );
-                if let Some(e) = &g.error {
-                    found.push((
-                        format!("invictus error {e}"),
-                        Diagnostic::error(
-                            Code::SimFailed,
-                            format!("Invictus, {players} players, seed {}: {e}", g.seed),
-                        )
-                        .help(repro),
-                    ));
-                    continue;
-                }
-                if let Some(f) = &g.last_failure {
-                    found.push((
-                        format!("invictus effect {f}"),
-                        Diagnostic::error(Code::ScriptError, format!("in a simulated Invictus game: {f}"))
-                            .help(repro.clone()),
-                    ));
-                }
-                if g.winner.is_none() {
-                    found.push((
-                        format!("invictus unfinished {players}"),
-                        Diagnostic::warning(
-                            Code::SimFailed,
-                            format!("Invictus, {players} players, seed {}: no team won", g.seed),
-                        )
-                        .help(repro),
-                    ));
-                }
-            }
+        if let Some(f) = &self.last_failure {
+            note(
+                format!("invictus effect {f}"),
+                Diagnostic::error(Code::ScriptError, format!("in a simulated Invictus game: {f}")).help(repro),
+            );
+        }
+        if self.winner.is_none() {
+            note(
+                format!("invictus unfinished {seats}"),
+                Diagnostic::warning(
+                    Code::SimFailed,
+                    format!("Invictus, {seats} players, seed {}: no team won", self.seed),
+                )
+                .help(repro),
+            );
         }
     }
-    (ran, found)
+
+    fn as_any(&self) -> &dyn std::any::Any {
+        self
+    }
+
+    fn into_any(self: Box<Self>) -> Box<dyn std::any::Any> {
+        self
+    }
+}
+
+/// One Invictus game played whole, with its setup.
+pub(super) struct InvictusPlayed {
+    pub(super) setup: InvictusSetup,
+    pub(super) record: Record,
+}
+
+impl Played for InvictusPlayed {
+    fn answers(&self) -> &[usize] {
+        &self.record.answers
+    }
+
+    fn narrative(&self) -> String {
+        self.record.narrative()
+    }
+
+    fn to_json(&self) -> serde_json::Value {
+        serde_json::json!({ "kind": "invictus-sim-game", "setup": self.setup, "record": self.record })
+    }
+
+    fn effect_failures(&self) -> usize {
+        self.record.effect_failures
+    }
+
+    /// BLAKE3 of the events and answers as JSON and the count of failed
+    /// effects, as Aristeia!'s `sim::digest`.
+    fn digest(&self) -> String {
+        let mut h = blake3::Hasher::new();
+        h.update(&serde_json::to_vec(&self.record.events).unwrap_or_default());
+        h.update(b"\n");
+        h.update(&serde_json::to_vec(&self.record.answers).unwrap_or_default());
+        h.update(format!("\n{}", self.record.effect_failures).as_bytes());
+        h.finalize().to_hex().to_string()
+    }
+}
+
+// ---------------------------------------------------------------------------
+// The tally: exact counts that add up across shards (`InvictusTally::of(games).report()` is
+// `Report::of(games)`: the mean turns are an integer sum over a count, exact in `f64` below 2^53).
+
+/// How many games with an engine error or a failed effect a tally names
+/// (the first ones, in seed order); the counts are always complete.
+pub const MAX_FAILURES: usize = super::tally::MAX_FAILURES;
+
+/// Games played by a god or from a seat, and games its team won.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, serde::Serialize, serde::Deserialize)]
+pub struct Wins {
+    /// Games played.
+    pub games: u64,
+    /// Of those, games its team won.
+    pub wins: u64,
+}
+
+/// A game with an engine error or a failed effect.
+#[derive(Debug, Clone, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
+pub struct Failure {
+    /// Its seed.
+    pub seed: u64,
+    /// The engine error, or the last failed effect.
+    pub what: String,
+}
+
+/// The exact counts of an Invictus batch: what its [`Report`] is computed from.
+#[derive(Debug, Clone, PartialEq, Eq, Default, serde::Serialize, serde::Deserialize)]
+pub struct InvictusTally {
+    /// Games in the batch.
+    pub games: u64,
+    /// Games a team won.
+    pub decided: u64,
+    /// Games the engine could not play.
+    pub errors: u64,
+    /// Effects that failed, summed over the games played.
+    pub effect_failures: u64,
+    /// Games played with at least one failed effect.
+    pub games_with_effect_failures: u64,
+    /// Turns, summed over the games played.
+    pub turns: u64,
+    /// Per god.
+    pub gods: BTreeMap<String, Wins>,
+    /// Per seat, seat 1 first.
+    pub seats: Vec<Wins>,
+    /// The first [`MAX_FAILURES`] games with an engine error or a failed
+    /// effect, in seed order.
+    pub failures: Vec<Failure>,
+}
+
+fn sum(a: u64, b: u64, what: &str) -> Result<u64, String> {
+    a.checked_add(b).ok_or_else(|| format!("the `{what}` counts add up past 2^64"))
+}
+
+fn within(what: &str, n: u64, bound: u128, of: &str) -> Result<(), String> {
+    if u128::from(n) > bound {
+        return Err(format!("`{what}` is {n}, more than {of} allow ({bound})"));
+    }
+    Ok(())
+}
+
+impl InvictusTally {
+    /// The counts of `games`, in seed order.
+    pub fn of<'g>(games: impl IntoIterator<Item = &'g GameSummary>) -> InvictusTally {
+        let mut t = InvictusTally::default();
+        for g in games {
+            t.games += 1;
+            if let Some(what) = g.error.as_ref().or(g.last_failure.as_ref()) {
+                if t.failures.len() < MAX_FAILURES {
+                    t.failures.push(Failure { seed: g.seed, what: what.clone() });
+                }
+            }
+            if g.error.is_some() {
+                t.errors += 1;
+                continue;
+            }
+            t.decided += u64::from(g.winner.is_some());
+            t.effect_failures += g.effect_failures as u64;
+            t.games_with_effect_failures += u64::from(g.effect_failures > 0);
+            t.turns += u64::from(g.turns);
+            if t.seats.len() < g.gods.len() {
+                t.seats.resize(g.gods.len(), Wins::default());
+            }
+            for (s, god) in g.gods.iter().enumerate() {
+                let won = u64::from(g.teams.get(s).is_some_and(|t| g.winner == Some(*t)));
+                let e = t.gods.entry(god.clone()).or_default();
+                e.games += 1;
+                e.wins += won;
+                t.seats[s].games += 1;
+                t.seats[s].wins += won;
+            }
+        }
+        t
+    }
+
+    /// The rates and means of these counts.
+    pub fn report(&self) -> Report {
+        let played = self.games - self.errors.min(self.games);
+        let line = |w: &Wins| WinLine {
+            games: w.games as usize,
+            wins: w.wins as usize,
+            rate: Rate::of(w.wins as usize, w.games as usize),
+        };
+        Report {
+            games: self.games as usize,
+            decided: self.decided as usize,
+            errors: self.errors as usize,
+            effect_failures: self.effect_failures as usize,
+            mean_turns: if played == 0 { 0.0 } else { self.turns as f64 / played as f64 },
+            gods: self.gods.iter().map(|(k, v)| (k.clone(), line(v))).collect(),
+            seats: self.seats.iter().map(line).collect(),
+        }
+    }
+}
+
+impl BatchTally for InvictusTally {
+    fn merge(&mut self, other: &dyn BatchTally) -> Result<(), String> {
+        let o = other.as_any().downcast_ref::<InvictusTally>().ok_or("the tallies are of two different games")?;
+        self.games = sum(self.games, o.games, "games")?;
+        self.decided = sum(self.decided, o.decided, "decided")?;
+        self.errors = sum(self.errors, o.errors, "errors")?;
+        self.effect_failures = sum(self.effect_failures, o.effect_failures, "effect_failures")?;
+        self.games_with_effect_failures =
+            sum(self.games_with_effect_failures, o.games_with_effect_failures, "games_with_effect_failures")?;
+        self.turns = sum(self.turns, o.turns, "turns")?;
+        for (god, w) in &o.gods {
+            let e = self.gods.entry(god.clone()).or_default();
+            e.games = sum(e.games, w.games, "gods games")?;
+            e.wins = sum(e.wins, w.wins, "gods wins")?;
+        }
+        if self.seats.len() < o.seats.len() {
+            self.seats.resize(o.seats.len(), Wins::default());
+        }
+        for (a, b) in self.seats.iter_mut().zip(&o.seats) {
+            a.games = sum(a.games, b.games, "seats games")?;
+            a.wins = sum(a.wins, b.wins, "seats wins")?;
+        }
+        let room = MAX_FAILURES.saturating_sub(self.failures.len());
+        self.failures.extend(o.failures.iter().take(room).cloned());
+        Ok(())
+    }
+
+    /// Every game a team's win, a game without a winner or an engine error;
+    /// at most `seats` seats, each seat's and god's wins within its games,
+    /// its games within those played; the failures named among the seeds,
+    /// in order.
+    fn check(&self, seeds: std::ops::Range<u64>, seats: usize) -> Result<(), String> {
+        let games = seeds.end.saturating_sub(seeds.start);
+        if self.games != games {
+            return Err(format!(
+                "`games` is {}, but the shard plays {games} (seeds {}-{})",
+                self.games,
+                seeds.start,
+                seeds.end.saturating_sub(1)
+            ));
+        }
+        within("errors", self.errors, u128::from(games), "the games")?;
+        let played = u128::from(games - self.errors);
+        within("decided", self.decided, played, "the games played")?;
+        within("games_with_effect_failures", self.games_with_effect_failures, played, "the games played")?;
+        within("turns", self.turns, played * u128::from(u32::MAX), "the games played")?;
+        if self.seats.len() > seats {
+            return Err(format!("`seats` counts {} seats; the batch has {seats}", self.seats.len()));
+        }
+        for (i, s) in self.seats.iter().enumerate() {
+            within(&format!("seats[{i}].games"), s.games, played, "the games played")?;
+            within(&format!("seats[{i}].wins"), s.wins, u128::from(s.games), "that seat's games")?;
+        }
+        for (god, w) in &self.gods {
+            within(&format!("gods.{god}.games"), w.games, played * seats as u128, "the seats of the games played")?;
+            within(&format!("gods.{god}.wins"), w.wins, u128::from(w.games), "its games")?;
+        }
+        let failed = u128::from(self.errors) + u128::from(self.games_with_effect_failures);
+        within("failures", self.failures.len() as u64, failed.min(MAX_FAILURES as u128), "the games with failures")?;
+        if let Some(f) = self.failures.iter().find(|f| !seeds.contains(&f.seed)) {
+            return Err(format!("`failures` names seed {}, which the shard does not play", f.seed));
+        }
+        if self.failures.windows(2).any(|w| w[0].seed >= w[1].seed) {
+            return Err("`failures` are not in seed order".to_string());
+        }
+        Ok(())
+    }
+
+    fn to_json(&self) -> serde_json::Value {
+        serde_json::to_value(self).unwrap_or_default()
+    }
+
+    fn report_json(&self) -> serde_json::Value {
+        serde_json::to_value(self.report()).unwrap_or_default()
+    }
+
+    fn clean(&self) -> bool {
+        self.errors == 0 && self.effect_failures == 0
+    }
+
+    /// The warning of a batch with failures, the per-god and per-seat table
+    /// (`Report`'s), then the first failed games (every one with `-v`).
+    fn text(&self, _games: &[Box<dyn Summary>], _players: &[Policy], context: &ReportContext<'_>) -> Text {
+        let mut out = String::new();
+        let played_with_failures = self.games_with_effect_failures as usize;
+        if let Some(line) = failures_warning(self.games as usize, played_with_failures, self.errors as usize) {
+            let _ = writeln!(out, "{line}");
+        }
+        let _ = write!(out, "{}", self.report());
+        for f in self.failures.iter().take(if context.verbose { usize::MAX } else { 5 }) {
+            let _ = writeln!(out, "seed {}: {}", f.seed, f.what);
+        }
+        Text { out, err: String::new() }
+    }
+
+    fn as_any(&self) -> &dyn std::any::Any {
+        self
+    }
 }

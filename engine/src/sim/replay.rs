@@ -3,7 +3,8 @@
 //! Replay files are `crate::replay_file`'s (format 2, both games; it still
 //! reads this naming in Aristeia!'s format 1 files).
 
-use super::*;
+use crate::content::Content;
+use crate::rules::game::GameSetup;
 
 /// The setup a name gives: a setup id, or `random-teams:<scenario>` for a
 /// game with random teams drawn from its seed (`random-teams:<scenario>@4`

@@ -36,8 +36,18 @@
 
 use std::collections::BTreeMap;
 
-use super::tally::Composition;
 use crate::model::Id;
+
+/// Games with the same teams in seat order and the same outcome.
+#[derive(Debug, Clone, PartialEq, Eq, PartialOrd, Ord, serde::Serialize, serde::Deserialize)]
+pub struct Composition {
+    /// Each seat's Characters, sorted by id (a team is a set).
+    pub teams: Vec<Vec<Id>>,
+    /// The winning seat (0 for player 1), or none on a draw.
+    pub winner: Option<usize>,
+    /// How many games.
+    pub games: u64,
+}
 
 /// The ridge penalty `λ` on every parameter (log-odds scale): a Normal prior
 /// of mean 0 and variance `1/λ = 4`.

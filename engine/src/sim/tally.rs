@@ -10,7 +10,10 @@
 
 use std::collections::BTreeMap;
 
-use super::{CharacterReport, GameSummary, PositionReport, Rate, Report, Strengths};
+use super::aristeia_game::GameSummary;
+use super::rate::{Rate, is_zero as zero};
+pub use super::strength::Composition;
+use super::strength::Strengths;
 use crate::model::Id;
 use crate::rules::seats::{Seated, Table};
 
@@ -61,17 +64,6 @@ pub struct Tally {
     /// a ready-made setup is one of at most `seats + 1` entries.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub compositions: Vec<Composition>,
-}
-
-/// Games with the same teams in seat order and the same outcome.
-#[derive(Debug, Clone, PartialEq, Eq, PartialOrd, Ord, serde::Serialize, serde::Deserialize)]
-pub struct Composition {
-    /// Each seat's Characters, sorted by id (a team is a set).
-    pub teams: Vec<Vec<Id>>,
-    /// The winning seat (0 for player 1), or none on a draw.
-    pub winner: Option<usize>,
-    /// How many games.
-    pub games: u64,
 }
 
 /// The sums of one position at the table, counted clockwise from the player
@@ -150,10 +142,11 @@ fn within(what: &str, n: u64, bound: u128, of: &str) -> Result<(), String> {
 }
 
 impl Tally {
-    /// The counts of `games`.
-    pub fn of(games: &[GameSummary]) -> Tally {
+    /// The counts of `games` (a slice of summaries, or references to them).
+    pub fn of<'g>(games: impl IntoIterator<Item = &'g GameSummary>) -> Tally {
+        let mut games = games.into_iter().peekable();
         // Every game of a batch has the same table; an empty batch has two seats.
-        let table = games.first().map_or(Table::of(2), |g| g.victory_points.table());
+        let table = games.peek().map_or(Table::of(2), |g| g.victory_points.table());
         let mut t = Tally {
             wins: Seated::splat(table, 0),
             victory_points: Seated::splat(table, 0),
@@ -482,6 +475,87 @@ impl Tally {
                 .collect(),
             strength: Strengths::fit(&self.compositions, table.len()),
         }
+    }
+}
+
+/// What a batch amounted to.
+#[derive(Debug, Clone, serde::Serialize)]
+pub struct Report {
+    /// Games played.
+    pub games: usize,
+    /// Win rate of each player.
+    pub win_rate: Seated<Rate>,
+    /// Draws.
+    pub draws: usize,
+    /// Mean Victory Points of each player.
+    pub mean_victory_points: Seated<f64>,
+    /// Mean Frags of each player.
+    pub mean_frags: Seated<f64>,
+    /// Mean Rounds played.
+    pub mean_rounds: f64,
+    /// Games with at least one failed effect.
+    pub games_with_effect_failures: usize,
+    /// Games an engine error stopped.
+    pub errors: usize,
+    /// Games that ended before any Activation (suspicious: a Scenario rule
+    /// that ends the game at once?).
+    #[serde(skip_serializing_if = "zero")]
+    pub games_ended_before_activation: usize,
+    /// Win rate of each Character: games its team won over games it played.
+    pub characters: std::collections::BTreeMap<crate::model::Id, Rate>,
+    /// The balance readout of each Character (see [`CharacterReport`]).
+    pub per_character: std::collections::BTreeMap<crate::model::Id, CharacterReport>,
+    /// At Prime Time tables, the readout by position from the player who
+    /// received the Prime Time marker at Team Creation: index 0 is that
+    /// player, 1 the player to their left, and so on clockwise (`001 §
+    /// Preparation`). Empty for 2-seat batches.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub by_position: Vec<PositionReport>,
+    /// Each Character's strength adjusted for its teammates and opponents,
+    /// fitted to the games some team won ([`Strengths`]); none when no game
+    /// had a winner.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub strength: Option<Strengths>,
+}
+
+/// One position at the table, counted clockwise from the first Prime Time
+/// (see [`Report::by_position`]).
+#[derive(Debug, Clone, serde::Serialize)]
+pub struct PositionReport {
+    /// Games won from this position over games played, with the 95% interval.
+    pub win_rate: Rate,
+    /// Mean Victory Points scored from this position.
+    pub mean_victory_points: f64,
+}
+
+impl Report {
+    /// Sum up a batch: the rates and means of its [`Tally`].
+    pub fn of(games: &[GameSummary]) -> Report {
+        Tally::of(games).report()
+    }
+}
+
+/// A Character's balance readout over a batch: games played, its side's win
+/// rate, and per-game means of Damage dealt and taken and of times sent to the
+/// Infirmary.
+#[derive(Debug, Clone, serde::Serialize)]
+pub struct CharacterReport {
+    /// Games it played (games an engine error stopped are left out).
+    pub games: usize,
+    /// Games its side won over games it played, with the 95% interval.
+    pub win_rate: Rate,
+    /// Mean Damage its Enemies suffered during its Activations, per game.
+    pub mean_damage_dealt: f64,
+    /// Mean Damage it suffered, per game.
+    pub mean_damage_taken: f64,
+    /// Mean times it was sent to the Infirmary, per game.
+    pub mean_infirmary: f64,
+}
+
+impl CharacterReport {
+    /// Every Character's readout over `games`.
+    pub fn of(games: &[GameSummary]) -> std::collections::BTreeMap<crate::model::Id, CharacterReport> {
+        Tally::of(games).report().per_character
     }
 }
 

@@ -11,12 +11,64 @@ use crate::content::Content;
 use crate::model::Id;
 use crate::rules::decision::{self, Controller};
 use crate::rules::event::Event;
-use crate::rules::game::{Checkpoint, Game, GameSetup};
+use crate::rules::game::{Checkpoint, Game, GameSetup, OptionalRule};
 use crate::rules::seats::PlayerId;
 use crate::rules::state::{GameState, View};
 use crate::script::runtime::Runtime;
 use std::cell::RefCell;
+use std::collections::BTreeSet;
 use std::rc::Rc;
+
+/// How an Aristeia! game was set up, as a replay file records it: a
+/// ready-made `setup` entry, or random teams for a Scenario, at a number of
+/// seats, with the optional rules played (`001 § Additional Rules`).
+#[derive(Debug, Clone, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct AristeiaSetup {
+    /// The `setup` entry's id (its Scenario, teams, Tactics decks and
+    /// Deployment Zones); with `random_teams`, the Scenario's id.
+    pub name: String,
+    /// Teams drawn from the seed (`GameSetup::random`: every loaded
+    /// Character, or the Scenario's own) instead of a setup's.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub random_teams: bool,
+    /// How many seats; absent: the setup's, or the Scenario's default
+    /// (`GameSetup::default_seats`; only in files upgraded from format 1).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub seats: Option<usize>,
+    /// The optional rules played; absent when none.
+    #[serde(default, skip_serializing_if = "BTreeSet::is_empty")]
+    pub optional_rules: BTreeSet<OptionalRule>,
+}
+
+impl AristeiaSetup {
+    /// The engine's setup of this game with `seed`.
+    ///
+    /// # Errors
+    /// The setup or Scenario is not loaded, or is not for that many seats.
+    pub fn game_setup(&self, content: &Content, seed: u64) -> Result<GameSetup, String> {
+        let mut game = if self.random_teams {
+            let sc = &content
+                .scenarios
+                .get(self.name.as_str())
+                .ok_or_else(|| format!("no Scenario `{}` is loaded", self.name))?;
+            let seats = self.seats.unwrap_or_else(|| GameSetup::default_seats(&sc.value));
+            GameSetup::random(content, &self.name, seats, seed)?
+        } else {
+            if !content.setups.contains_key(self.name.as_str()) {
+                return Err(format!("no setup `{}` is loaded", self.name));
+            }
+            let g = GameSetup::from_content(content, &self.name, seed)?;
+            let n = g.teams.table().len();
+            if self.seats.is_some_and(|s| s != n) {
+                return Err(format!("setup `{}` is for {n} players", self.name));
+            }
+            g
+        };
+        game.optional_rules = self.optional_rules.clone();
+        Ok(game)
+    }
+}
 
 /// A running Aristeia! game at a table (2 to 4 seats).
 pub type AristeiaTable<'a> = Replayed<'a, Aristeia<'a>>;

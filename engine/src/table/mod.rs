@@ -1,7 +1,8 @@
 //! One table for every game: a running game as a value (its pending
 //! [`Decision`], [`Table::apply`], [`Table::fork`]), the same interface for
-//! Aristeia! and Invictus, and a registry of the games by name ([`GAMES`],
-//! [`find`]). Models: OpenSpiel's `State` (`CurrentPlayer`, `LegalActions`,
+//! Aristeia! and Invictus; the registry of the games by name is
+//! `crate::sim::registry` (`GAMES`, `find`), above the batches it also
+//! describes. Models: OpenSpiel's `State` (`CurrentPlayer`, `LegalActions`,
 //! `ApplyAction`, `IsTerminal`, `Returns`, `Clone`) and boardgame.io's game
 //! object.
 //!
@@ -20,8 +21,8 @@
 //!
 //! - `log`: the event log, shared by forks;
 //! - `replay`: the machinery common to both games ([`Replayed`]);
-//! - `aristeia`, `invictus`: each game's engine behind it;
-//! - `registry`: [`Rules`], [`GAMES`], [`find`].
+//! - `aristeia`, `invictus`: each game's engine behind it (and
+//!   [`AristeiaSetup`], an Aristeia! game's setup as a replay file records it).
 //!
 //! Players are written once against [`Player`], which is handed a
 //! [`SeatView`]: what the deciding seat may know (`rules::view::View`,
@@ -33,17 +34,28 @@
 mod aristeia;
 mod invictus;
 mod log;
-mod registry;
 mod replay;
 
-pub use aristeia::{Aristeia, AristeiaTable, start_aristeia};
+pub use aristeia::{Aristeia, AristeiaSetup, AristeiaTable, start_aristeia};
 pub use invictus::{Invictus, InvictusTable, start_invictus};
 pub use log::Log;
-pub use registry::{AristeiaSetup, GAMES, Rules, Setup, find};
 pub use replay::{Engine, Feed, Passed, Replayed, Run, Stop};
 
 use crate::rules::seats::PlayerId;
 use serde::Serialize;
+
+/// How to set a game up, in terms every game reads (`sim::Rules::start`).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Setup {
+    /// Aristeia!: a `setup` id, or a Scenario id (random teams drawn from
+    /// the seed). Invictus: the seating, `teams` (or empty), `every-other`,
+    /// `random` or `free-for-all` (`003 § Team Assignment`).
+    pub name: String,
+    /// How many seats; `None`: the setup's, or the Scenario's default (Aristeia), 2 (Invictus).
+    pub seats: Option<usize>,
+    /// The RNG seed.
+    pub seed: u64,
+}
 
 /// A Decision as every game shows it: who decides, about what, and the
 /// legal options as text (the answer is an index into them). The game's own
@@ -357,6 +369,18 @@ pub trait Player {
     /// The index of an option of the pending Decision, or `None` to give up
     /// (the game stops at that Decision: [`play_out`] returns).
     fn choose(&mut self, seat: &SeatView<'_>) -> Option<usize>;
+}
+
+impl<P: Player + ?Sized> Player for &mut P {
+    fn choose(&mut self, seat: &SeatView<'_>) -> Option<usize> {
+        (**self).choose(seat)
+    }
+}
+
+impl<P: Player + ?Sized> Player for Box<P> {
+    fn choose(&mut self, seat: &SeatView<'_>) -> Option<usize> {
+        (**self).choose(seat)
+    }
 }
 
 /// How [`play_out`] left the table.

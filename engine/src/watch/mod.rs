@@ -52,7 +52,6 @@ pub use watcher::{StopHandle, WatchOptions, Watcher};
 use crate::content::Content;
 use crate::diag::{Diagnostic, SourceMap};
 use crate::load::{self, Loaded, Options, Summary};
-use crate::model::Id;
 use crate::rules::seats::{PlayerId, Seated};
 use crate::script::runtime::{Limits, Runtime, ScriptSet};
 use crate::sim::{GameSummary, Policy, Report};
@@ -118,19 +117,12 @@ impl Snapshot {
         random_teams: bool,
     ) -> Result<SimStats, String> {
         let content = self.content();
+        let named = crate::sim::Named::of(&content, scenario);
         let (setup, teams) = if random_teams {
-            let sc: Id = if content.scenarios.contains_key(scenario) {
-                scenario.into()
-            } else {
-                content
-                    .setups
-                    .get(scenario)
-                    .map(|s| s.value.scenario)
-                    .ok_or_else(|| format!("no Scenario or setup is called `{scenario}`"))?
-            };
-            (format!("{sc} (random teams)"), crate::sim::Teams::Random(sc.to_string()))
+            let sc = named.scenario.ok_or_else(|| format!("no Scenario or setup is called `{scenario}`"))?;
+            (format!("{sc} (random teams)"), crate::sim::Teams::Random(sc))
         } else {
-            let setup = setup_for(&content, scenario).ok_or_else(|| {
+            let setup = named.setup.ok_or_else(|| {
                 format!("no setup, and no Scenario with a ready-made setup, is called `{scenario}` (with --random-teams any Scenario id works)")
             })?;
             (setup.clone(), crate::sim::Teams::Setup(setup))
@@ -155,10 +147,7 @@ impl std::fmt::Debug for Snapshot {
 /// The setup a name stands for in `content`: a setup id as is, else the first
 /// ready-made setup of the Scenario with that id (as `arena sim` takes it).
 pub fn setup_for(content: &Content, name: &str) -> Option<String> {
-    if content.setups.contains_key(name) {
-        return Some(name.to_string());
-    }
-    content.setups.values().find(|s| s.value.scenario == name).map(|s| s.value.id.to_string())
+    crate::sim::Named::of(content, name).setup
 }
 
 /// A short simulation batch, summed up for comparing two versions of the content.

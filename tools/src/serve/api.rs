@@ -337,6 +337,7 @@ pub(super) fn game_for(content: &arena_engine::content::Content, q: &Query) -> R
             _ => return Err(Reply::error(400, format!("`seats` must be 2, 3 or 4, not `{v}`"))),
         },
     };
+    let named = arena_engine::sim::Named::of(content, name);
     if let Some(setup) = content.setups.get(name) {
         let own = setup.value.teams.len();
         return Ok(match seats {
@@ -344,8 +345,8 @@ pub(super) fn game_for(content: &arena_engine::content::Content, q: &Query) -> R
             _ => (name.to_string(), own),
         });
     }
-    if let Some(sc) = content.scenarios.get(name) {
-        let n = seats.unwrap_or_else(|| arena_engine::rules::game::GameSetup::default_seats(&sc.value));
+    if named.scenario.is_some() {
+        let n = seats.unwrap_or_else(|| named.default_seats(content));
         return Ok((arena_engine::sim::random_teams_name(content, name, n), n));
     }
     Err(Reply::error(404, format!("no setup and no Scenario is called `{name}`")))

@@ -46,19 +46,19 @@ impl Job {
         // As many greedy seats as the Scenario's table (Prime Time's: 3 or
         // `seats`); setups are 2-player, so other tables play random teams.
         let content = snap.content();
-        let scenario_of = content.setups.get(scenario).map_or(scenario, |s| s.value.scenario.as_str());
-        let Some(sc) = content.scenarios.get(scenario_of) else {
+        let named = arena_engine::sim::Named::of(&content, scenario);
+        let Some(scenario_of) = named.scenario.clone().filter(|s| content.scenarios.contains_key(s.as_str())) else {
             return Err(Reply::error(404, format!("no Scenario or setup is called `{scenario}`")));
         };
-        let seats = q.number("seats", arena_engine::rules::game::GameSetup::default_seats(&sc.value))?;
+        let seats = q.number("seats", named.default_seats(&content))?;
         if !(2..=4).contains(&seats) {
             return Err(Reply::error(400, format!("`seats` must be 2, 3 or 4, not {seats}")));
         }
         // As `Snapshot::simulate` names and picks them.
         let (setup, teams) = if random_teams || seats != 2 {
-            (format!("{scenario_of} (random teams)"), Teams::Random(scenario_of.to_string()))
+            (format!("{scenario_of} (random teams)"), Teams::Random(scenario_of))
         } else {
-            let Some(setup) = arena_engine::watch::setup_for(&content, scenario) else {
+            let Some(setup) = named.setup else {
                 return Err(Reply::error(
                     404,
                     format!(
