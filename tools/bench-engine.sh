@@ -34,6 +34,7 @@ done
 command -v valgrind >/dev/null || { echo "tools/bench.sh engine needs valgrind" >&2; exit 1; }
 
 mkdir -p target/bench
+root=$PWD
 load_before=$(cut -d' ' -f1-3 /proc/loadavg)
 echo "building this checkout: cargo build --release --locked -p arena" >&2
 cargo build --release --locked -p arena >target/bench/build.log 2>&1 || { tail -20 target/bench/build.log >&2; exit 1; }
@@ -60,7 +61,7 @@ new_dir=.
 
 # Instructions of one whole process.
 instructions() {
-    local out=target/bench/cg.$$
+    local out=$root/target/bench/cg.$$
     valgrind --tool=callgrind --callgrind-out-file="$out" "$@" >/dev/null 2>&1 || true
     callgrind_annotate "$out" 2>/dev/null | awk '/PROGRAM TOTALS/ { gsub(",", "", $1); print $1 }'
     rm -f "$out"
