@@ -1,4 +1,4 @@
-//! Small frictions of issue 13 (item 11): an unknown die names the valid ones,
+//! Diagnostics that say how to fix them: an unknown die names the valid ones,
 //! a blank die face may be written `blank`, and `lock-mismatch` names the pack,
 //! its folder and the lockfile line.
 

@@ -1,4 +1,4 @@
-//! `arena new` (issue 13, item 10): each kind of scaffold is a valid entry
+//! `arena new`, the scaffolds: each kind of scaffold is a valid entry
 //! with every required key, each key commented, and for effects a Lua script
 //! with its test; `arena check` passes on the result at once.
 

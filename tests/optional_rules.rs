@@ -1,5 +1,5 @@
-//! The optional rules of Prime Time (`001 § Additional Rules`; issue 15 item
-//! 7) as setup toggles, and the Artifacts of a Prime Time table (item 5):
+//! The optional rules of Prime Time (`001 § Additional Rules`) as setup
+//! toggles, and the Artifacts of a Prime Time table (`001`):
 //! the 9 Special Spaces with their blind placements, the Running Projectiles
 //! one per player, Artifact Deployment before Team Deployment. The rules
 //! that play inside a Round are situations too

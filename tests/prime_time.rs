@@ -1,4 +1,4 @@
-//! Prime Time games of 3 and 4 players (issue 15, `001`): every Scenario of
+//! Prime Time games of 3 and 4 players (`001`): every Scenario of
 //! the bundled aristeia-prime-time pack plays to its end, a few seeds of each
 //! (the 200-seed runs are `arena sim <scenario> --random-teams --seats N
 //! --games 200`); the table and order of `001 § Preparations` and `§ Round`
@@ -388,7 +388,7 @@ fn common_goals_bars_the_zones_of_available_blue_cards() {
 }
 
 /// Common Goals plays to its end with its Victory Points from the Objective
-/// cards (issue 15 item 4): red, orange and blue cards are claimed over a
+/// cards (`001 § Objective Cards`): red, orange and blue cards are claimed over a
 /// few seeds, and every Victory Point names the card that gave it.
 #[test]
 fn common_goals_scores_by_claiming_objective_cards() {

@@ -1,4 +1,4 @@
-//! Pictures (issue 18): `arena render map|situation|replay` as SVG, held by
+//! Pictures: `arena render map|situation|replay` as SVG, held by
 //! snapshots and parsed with an XML parser; the replay's positions (built
 //! from its events) agree with the engine's own state at every Decision; the
 //! Line of Sight overlay agrees with the geometry; text is escaped.
