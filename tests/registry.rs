@@ -169,3 +169,34 @@ fn one_games_tally_does_not_merge_anothers() {
     let err = a.merge(&*invictus.tally(&[])).unwrap_err();
     assert!(err.contains("two different games"), "{err}");
 }
+
+/// The games the committed digests record (tests/fixtures/digests, README
+/// there): 50 seeded games of each mode, the same events and answers for
+/// every seed. A change to the rules or the bundled content changes them on
+/// purpose and re-records them; speed work must leave them as they are.
+#[test]
+fn seeded_games_are_the_games_the_committed_digests_record() {
+    let modes: [(&str, &[&str]); 7] = [
+        ("assault-greedy-50", &["assault", "--players", "greedy"]),
+        ("assault-random-50", &["assault", "--players", "random"]),
+        ("crossover-assault-3-greedy-50", &["crossover-assault", "--seats", "3", "--players", "greedy"]),
+        ("crossover-assault-4-greedy-50", &["crossover-assault", "--seats", "4", "--players", "greedy"]),
+        ("invictus-4-greedy-50", &["invictus", "--seats", "4", "--players", "greedy"]),
+        ("invictus-4-random-50", &["invictus", "--seats", "4", "--players", "random"]),
+        ("invictus-6-greedy-50", &["invictus", "--seats", "6", "--players", "greedy"]),
+    ];
+    for (file, args) in modes {
+        let want =
+            std::fs::read_to_string(arena_tests::tests_dir().join("fixtures/digests").join(format!("{file}.txt")))
+                .unwrap_or_else(|e| panic!("{file}: {e}"));
+        let mut argv = vec!["sim"];
+        argv.extend_from_slice(args);
+        argv.extend_from_slice(&["--games", "50", "--digest"]);
+        let run = arena_tests::arena(&argv);
+        assert_eq!(run.code, 0, "{file}: {}", run.stderr);
+        assert_eq!(run.stdout.lines().count(), 51, "{file}: one line a seed and the `all` line");
+        for (got, want) in run.stdout.lines().zip(want.lines()) {
+            assert_eq!(got, want, "{file}: `arena sim {}` plays another game", args.join(" "));
+        }
+    }
+}

@@ -51,13 +51,18 @@ impl Id {
     /// # Errors
     /// `text` is new and the table already holds [`INTERN_LIMIT`] bytes.
     pub fn try_new(text: &str) -> Result<Id, String> {
+        Id::try_new_within(text, INTERN_LIMIT)
+    }
+
+    /// [`Id::try_new`] with the table's cap at `limit` bytes.
+    fn try_new_within(text: &str, limit: usize) -> Result<Id, String> {
         if let Some(u) = ustr::existing_ustr(text) {
             return Ok(Id(u));
         }
-        if ustr::total_allocated().saturating_add(text.len()) > INTERN_LIMIT {
+        if ustr::total_allocated().saturating_add(text.len()) > limit {
             return Err(format!(
                 "too many distinct names: the table of ids holds {} MiB, the most it may (a script or an input that makes a new name each time?)",
-                INTERN_LIMIT >> 20
+                limit >> 20
             ));
         }
         Ok(Id::new(text))
@@ -329,6 +334,22 @@ impl mlua::FromLua for Id {
 mod tests {
     use super::Id;
     use std::collections::{BTreeSet, HashMap};
+
+    /// Interned names are never freed, so untrusted input (a Lua script
+    /// making a new name at each call) may add names only while the table
+    /// is under its cap; names already in it are always found.
+    #[test]
+    fn a_new_name_past_the_cap_is_refused_and_a_known_one_is_still_found() {
+        let known = Id::new("valkyrie");
+        let full = ustr::total_allocated();
+        let refused = Id::try_new_within("a-name-no-pack-has-interned-yet", full);
+        assert!(refused.is_err(), "a new name past the cap is interned: {refused:?}");
+        assert!(refused.unwrap_err().contains("too many distinct names"));
+        assert!(ustr::existing_ustr("a-name-no-pack-has-interned-yet").is_none(), "the refused name was interned");
+        assert_eq!(Id::try_new_within("valkyrie", full), Ok(known));
+        let room = ustr::total_allocated() + 64;
+        assert_eq!(Id::try_new_within("a-name-with-room-left", room).map(|i| i.as_str()), Ok("a-name-with-room-left"));
+    }
 
     #[test]
     fn an_id_orders_hashes_and_prints_as_its_text() {
