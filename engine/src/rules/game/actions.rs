@@ -61,7 +61,7 @@ impl<'a> Game<'a> {
             .and_then(|t| t.source)
             .filter(|s| self.space_of(s).is_some());
         // Minions are not Characters: no Contender Attack (`000 § Contender`).
-        let implicit = if u.minion.is_none() { Some(&contender) } else { None };
+        let implicit = if u.minion.is_none() { Some(contender) } else { None };
         // The Scenario's Actions, for Characters (Crow Accumulator's capsules).
         let scenario: &[Action] = if u.minion.is_none() { &self.scenario().actions } else { &[] };
         let scenario = scenario.iter().filter(|s| !card.actions.iter().any(|a| a.id == s.id));
@@ -167,7 +167,7 @@ impl<'a> Game<'a> {
         let contender = contender();
         let scenario = self.scenario();
         let action =
-            card.actions.iter().chain(&scenario.actions).find(|a| a.id == action_id).unwrap_or(&contender).clone();
+            card.actions.iter().chain(&scenario.actions).find(|a| a.id == action_id).unwrap_or(contender).clone();
         if action.movement_cost > 0 {
             let u = self.unit_mut(id).expect("unit");
             u.movement_points = u.movement_points.saturating_sub(action.movement_cost);
@@ -286,7 +286,7 @@ impl<'a> Game<'a> {
             {
                 continue; // ran during the Roll
             }
-            if effect.optional && (action.roll.is_some() && successes == 0 || !self.optional(id, &effect.text)) {
+            if effect.optional && (action.roll.is_some() && successes == 0 || !self.optional(id, effect.text.clone())) {
                 continue;
             }
             let path = format!("actions[id={}].effects[{i}]", action.id);
@@ -316,7 +316,7 @@ impl<'a> Game<'a> {
         }
     }
 
-    pub(super) fn optional(&mut self, id: &str, prompt: &str) -> bool {
+    pub(super) fn optional(&mut self, id: &str, prompt: impl Into<std::borrow::Cow<'static, str>>) -> bool {
         let owner = self.unit(id).map(|u| u.owner).unwrap_or(PlayerId::seat(0));
         self.decide(owner, DecisionKind::OptionalEffect, Some(id), prompt, vec![Choice::Yes, Choice::No]) == Choice::Yes
     }

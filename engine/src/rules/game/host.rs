@@ -700,7 +700,13 @@ impl<'a> Game<'a> {
                 };
                 let decider = self.effect_player();
                 let opts = space_choices(options, "choose_space")?;
-                match self.decide(decider, DecisionKind::Space, self.state.active.clone().as_deref(), &prompt, opts) {
+                match self.decide(
+                    decider,
+                    DecisionKind::Space,
+                    self.state.active.clone().as_deref(),
+                    prompt.as_str(),
+                    opts,
+                ) {
                     Choice::Space { space } => ApiValue::Space([space.q as i64, space.r as i64]),
                     _ => ApiValue::Nil,
                 }
@@ -720,7 +726,7 @@ impl<'a> Game<'a> {
                 } else {
                     (DecisionKind::Choose, options.iter().map(|o| Choice::Text { text: o.to_string() }).collect())
                 };
-                match self.decide(decider, kind, self.state.active.clone().as_deref(), &prompt, opts) {
+                match self.decide(decider, kind, self.state.active.clone().as_deref(), prompt.as_str(), opts) {
                     Choice::Pick { id } => ApiValue::Str(id),
                     Choice::Text { text } => ApiValue::Str(Id::from(text)),
                     _ => ApiValue::Nil,

@@ -64,7 +64,7 @@ impl<'a> Game<'a> {
                 for e in others {
                     let p = owner_of(self, &e);
                     let q = format!("Does {e} add a Black die to {contender}'s Brawn against {id}'s Disengage?");
-                    if self.decide(p, DecisionKind::OptionalEffect, Some(&e), &q, vec![Choice::No, Choice::Yes])
+                    if self.decide(p, DecisionKind::OptionalEffect, Some(&e), q, vec![Choice::No, Choice::Yes])
                         == Choice::Yes
                     {
                         self.emit(Event::Log { text: format!("{e} adds a Black die to {contender}'s Brawn") });

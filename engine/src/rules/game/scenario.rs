@@ -233,7 +233,7 @@ impl<'a> Game<'a> {
 
     /// The Scoring Zones are now these; the narrative says so.
     pub(super) fn set_scoring_zones(&mut self, zones: Vec<Id>) {
-        self.state.scoring_zones = zones.clone();
+        self.state.scoring_zones = zones.as_slice().into();
         match <[Id; 1]>::try_from(zones) {
             Ok([zone]) => self.emit(Event::ScoringZone { zone }),
             Err(zones) => self.emit(Event::ScoringZones { zones }),

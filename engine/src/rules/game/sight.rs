@@ -140,6 +140,9 @@ impl<'a> Game<'a> {
             }
             let d = if a == b {
                 0
+            } else if a.is_adjacent(b) {
+                // What the search answers for neighbours, without its sets.
+                1
             } else {
                 match geometry::path_distance(a, b, |h| self.is_free(h), range.max as u32) {
                     Some(d) => d,

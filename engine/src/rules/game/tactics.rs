@@ -140,7 +140,7 @@ impl<'a> Game<'a> {
             let options =
                 std::iter::once(Choice::Done).chain(answers.into_iter().map(|a| Choice::Play { tactic: a })).collect();
             if let Choice::Play { tactic: no } =
-                self.decide(opponent, DecisionKind::Tactic, None, &format!("Answer {t}?"), options)
+                self.decide(opponent, DecisionKind::Tactic, None, format!("Answer {t}?"), options)
             {
                 // The answer is played like any Tactic (and may be answered in
                 // turn); its Lua Nullifies `t` with `game:nullify_tactic`.
