@@ -6,7 +6,9 @@ use crate::model::Id;
 impl<'a> Game<'a> {
     /// Every Action the Character can perform now, with its Targets.
     pub(super) fn legal_actions(&mut self, id: &str) -> Vec<Choice> {
-        let mut out = Vec::new();
+        // Room for a usual Actions Step's options (Move, the Attacks on each
+        // Target, six spaces, the Tactics, Done) without growing.
+        let mut out = Vec::with_capacity(24);
         let Some(u) = self.unit(id) else { return out };
         if !matches!(u.location, Location::Space(_)) {
             return out;

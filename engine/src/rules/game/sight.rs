@@ -17,6 +17,9 @@ pub(super) struct SightCache {
     scratch: Vec<(Hex, u8)>,
     sight: rustc_hash::FxHashMap<(Hex, Hex), Sight>,
     cover: rustc_hash::FxHashMap<(Hex, Hex), bool>,
+    /// Range's path lengths (`Game::path_distance`), by (from, to, limit):
+    /// they avoid the spaces units occupy, so they depend on the same positions.
+    paths: rustc_hash::FxHashMap<(Hex, Hex, u32), Option<u32>>,
 }
 
 impl<'a> Game<'a> {
@@ -55,6 +58,7 @@ impl<'a> Game<'a> {
             std::mem::swap(&mut cache.positions, &mut now);
             cache.sight.clear();
             cache.cover.clear();
+            cache.paths.clear();
         }
         cache.scratch = now;
         cache
@@ -127,6 +131,18 @@ impl<'a> Game<'a> {
         s
     }
 
+    /// The length of the shortest route from `a` to `b` through Free spaces,
+    /// at most `limit` ([`geometry::path_distance`]), kept in the
+    /// [`SightCache`] while nothing moves.
+    fn path_distance(&self, a: Hex, b: Hex, limit: u32) -> Option<u32> {
+        if let Some(d) = self.fresh_sight_cache().paths.get(&(a, b, limit)) {
+            return *d;
+        }
+        let d = geometry::path_distance(a, b, |h| self.is_free(h), limit);
+        self.sight_cache.borrow_mut().paths.insert((a, b, limit), d);
+        d
+    }
+
     /// Whether `to` is within `range` of `from` (`000 § Range`).
     pub(super) fn in_range(&self, from: &str, to: &str, range: &model::Range) -> bool {
         let (Some(a), Some(b)) = (self.space_of(from), self.space_of(to)) else { return false };
@@ -144,7 +160,7 @@ impl<'a> Game<'a> {
                 // What the search answers for neighbours, without its sets.
                 1
             } else {
-                match geometry::path_distance(a, b, |h| self.is_free(h), range.max as u32) {
+                match self.path_distance(a, b, range.max as u32) {
                     Some(d) => d,
                     None => return false,
                 }
