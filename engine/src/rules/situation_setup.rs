@@ -438,7 +438,7 @@ impl<'a> Game<'a> {
         g.state.round = sit.round;
         let table = g.state.players.table();
         if !sit.previous_round_vp.is_empty() && sit.round >= 2 {
-            g.state.scored = vec![Seated::splat(table, 0); sit.round as usize - 1];
+            g.state.scored = smallvec::SmallVec::from_elem(Seated::splat(table, 0), sit.round as usize - 1);
             for p in table.seats() {
                 g.state.scored[sit.round as usize - 2][p] = sit.previous_round_vp.get(p.index()).copied().unwrap_or(0);
             }
@@ -446,7 +446,7 @@ impl<'a> Game<'a> {
             return Err(SetupError::at("/previous_round_vp", "`previous_round_vp` needs `round` 2 or more"));
         }
         if !sit.frags_this_round.is_empty() {
-            g.state.fragged = vec![Seated::splat(table, 0); sit.round.max(1) as usize];
+            g.state.fragged = smallvec::SmallVec::from_elem(Seated::splat(table, 0), sit.round.max(1) as usize);
             for p in table.seats() {
                 g.state.fragged[sit.round.max(1) as usize - 1][p] =
                     sit.frags_this_round.get(p.index()).copied().unwrap_or(0);

@@ -19,6 +19,10 @@ use std::collections::{BTreeMap, BTreeSet};
 /// nothing for them. Serialized as a list, like a `Vec`.
 pub type IdList<const N: usize> = SmallVec<[Id; N]>;
 
+/// A count per player for each Round so far (index 0: Round 1), kept in
+/// place for eight Rounds (Scenarios last five or six, `000 § Scenarios`).
+pub type PerRound = SmallVec<[Seated<u32>; 8]>;
+
 /// Where a Character is.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
 pub enum Location {
@@ -211,12 +215,12 @@ pub struct GameState {
     #[serde(skip_serializing_if = "BTreeMap::is_empty")]
     pub counters: BTreeMap<Id, BTreeMap<Id, i64>>,
     /// Victory Points each player gained in each Round so far (index 0: Round 1).
-    #[serde(skip_serializing_if = "Vec::is_empty")]
-    pub scored: Vec<Seated<u32>>,
+    #[serde(skip_serializing_if = "SmallVec::is_empty")]
+    pub scored: PerRound,
     /// Frag tokens each player earned in each Round so far (index 0: Round
     /// 1); empty until the first Frag (`game:frags_earned`).
-    #[serde(skip_serializing_if = "Vec::is_empty")]
-    pub fragged: Vec<Seated<u32>>,
+    #[serde(skip_serializing_if = "SmallVec::is_empty")]
+    pub fragged: PerRound,
     /// The active Character, during an Activation.
     pub active: Option<Id>,
     /// Whether the game is over.
