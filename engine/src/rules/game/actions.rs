@@ -52,7 +52,7 @@ impl<'a> Game<'a> {
     /// The Actions `actor` can perform with `ap` Action Points, with their
     /// Targets: its card's (and the Contender Attack, for a Character).
     pub(super) fn action_options(&self, actor: &str, ap: u8) -> Vec<(Id, Option<Id>, u8)> {
-        let mut out = Vec::new();
+        let mut out = Vec::with_capacity(16);
         let Some(u) = self.unit(actor) else { return out };
         let card = self.card(actor);
         let contender = contender();
@@ -156,7 +156,7 @@ impl<'a> Game<'a> {
 
     pub(super) fn perform(&mut self, id: &str, action_id: &str, target: Option<&str>, cost: u8) -> Result<()> {
         {
-            let payer = self.acting_character(id).to_string();
+            let payer = Id::from(self.acting_character(id));
             let u = self.unit_mut(&payer).ok_or("no active unit")?;
             u.action_points = u.action_points.saturating_sub(cost);
         }
@@ -168,8 +168,7 @@ impl<'a> Game<'a> {
         let card = self.card(id);
         let contender = contender();
         let scenario = self.scenario();
-        let action =
-            card.actions.iter().chain(&scenario.actions).find(|a| a.id == action_id).unwrap_or(contender).clone();
+        let action = card.actions.iter().chain(&scenario.actions).find(|a| a.id == action_id).unwrap_or(contender);
         if action.movement_cost > 0 {
             let u = self.unit_mut(id).expect("unit");
             u.movement_points = u.movement_points.saturating_sub(action.movement_cost);

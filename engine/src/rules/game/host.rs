@@ -201,8 +201,8 @@ impl<'a> Game<'a> {
                 }
                 let spaces = self
                     .zone_spaces(zone)
-                    .into_iter()
-                    .filter(|h| self.is_free(*h))
+                    .iter()
+                    .filter(|h| self.is_free(**h))
                     .map(|h| [h.q as i64, h.r as i64])
                     .collect();
                 ApiValue::Spaces(spaces)

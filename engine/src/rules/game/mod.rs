@@ -163,7 +163,7 @@ pub struct Game<'a> {
     effect_failures: usize,
     /// The Scenario's rules to perform at each [`model::ScenarioWindow`]
     /// (indices into its `rules`, by the window's index).
-    scenario_hooks: Vec<Vec<usize>>,
+    scenario_hooks: std::rc::Rc<Vec<Vec<usize>>>,
     /// The dice a situation forces.
     pub(in crate::rules) forced: ForcedDice,
     /// How many events there were when a controller gave up, if one did.
@@ -450,7 +450,7 @@ impl<'a> Game<'a> {
             controllers: controllers.into(),
             snapshots: vec![],
             effect_failures: 0,
-            scenario_hooks: scenario::hooks(scenario),
+            scenario_hooks: std::rc::Rc::new(scenario::hooks(scenario)),
             forced: ForcedDice::default(),
             halted: None,
             capture_halt: false,

@@ -321,7 +321,7 @@ impl<'a> Game<'a> {
             .map(|(zid, _)| *zid)
             .collect();
         let mut spaces: Vec<Hex> =
-            zones.iter().flat_map(|z| self.zone_spaces(z)).filter(|h| self.is_free(*h)).collect();
+            zones.iter().flat_map(|z| self.zone_spaces(z).iter().copied()).filter(|h| self.is_free(*h)).collect();
         spaces.sort();
         spaces.dedup();
         if spaces.is_empty() {

@@ -193,14 +193,14 @@ impl<'a> Game<'a> {
         c
     }
 
-    pub(super) fn zone_spaces(&self, zone: &str) -> Vec<Hex> {
-        self.board.zones.get(zone).map(|z| z.1.clone()).unwrap_or_default()
+    pub(super) fn zone_spaces(&self, zone: &str) -> &[Hex] {
+        self.board.zones.get(zone).map_or(&[], |z| z.1.as_slice())
     }
 
     pub(super) fn zone_and_adjacent_free(&self, zone: &str) -> Vec<Hex> {
         let mut set: BTreeSet<Hex> = BTreeSet::new();
         for h in self.zone_spaces(zone) {
-            set.insert(h);
+            set.insert(*h);
             set.extend(h.neighbours());
         }
         set.into_iter().filter(|h| self.is_free(*h)).collect()
