@@ -52,7 +52,7 @@ impl<'a> Game<'a> {
     /// The Actions `actor` can perform with `ap` Action Points, with their
     /// Targets: its card's (and the Contender Attack, for a Character).
     pub(super) fn action_options(&self, actor: &str, ap: u8) -> Vec<(Id, Option<Id>, u8)> {
-        let mut out = Vec::with_capacity(16);
+        let mut out = Vec::new();
         let Some(u) = self.unit(actor) else { return out };
         let card = self.card(actor);
         let contender = contender();
@@ -91,10 +91,14 @@ impl<'a> Game<'a> {
                         }
                     }
                     if action.obstacle_targets && !action.attack {
+                        // One name buffer for every Barrier; an id only for those in Range.
+                        let mut id = String::new();
                         for b in &self.board.barriers {
-                            let id = format!("barrier@{},{}", b.q, b.r);
+                            use std::fmt::Write;
+                            id.clear();
+                            let _ = write!(id, "barrier@{},{}", b.q, b.r);
                             if self.in_range(actor, &id, range) {
-                                out.push((action.id, Some(Id::from(id)), action.cost));
+                                out.push((action.id, Some(Id::from(id.as_str())), action.cost));
                             }
                         }
                     }

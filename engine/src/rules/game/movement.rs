@@ -12,7 +12,7 @@ impl<'a> Game<'a> {
         let adjacent = self.adjacent_enemies(id);
         // A Minion forces a Disengage Roll only if it has Brawn; every adjacent
         // Enemy, Minions included, adds a Black die (`002 § Minion`; R11).
-        let mut contenders: Vec<Id> =
+        let mut contenders: IdList<6> =
             adjacent.iter().filter(|e| !self.is_minion(e) || !self.card(e).brawn.dice.is_empty()).cloned().collect();
         // "Until the end of this Activation, you do not make Disengage Rolls" (Barrel through).
         if !contenders.is_empty() && self.has_activation_effect(id, "no-disengage-rolls") {

@@ -79,7 +79,7 @@ impl<'a> Game<'a> {
         }
     }
 
-    pub(super) fn enemies(&self, of: &str) -> Vec<&Unit> {
+    pub(super) fn enemies(&self, of: &str) -> SmallVec<[&Unit; 12]> {
         let owner = self.unit(of).map(|u| u.owner);
         // Running Projectiles are nobody's Enemies: Obstacles both sides may Attack.
         self.state
@@ -89,8 +89,9 @@ impl<'a> Game<'a> {
             .collect()
     }
 
-    pub(super) fn adjacent_enemies(&self, id: &str) -> Vec<Id> {
-        let Some(h) = self.space_of(id) else { return vec![] };
+    /// The Enemies next to `id` (six spaces around it at most), in unit order.
+    pub(super) fn adjacent_enemies(&self, id: &str) -> IdList<6> {
+        let Some(h) = self.space_of(id) else { return IdList::new() };
         self.enemies(id)
             .into_iter()
             .filter(|e| matches!(e.location, Location::Space(s) if s.is_adjacent(h)))
