@@ -222,7 +222,7 @@ impl<'a> Game<'a> {
                 let mut defense = self.card(&t).defense.clone();
                 // The Defender's Roll is a Roll of its own (R22).
                 self.offer_focused(&t, &mut defense);
-                let check = self.check_cover(id, &t, &action);
+                let check = self.check_cover(id, &t, action);
                 if let Some(die) = check.attacker {
                     self.add_die_within_limit(id, &mut pool, &die);
                 }
@@ -231,7 +231,7 @@ impl<'a> Game<'a> {
                 }
                 let pools = self.own_roll_skills(id, Side::Active, Some(&t), [pool, defense]);
                 let pools = self.own_roll_skills(&t, Side::Opponent, Some(id), pools);
-                let [pool, defense] = self.before_roll_effects(id, Some(&t), &action, pools);
+                let [pool, defense] = self.before_roll_effects(id, Some(&t), action, pools);
                 let [pool, defense] = self.team_before_roll_skills(id, &t, [pool, defense]);
                 let [pool, defense] = self.roll_tactics(id, Some(&t), RollKind::Attack, [pool, defense]);
                 let before_switches: Vec<(String, String)> = action
@@ -271,7 +271,7 @@ impl<'a> Game<'a> {
                 }
             } else {
                 let pools = self.own_roll_skills(id, Side::Active, target, [pool, Pool::default()]);
-                let pools = self.before_roll_effects(id, target, &action, pools);
+                let pools = self.before_roll_effects(id, target, action, pools);
                 let [pool, _] = self.roll_tactics(id, target, RollKind::Simple, pools);
                 successes = self.simple_roll(id, &pool, target, &action.switches);
             }

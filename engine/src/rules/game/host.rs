@@ -271,7 +271,7 @@ impl<'a> Game<'a> {
                     let total = u.damage;
                     // Nothing to heal, nothing happens (and nothing to tell).
                     if healed > 0 {
-                        self.emit(Event::Healed { character: Id::from(t), amount: healed, total });
+                        self.emit(Event::Healed { character: t, amount: healed, total });
                     }
                 }
                 ApiValue::Nil
@@ -343,7 +343,7 @@ impl<'a> Game<'a> {
                 let t = a.character(self, 0)?;
                 let max = a.n(1, 0).clamp(0, 20) as u8;
                 let player = self.effect_player();
-                self.effect_frame.pending_grant = Some((Id::from(t), max, player));
+                self.effect_frame.pending_grant = Some((t, max, player));
                 ApiValue::Nil
             }
             ChangeFn::DeployMinion => {

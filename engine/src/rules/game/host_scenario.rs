@@ -90,7 +90,7 @@ impl<'a> Game<'a> {
             }
             ScenarioFn::ZoneSpaces => {
                 let zone = self.zone_arg(a, 0, false)?;
-                ApiValue::Spaces(self.zone_spaces(&zone).into_iter().map(|h| [h.q as i64, h.r as i64]).collect())
+                ApiValue::Spaces(self.zone_spaces(&zone).iter().map(|h| [h.q as i64, h.r as i64]).collect())
             }
             ScenarioFn::CharactersInZone => {
                 let zone = self.zone_arg(a, 0, true)?;

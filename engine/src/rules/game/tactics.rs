@@ -401,7 +401,8 @@ impl<'a> Game<'a> {
         let owner = |g: &Self, id: &str| g.unit(id).map(|u| u.owner);
         let Some(a) = owner(self, active) else { return };
         // (player, side, roller, the other roller): two at most, kept in place.
-        let mut sides: SmallVec<[(PlayerId, Side, Id, Option<Id>); 2]> =
+        type Roller = (PlayerId, Side, Id, Option<Id>);
+        let mut sides: SmallVec<[Roller; 2]> =
             smallvec::smallvec![(a, Side::Active, Id::from(active), other.map(Id::from))];
         // The other side of a Face to Face Roll is the player who owns the
         // other roller (`000 § Face to Face Roll`: "both players" are the two
