@@ -85,7 +85,7 @@ pub enum Choice {
     /// A Character (or other entry) by id.
     Pick { id: Id },
     /// An ordering of Characters.
-    Order { ids: Vec<Id> },
+    Order { ids: crate::rules::state::IdList<4> },
     /// Perform an Action, on a Target if it has one.
     Perform { action: Id, target: Option<Id>, cost: u8 },
     /// A Controller activates one of its Minions to perform an Action (`002 § Controller`).
@@ -148,8 +148,9 @@ pub struct Decision {
     pub kind: DecisionKind,
     /// The Character concerned, if any.
     pub character: Option<Id>,
-    /// A short question for people.
-    pub prompt: String,
+    /// A short question for people (most are the rules' fixed text, kept
+    /// without a copy).
+    pub prompt: std::borrow::Cow<'static, str>,
     /// The legal options; the answer is an index into this list.
     pub options: Vec<Choice>,
 }

@@ -19,6 +19,7 @@
 
 use crate::model::{Id, Symbol};
 use serde::Serialize;
+use smallvec::SmallVec;
 
 /// One element of a Roll: a rolled die, or a symbol added "as if it were the
 /// result of an additional imaginary die" (`000 § Dice`).
@@ -26,8 +27,10 @@ use serde::Serialize;
 pub struct RolledDie {
     /// The die's id, or `None` for an added symbol.
     pub die: Option<Id>,
-    /// The symbols on the face that came up (empty for a blank face).
-    pub symbols: Vec<Symbol>,
+    /// The symbols on the face that came up (empty for a blank face), kept in
+    /// place (a face has at most a few), so copying a Roll for an effect's
+    /// undo allocates nothing for them.
+    pub symbols: SmallVec<[Symbol; 4]>,
     /// Nullified dice are removed from the Roll (`000 § Nullifying Dice`).
     pub nullified: bool,
 }
@@ -160,8 +163,8 @@ impl Tally {
 /// One side of a Roll.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
 pub struct SideRoll {
-    /// The dice and added symbols, as rolled.
-    pub dice: Vec<RolledDie>,
+    /// The dice and added symbols, as rolled (kept in place up to six).
+    pub dice: SmallVec<[RolledDie; 6]>,
     /// The symbols once the dice are set (after the Critical Block step).
     pub tally: Tally,
 }
@@ -169,9 +172,11 @@ pub struct SideRoll {
 impl SideRoll {
     /// A side from its rolled dice `(die id, face)` and its added symbols.
     pub fn rolled(dice: Vec<(Id, Vec<Symbol>)>, added: &[Symbol]) -> SideRoll {
-        let mut all: Vec<RolledDie> =
-            dice.into_iter().map(|(d, symbols)| RolledDie { die: Some(d), symbols, nullified: false }).collect();
-        all.extend(added.iter().map(|s| RolledDie { die: None, symbols: vec![*s], nullified: false }));
+        let mut all: SmallVec<[RolledDie; 6]> = dice
+            .into_iter()
+            .map(|(d, symbols)| RolledDie { die: Some(d), symbols: symbols.into(), nullified: false })
+            .collect();
+        all.extend(added.iter().map(|s| RolledDie { die: None, symbols: smallvec::smallvec![*s], nullified: false }));
         let tally = Tally::of(&all);
         SideRoll { dice: all, tally }
     }

@@ -128,11 +128,12 @@ impl Table {
     }
 }
 
-/// One value per seat, indexed by [`PlayerId`]. Serialized as a JSON array in
-/// seat order.
+/// One value per seat, indexed by [`PlayerId`], kept in place for up to four
+/// seats (Aristeia!'s 2-4 players: copying it allocates nothing). Serialized
+/// as a JSON array in seat order.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, Default)]
 #[serde(transparent)]
-pub struct Seated<T>(Vec<T>);
+pub struct Seated<T>(smallvec::SmallVec<[T; 4]>);
 
 impl<T> Seated<T> {
     /// One value per seat, from `f(seat)`.
@@ -169,13 +170,13 @@ impl<T> Seated<T> {
 impl<T: Clone> Seated<T> {
     /// The same value at every seat.
     pub fn splat(table: Table, v: T) -> Seated<T> {
-        Seated(vec![v; table.len()])
+        Seated(smallvec::SmallVec::from_elem(v, table.len()))
     }
 }
 
 impl<T> From<Vec<T>> for Seated<T> {
     fn from(v: Vec<T>) -> Self {
-        Seated(v)
+        Seated(smallvec::SmallVec::from_vec(v))
     }
 }
 

@@ -46,7 +46,7 @@ impl Game<'_> {
             u.damage = c.damage;
             u.action_points = c.action_points.unwrap_or(0);
             u.movement_points = c.movement_points;
-            u.until_end_of_round = c.round_effects.clone();
+            u.until_end_of_round = c.round_effects.as_slice().into();
             // Who imposed each token: `imposed_by`, checked against the tokens.
             let mut sources: BTreeMap<&Id, std::collections::VecDeque<Id>> = BTreeMap::new();
             for (st, by) in &c.imposed_by {
@@ -418,7 +418,7 @@ impl<'a> Game<'a> {
             if let Some(k) = zones.iter().position(|z| !board_zone(z)) {
                 return Err(SetupError::at(format!("/scoring_zones/{k}"), no_zone(&zones[k])));
             }
-            g.state.scoring_zones = zones;
+            g.state.scoring_zones = zones.into();
         }
         g.place_situation_characters(sit)?;
         g.place_situation_minions(sit)?;
@@ -430,15 +430,15 @@ impl<'a> Game<'a> {
             if let Some(k) = hand.iter().position(|t| !content.tactics.contains_key(t)) {
                 return Err(SetupError::at(format!("/hands/{i}/{k}"), format!("{p}'s hand: no Tactic `{}`", hand[k])));
             }
-            g.state.players[p].hand = hand;
-            g.state.players[p].deck = sit.decks.get(i).cloned().unwrap_or_default();
+            g.state.players[p].hand = hand.into();
+            g.state.players[p].deck = sit.decks.get(i).map(|d| d.as_slice().into()).unwrap_or_default();
             g.state.players[p].victory_points = sit.victory_points.get(i).copied().unwrap_or(0);
             g.state.players[p].frags = sit.frags.get(i).copied().unwrap_or(0);
         }
         g.state.round = sit.round;
         let table = g.state.players.table();
         if !sit.previous_round_vp.is_empty() && sit.round >= 2 {
-            g.state.scored = vec![Seated::splat(table, 0); sit.round as usize - 1];
+            g.state.scored = smallvec::SmallVec::from_elem(Seated::splat(table, 0), sit.round as usize - 1);
             for p in table.seats() {
                 g.state.scored[sit.round as usize - 2][p] = sit.previous_round_vp.get(p.index()).copied().unwrap_or(0);
             }
@@ -446,7 +446,7 @@ impl<'a> Game<'a> {
             return Err(SetupError::at("/previous_round_vp", "`previous_round_vp` needs `round` 2 or more"));
         }
         if !sit.frags_this_round.is_empty() {
-            g.state.fragged = vec![Seated::splat(table, 0); sit.round.max(1) as usize];
+            g.state.fragged = smallvec::SmallVec::from_elem(Seated::splat(table, 0), sit.round.max(1) as usize);
             for p in table.seats() {
                 g.state.fragged[sit.round.max(1) as usize - 1][p] =
                     sit.frags_this_round.get(p.index()).copied().unwrap_or(0);

@@ -10,7 +10,18 @@ use crate::rules::event::PlayerId;
 use crate::rules::geometry::Hex;
 use crate::rules::seats::Seated;
 use serde::Serialize;
+use smallvec::SmallVec;
 use std::collections::{BTreeMap, BTreeSet};
+
+/// A list of ids kept in place up to `N` of them, the rest on the heap: the
+/// rules bound most of the state's lists (teams of 4 Characters, `000 §
+/// Setup`; a hand of Tactics), so copying the state for an undo allocates
+/// nothing for them. Serialized as a list, like a `Vec`.
+pub type IdList<const N: usize> = SmallVec<[Id; N]>;
+
+/// A count per player for each Round so far (index 0: Round 1), kept in
+/// place for eight Rounds (Scenarios last five or six, `000 § Scenarios`).
+pub type PerRound = SmallVec<[Seated<u32>; 8]>;
 
 /// Where a Character is.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
@@ -71,7 +82,7 @@ pub struct Unit {
     /// Damage tokens.
     pub damage: u8,
     /// State tokens.
-    pub tokens: Vec<Token>,
+    pub tokens: SmallVec<[Token; 2]>,
     /// Action Points left in its Activation.
     pub action_points: u8,
     /// Movement Points left.
@@ -80,8 +91,8 @@ pub struct Unit {
     pub movement_spent: u8,
     /// Dice promised to its next Roll in this Activation (Take Aim: "Add an
     /// Orange die to the next Roll of the active Character in this Activation").
-    #[serde(skip_serializing_if = "Vec::is_empty")]
-    pub next_roll: Vec<Id>,
+    #[serde(skip_serializing_if = "SmallVec::is_empty")]
+    pub next_roll: IdList<2>,
     /// For a Minion: which card it is and who controls it (`002 § Minion`).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub minion: Option<MinionOf>,
@@ -91,13 +102,13 @@ pub struct Unit {
     pub projectile: Option<Id>,
     /// Named effects in force "until the end of this Activation"
     /// (`game:activation_effect`; `no-disengage-rolls`: Barrel through).
-    #[serde(skip_serializing_if = "Vec::is_empty")]
-    pub until_end_of_activation: Vec<Id>,
+    #[serde(skip_serializing_if = "SmallVec::is_empty")]
+    pub until_end_of_activation: IdList<2>,
     /// Named effects in force "until the end of the Round", the Markers on
     /// its Character card (`000 § Effects`); they end in the Recovery Phase's
     /// Terminate Effects step (`000 § Recovery Phase`; `game:round_effect`).
-    #[serde(skip_serializing_if = "Vec::is_empty")]
-    pub until_end_of_round: Vec<Id>,
+    #[serde(skip_serializing_if = "SmallVec::is_empty")]
+    pub until_end_of_round: IdList<2>,
 }
 
 impl Unit {
@@ -110,15 +121,15 @@ impl Unit {
             owner,
             location,
             damage: 0,
-            tokens: Vec::new(),
+            tokens: SmallVec::new(),
             action_points: 0,
             movement_points: 0,
             movement_spent: 0,
-            next_roll: Vec::new(),
+            next_roll: SmallVec::new(),
             minion: None,
             projectile: None,
-            until_end_of_activation: Vec::new(),
-            until_end_of_round: Vec::new(),
+            until_end_of_activation: SmallVec::new(),
+            until_end_of_round: SmallVec::new(),
         }
     }
 }
@@ -150,19 +161,19 @@ pub const MAX_COUNTER: i64 = 1_000_000;
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
 pub struct Player {
     /// Character ids, in team order.
-    pub team: Vec<Id>,
+    pub team: IdList<4>,
     /// Tactics in hand.
-    pub hand: Vec<Id>,
+    pub hand: IdList<8>,
     /// The deck, top last.
-    pub deck: Vec<Id>,
+    pub deck: IdList<16>,
     /// The discard pile.
-    pub discard: Vec<Id>,
+    pub discard: IdList<16>,
     /// Victory Points.
     pub victory_points: u32,
     /// Frags.
     pub frags: u32,
     /// This Round's Running Order.
-    pub running_order: Vec<Id>,
+    pub running_order: IdList<4>,
     /// Deployment Zone id.
     pub zone: Id,
 }
@@ -198,18 +209,18 @@ pub struct GameState {
     #[serde(skip_serializing_if = "Vec::is_empty")]
     pub running_orders: Vec<Vec<Option<Id>>>,
     /// The current Scoring Zones' ids (Assault has one; none until a rule sets one).
-    pub scoring_zones: Vec<Id>,
+    pub scoring_zones: IdList<2>,
     /// Counters a Scenario keeps (`game:add_counter`): on a Character, a zone
     /// or a player (`player 1`), by name (CROW Substance points).
     #[serde(skip_serializing_if = "BTreeMap::is_empty")]
     pub counters: BTreeMap<Id, BTreeMap<Id, i64>>,
     /// Victory Points each player gained in each Round so far (index 0: Round 1).
-    #[serde(skip_serializing_if = "Vec::is_empty")]
-    pub scored: Vec<Seated<u32>>,
+    #[serde(skip_serializing_if = "SmallVec::is_empty")]
+    pub scored: PerRound,
     /// Frag tokens each player earned in each Round so far (index 0: Round
     /// 1); empty until the first Frag (`game:frags_earned`).
-    #[serde(skip_serializing_if = "Vec::is_empty")]
-    pub fragged: Vec<Seated<u32>>,
+    #[serde(skip_serializing_if = "SmallVec::is_empty")]
+    pub fragged: PerRound,
     /// The active Character, during an Activation.
     pub active: Option<Id>,
     /// Whether the game is over.

@@ -254,7 +254,7 @@ impl<'a> Engine<'a> for Aristeia<'a> {
         Decision {
             player: d.player,
             kind: kind_name(&d.kind),
-            prompt: d.prompt.clone(),
+            prompt: d.prompt.to_string(),
             options: d.options.iter().map(ToString::to_string).collect(),
         }
     }

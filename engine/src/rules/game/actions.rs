@@ -6,7 +6,9 @@ use crate::model::Id;
 impl<'a> Game<'a> {
     /// Every Action the Character can perform now, with its Targets.
     pub(super) fn legal_actions(&mut self, id: &str) -> Vec<Choice> {
-        let mut out = Vec::new();
+        // Room for a usual Actions Step's options (Move, the Attacks on each
+        // Target, six spaces, the Tactics, Done) without growing.
+        let mut out = Vec::with_capacity(24);
         let Some(u) = self.unit(id) else { return out };
         if !matches!(u.location, Location::Space(_)) {
             return out;
@@ -61,7 +63,7 @@ impl<'a> Game<'a> {
             .and_then(|t| t.source)
             .filter(|s| self.space_of(s).is_some());
         // Minions are not Characters: no Contender Attack (`000 § Contender`).
-        let implicit = if u.minion.is_none() { Some(&contender) } else { None };
+        let implicit = if u.minion.is_none() { Some(contender) } else { None };
         // The Scenario's Actions, for Characters (Crow Accumulator's capsules).
         let scenario: &[Action] = if u.minion.is_none() { &self.scenario().actions } else { &[] };
         let scenario = scenario.iter().filter(|s| !card.actions.iter().any(|a| a.id == s.id));
@@ -89,10 +91,14 @@ impl<'a> Game<'a> {
                         }
                     }
                     if action.obstacle_targets && !action.attack {
+                        // One name buffer for every Barrier; an id only for those in Range.
+                        let mut id = String::new();
                         for b in &self.board.barriers {
-                            let id = format!("barrier@{},{}", b.q, b.r);
+                            use std::fmt::Write;
+                            id.clear();
+                            let _ = write!(id, "barrier@{},{}", b.q, b.r);
                             if self.in_range(actor, &id, range) {
-                                out.push((action.id, Some(Id::from(id)), action.cost));
+                                out.push((action.id, Some(Id::from(id.as_str())), action.cost));
                             }
                         }
                     }
@@ -154,7 +160,7 @@ impl<'a> Game<'a> {
 
     pub(super) fn perform(&mut self, id: &str, action_id: &str, target: Option<&str>, cost: u8) -> Result<()> {
         {
-            let payer = self.acting_character(id).to_string();
+            let payer = Id::from(self.acting_character(id));
             let u = self.unit_mut(&payer).ok_or("no active unit")?;
             u.action_points = u.action_points.saturating_sub(cost);
         }
@@ -166,8 +172,7 @@ impl<'a> Game<'a> {
         let card = self.card(id);
         let contender = contender();
         let scenario = self.scenario();
-        let action =
-            card.actions.iter().chain(&scenario.actions).find(|a| a.id == action_id).unwrap_or(&contender).clone();
+        let action = card.actions.iter().chain(&scenario.actions).find(|a| a.id == action_id).unwrap_or(contender);
         if action.movement_cost > 0 {
             let u = self.unit_mut(id).expect("unit");
             u.movement_points = u.movement_points.saturating_sub(action.movement_cost);
@@ -217,7 +222,7 @@ impl<'a> Game<'a> {
                 let mut defense = self.card(&t).defense.clone();
                 // The Defender's Roll is a Roll of its own (R22).
                 self.offer_focused(&t, &mut defense);
-                let check = self.check_cover(id, &t, &action);
+                let check = self.check_cover(id, &t, action);
                 if let Some(die) = check.attacker {
                     self.add_die_within_limit(id, &mut pool, &die);
                 }
@@ -226,7 +231,7 @@ impl<'a> Game<'a> {
                 }
                 let pools = self.own_roll_skills(id, Side::Active, Some(&t), [pool, defense]);
                 let pools = self.own_roll_skills(&t, Side::Opponent, Some(id), pools);
-                let [pool, defense] = self.before_roll_effects(id, Some(&t), &action, pools);
+                let [pool, defense] = self.before_roll_effects(id, Some(&t), action, pools);
                 let [pool, defense] = self.team_before_roll_skills(id, &t, [pool, defense]);
                 let [pool, defense] = self.roll_tactics(id, Some(&t), RollKind::Attack, [pool, defense]);
                 let before_switches: Vec<(String, String)> = action
@@ -266,7 +271,7 @@ impl<'a> Game<'a> {
                 }
             } else {
                 let pools = self.own_roll_skills(id, Side::Active, target, [pool, Pool::default()]);
-                let pools = self.before_roll_effects(id, target, &action, pools);
+                let pools = self.before_roll_effects(id, target, action, pools);
                 let [pool, _] = self.roll_tactics(id, target, RollKind::Simple, pools);
                 successes = self.simple_roll(id, &pool, target, &action.switches);
             }
@@ -286,7 +291,7 @@ impl<'a> Game<'a> {
             {
                 continue; // ran during the Roll
             }
-            if effect.optional && (action.roll.is_some() && successes == 0 || !self.optional(id, &effect.text)) {
+            if effect.optional && (action.roll.is_some() && successes == 0 || !self.optional(id, effect.text.clone())) {
                 continue;
             }
             let path = format!("actions[id={}].effects[{i}]", action.id);
@@ -316,7 +321,7 @@ impl<'a> Game<'a> {
         }
     }
 
-    pub(super) fn optional(&mut self, id: &str, prompt: &str) -> bool {
+    pub(super) fn optional(&mut self, id: &str, prompt: impl Into<std::borrow::Cow<'static, str>>) -> bool {
         let owner = self.unit(id).map(|u| u.owner).unwrap_or(PlayerId::seat(0));
         self.decide(owner, DecisionKind::OptionalEffect, Some(id), prompt, vec![Choice::Yes, Choice::No]) == Choice::Yes
     }

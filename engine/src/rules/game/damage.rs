@@ -171,7 +171,7 @@ impl<'a> Game<'a> {
                 let options: Vec<Choice> = among.iter().map(|p| Choice::Text { text: p.to_string() }).collect();
                 let pt = self.state.underdog;
                 let prompt = format!("{}: who earns the Frag?", self.marker_name());
-                let pick = self.decide(pt, DecisionKind::Choose, Some(id), &prompt, options.clone());
+                let pick = self.decide(pt, DecisionKind::Choose, Some(id), prompt, options.clone());
                 options.iter().position(|o| *o == pick).map(|i| among[i])
             }
         };

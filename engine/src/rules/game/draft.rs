@@ -50,7 +50,7 @@ const NO_CARD: u32 = 15;
 /// No! in hand (`001 § No!`): "Before shuffling the Tactics deck, each
 /// player retrieves their "No!" card": the first Standard Tactic numbered 015
 /// is taken out of `deck` and returned (none if the deck has none).
-pub(super) fn retrieve_no(content: &Content, deck: &mut Vec<Id>) -> Vec<Id> {
+pub(super) fn retrieve_no<const N: usize>(content: &Content, deck: &mut IdList<N>) -> Vec<Id> {
     let is_no = |t: &Id| content.tactics.get(t).is_some_and(|c| c.value.standard && c.value.card == Some(NO_CARD));
     match deck.iter().position(is_no) {
         Some(i) => vec![deck.remove(i)],
@@ -112,13 +112,13 @@ impl<'a> Game<'a> {
         self.state.units = units;
         self.minion_cards = minion_cards;
         for (q, team) in picks.enumerate() {
-            let mut deck = self.prime_time_deck(team);
+            let mut deck: IdList<16> = self.prime_time_deck(team).into();
             if self.rule(OptionalRule::NoInHand) {
                 self.set_aside[q] = retrieve_no(self.content, &mut deck);
             }
             shuffle(&mut deck, &mut self.state.rng);
             self.state.players[q].deck = deck;
-            self.state.players[q].team = team.clone();
+            self.state.players[q].team = team.as_slice().into();
             self.emit(Event::Drafted { player: q, characters: team.clone() });
         }
         Ok(())

@@ -8,6 +8,9 @@ impl<'a> Game<'a> {
     /// condition: it does). The Lua's changes are undone; a condition that
     /// fails is recorded and allows nothing.
     pub(super) fn condition_holds(&mut self, actor: &str, action: &str, target: Option<&str>) -> bool {
+        if self.find_card_effect(actor, format_args!("actions[id={action}].condition")).is_none() {
+            return true; // the common case, answered without building the path
+        }
         self.condition_at(actor, &format!("actions[id={action}].condition"), target)
     }
 
@@ -15,7 +18,7 @@ impl<'a> Game<'a> {
     /// a Tactic with nothing to do (Valkyrie's Cry with no Damaged Target in
     /// Range) is not offered.
     pub(super) fn tactic_condition(&mut self, tactic: &str, character: &str) -> bool {
-        let Some(script) = self.runtime.scripts().find(&format!("tactic:{tactic}"), "condition") else {
+        let Some(script) = self.find_tactic_effect(tactic, "condition") else {
             return true;
         };
         self.probe(script, &format!("tactic:{tactic}"), "condition", character, None)
@@ -23,10 +26,10 @@ impl<'a> Game<'a> {
 
     /// Whether the `condition` at `path` of `actor`'s card holds (none: it does).
     pub(super) fn condition_at(&mut self, actor: &str, path: &str, target: Option<&str>) -> bool {
-        let (home, path) = self.effect_home(actor, path);
-        let Some(script) = self.runtime.scripts().find(&home, &path) else {
+        let Some(script) = self.find_card_effect(actor, format_args!("{path}")) else {
             return true; // none, or not scripted: listed by `arena check --strict`
         };
+        let (home, path) = self.effect_home(actor, path);
         self.probe(script, &home, &path, actor, target)
     }
 

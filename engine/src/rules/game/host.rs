@@ -201,8 +201,8 @@ impl<'a> Game<'a> {
                 }
                 let spaces = self
                     .zone_spaces(zone)
-                    .into_iter()
-                    .filter(|h| self.is_free(*h))
+                    .iter()
+                    .filter(|h| self.is_free(**h))
                     .map(|h| [h.q as i64, h.r as i64])
                     .collect();
                 ApiValue::Spaces(spaces)
@@ -271,7 +271,7 @@ impl<'a> Game<'a> {
                     let total = u.damage;
                     // Nothing to heal, nothing happens (and nothing to tell).
                     if healed > 0 {
-                        self.emit(Event::Healed { character: Id::from(t), amount: healed, total });
+                        self.emit(Event::Healed { character: t, amount: healed, total });
                     }
                 }
                 ApiValue::Nil
@@ -343,7 +343,7 @@ impl<'a> Game<'a> {
                 let t = a.character(self, 0)?;
                 let max = a.n(1, 0).clamp(0, 20) as u8;
                 let player = self.effect_player();
-                self.effect_frame.pending_grant = Some((Id::from(t), max, player));
+                self.effect_frame.pending_grant = Some((t, max, player));
                 ApiValue::Nil
             }
             ChangeFn::DeployMinion => {
@@ -700,7 +700,13 @@ impl<'a> Game<'a> {
                 };
                 let decider = self.effect_player();
                 let opts = space_choices(options, "choose_space")?;
-                match self.decide(decider, DecisionKind::Space, self.state.active.clone().as_deref(), &prompt, opts) {
+                match self.decide(
+                    decider,
+                    DecisionKind::Space,
+                    self.state.active.clone().as_deref(),
+                    prompt.as_str(),
+                    opts,
+                ) {
                     Choice::Space { space } => ApiValue::Space([space.q as i64, space.r as i64]),
                     _ => ApiValue::Nil,
                 }
@@ -720,7 +726,7 @@ impl<'a> Game<'a> {
                 } else {
                     (DecisionKind::Choose, options.iter().map(|o| Choice::Text { text: o.to_string() }).collect())
                 };
-                match self.decide(decider, kind, self.state.active.clone().as_deref(), &prompt, opts) {
+                match self.decide(decider, kind, self.state.active.clone().as_deref(), prompt.as_str(), opts) {
                     Choice::Pick { id } => ApiValue::Str(id),
                     Choice::Text { text } => ApiValue::Str(Id::from(text)),
                     _ => ApiValue::Nil,

@@ -29,8 +29,11 @@ impl Args<'_> {
 
     /// Character argument `i`: a unit in this game. A Barrier Target
     /// (`barrier@q,r`) answers the questions about places.
-    pub(super) fn character(&self, g: &Game<'_>, i: usize) -> std::result::Result<String, String> {
-        let id = self.s(i)?;
+    pub(super) fn character(&self, g: &Game<'_>, i: usize) -> std::result::Result<Id, String> {
+        let Some(ApiValue::Str(the_id)) = self.args.get(i) else {
+            return Err(format!("{}: argument {} is missing", self.f.name, i + 1));
+        };
+        let (the_id, id) = (*the_id, the_id.as_str());
         if g.unit(id).is_none() {
             let query = matches!(
                 self.f.id,
@@ -40,13 +43,13 @@ impl Args<'_> {
             );
             if barrier_space(id).is_some() && g.space_of(id).is_some() {
                 if query {
-                    return Ok(id.to_string());
+                    return Ok(the_id);
                 }
                 return Err(format!("{}: `{id}` is an Obstacle, not a Character", self.f.name));
             }
             return Err(format!("{}: `{id}` is not a Character in this game", self.f.name));
         }
-        Ok(id.to_string())
+        Ok(the_id)
     }
 }
 

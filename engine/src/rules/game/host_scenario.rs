@@ -90,7 +90,7 @@ impl<'a> Game<'a> {
             }
             ScenarioFn::ZoneSpaces => {
                 let zone = self.zone_arg(a, 0, false)?;
-                ApiValue::Spaces(self.zone_spaces(&zone).into_iter().map(|h| [h.q as i64, h.r as i64]).collect())
+                ApiValue::Spaces(self.zone_spaces(&zone).iter().map(|h| [h.q as i64, h.r as i64]).collect())
             }
             ScenarioFn::CharactersInZone => {
                 let zone = self.zone_arg(a, 0, true)?;
@@ -100,7 +100,7 @@ impl<'a> Game<'a> {
                 };
                 ApiValue::List(self.characters_in(&self.zone_or_scoring_spaces(&zone), player))
             }
-            ScenarioFn::ScoringZones => ApiValue::List(self.state.scoring_zones.clone()),
+            ScenarioFn::ScoringZones => ApiValue::List(self.state.scoring_zones.to_vec()),
             ScenarioFn::SetScoringZones => self.set_scoring_zones_call(a)?,
             ScenarioFn::ChooseZone => self.choose_zone_decision(a)?,
             ScenarioFn::ChooseSpaceFor => self.choose_space_for_decision(a)?,
@@ -185,7 +185,7 @@ impl<'a> Game<'a> {
                 _ => "Which zone?".to_string(),
             };
             let options = zones.iter().map(|z| Choice::Pick { id: z.as_str().into() }).collect();
-            match self.decide(p, DecisionKind::ScoringZone, None, &prompt, options) {
+            match self.decide(p, DecisionKind::ScoringZone, None, prompt, options) {
                 Choice::Pick { id } => ApiValue::Str(id),
                 _ => ApiValue::Nil,
             }
@@ -205,7 +205,7 @@ impl<'a> Game<'a> {
                 _ => "Which space?".to_string(),
             };
             let options = super::host_args::space_choices(spaces, "choose_space_for")?;
-            match self.decide(p, DecisionKind::Space, None, &prompt, options) {
+            match self.decide(p, DecisionKind::Space, None, prompt, options) {
                 Choice::Space { space } => ApiValue::Space([space.q as i64, space.r as i64]),
                 _ => ApiValue::Nil,
             }

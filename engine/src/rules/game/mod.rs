@@ -61,6 +61,7 @@ use crate::script::api::{ApiFn, ApiValue};
 use crate::script::host::Host;
 use crate::script::runtime::{Ctx, Runtime, ScriptId};
 use rand::{RngExt, SeedableRng};
+use smallvec::SmallVec;
 use std::collections::{BTreeMap, BTreeSet};
 
 pub use checkpoint::Checkpoint;
@@ -120,7 +121,13 @@ fn barrier_space(id: &str) -> Option<Hex> {
 
 /// The Contender Attack every Character has (`000 § Contender`). Its card text
 /// is not printed in the rulebooks: this stands in for it (docs/rulings.md R6).
-pub fn contender() -> Action {
+/// Built once per process (every Actions Step asks for it).
+pub fn contender() -> &'static Action {
+    static CONTENDER: std::sync::LazyLock<Action> = std::sync::LazyLock::new(contender_card);
+    &CONTENDER
+}
+
+fn contender_card() -> Action {
     Action {
         id: "contender".into(),
         name: "Contender".into(),
@@ -156,7 +163,7 @@ pub struct Game<'a> {
     effect_failures: usize,
     /// The Scenario's rules to perform at each [`model::ScenarioWindow`]
     /// (indices into its `rules`, by the window's index).
-    scenario_hooks: Vec<Vec<usize>>,
+    scenario_hooks: std::rc::Rc<Vec<Vec<usize>>>,
     /// The dice a situation forces.
     pub(in crate::rules) forced: ForcedDice,
     /// How many events there were when a controller gave up, if one did.
@@ -392,13 +399,13 @@ impl<'a> Game<'a> {
         }
         let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(setup.seed);
         let mut players = Seated::from_fn(table, |p| Player {
-            team: teams[p].clone(),
-            hand: vec![],
-            deck: decks[p].clone(),
-            discard: vec![],
+            team: teams[p].as_slice().into(),
+            hand: IdList::new(),
+            deck: decks[p].as_slice().into(),
+            discard: IdList::new(),
             victory_points: 0,
             frags: 0,
-            running_order: vec![],
+            running_order: IdList::new(),
             zone: setup.zones[p],
         });
         let mut set_aside = Seated::splat(table, Vec::new());
@@ -419,10 +426,10 @@ impl<'a> Game<'a> {
             turn: 0,
             underdog: PlayerId::seat(0),
             running_orders: Vec::new(),
-            scoring_zones: scenario.scoring_zones.clone(),
+            scoring_zones: scenario.scoring_zones.as_slice().into(),
             counters: BTreeMap::new(),
-            scored: Vec::new(),
-            fragged: Vec::new(),
+            scored: PerRound::new(),
+            fragged: PerRound::new(),
             active: None,
             over: false,
             smoke: vec![],
@@ -443,7 +450,7 @@ impl<'a> Game<'a> {
             controllers: controllers.into(),
             snapshots: vec![],
             effect_failures: 0,
-            scenario_hooks: scenario::hooks(scenario),
+            scenario_hooks: std::rc::Rc::new(scenario::hooks(scenario)),
             forced: ForcedDice::default(),
             halted: None,
             capture_halt: false,
@@ -518,7 +525,7 @@ impl<'a> Game<'a> {
         player: PlayerId,
         kind: DecisionKind,
         character: Option<&str>,
-        prompt: &str,
+        prompt: impl Into<std::borrow::Cow<'static, str>>,
         options: Vec<Choice>,
     ) -> Choice {
         debug_assert!(!options.is_empty());
@@ -540,8 +547,7 @@ impl<'a> Game<'a> {
                 self.reseed = None;
             }
         }
-        let decision =
-            Decision { player, kind, character: character.map(Id::from), prompt: prompt.to_string(), options };
+        let decision = Decision { player, kind, character: character.map(Id::from), prompt: prompt.into(), options };
         let view = View::new(player, &self.state, &self.events, self.content, &self.board);
         let answer = self.controllers[player].decide(&decision, &view);
         if answer == usize::MAX && self.halted.is_none() {
@@ -654,19 +660,60 @@ fn shuffle<T>(v: &mut [T], rng: &mut rand_chacha::ChaCha8Rng) {
     }
 }
 
-/// Every ordering of a list, in lexicographic order of positions.
-fn permutations(ids: &[Id]) -> Vec<Vec<Id>> {
-    if ids.len() <= 1 {
-        return vec![ids.to_vec()];
-    }
-    let mut out = Vec::new();
-    for i in 0..ids.len() {
-        let mut rest = ids.to_vec();
-        let first = rest.remove(i);
-        for mut p in permutations(&rest) {
-            p.insert(0, first);
-            out.push(p);
+/// Every ordering of a list, in lexicographic order of positions (the first
+/// position's index varies slowest), built one at a time: a team of four
+/// (`000 § Planning Phase`) makes 24 orders and no list but each order's own,
+/// kept in place.
+fn permutations(ids: &[Id]) -> impl Iterator<Item = IdList<4>> + '_ {
+    let mut at: SmallVec<[usize; 4]> = (0..ids.len()).collect();
+    let mut first = true;
+    std::iter::from_fn(move || {
+        if !first && !next_permutation(&mut at) {
+            return None;
         }
+        first = false;
+        Some(at.iter().map(|&i| ids[i]).collect())
+    })
+}
+
+/// The next ordering of `v` in lexicographic order, in place; false (and `v`
+/// unchanged) at the last one.
+fn next_permutation(v: &mut [usize]) -> bool {
+    let Some(i) = (1..v.len()).rev().find(|&i| v[i - 1] < v[i]) else { return false };
+    let j = (i..v.len()).rev().find(|&j| v[j] > v[i - 1]).expect("a larger element after the pivot");
+    v.swap(i - 1, j);
+    v[i..].reverse();
+    true
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The plain recursive computation `permutations` replaced.
+    fn permutations_plain(ids: &[Id]) -> Vec<Vec<Id>> {
+        if ids.len() <= 1 {
+            return vec![ids.to_vec()];
+        }
+        let mut out = Vec::new();
+        for i in 0..ids.len() {
+            let mut rest = ids.to_vec();
+            let first = rest.remove(i);
+            for mut p in permutations_plain(&rest) {
+                p.insert(0, first);
+                out.push(p);
+            }
+        }
+        out
     }
-    out
+
+    #[test]
+    fn running_orders_come_in_the_order_of_the_plain_recursion() {
+        let ids: Vec<Id> = ["b", "a", "d", "c", "a"].iter().map(|s| Id::new(s)).collect();
+        for n in 0..=ids.len() {
+            let fast: Vec<Vec<Id>> = permutations(&ids[..n]).map(|p| p.to_vec()).collect();
+            assert_eq!(fast, permutations_plain(&ids[..n]), "{n} ids");
+        }
+        assert_eq!(permutations(&ids[..4]).count(), 24);
+    }
 }

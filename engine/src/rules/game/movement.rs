@@ -12,7 +12,7 @@ impl<'a> Game<'a> {
         let adjacent = self.adjacent_enemies(id);
         // A Minion forces a Disengage Roll only if it has Brawn; every adjacent
         // Enemy, Minions included, adds a Black die (`002 § Minion`; R11).
-        let mut contenders: Vec<Id> =
+        let mut contenders: IdList<6> =
             adjacent.iter().filter(|e| !self.is_minion(e) || !self.card(e).brawn.dice.is_empty()).cloned().collect();
         // "Until the end of this Activation, you do not make Disengage Rolls" (Barrel through).
         if !contenders.is_empty() && self.has_activation_effect(id, "no-disengage-rolls") {
@@ -64,7 +64,7 @@ impl<'a> Game<'a> {
                 for e in others {
                     let p = owner_of(self, &e);
                     let q = format!("Does {e} add a Black die to {contender}'s Brawn against {id}'s Disengage?");
-                    if self.decide(p, DecisionKind::OptionalEffect, Some(&e), &q, vec![Choice::No, Choice::Yes])
+                    if self.decide(p, DecisionKind::OptionalEffect, Some(&e), q, vec![Choice::No, Choice::Yes])
                         == Choice::Yes
                     {
                         self.emit(Event::Log { text: format!("{e} adds a Black die to {contender}'s Brawn") });

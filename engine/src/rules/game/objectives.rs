@@ -178,7 +178,7 @@ impl<'a> Game<'a> {
                 pt,
                 DecisionKind::Objective,
                 None,
-                &format!("{}: discard an available Objective card?", self.marker_name()),
+                format!("{}: discard an available Objective card?", self.marker_name()),
                 options,
             );
             let Choice::Pick { id } = pick else { break };
@@ -228,7 +228,7 @@ impl<'a> Game<'a> {
             let right = PlayerId::seat((p.index() + n - 1) % n);
             if hand.len() == 2 {
                 let prompt = format!("Hidden objectives: hand which Objective card to {left}, on your left?");
-                let k = self.pick_hidden(*p, &hand, &prompt).unwrap_or(0);
+                let k = self.pick_hidden(*p, &hand, prompt).unwrap_or(0);
                 let to_left = hand.remove(k);
                 passed[left.index()].push(to_left);
                 passed[right.index()].push(hand.remove(0));
@@ -263,7 +263,12 @@ impl<'a> Game<'a> {
 
     /// A player's choice among hidden cards (only that player's cards are in
     /// the Decision): the index chosen.
-    fn pick_hidden(&mut self, p: PlayerId, hand: &[Id], prompt: &str) -> Option<usize> {
+    fn pick_hidden(
+        &mut self,
+        p: PlayerId,
+        hand: &[Id],
+        prompt: impl Into<std::borrow::Cow<'static, str>>,
+    ) -> Option<usize> {
         if hand.is_empty() {
             return None;
         }

@@ -260,7 +260,7 @@ impl<'a> Game<'a> {
     pub(super) fn zone_controller(&self, zone: &str) -> Option<PlayerId> {
         let spaces = self.zone_spaces(zone);
         let counts: Vec<(PlayerId, usize)> =
-            self.table().seats().map(|p| (p, self.characters_in(&spaces, Some(p)).len())).collect();
+            self.table().seats().map(|p| (p, self.characters_in(spaces, Some(p)).len())).collect();
         let most = counts.iter().map(|(_, n)| *n).max().unwrap_or(0);
         let top: Vec<PlayerId> = counts.iter().filter(|(_, n)| *n == most).map(|(p, _)| *p).collect();
         (most > 0 && top.len() == 1).then(|| top[0])

@@ -168,7 +168,7 @@ impl<'a> Game<'a> {
                         .map(|space| Choice::MoveTo { space }),
                 )
                 .collect();
-            match g.decide(p, DecisionKind::Projectile, None, &format!("Displace {id}?"), options) {
+            match g.decide(p, DecisionKind::Projectile, None, format!("Displace {id}?"), options) {
                 Choice::MoveTo { space } => {
                     visited.insert(space);
                     g.unit_mut(id).expect("projectile").location = Location::Space(space);
@@ -198,7 +198,7 @@ impl<'a> Game<'a> {
             return;
         }
         if let Choice::Pick { id: target } =
-            self.decide(p, DecisionKind::Projectile, None, &format!("{id} hits which Target?"), targets)
+            self.decide(p, DecisionKind::Projectile, None, format!("{id} hits which Target?"), targets)
         {
             self.trigger_projectile(id, &target);
         }

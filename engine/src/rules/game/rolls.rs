@@ -294,11 +294,12 @@ impl<'a> Game<'a> {
         }
         let card = self.card(who);
         let owner = self.unit(who).map(|u| u.owner).unwrap_or(PlayerId::seat(0));
-        let all: Vec<(String, model::Switch)> = card
+        // The scripted Switches, the card's (true) then the Action's, as they are.
+        let all: Vec<(bool, &model::Switch)> = card
             .switches
             .iter()
-            .map(|s| (format!("switches[id={}].effect", s.id), s.clone()))
-            .chain(action_switches.iter().map(|s| (String::new(), s.clone())))
+            .map(|s| (true, s))
+            .chain(action_switches.iter().map(|s| (false, s)))
             .filter(|(_, s)| s.effect.lua.is_some() || s.effect.script.is_some())
             .collect();
         // Automatic Skills used in the Switches step, offered like a Switch with
@@ -320,7 +321,8 @@ impl<'a> Game<'a> {
         for _ in 0..16 {
             let mut usable = Vec::new();
             for (k, _, _) in &skills {
-                if self.condition_at(who, &format!("automatic_skills[id={k}].condition"), target) {
+                let scripted = self.find_card_effect(who, format_args!("automatic_skills[id={k}].condition")).is_some();
+                if !scripted || self.condition_at(who, &format!("automatic_skills[id={k}].condition"), target) {
                     usable.push(Choice::Activate { switch: k.as_str().into() });
                 }
             }
@@ -350,10 +352,11 @@ impl<'a> Game<'a> {
                 }
                 continue;
             }
-            let Some((path, s)) = all.iter().find(|(_, s)| s.id == switch).cloned() else { return };
+            let Some(&(on_card, s)) = all.iter().find(|(_, s)| s.id == switch) else { return };
             ftf.side_mut(side).tally.pay(&s.cost);
             self.emit(Event::Switch { character: who.into(), switch: s.id, cost: s.cost.clone() });
-            let path = if path.is_empty() { self.action_switch_path(who, &s.id) } else { path };
+            let path =
+                if on_card { format!("switches[id={}].effect", s.id) } else { self.action_switch_path(who, &s.id) };
             self.roll_frame.roll =
                 Some(RollCtx { roll: ftf.clone(), side, rollers: [who.into(), target.unwrap_or_default().into()] });
             self.run_card_effect(who, &path, who, target, None, &s.effect.text);

@@ -12,14 +12,14 @@ impl<'a> Game<'a> {
         }
         for p in self.table().seats() {
             let team = self.state.players[p].team.clone();
-            let options: Vec<Choice> = permutations(&team).into_iter().map(|ids| Choice::Order { ids }).collect();
+            let options: Vec<Choice> = permutations(&team).map(|ids| Choice::Order { ids }).collect();
             let Choice::Order { ids } =
                 self.decide(p, DecisionKind::RunningOrder, None, "Running Order for this Round?", options)
             else {
                 unreachable!()
             };
             self.state.players[p].running_order = ids.clone();
-            self.emit(Event::RunningOrder { player: p, order: ids });
+            self.emit(Event::RunningOrder { player: p, order: ids.to_vec() });
         }
     }
 
@@ -109,7 +109,7 @@ impl<'a> Game<'a> {
         if self.state.running_orders.is_empty() {
             // One Character per player: one Activation per Turn, from Prime Time.
             let p = self.table().order_from(self.state.underdog)[i % self.table().len()];
-            return self.state.players[p].team.clone();
+            return self.state.players[p].team.to_vec();
         }
         let (a, b) = (self.state.running_orders[0][i], self.state.running_orders[1][i]);
         let (a, b) = match (a, b) {
@@ -269,7 +269,7 @@ impl<'a> Game<'a> {
         if matches!(self.unit(id).map(|u| u.location), Some(Location::Space(_))) && !self.state.over {
             self.open_window(model::Window::StatesStep, Some(id));
         }
-        let mut unused = Vec::new();
+        let mut unused = IdList::new();
         if let Some(u) = self.unit_mut(id) {
             u.action_points = 0;
             u.movement_points = 0;
@@ -321,7 +321,7 @@ impl<'a> Game<'a> {
             .map(|(zid, _)| *zid)
             .collect();
         let mut spaces: Vec<Hex> =
-            zones.iter().flat_map(|z| self.zone_spaces(z)).filter(|h| self.is_free(*h)).collect();
+            zones.iter().flat_map(|z| self.zone_spaces(z).iter().copied()).filter(|h| self.is_free(*h)).collect();
         spaces.sort();
         spaces.dedup();
         if spaces.is_empty() {

@@ -61,8 +61,9 @@ impl<'a> Game<'a> {
             self.effect_frame.after_effect.push_back(AfterEffect::Scenario(w, at));
             return;
         }
-        let rules = self.scenario_hooks[w.index()].clone();
-        for i in rules {
+        // The hooks never change during a game: shared, not copied.
+        let hooks = self.scenario_hooks.clone();
+        for &i in &hooks[w.index()] {
             if self.state.over {
                 break;
             }
@@ -90,12 +91,13 @@ impl<'a> Game<'a> {
     /// [`model::SCORING_ZONE`].
     pub(super) fn zone_or_scoring_spaces(&self, zone: &str) -> Vec<Hex> {
         if zone == model::SCORING_ZONE {
-            let mut all: Vec<Hex> = self.state.scoring_zones.iter().flat_map(|z| self.zone_spaces(z)).collect();
+            let mut all: Vec<Hex> =
+                self.state.scoring_zones.iter().flat_map(|z| self.zone_spaces(z).iter().copied()).collect();
             all.sort();
             all.dedup();
             all
         } else {
-            self.zone_spaces(zone)
+            self.zone_spaces(zone).to_vec()
         }
     }
 
@@ -233,7 +235,7 @@ impl<'a> Game<'a> {
 
     /// The Scoring Zones are now these; the narrative says so.
     pub(super) fn set_scoring_zones(&mut self, zones: Vec<Id>) {
-        self.state.scoring_zones = zones.clone();
+        self.state.scoring_zones = zones.as_slice().into();
         match <[Id; 1]>::try_from(zones) {
             Ok([zone]) => self.emit(Event::ScoringZone { zone }),
             Err(zones) => self.emit(Event::ScoringZones { zones }),

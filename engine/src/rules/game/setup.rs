@@ -191,7 +191,7 @@ impl<'a> Game<'a> {
             } else if rule.central_space {
                 allowed.iter().filter_map(|z| self.central_space(z)).filter(|h| self.is_free(*h)).collect()
             } else {
-                allowed.iter().flat_map(|z| self.zone_spaces(z)).filter(|h| self.is_free(*h)).collect()
+                allowed.iter().flat_map(|z| self.zone_spaces(z).iter().copied()).filter(|h| self.is_free(*h)).collect()
             };
             spaces.retain(|h| !self.state.special_spaces.iter().any(|m| m.space == *h));
             spaces.sort();
@@ -258,7 +258,7 @@ impl<'a> Game<'a> {
         let zone = &self.state.players[p].zone;
         match self.scenario().deploy_in {
             model::DeployIn::ZoneOrAdjacent => self.zone_and_adjacent_free(zone),
-            model::DeployIn::Zone => self.zone_spaces(zone).into_iter().filter(|h| self.is_free(*h)).collect(),
+            model::DeployIn::Zone => self.zone_spaces(zone).iter().copied().filter(|h| self.is_free(*h)).collect(),
         }
     }
 

@@ -17,6 +17,9 @@ pub(super) struct SightCache {
     scratch: Vec<(Hex, u8)>,
     sight: rustc_hash::FxHashMap<(Hex, Hex), Sight>,
     cover: rustc_hash::FxHashMap<(Hex, Hex), bool>,
+    /// Range's path lengths (`Game::path_distance`), by (from, to, limit):
+    /// they avoid the spaces units occupy, so they depend on the same positions.
+    paths: rustc_hash::FxHashMap<(Hex, Hex, u32), Option<u32>>,
 }
 
 impl<'a> Game<'a> {
@@ -55,6 +58,7 @@ impl<'a> Game<'a> {
             std::mem::swap(&mut cache.positions, &mut now);
             cache.sight.clear();
             cache.cover.clear();
+            cache.paths.clear();
         }
         cache.scratch = now;
         cache
@@ -75,7 +79,7 @@ impl<'a> Game<'a> {
         }
     }
 
-    pub(super) fn enemies(&self, of: &str) -> Vec<&Unit> {
+    pub(super) fn enemies(&self, of: &str) -> SmallVec<[&Unit; 12]> {
         let owner = self.unit(of).map(|u| u.owner);
         // Running Projectiles are nobody's Enemies: Obstacles both sides may Attack.
         self.state
@@ -85,8 +89,9 @@ impl<'a> Game<'a> {
             .collect()
     }
 
-    pub(super) fn adjacent_enemies(&self, id: &str) -> Vec<Id> {
-        let Some(h) = self.space_of(id) else { return vec![] };
+    /// The Enemies next to `id` (six spaces around it at most), in unit order.
+    pub(super) fn adjacent_enemies(&self, id: &str) -> IdList<6> {
+        let Some(h) = self.space_of(id) else { return IdList::new() };
         self.enemies(id)
             .into_iter()
             .filter(|e| matches!(e.location, Location::Space(s) if s.is_adjacent(h)))
@@ -127,6 +132,18 @@ impl<'a> Game<'a> {
         s
     }
 
+    /// The length of the shortest route from `a` to `b` through Free spaces,
+    /// at most `limit` ([`geometry::path_distance`]), kept in the
+    /// [`SightCache`] while nothing moves.
+    fn path_distance(&self, a: Hex, b: Hex, limit: u32) -> Option<u32> {
+        if let Some(d) = self.fresh_sight_cache().paths.get(&(a, b, limit)) {
+            return *d;
+        }
+        let d = geometry::path_distance(a, b, |h| self.is_free(h), limit);
+        self.sight_cache.borrow_mut().paths.insert((a, b, limit), d);
+        d
+    }
+
     /// Whether `to` is within `range` of `from` (`000 § Range`).
     pub(super) fn in_range(&self, from: &str, to: &str, range: &model::Range) -> bool {
         let (Some(a), Some(b)) = (self.space_of(from), self.space_of(to)) else { return false };
@@ -140,8 +157,11 @@ impl<'a> Game<'a> {
             }
             let d = if a == b {
                 0
+            } else if a.is_adjacent(b) {
+                // What the search answers for neighbours, without its sets.
+                1
             } else {
-                match geometry::path_distance(a, b, |h| self.is_free(h), range.max as u32) {
+                match self.path_distance(a, b, range.max as u32) {
                     Some(d) => d,
                     None => return false,
                 }
@@ -174,14 +194,14 @@ impl<'a> Game<'a> {
         c
     }
 
-    pub(super) fn zone_spaces(&self, zone: &str) -> Vec<Hex> {
-        self.board.zones.get(zone).map(|z| z.1.clone()).unwrap_or_default()
+    pub(super) fn zone_spaces(&self, zone: &str) -> &[Hex] {
+        self.board.zones.get(zone).map_or(&[], |z| z.1.as_slice())
     }
 
     pub(super) fn zone_and_adjacent_free(&self, zone: &str) -> Vec<Hex> {
         let mut set: BTreeSet<Hex> = BTreeSet::new();
         for h in self.zone_spaces(zone) {
-            set.insert(h);
+            set.insert(*h);
             set.extend(h.neighbours());
         }
         set.into_iter().filter(|h| self.is_free(*h)).collect()

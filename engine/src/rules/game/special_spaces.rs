@@ -58,7 +58,7 @@ impl<'a> Game<'a> {
             } else {
                 format!("Place the Special Space marker you drew ({marker}) where?")
             };
-            if let Choice::Space { space } = self.decide(p, DecisionKind::SpecialSpace, None, &prompt, options) {
+            if let Choice::Space { space } = self.decide(p, DecisionKind::SpecialSpace, None, prompt, options) {
                 self.state.special_spaces.push(SpecialSpaceMarker { space, marker, revealed: false });
                 self.emit(Event::SpecialSpacePlaced { player: p, space });
             }
@@ -126,7 +126,7 @@ impl<'a> Game<'a> {
             // Its own Effect brought the Character back onto it: no second go (R18).
             return;
         }
-        if card.optional && !self.optional(id, &format!("Apply the Special Space: {}", card.effect.text.trim())) {
+        if card.optional && !self.optional(id, format!("Apply the Special Space: {}", card.effect.text.trim())) {
             self.emit(Event::Log { text: format!("{id} does not apply the Special Space") });
             return;
         }

@@ -62,8 +62,8 @@ impl<'a> Game<'a> {
     /// matches, the engine can run them (they have Lua), and a Character's
     /// Actions Step Tactic is played in that Character's Activation
     /// (`000 § Tactics`: "as long as their conditions are met").
-    pub(super) fn playable(&self, p: PlayerId, window: model::Window, active: Option<&str>) -> Vec<Id> {
-        let mut out: Vec<Id> = Vec::new();
+    pub(super) fn playable(&self, p: PlayerId, window: model::Window, active: Option<&str>) -> IdList<8> {
+        let mut out = IdList::new();
         for t in &self.state.players[p].hand {
             if out.contains(t) {
                 continue;
@@ -140,7 +140,7 @@ impl<'a> Game<'a> {
             let options =
                 std::iter::once(Choice::Done).chain(answers.into_iter().map(|a| Choice::Play { tactic: a })).collect();
             if let Choice::Play { tactic: no } =
-                self.decide(opponent, DecisionKind::Tactic, None, &format!("Answer {t}?"), options)
+                self.decide(opponent, DecisionKind::Tactic, None, format!("Answer {t}?"), options)
             {
                 // The answer is played like any Tactic (and may be answered in
                 // turn); its Lua Nullifies `t` with `game:nullify_tactic`.
@@ -400,24 +400,24 @@ impl<'a> Game<'a> {
     ) {
         let owner = |g: &Self, id: &str| g.unit(id).map(|u| u.owner);
         let Some(a) = owner(self, active) else { return };
-        let mut sides = vec![(a, Side::Active, active.to_string(), other.map(str::to_string))];
+        // (player, side, roller, the other roller): two at most, kept in place.
+        type Roller = (PlayerId, Side, Id, Option<Id>);
+        let mut sides: SmallVec<[Roller; 2]> =
+            smallvec::smallvec![(a, Side::Active, Id::from(active), other.map(Id::from))];
         // The other side of a Face to Face Roll is the player who owns the
         // other roller (`000 § Face to Face Roll`: "both players" are the two
         // who roll), not the active player's left neighbour at a 3-4 player
         // table (`001 § Standard Tactics`: the others only add dice before).
         if let (true, Some(o)) = (both_rolled, other) {
             let b = owner(self, o).filter(|b| *b != a).unwrap_or_else(|| self.table().opponent(a));
-            sides.push((b, Side::Opponent, o.to_string(), Some(active.to_string())));
+            sides.push((b, Side::Opponent, Id::from(o), Some(Id::from(active))));
         }
         // The rollers' own `after-roll` Automatic Skills first, on their side.
         for (_, side, who, them) in sides.clone() {
             let has = self.card(&who).automatic_skills.iter().any(|k| k.timing == Some(model::Window::AfterRoll));
             if has {
-                self.roll_frame.roll = Some(RollCtx {
-                    roll: ftf.clone(),
-                    side,
-                    rollers: [who.as_str().into(), Id::from(them.clone().unwrap_or_default())],
-                });
+                self.roll_frame.roll =
+                    Some(RollCtx { roll: ftf.clone(), side, rollers: [who, them.unwrap_or_else(|| Id::new(""))] });
                 self.automatic_skills(&who, model::Window::AfterRoll, them.as_deref(), None);
                 if let Some(rc) = self.roll_frame.roll.take() {
                     *ftf = rc.roll;
@@ -454,11 +454,8 @@ impl<'a> Game<'a> {
                 else {
                     break;
                 };
-                self.roll_frame.roll = Some(RollCtx {
-                    roll: ftf.clone(),
-                    side,
-                    rollers: [who.as_str().into(), Id::from(them.clone().unwrap_or_default())],
-                });
+                self.roll_frame.roll =
+                    Some(RollCtx { roll: ftf.clone(), side, rollers: [who, them.unwrap_or_else(|| Id::new(""))] });
                 self.play_tactic(p, &tactic, &who, them.as_deref());
                 if let Some(rc) = self.roll_frame.roll.take() {
                     *ftf = rc.roll;

@@ -112,19 +112,63 @@ impl<'a> Game<'a> {
     /// Where an effect of a unit's card lives: a Character's on its card, a
     /// Minion's on its Controller's card under `minions[id=...]`.
     pub(super) fn effect_home(&self, id: &str, path: &str) -> (String, String) {
+        let (mut home, mut full) = (String::new(), String::new());
+        self.effect_home_into(id, path, &mut home, &mut full);
+        (home, full)
+    }
+
+    /// [`Game::effect_home`] written into `home` and `full` (emptied first),
+    /// for a lookup that keeps no copy.
+    pub(super) fn effect_home_into(&self, id: &str, path: &str, home: &mut String, full: &mut String) {
+        use std::fmt::Write;
+        home.clear();
+        full.clear();
         // An Action the Scenario gives every Character (Crow Accumulator's
         // capsules) lives on the Scenario, unless the card has its own.
         if let Some((action, _)) = path.strip_prefix("actions[id=").and_then(|r| r.split_once(']')) {
             if !self.card(id).actions.iter().any(|a| a.id == action)
                 && self.scenario().actions.iter().any(|a| a.id == action)
             {
-                return (format!("scenario:{}", self.state.scenario), path.to_string());
+                let _ = write!(home, "scenario:{}", self.state.scenario);
+                full.push_str(path);
+                return;
             }
         }
         match self.unit(id).and_then(|u| u.minion.as_ref()) {
-            Some(m) => (format!("character:{}", m.controller), format!("minions[id={}].{path}", m.card)),
-            None => (format!("character:{id}"), path.to_string()),
+            Some(m) => {
+                let _ = write!(home, "character:{}", m.controller);
+                let _ = write!(full, "minions[id={}].{path}", m.card);
+            }
+            None => {
+                let _ = write!(home, "character:{id}");
+                full.push_str(path);
+            }
         }
+    }
+
+    /// The script of the effect at `path` of `id`'s card ([`Game::effect_home`]),
+    /// if it has one: found through buffers kept for it, so the lookup
+    /// allocates nothing (Action conditions are asked for every option of
+    /// every Actions Step, and most have none).
+    pub(super) fn find_card_effect(&self, id: &str, path: std::fmt::Arguments<'_>) -> Option<ScriptId> {
+        LOOKUP.with_borrow_mut(|[asked, home, full]| {
+            use std::fmt::Write;
+            asked.clear();
+            let _ = asked.write_fmt(path);
+            self.effect_home_into(id, asked, home, full);
+            self.runtime.scripts().find(home, full)
+        })
+    }
+
+    /// The script of a Tactic's effect `effect` (`tactic:<id>`), found as
+    /// [`Game::find_card_effect`] does.
+    pub(super) fn find_tactic_effect(&self, tactic: &str, effect: &str) -> Option<ScriptId> {
+        LOOKUP.with_borrow_mut(|[_, home, _]| {
+            home.clear();
+            home.push_str("tactic:");
+            home.push_str(tactic);
+            self.runtime.scripts().find(home, effect)
+        })
     }
 
     pub(super) fn has_state(&self, id: &str, state: &str) -> bool {
@@ -147,6 +191,11 @@ impl<'a> Game<'a> {
     pub(super) fn initiative(&self, id: &str) -> u8 {
         self.attribute(id, self.card(id).initiative, |m| m.initiative)
     }
+}
+
+thread_local! {
+    /// The buffers of [`Game::find_card_effect`]: the path asked, the card, the path on it.
+    static LOOKUP: std::cell::RefCell<[String; 3]> = const { std::cell::RefCell::new([String::new(), String::new(), String::new()]) };
 }
 
 /// Whether `text` is the very text of `id` (same address and length): the

@@ -88,6 +88,11 @@ impl<'a> Game<'a> {
         successes: Option<i64>,
         text: &str,
     ) {
+        if self.find_card_effect(who, format_args!("{path}")).is_none() {
+            // What `run_effect` records for an effect without Lua, without its path.
+            self.emit(Event::Log { text: format!("(not scripted: {text})") });
+            return;
+        }
         let (card, path) = self.effect_home(who, path);
         self.run_effect(&card, &path, self_id, target, successes, text);
     }

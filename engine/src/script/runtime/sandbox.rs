@@ -261,11 +261,10 @@ pub(super) fn check_arg(f: &ApiFn, i: usize, p: &api::Param, v: &Value) -> mlua:
     if matches!(v, Value::Nil) {
         return if p.optional { Ok(ApiValue::Nil) } else { Err(bad(p.ty.lua_name())) };
     }
-    let string = |max: usize| -> mlua::Result<String> {
+    // The argument's text, read in place (no copy): `then` makes the value.
+    let string = |max: usize, then: &dyn Fn(&str) -> mlua::Result<ApiValue>| -> mlua::Result<ApiValue> {
         match v {
-            Value::String(s) if s.as_bytes().len() <= max => {
-                s.to_str().map(|s| s.to_string()).map_err(|_| bad("UTF-8 string"))
-            }
+            Value::String(s) if s.as_bytes().len() <= max => then(&s.to_str().map_err(|_| bad("UTF-8 string"))?),
             Value::String(_) => Err(bad(&format!("string of at most {max} bytes"))),
             _ => Err(bad(p.ty.lua_name())),
         }
@@ -310,15 +309,12 @@ pub(super) fn check_arg(f: &ApiFn, i: usize, p: &api::Param, v: &Value) -> mlua:
                 _ => Err(bad("integer")),
             }
         }
-        Ty::String => string(4096).and_then(|s| Id::try_new(&s).map(ApiValue::Str).map_err(refused)),
-        Ty::Character | Ty::State | Ty::Die => {
-            string(128).and_then(|s| Id::try_new(&s).map(ApiValue::Str).map_err(refused))
-        }
-        Ty::Symbol | Ty::Side => {
-            let s = string(64)?;
-            let ok = api::allowed(p.ty).is_some_and(|a| a.contains(&s.as_str()));
+        Ty::String => string(4096, &|s| Id::try_new(s).map(ApiValue::Str).map_err(refused)),
+        Ty::Character | Ty::State | Ty::Die => string(128, &|s| Id::try_new(s).map(ApiValue::Str).map_err(refused)),
+        Ty::Symbol | Ty::Side => string(64, &|s| {
+            let ok = api::allowed(p.ty).is_some_and(|a| a.contains(&s));
             if ok { Ok(ApiValue::Str(Id::from(s))) } else { Err(bad(&api::allowed(p.ty).unwrap_or(&[]).join(" | "))) }
-        }
+        }),
         Ty::Space => match v {
             Value::Table(t) => {
                 let q = t.raw_get::<Value>(1)?;
