@@ -17,6 +17,9 @@ pub(super) struct SightCache {
     scratch: Vec<(Hex, u8)>,
     sight: rustc_hash::FxHashMap<(Hex, Hex), Sight>,
     cover: rustc_hash::FxHashMap<(Hex, Hex), bool>,
+    /// The spaces of `positions` that obstruct Line of Sight
+    /// (`Game::obstructs`): with the Blocked spaces, all that does.
+    obstructing: Vec<Hex>,
 }
 
 impl<'a> Game<'a> {
@@ -55,6 +58,9 @@ impl<'a> Game<'a> {
             std::mem::swap(&mut cache.positions, &mut now);
             cache.sight.clear();
             cache.cover.clear();
+            let SightCache { positions, obstructing, .. } = &mut *cache;
+            obstructing.clear();
+            obstructing.extend(positions.iter().map(|(h, _)| *h).filter(|h| self.obstructs(*h)));
         }
         cache.scratch = now;
         cache
@@ -119,11 +125,13 @@ impl<'a> Game<'a> {
         if self.has_state(from, "dazzled") || self.has_state(to, "hidden") || self.in_smoke(a) || self.in_smoke(b) {
             return Sight::Blocked;
         }
-        if let Some(s) = self.fresh_sight_cache().sight.get(&(a, b)) {
+        let mut cache = self.fresh_sight_cache();
+        if let Some(s) = cache.sight.get(&(a, b)) {
             return *s;
         }
-        let s = geometry::line_of_sight(a, b, |h| self.obstructs(h));
-        self.sight_cache.borrow_mut().sight.insert((a, b), s);
+        // The map's table: `geometry::line_of_sight` with `self.obstructs`.
+        let s = self.board.sight.line_of_sight(a, b, &cache.obstructing);
+        cache.sight.insert((a, b), s);
         s
     }
 
@@ -166,11 +174,13 @@ impl<'a> Game<'a> {
         }
         let provides =
             |h: Hex| self.board.blocked.contains(&h) || self.board.barriers.contains(&h) || self.occupant(h).is_some();
-        if let Some(c) = self.fresh_sight_cache().cover.get(&(a, b)) {
+        let mut cache = self.fresh_sight_cache();
+        if let Some(c) = cache.cover.get(&(a, b)) {
             return *c;
         }
-        let c = geometry::cover(a, b, provides, |h| self.obstructs(h));
-        self.sight_cache.borrow_mut().cover.insert((a, b), c);
+        // The map's table: `geometry::cover` with `self.obstructs`.
+        let c = self.board.sight.cover(a, b, provides, &cache.obstructing);
+        cache.cover.insert((a, b), c);
         c
     }
 

@@ -29,6 +29,8 @@ use rustc_hash::{FxHashMap, FxHashSet};
 use serde::{Deserialize, Serialize};
 
 mod grid;
+mod table;
+pub use table::SightTable;
 pub use grid::{DistanceField, HexGrid, distance_field_into, distance_field_on};
 
 /// A point of the scaled integer plane (see the module documentation): `x` in
