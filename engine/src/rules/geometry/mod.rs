@@ -30,8 +30,8 @@ use serde::{Deserialize, Serialize};
 
 mod grid;
 mod table;
-pub use table::SightTable;
 pub use grid::{DistanceField, HexGrid, distance_field_into, distance_field_on};
+pub use table::SightTable;
 
 /// A point of the scaled integer plane (see the module documentation): `x` in
 /// units of `√3/2` circumradii, `y` in units of half a circumradius.

@@ -137,7 +137,9 @@ impl Reach {
         for (i, &a) in vf.iter().enumerate() {
             for (j, &b) in vt.iter().enumerate() {
                 let bit = 1u64 << (6 * i + j);
-                singles.extend(near_segment(a, b).filter(|&s| s != o && s != d && obstructs_alone(a, b, s)).map(|s| (s, bit)));
+                singles.extend(
+                    near_segment(a, b).filter(|&s| s != o && s != d && obstructs_alone(a, b, s)).map(|s| (s, bit)),
+                );
             }
         }
         singles.sort_unstable_by_key(|e| e.0);
@@ -263,7 +265,8 @@ impl SightTable {
         let mut slots = rustc_hash::FxHashMap::default();
         let all: Vec<Hex> = displacement.iter().map(|(h, _)| h).collect();
         for d in all {
-            let (k, d0) = syms.iter().enumerate().map(|(k, s)| (k, s.apply(d))).min_by_key(|&(_, h)| h).unwrap_or((0, d));
+            let (k, d0) =
+                syms.iter().enumerate().map(|(k, s)| (k, s.apply(d))).min_by_key(|&(_, h)| h).unwrap_or((0, d));
             let slot = *slots.entry(d0).or_insert_with(|| {
                 canonical.push(d0);
                 canonical.len() as u32 - 1

@@ -52,7 +52,8 @@ fn the_table_answers_as_the_plain_computation_on_random_boards() {
     let mut rng = Lcg(11);
     let spaces: Vec<Hex> = HexGrid::new(Hex::new(0, 0), 5, ()).iter().map(|(h, _)| h).collect();
     for round in 0..6 {
-        let blocked: BTreeSet<Hex> = (0..[0, 4, 10, 18, 25, 8][round]).map(|_| spaces[rng.below(spaces.len())]).collect();
+        let blocked: BTreeSet<Hex> =
+            (0..[0, 4, 10, 18, 25, 8][round]).map(|_| spaces[rng.below(spaces.len())]).collect();
         let barriers: BTreeSet<Hex> = (0..3).map(|_| spaces[rng.below(spaces.len())]).collect();
         let table = SightTable::new(5, blocked.iter().copied());
         let extra: Vec<Hex> = (0..round * 2).map(|_| spaces[rng.below(spaces.len())]).collect();
