@@ -383,6 +383,8 @@ pub struct Board {
     /// The map's Line of Sight table over `blocked`, shared with every game
     /// on the map (`000 § Line of Sight`).
     pub sight: std::sync::Arc<crate::rules::geometry::SightTable>,
+    /// `open` as a bit set, for route searches (`geometry::path_distance_on`).
+    pub(crate) open_spaces: crate::rules::geometry::OpenSpaces,
 }
 
 impl Board {
@@ -400,6 +402,7 @@ impl Board {
             radius,
             barriers,
             zones: map.zones.iter().map(|z| (z.id, (z.kind, z.spaces.iter().map(h).collect()))).collect(),
+            open_spaces: crate::rules::geometry::OpenSpaces::of(&open),
             open,
             sight: map
                 .sight

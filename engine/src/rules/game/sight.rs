@@ -20,6 +20,9 @@ pub(super) struct SightCache {
     /// The spaces of `positions` that obstruct Line of Sight
     /// (`Game::obstructs`): with the Blocked spaces, all that does.
     obstructing: Vec<Hex>,
+    /// The spaces of `positions` a unit Occupies: with the terrain, what
+    /// is not Free (`Game::is_free`).
+    occupied: Vec<Hex>,
 }
 
 impl<'a> Game<'a> {
@@ -58,9 +61,11 @@ impl<'a> Game<'a> {
             std::mem::swap(&mut cache.positions, &mut now);
             cache.sight.clear();
             cache.cover.clear();
-            let SightCache { positions, obstructing, .. } = &mut *cache;
+            let SightCache { positions, obstructing, occupied, .. } = &mut *cache;
             obstructing.clear();
             obstructing.extend(positions.iter().map(|(h, _)| *h).filter(|h| self.obstructs(*h)));
+            occupied.clear();
+            occupied.extend(positions.iter().filter(|(_, tag)| *tag != 2).map(|(h, _)| *h));
         }
         cache.scratch = now;
         cache
@@ -149,7 +154,9 @@ impl<'a> Game<'a> {
             let d = if a == b {
                 0
             } else {
-                match geometry::path_distance(a, b, |h| self.is_free(h), range.max as u32) {
+                // `geometry::path_distance` through `self.is_free` spaces.
+                let occupied = &self.fresh_sight_cache().occupied;
+                match geometry::path_distance_on(&self.board.open_spaces, occupied, a, b, range.max as u32) {
                     Some(d) => d,
                     None => return false,
                 }

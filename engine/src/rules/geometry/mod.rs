@@ -29,8 +29,10 @@ use rustc_hash::{FxHashMap, FxHashSet};
 use serde::{Deserialize, Serialize};
 
 mod grid;
+mod search;
 mod table;
-pub use grid::{DistanceField, HexGrid, distance_field_into, distance_field_on};
+pub use grid::HexGrid;
+pub use search::{DistanceField, OpenSpaces, distance_field_into, distance_field_on, path_distance_on};
 pub use table::SightTable;
 
 /// A point of the scaled integer plane (see the module documentation): `x` in
