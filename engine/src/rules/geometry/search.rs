@@ -1,10 +1,13 @@
-//! Breadth-first searches over a [`HexGrid`]'s padded slots, a layer at a
-//! time on bit sets: a layer's Adjacent slots are the layer shifted by the
-//! six index steps (`±1`, `±width`, `±(width − 1)`), so one search step is a
-//! few word operations for every 64 slots, with no queue, no bounds check per
-//! space and no hashing. The slots outside the area are never in the
-//! passable set, so no shift reaches past the area (`000 § Range`,
-//! `§ Movement Points`).
+//! Breadth-first searches over a [`HexGrid`]'s padded slots (`000 § Range`,
+//! `§ Movement Points`): a slot's Adjacent slots are at the six fixed index
+//! steps (`±1`, `±width`, `±(width − 1)`), and the slots outside the area are
+//! walls, so no step needs a bounds check or a division and nothing is hashed.
+//!
+//! Distance fields ([`distance_field_into`]) go a space at a time with a
+//! queue (they cover the whole board: a queue visits each space once). Route
+//! lengths ([`path_distance_on`]) go a layer at a time on bit sets (they are
+//! short, a few layers, and a layer's Adjacent slots are the layer shifted
+//! by the six steps: a few word operations for every 64 slots).
 
 use std::cell::RefCell;
 
@@ -60,35 +63,29 @@ impl SlotBits {
             *s |= o;
         }
     }
-
-    /// Every slot in the set, in increasing order.
-    fn iter(&self) -> impl Iterator<Item = usize> + '_ {
-        self.0.iter().enumerate().flat_map(|(w, &word)| {
-            let mut x = word;
-            std::iter::from_fn(move || {
-                (x != 0).then(|| {
-                    let k = x.trailing_zeros() as usize;
-                    x &= x - 1;
-                    w * 64 + k
-                })
-            })
-        })
-    }
 }
 
 /// `out |= src` shifted by `s` slots (bit `i` of `src` to bit `i + s`);
-/// bits shifted past either end are dropped.
+/// bits shifted past either end are dropped. `out` and `src` have the same
+/// length.
 #[inline]
 fn or_shifted(out: &mut [u64], src: &[u64], s: isize) {
+    // s = 64·q + b: word w of `out` takes word w − q of `src` shifted left
+    // by b, and the high bits of word w − q − 1.
     let (q, b) = (s.div_euclid(64), s.rem_euclid(64) as u32);
-    let get = |w: isize| usize::try_from(w).ok().and_then(|w| src.get(w)).copied().unwrap_or(0);
-    for (w, o) in out.iter_mut().enumerate() {
-        let w = w as isize;
-        let mut x = get(w - q) << b;
-        if b != 0 {
-            x |= get(w - q - 1) >> (64 - b);
+    let parts: [(isize, u32, bool); 2] = [(q, b, true), (q + 1, 64 - b, false)];
+    for (q, shift, left) in parts {
+        if !left && b == 0 {
+            continue;
         }
-        *o |= x;
+        let (to, from) = if q >= 0 {
+            (out.get_mut(q as usize..).unwrap_or_default(), src)
+        } else {
+            (&mut out[..], src.get(q.unsigned_abs()..).unwrap_or_default())
+        };
+        for (o, x) in to.iter_mut().zip(from) {
+            *o |= if left { x << shift } else { x >> shift };
+        }
     }
 }
 
@@ -111,6 +108,11 @@ fn inside_slots<T>(grid: &HexGrid<T>, out: &mut SlotBits) {
     }
 }
 
+/// A slot no search may enter: outside the area, or not passable.
+const WALL: u32 = u32::MAX;
+/// A passable slot the search has not reached (yet).
+const UNSEEN: u32 = u32::MAX - 1;
+
 /// Steps from `from` to every space reachable within `limit` steps through
 /// spaces whose slot in `passable` is `true` (a breadth-first distance field,
 /// as [`super::distance_field`], over a passability grid computed once). Spaces
@@ -127,70 +129,69 @@ pub fn distance_field_on(passable: &HexGrid<bool>, from: Hex, limit: u32) -> Dis
 /// [`distance_field_on`] written into `field`, whose buffers are reused: no
 /// allocation once `field` has held a field of an area of the same size.
 pub fn distance_field_into(passable: &HexGrid<bool>, from: Hex, limit: u32, field: &mut DistanceField) {
-    let DistanceField { dist, inside, open, seen, layer, next } = field;
-    // The area's shape, kept while it stays the same.
-    if dist.radius != passable.radius || dist.cells.len() != passable.cells.len() {
-        dist.reset(passable.centre, passable.radius as u32, UNREACHED);
-        inside_slots(passable, inside);
-    } else {
-        dist.cells.fill(UNREACHED);
+    let DistanceField { dist, walls, queue } = field;
+    // The walls of the area's shape: every slot outside the hexagon. Kept
+    // while the shape stays the same.
+    if walls.radius != passable.radius || walls.cells.len() != passable.cells.len() {
+        walls.reset(passable.centre, passable.radius as u32, WALL);
+        let r = walls.radius;
+        for dq in -r..=r {
+            for dr in -r..=r {
+                if (dq + dr).abs() <= r {
+                    let i = walls.slot(dq, dr);
+                    walls.cells[i] = UNSEEN;
+                }
+            }
+        }
     }
-    dist.centre = passable.centre;
+    walls.centre = passable.centre;
+    (dist.centre, dist.radius, dist.width) = (passable.centre, passable.radius, passable.width);
+    dist.cells.clear();
+    dist.cells.extend(passable.cells.iter().zip(&walls.cells).map(|(&open, &w)| if open { w } else { WALL }));
     // A start outside the area has no slot: nothing is reached from it.
     let Some(start) = passable.index(from) else { return };
     dist.cells[start] = 0;
-    open_slots(passable, inside, open);
-    let slots = passable.cells.len();
-    seen.reset(slots);
-    seen.insert(start);
-    layer.reset(slots);
-    layer.insert(start);
-    next.reset(slots);
     let steps = passable.steps();
-    let mut d = 0;
-    while d < limit {
-        next.adjacent(layer, steps);
-        if !next.keep(open, seen) {
-            break;
+    // Every slot enters the queue at most once: a plain vector and a cursor.
+    queue.clear();
+    queue.push(start as u32);
+    let mut head = 0;
+    let cells = &mut dist.cells[..];
+    while let Some(&i) = queue.get(head) {
+        head += 1;
+        let i = i as usize;
+        let d = cells[i];
+        if d >= limit {
+            continue;
         }
-        d += 1;
-        for i in next.iter() {
-            dist.cells[i] = d;
+        for step in steps {
+            // In bounds: a slot of the area is never on the border, and the
+            // border's slots are walls, so no step leaves the box.
+            let j = i.wrapping_add_signed(step);
+            if cells[j] == UNSEEN {
+                cells[j] = d + 1;
+                queue.push(j as u32);
+            }
         }
-        seen.union(next);
-        std::mem::swap(layer, next);
     }
 }
-
-/// A slot the search did not reach.
-const UNREACHED: u32 = u32::MAX;
 
 /// Steps from one space to each space of an area ([`distance_field_on`]).
 #[derive(Debug, Clone)]
 pub struct DistanceField {
-    /// Steps to each slot; [`UNREACHED`] where not reached.
+    /// Steps to each slot; [`WALL`] and [`UNSEEN`] where not reached.
     dist: HexGrid<u32>,
-    /// The slots of the area.
-    inside: SlotBits,
-    /// The search's sets, kept for their memory: the passable slots, those
-    /// reached, the last layer and the next.
-    open: SlotBits,
-    seen: SlotBits,
-    layer: SlotBits,
-    next: SlotBits,
+    /// The area's shape: [`UNSEEN`] inside, [`WALL`] outside.
+    walls: HexGrid<u32>,
+    /// The search's queue of slots, kept for its memory.
+    queue: Vec<u32>,
 }
 
 impl Default for DistanceField {
     /// A field of no area: nothing is reached.
     fn default() -> Self {
-        DistanceField {
-            dist: HexGrid { centre: Hex::new(0, 0), radius: -1, width: 0, cells: Vec::new() },
-            inside: SlotBits::default(),
-            open: SlotBits::default(),
-            seen: SlotBits::default(),
-            layer: SlotBits::default(),
-            next: SlotBits::default(),
-        }
+        let empty = HexGrid { centre: Hex::new(0, 0), radius: -1, width: 0, cells: Vec::new() };
+        DistanceField { dist: empty.clone(), walls: empty, queue: Vec::new() }
     }
 }
 
@@ -198,7 +199,7 @@ impl DistanceField {
     /// The steps to `h`, if it was reached.
     #[inline]
     pub fn get(&self, h: Hex) -> Option<u32> {
-        self.dist.get(h).copied().filter(|&d| d != UNREACHED)
+        self.dist.get(h).copied().filter(|&d| d < UNSEEN)
     }
 }
 
