@@ -61,6 +61,11 @@ pub struct Map {
     pub zones: Vec<Zone>,
     #[serde(flatten)]
     pub meta: Meta,
+    /// The map's Line of Sight table (not content): built by the first game
+    /// on the map (`rules::state::Board::of`), then shared by every game on it.
+    #[serde(skip)]
+    #[schemars(skip)]
+    pub sight: std::sync::OnceLock<std::sync::Arc<crate::rules::geometry::SightTable>>,
 }
 
 /// A player count range.

@@ -5,7 +5,7 @@
 
 use crate::model::Id;
 use crate::rules::decision::{Choice, Decision, DecisionKind};
-use crate::rules::geometry::{DistanceField, Hex, HexGrid, distance_field_on};
+use crate::rules::geometry::{DistanceField, Hex, HexGrid, distance_field_into, distance_field_on};
 use crate::rules::view::View;
 use crate::table::{Player, SeatNative, SeatView};
 
@@ -63,30 +63,22 @@ struct ZoneField<'v> {
     field: std::cell::OnceCell<std::rc::Rc<DistanceField>>,
 }
 
-/// A distance field with the centre and passability it was computed from.
-type CachedField = (Hex, HexGrid<bool>, std::rc::Rc<DistanceField>);
-
-thread_local! {
-    /// The last field this thread computed, with its centre and passability:
-    /// decisions in a row with nobody moved (the options of an Attack, a
-    /// Switch, a Tactic) ask for the same field.
-    static LAST_FIELD: std::cell::RefCell<Option<CachedField>> =
-        const { std::cell::RefCell::new(None) };
+/// The last distance field a thread computed, with the centre and the
+/// passability it was computed from, and a passability grid to build the
+/// next question's in: the memory of all three is reused from decision to
+/// decision.
+#[derive(Default)]
+struct FieldCache {
+    /// The centre and passability `field` is of; `None` before the first.
+    inputs: Option<(Hex, HexGrid<bool>)>,
+    field: std::rc::Rc<DistanceField>,
+    scratch: Option<HexGrid<bool>>,
 }
 
-/// The distance field from `centre` over `passable`, reused when the last one
-/// was of the same inputs (a pure function of them, so games stay the same).
-fn field_of(centre: Hex, passable: HexGrid<bool>) -> std::rc::Rc<DistanceField> {
-    LAST_FIELD.with(|last| {
-        if let Some((c, g, f)) = &*last.borrow() {
-            if *c == centre && *g == passable {
-                return f.clone();
-            }
-        }
-        let f = std::rc::Rc::new(distance_field_on(&passable, centre, 40));
-        *last.borrow_mut() = Some((centre, passable, f.clone()));
-        f
-    })
+thread_local! {
+    /// Decisions in a row with nobody moved (the options of an Attack, a
+    /// Switch, a Tactic) ask for the same field.
+    static LAST_FIELD: std::cell::RefCell<FieldCache> = std::cell::RefCell::default();
 }
 
 impl<'v> ZoneField<'v> {
@@ -94,32 +86,59 @@ impl<'v> ZoneField<'v> {
         ZoneField { view, centre: Heuristic::zone_centre(view), field: Default::default() }
     }
 
+    /// The distance field from `centre` over [`Self::passable`], the last
+    /// one again when its inputs are the same (a pure function of them, so
+    /// games stay the same).
+    fn field_of(&self, centre: Hex) -> std::rc::Rc<DistanceField> {
+        LAST_FIELD.with(|last| {
+            let cache = &mut *last.borrow_mut();
+            let mut grid = cache.scratch.take().unwrap_or_else(|| HexGrid::new(centre, 0, false));
+            self.passable(centre, &mut grid);
+            if let Some((c, g)) = &mut cache.inputs {
+                if *c == centre && *g == grid {
+                    cache.scratch = Some(grid);
+                    return cache.field.clone();
+                }
+                *c = centre;
+                std::mem::swap(g, &mut grid);
+                cache.scratch = Some(grid);
+            } else {
+                cache.inputs = Some((centre, grid));
+            }
+            let Some((_, passable)) = &cache.inputs else { unreachable!("set above") };
+            // The previous decision's field is no longer held: written over.
+            match std::rc::Rc::get_mut(&mut cache.field) {
+                Some(f) => distance_field_into(passable, centre, 40, f),
+                None => cache.field = std::rc::Rc::new(distance_field_on(passable, centre, 40)),
+            }
+            cache.field.clone()
+        })
+    }
+
     /// The board's passability with every unit's space marked impassable, in
-    /// an area that holds the board and `centre`.
-    fn passable(&self, centre: Hex) -> HexGrid<bool> {
+    /// an area that holds the board and `centre`, written into `grid`.
+    fn passable(&self, centre: Hex, grid: &mut HexGrid<bool>) {
         let board = self.view.board;
         let origin = Hex::new(0, 0);
-        let mut grid = if centre.distance(origin) <= board.radius {
-            board.open_grid().clone()
+        if centre.distance(origin) <= board.radius {
+            grid.clone_from(board.open_grid());
         } else {
             // A centre off the board (a map that puts a zone there): spaces
             // off the board stay impassable.
-            let mut g = HexGrid::new(origin, centre.distance(origin), false);
+            grid.reset(origin, centre.distance(origin), false);
             for (h, open) in board.open_grid().iter() {
-                g.set(h, *open);
+                grid.set(h, *open);
             }
-            g
-        };
+        }
         for h in self.view.units().filter_map(|u| u.space()) {
             grid.set(h, false);
         }
-        grid
     }
 
     /// Steps from `h` to the zone's centre (0 without a Scoring Zone).
     fn near(&self, h: &Hex) -> u32 {
         self.centre.map_or(0, |c| {
-            let f = self.field.get_or_init(|| field_of(c, self.passable(c)));
+            let f = self.field.get_or_init(|| self.field_of(c));
             // An occupied space (the Character's own) is one step from its best neighbour.
             f.get(*h)
                 .or_else(|| h.neighbours().iter().filter_map(|n| f.get(*n)).min().map(|d| d + 1))

@@ -391,6 +391,11 @@ pub struct Board {
     /// Every space of the board: `true` where the terrain lets a Character
     /// through (not Blocked, no Barrier), computed once; see [`Board::is_open`].
     open: crate::rules::geometry::HexGrid<bool>,
+    /// The map's Line of Sight table over `blocked`, shared with every game
+    /// on the map (`000 § Line of Sight`).
+    pub sight: std::sync::Arc<crate::rules::geometry::SightTable>,
+    /// `open` as a bit set, for route searches (`geometry::path_distance_on`).
+    pub(crate) open_spaces: crate::rules::geometry::OpenSpaces,
 }
 
 impl Board {
@@ -406,10 +411,17 @@ impl Board {
         }
         Board {
             radius,
-            blocked,
             barriers,
             zones: map.zones.iter().map(|z| (z.id, (z.kind, z.spaces.iter().map(h).collect()))).collect(),
+            open_spaces: crate::rules::geometry::OpenSpaces::of(&open),
             open,
+            sight: map
+                .sight
+                .get_or_init(|| {
+                    std::sync::Arc::new(crate::rules::geometry::SightTable::new(radius, blocked.iter().copied()))
+                })
+                .clone(),
+            blocked,
         }
     }
 

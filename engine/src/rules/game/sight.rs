@@ -20,6 +20,12 @@ pub(super) struct SightCache {
     /// Range's path lengths (`Game::path_distance`), by (from, to, limit):
     /// they avoid the spaces units occupy, so they depend on the same positions.
     paths: rustc_hash::FxHashMap<(Hex, Hex, u32), Option<u32>>,
+    /// The spaces of `positions` that obstruct Line of Sight
+    /// (`Game::obstructs`): with the Blocked spaces, all that does.
+    obstructing: Vec<Hex>,
+    /// The spaces of `positions` a unit Occupies: with the terrain, what
+    /// is not Free (`Game::is_free`).
+    occupied: Vec<Hex>,
 }
 
 impl<'a> Game<'a> {
@@ -59,6 +65,11 @@ impl<'a> Game<'a> {
             cache.sight.clear();
             cache.cover.clear();
             cache.paths.clear();
+            let SightCache { positions, obstructing, occupied, .. } = &mut *cache;
+            obstructing.clear();
+            obstructing.extend(positions.iter().map(|(h, _)| *h).filter(|h| self.obstructs(*h)));
+            occupied.clear();
+            occupied.extend(positions.iter().filter(|(_, tag)| *tag != 2).map(|(h, _)| *h));
         }
         cache.scratch = now;
         cache
@@ -124,22 +135,28 @@ impl<'a> Game<'a> {
         if self.has_state(from, "dazzled") || self.has_state(to, "hidden") || self.in_smoke(a) || self.in_smoke(b) {
             return Sight::Blocked;
         }
-        if let Some(s) = self.fresh_sight_cache().sight.get(&(a, b)) {
+        let mut cache = self.fresh_sight_cache();
+        if let Some(s) = cache.sight.get(&(a, b)) {
             return *s;
         }
-        let s = geometry::line_of_sight(a, b, |h| self.obstructs(h));
-        self.sight_cache.borrow_mut().sight.insert((a, b), s);
+        // The map's table: `geometry::line_of_sight` with `self.obstructs`.
+        let s = self.board.sight.line_of_sight(a, b, &cache.obstructing);
+        cache.sight.insert((a, b), s);
         s
     }
 
     /// The length of the shortest route from `a` to `b` through Free spaces,
-    /// at most `limit` ([`geometry::path_distance`]), kept in the
+    /// at most `limit` ([`geometry::path_distance_on`]), kept in the
     /// [`SightCache`] while nothing moves.
     fn path_distance(&self, a: Hex, b: Hex, limit: u32) -> Option<u32> {
         if let Some(d) = self.fresh_sight_cache().paths.get(&(a, b, limit)) {
             return *d;
         }
-        let d = geometry::path_distance(a, b, |h| self.is_free(h), limit);
+        // `geometry::path_distance` through `self.is_free` spaces.
+        let d = {
+            let cache = self.fresh_sight_cache();
+            geometry::path_distance_on(&self.board.open_spaces, &cache.occupied, a, b, limit)
+        };
         self.sight_cache.borrow_mut().paths.insert((a, b, limit), d);
         d
     }
@@ -186,11 +203,13 @@ impl<'a> Game<'a> {
         }
         let provides =
             |h: Hex| self.board.blocked.contains(&h) || self.board.barriers.contains(&h) || self.occupant(h).is_some();
-        if let Some(c) = self.fresh_sight_cache().cover.get(&(a, b)) {
+        let mut cache = self.fresh_sight_cache();
+        if let Some(c) = cache.cover.get(&(a, b)) {
             return *c;
         }
-        let c = geometry::cover(a, b, provides, |h| self.obstructs(h));
-        self.sight_cache.borrow_mut().cover.insert((a, b), c);
+        // The map's table: `geometry::cover` with `self.obstructs`.
+        let c = self.board.sight.cover(a, b, provides, &cache.obstructing);
+        cache.cover.insert((a, b), c);
         c
     }
 

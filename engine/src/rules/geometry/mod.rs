@@ -29,7 +29,11 @@ use rustc_hash::{FxHashMap, FxHashSet};
 use serde::{Deserialize, Serialize};
 
 mod grid;
-pub use grid::{DistanceField, HexGrid, distance_field_on};
+mod search;
+mod table;
+pub use grid::HexGrid;
+pub use search::{DistanceField, OpenSpaces, distance_field_into, distance_field_on, path_distance_on};
+pub use table::SightTable;
 
 /// A point of the scaled integer plane (see the module documentation): `x` in
 /// units of `√3/2` circumradii, `y` in units of half a circumradius.
