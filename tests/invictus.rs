@@ -40,7 +40,7 @@ fn strings(v: &[&str]) -> Vec<String> {
 }
 
 /// Play the active player's turn of `s`; the events and the game after it.
-fn play_turn<'a>(s: &Situation, loaded: &'a load::Loaded, rt: &'a Runtime) -> Game<'a> {
+fn play_turn<'a>(s: &Situation, loaded: &'a load::Loaded, rt: &'a Runtime) -> Game<'a, 'a> {
     let (mut game, errors) = s.game(&loaded.content, Some(rt)).unwrap();
     game.play_turn();
     let errors = errors.lock().unwrap().clone();

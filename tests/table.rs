@@ -440,3 +440,63 @@ fn the_greedy_player_plays_both_games_at_a_table_as_the_engine_does() {
         assert_eq!(t.events_json(), events, "{mode:?}");
     }
 }
+
+/// `Table::play_on` is `play_out` in one run of the engine: from every
+/// twentieth Decision of a random game (and from its start), the same
+/// random players played on either way end in the same game, event for
+/// event and answer for answer, for both games and every table size.
+#[test]
+fn playing_on_in_one_run_is_the_game_played_out_answer_by_answer() {
+    for mode in MODES {
+        let rt = mode.runtime();
+        let seed = 3;
+        let (forks, _) = forks_of(mode, &rt, seed);
+        for (i, fork) in forks.iter().enumerate().step_by(20) {
+            let fresh = |salt: u64| -> Vec<RandomPlayer> {
+                (0..mode.seats).map(|s| RandomPlayer::for_seat(seed * 1000 + salt, s)).collect()
+            };
+            let (mut a, mut b) = (fork.fork(), fork.fork());
+            let (mut pa, mut pb) = (fresh(i as u64), fresh(i as u64));
+            let mut sa: Vec<&mut dyn Player> = pa.iter_mut().map(|p| p as &mut dyn Player).collect();
+            let mut sb: Vec<&mut dyn Player> = pb.iter_mut().map(|p| p as &mut dyn Player).collect();
+            assert_eq!(table::play_out(&mut *a, &mut sa).unwrap(), Played::Over);
+            assert_eq!(b.play_on(&mut sb).unwrap(), Played::Over, "{mode:?} from Decision {i}");
+            assert_eq!(seen(&*b), seen(&*a), "{mode:?} from Decision {i}");
+        }
+    }
+}
+
+/// A player that gives up stops `play_on` at its Decision, which the table
+/// then shows (the same position `play_out` stops at), and another player
+/// can take the game on from there; an answer out of range leaves the table
+/// as it was.
+#[test]
+fn playing_on_stops_where_a_player_gives_up_and_a_bad_answer_changes_nothing() {
+    for mode in [MODES[0], MODES[3]] {
+        let rt = mode.runtime();
+        let (events, answers) = engine_game(mode, &rt, 5);
+        let half = answers.len() / 2;
+        let mut short = ScriptedPlayer::new(answers[..half].to_vec());
+        let mut t = mode.start(&rt, 5);
+        let played = t.play_on(&mut [&mut short]).unwrap();
+        assert_eq!(played, Played::GaveUp(t.to_move().expect("waiting at a Decision")), "{mode:?}");
+        assert_eq!(t.answers(), answers[..half], "{mode:?}");
+        let mut u = mode.start(&rt, 5);
+        u.apply_all(&answers[..half]).unwrap();
+        assert_eq!(seen(&*t), seen(&*u), "{mode:?}");
+        let mut rest = ScriptedPlayer::new(answers[half..].to_vec());
+        assert_eq!(t.play_on(&mut [&mut rest]).unwrap(), Played::Over);
+        assert_eq!(t.events_json(), events, "{mode:?}");
+
+        let before = seen(&*u);
+        struct OutOfRange;
+        impl Player for OutOfRange {
+            fn choose(&mut self, _: &table::SeatView<'_>) -> Option<usize> {
+                Some(10_000)
+            }
+        }
+        let err = u.play_on(&mut [&mut OutOfRange]).unwrap_err();
+        assert!(matches!(err, TableError::BadAnswer { answer: 10_000, .. }), "{mode:?}: {err:?}");
+        assert_eq!(seen(&*u), before, "{mode:?}");
+    }
+}

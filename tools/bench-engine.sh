@@ -132,10 +132,18 @@ if [[ $fork == 1 ]]; then
     echo "measuring: fork and step (cargo bench -p arena-engine --bench table)" >&2
     cargo bench -p arena-engine --bench table >target/bench/table.log 2>&1 || { tail -20 target/bench/table.log >&2; exit 1; }
     sed -e 's/│/|/g' -e 's/├─/+-/g' -e 's/╰─/`-/g' -e 's/µs/us/g' target/bench/table.log |
-        awk '/fork_and_step/ && /\|/ {
-            n = split($0, f, "|"); name = f[1]; gsub(/[+`| -]/, "", name)
-            printf "| %s, median (this checkout only) | - | %s | | %s |\n", name, f[4], (name ~ /_4$/ ? "<= 10 us (4 seats)" : "<= 5 us (2 seats)")
-        }'
+        awk '
+            function row(name, median) {
+                printf "| %s, median (this checkout only) | - | %s | | %s |\n", name, median, (name ~ /_4$/ ? "<= 10 us (4 seats)" : "<= 5 us (2 seats)")
+            }
+            # The bench prints its `arena-bench` line inside the name column,
+            # which then puts the figures on the next line.
+            /fork_and_step/ {
+                n = split($0, f, "|"); name = f[1]; sub(/arena-bench.*/, "", name); gsub(/[+`| -]/, "", name)
+                if (n >= 4) { row(name, f[4]); name = "" }
+                next
+            }
+            name != "" && /\|/ { split($0, f, "|"); row(name, f[3]); name = "" }'
 fi
 printf '\nMachine: %s, %s cores; load average %s before, %s after. Base: %s.\n' \
     "$(uname -m)" "$(nproc)" "$load_before" "$(cut -d' ' -f1-3 /proc/loadavg)" "$(git log -1 --format='%h %ad' --date=short "$rev")"

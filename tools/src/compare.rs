@@ -293,7 +293,7 @@ fn write_comparison(
             writeln!(stdout, "{}", serde_json::to_string_pretty(&v)?)?;
         }
         _ => {
-            let players: Vec<&str> = head.batch.players.iter().map(|p| p.name()).collect();
+            let players: Vec<String> = head.batch.players.iter().map(|p| p.name()).collect();
             writeln!(stdout, "{first_line}")?;
             writeln!(stdout, "base: {}", pack_list(head.base))?;
             writeln!(stdout, "change: {}", pack_list(head.loaded))?;

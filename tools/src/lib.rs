@@ -266,8 +266,10 @@ struct SimArgs {
     /// Output format: the narrative (`human`) or the events as JSON.
     #[arg(long, value_enum, default_value_t = Output::Human)]
     format: Output,
-    /// One controller per seat, clockwise from player 1: `greedy`, `random` or
-    /// `human` (`--players greedy,random,greedy` seats three players). One
+    /// One controller per seat, clockwise from player 1: `greedy`, `random`,
+    /// `mcts` (the search player, docs/players.md; `mcts:N` searches N
+    /// iterations a Decision) or `human` (`--players greedy,random,greedy`
+    /// seats three players). One
     /// value plays every seat; how many seats is then --seats, the setup's
     /// teams, or the Scenario's default (2, or 3 for a Prime Time Scenario).
     /// For Invictus the controllers are cycled over the --seats players.
@@ -381,15 +383,22 @@ impl SeatingArg {
 }
 
 /// A `--players` value; a number is answered with the option that takes it.
-fn parse_player_kind(s: &str) -> Result<PlayerKind, String> {
+pub(crate) fn parse_player_kind(s: &str) -> Result<PlayerKind, String> {
     if let Ok(n) = s.parse::<u32>() {
         return Err(format!(
-            "`{s}` is a number of players: write --seats {n} (--players names a controller per seat: greedy, random or human)"
+            "`{s}` is a number of players: write --seats {n} (--players names a controller per seat: greedy, random, mcts or human)"
         ));
     }
-    let names = ["greedy", "random", "human"].map(String::from);
-    PlayerKind::from_str(s, true)
-        .map_err(|_| format!("`{s}`: expected greedy, random or human{}", did_you_mean(&s.to_lowercase(), &names)))
+    if s.eq_ignore_ascii_case("human") {
+        return Ok(PlayerKind::Human);
+    }
+    if s.to_ascii_lowercase().starts_with("mcts:") {
+        return s.parse::<arena_engine::sim::Policy>().map(PlayerKind::Engine);
+    }
+    let names = ["greedy", "random", "mcts", "human"].map(String::from);
+    s.parse::<arena_engine::sim::Policy>().map(PlayerKind::Engine).map_err(|_| {
+        format!("`{s}`: expected greedy, random, mcts, mcts:N or human{}", did_you_mean(&s.to_lowercase(), &names))
+    })
 }
 
 /// ` (did you mean `x`?)` when an id given on the command line is near one of
@@ -398,13 +407,14 @@ pub(crate) fn did_you_mean(id: &str, known: &[String]) -> String {
     load::suggest(id, known).map(|s| format!(" (did you mean `{s}`?)")).unwrap_or_default()
 }
 
-#[derive(ValueEnum, Clone, Copy, Debug, PartialEq, Eq)]
+/// A `--players` value: a player of the engine's (`greedy`, `random`,
+/// `mcts`, `mcts:N`: `arena_engine::sim::Policy`), or `human`, you at the
+/// terminal (each Decision's options are numbered; type a number).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
 enum PlayerKind {
-    /// The greedy heuristic: toward the Scoring Zone, attacks when it can, uses Switches.
-    Greedy,
-    /// Uniformly random legal options (seeded).
-    Random,
-    /// You, at the terminal: each Decision's options are numbered; type a number.
+    /// One of the engine's players.
+    Engine(arena_engine::sim::Policy),
+    /// You, at the terminal.
     Human,
 }
 

@@ -5,8 +5,7 @@ use super::*;
 impl PlayerKind {
     pub(super) fn engine(self) -> arena_engine::sim::Policy {
         match self {
-            PlayerKind::Greedy => arena_engine::sim::Policy::Greedy,
-            PlayerKind::Random => arena_engine::sim::Policy::Random,
+            PlayerKind::Engine(p) => p,
             // Batches never wait on a person: a human seat plays greedy there.
             PlayerKind::Human => arena_engine::sim::Policy::Greedy,
         }

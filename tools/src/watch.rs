@@ -34,9 +34,10 @@ pub struct WatchArgs {
     /// First seed of each --sim batch.
     #[arg(long, default_value_t = 1)]
     seed: u64,
-    /// Controllers in --sim, `greedy` or `random`: one per seat, or one for
-    /// every seat (Invictus cycles them around the table, as `arena sim` does).
-    #[arg(long, value_delimiter = ',', default_value = "greedy")]
+    /// Controllers in --sim, `greedy`, `random`, `mcts` or `mcts:N`: one per
+    /// seat, or one for every seat (Invictus cycles them around the table,
+    /// as `arena sim` does).
+    #[arg(long, value_delimiter = ',', default_value = "greedy", value_parser = super::parse_player_kind)]
     players: Vec<PlayerKind>,
     /// Worker threads for --sim (at least 1; default: the machine's cores).
     #[arg(long, value_parser = clap::builder::RangedU64ValueParser::<usize>::new().range(1..))]

@@ -244,7 +244,7 @@ impl Situation {
         &self,
         content: &'a Content,
         runtime: Option<&'a Runtime>,
-    ) -> Result<(Game<'a>, Errors), SetupError> {
+    ) -> Result<(Game<'a, 'a>, Errors), SetupError> {
         self.game_and_answers(content, runtime).map(|(g, e, _)| (g, e))
     }
 
@@ -254,7 +254,7 @@ impl Situation {
         &self,
         content: &'a Content,
         runtime: Option<&'a Runtime>,
-    ) -> Result<(Game<'a>, Errors, Arc<Mutex<VecDeque<String>>>), SetupError> {
+    ) -> Result<(Game<'a, 'a>, Errors, Arc<Mutex<VecDeque<String>>>), SetupError> {
         let (controller, errors) = ScriptedController::shared(&self.answers);
         let left = controller.answers.clone();
         let controllers: Vec<Box<dyn Controller + 'a>> =

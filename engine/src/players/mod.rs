@@ -7,6 +7,8 @@
 //!   view (`greedy::aristeia`: toward the Scoring Zone, at the most wounded
 //!   Enemy; `crate::invictus::players`: a score per option).
 //! - [`ScriptedPlayer`]: a list of answers, then gives up or a fallback player.
+//! - [`MctsPlayer`]: information-set Monte Carlo tree search over sampled
+//!   worlds, with greedy playouts scored by [`eval`] (`players::mcts`).
 //!
 //! Every [`Player`] is also a controller of both engines
 //! (`rules::decision::Controller`, `invictus::Controller`, blanket impls
@@ -17,11 +19,14 @@
 //! The rules never depend on this module; the simulator and the tool choose
 //! a player per seat.
 
+pub mod eval;
 mod greedy;
+pub mod mcts;
 mod random;
 mod scripted;
 
 pub use greedy::GreedyPlayer;
+pub use mcts::MctsPlayer;
 pub use random::{RandomPlayer, seat_seed};
 pub use scripted::ScriptedPlayer;
 

@@ -233,6 +233,18 @@ impl<'a> View<'a> {
         &self.state.scenario
     }
 
+    /// How many Rounds the Scenario lasts (its `rounds`; 0 when the Scenario
+    /// is not loaded).
+    pub fn rounds(&self) -> u8 {
+        self.content.scenarios.get(self.state.scenario.as_str()).map_or(0, |s| s.value.rounds)
+    }
+
+    /// Victory Points a player needs to end the game at once, when the
+    /// Scenario sets them (`vp_to_win`).
+    pub fn vp_to_win(&self) -> Option<u8> {
+        self.content.scenarios.get(self.state.scenario.as_str()).and_then(|s| s.value.vp_to_win)
+    }
+
     /// The current Round (from 1; 0 before the first).
     pub fn round(&self) -> u8 {
         self.state.round

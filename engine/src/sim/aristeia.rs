@@ -141,6 +141,9 @@ impl Spec for AristeiaSpec {
         players: &mut [Box<dyn Player>],
     ) -> Result<Box<dyn Played>, String> {
         let setup = self.game_setup(content, seed)?;
+        if super::at_table::any_searches(players) {
+            return Ok(Box::new(aristeia_game::play_at_table(content, runtime, &setup, players)?));
+        }
         let seats = players.iter_mut().map(|p| p as &mut dyn crate::rules::decision::Controller).collect();
         Ok(Box::new(aristeia_game::play(content, runtime, &setup, seats)?))
     }

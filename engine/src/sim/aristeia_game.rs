@@ -87,9 +87,32 @@ pub fn play_with(
     setup: &GameSetup,
     players: &[Policy],
 ) -> Result<Record, String> {
+    if players.iter().any(|p| p.searches()) {
+        let mut seated: Vec<Box<dyn crate::table::Player>> =
+            players.iter().enumerate().map(|(seat, p)| p.player(setup.seed, seat)).collect();
+        return play_at_table(content, runtime, setup, &mut seated);
+    }
     let mut seats: Vec<Box<dyn Controller>> =
         players.iter().enumerate().map(|(seat, p)| p.controller(setup.seed, seat)).collect();
     play(content, runtime, setup, seats.iter_mut().map(|c| c.as_mut() as &mut dyn Controller).collect())
+}
+
+/// Play one game at a table with `players` (search players sample worlds
+/// there: `sim::at_table`), then again in the engine's loop from its
+/// answers, for its [`Record`].
+///
+/// # Errors
+/// The game cannot be set up, stops on an engine error, or a player gives up.
+pub fn play_at_table(
+    content: &Content,
+    runtime: &Runtime,
+    setup: &GameSetup,
+    players: &mut [Box<dyn crate::table::Player>],
+) -> Result<Record, String> {
+    let mut table = crate::table::start_aristeia(content, runtime, setup)?;
+    let answers = super::at_table::answers(&mut table, players)?;
+    let mut script = super::at_table::SharedScript::seats(answers, setup.teams.table().len());
+    play(content, runtime, setup, script.iter_mut().map(|c| c as &mut dyn Controller).collect())
 }
 
 /// Play one game with random-legal controllers seeded from `seed`.

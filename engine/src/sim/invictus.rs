@@ -26,7 +26,8 @@ use std::sync::Arc;
 pub fn controller(policy: Policy, seed: u64, seat: usize) -> Box<dyn Controller> {
     match policy {
         Policy::Random => Box::new(crate::players::RandomPlayer::for_seat(seed, seat)),
-        Policy::Greedy => Box::new(crate::players::GreedyPlayer),
+        // In the engine's own loop there is no table to search.
+        Policy::Greedy | Policy::Mcts(_) => Box::new(crate::players::GreedyPlayer),
     }
 }
 
@@ -113,8 +114,36 @@ pub fn play(
     seed: u64,
     policies: &[Policy],
 ) -> Result<Record, String> {
+    if policies.iter().any(|p| p.searches()) {
+        let mut seated: Vec<Box<dyn crate::table::Player>> = (0..setup.players)
+            .map(|s| policies.get(s % policies.len().max(1)).unwrap_or(&Policy::Random).player(seed, s))
+            .collect();
+        return play_at_table(content, runtime, setup, seed, &mut seated);
+    }
     let controllers = (0..setup.players)
         .map(|s| controller(*policies.get(s % policies.len().max(1)).unwrap_or(&Policy::Random), seed, s))
+        .collect();
+    play_with(content, runtime, setup, seed, controllers)
+}
+
+/// Play one game at a table with `players` (search players sample worlds
+/// there: `sim::at_table`), then again in the engine's loop from its
+/// answers, for its [`Record`].
+///
+/// # Errors
+/// The setup is not playable, or a player gives up.
+pub fn play_at_table(
+    content: &Content,
+    runtime: &Runtime,
+    setup: &InvictusSetup,
+    seed: u64,
+    players: &mut [Box<dyn crate::table::Player>],
+) -> Result<Record, String> {
+    let mut table = crate::table::start_invictus(content, runtime, setup, seed)?;
+    let answers = super::at_table::answers(&mut table, players)?;
+    let controllers = super::at_table::SharedScript::seats(answers, setup.players)
+        .into_iter()
+        .map(|c| Box::new(c) as Box<dyn Controller>)
         .collect();
     play_with(content, runtime, setup, seed, controllers)
 }

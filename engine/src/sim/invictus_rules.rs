@@ -72,6 +72,10 @@ impl Spec for InvictusSpec {
         seed: u64,
         players: &mut [Box<dyn Player>],
     ) -> Result<Box<dyn Played>, String> {
+        if super::at_table::any_searches(players) {
+            let record = isim::play_at_table(content, runtime, &self.setup, seed, players)?;
+            return Ok(Box::new(InvictusPlayed { setup: self.setup.clone(), record }));
+        }
         let controllers =
             players.iter_mut().map(|p| Box::new(p) as Box<dyn crate::invictus::Controller + '_>).collect();
         let record = isim::play_with(content, runtime, &self.setup, seed, controllers)?;

@@ -19,6 +19,7 @@
 
 mod aristeia;
 mod aristeia_game;
+mod at_table;
 mod aristeia_text;
 mod batch;
 mod check;

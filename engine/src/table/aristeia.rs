@@ -5,8 +5,8 @@
 //! [`Game::turn_order`] and [`Game::play_activation`] for each Turn, and
 //! [`Game::end_round`].
 
-use super::replay::{Engine, Feed, Passed, Replayed, Run, Stop};
-use super::{Decision, Native, Outcome};
+use super::replay::{Engine, Feed, Live, Passed, Replayed, Run, Stop};
+use super::{Decision, Native, Outcome, SeatNative, SeatView};
 use crate::content::Content;
 use crate::model::Id;
 use crate::rules::decision::{self, Controller};
@@ -108,12 +108,19 @@ pub struct Quiet {
     reseed: Option<(usize, u64)>,
 }
 
-/// A seat's controller in a replay: the shared answers, then it gives up
-/// (`usize::MAX`: the game halts and keeps the position, `Game::capture_halt`).
-struct Seat(Rc<RefCell<Feed>>);
+/// A seat's controller in a replay: the shared answers, then the live
+/// players' if there are any ([`Live`]), then it gives up (`usize::MAX`: the
+/// game halts and keeps the position, `Game::capture_halt`).
+struct Seat<'l>(Rc<RefCell<Feed>>, Option<&'l dyn Live>);
 
-impl Controller for Seat {
-    fn decide(&mut self, d: &decision::Decision, _view: &View<'_>) -> usize {
+impl Controller for Seat<'_> {
+    fn decide(&mut self, d: &decision::Decision, view: &View<'_>) -> usize {
+        if let Some(live) = self.1
+            && self.0.borrow().ran_dry()
+        {
+            let answer = live.choose(&SeatView::new(SeatNative::Aristeia { decision: d, view: *view }));
+            return self.0.borrow_mut().give(answer, d.options.len()).unwrap_or(usize::MAX);
+        }
         self.0.borrow_mut().next(d.options.len(), |i| format!("{:?}", d.options[i])).unwrap_or(usize::MAX)
     }
 }
@@ -129,7 +136,7 @@ pub fn start_aristeia<'a>(
     setup: &GameSetup,
 ) -> Result<AristeiaTable<'a>, String> {
     let feed = Feed::shared(&[]);
-    let mut seats: Vec<Seat> = setup.teams.table().seats().map(|_| Seat(feed.clone())).collect();
+    let mut seats: Vec<Seat> = setup.teams.table().seats().map(|_| Seat(feed.clone(), None)).collect();
     let controllers = seats.iter_mut().map(|s| s as &mut dyn Controller).collect();
     let mut game = Game::new(content, runtime, setup, controllers)?;
     let (checkpoint, events) = game.checkpoint().ok_or("a new game is not at a quiet point")?;
@@ -161,9 +168,14 @@ impl<'a> Engine<'a> for Aristeia<'a> {
         quiet.checkpoint.answers()
     }
 
-    fn run(&self, from: &Quiet, feed: &Rc<RefCell<Feed>>) -> Run<Quiet, decision::Decision, GameState, Event> {
+    fn run(
+        &self,
+        from: &Quiet,
+        feed: &Rc<RefCell<Feed>>,
+        live: Option<&dyn Live>,
+    ) -> Run<Quiet, decision::Decision, GameState, Event> {
         let n = self.seats(from);
-        let mut seats: Vec<Seat> = (0..n).map(|_| Seat(feed.clone())).collect();
+        let mut seats: Vec<Seat> = (0..n).map(|_| Seat(feed.clone(), live)).collect();
         let controllers = seats.iter_mut().map(|s| s as &mut dyn Controller).collect();
         let mut passed = Vec::new();
         let mut game = match from.checkpoint.resume(self.content, self.runtime, controllers) {

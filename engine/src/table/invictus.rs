@@ -2,8 +2,8 @@
 //! ([`crate::invictus::game::Checkpoint`]), replays through
 //! [`Game::new`] and [`Game::play_next_turn`].
 
-use super::replay::{Engine, Feed, Passed, Replayed, Run, Stop};
-use super::{Decision, Native, Outcome};
+use super::replay::{Engine, Feed, Live, Passed, Replayed, Run, Stop};
+use super::{Decision, Native, Outcome, SeatNative, SeatView};
 use crate::content::Content;
 use crate::invictus::game::Checkpoint;
 use crate::invictus::{self as inv, Controller, Event, Game, GameState, InvictusSetup, View};
@@ -43,10 +43,17 @@ pub enum Quiet<'a> {
 /// (`Game::capture_halt`), takes the option that ends things soonest (pass,
 /// end the turn, complete the transaction) until the turn ends and the
 /// replay stops.
-struct Seat(Rc<RefCell<Feed>>);
+/// With live players ([`Live`]), they answer once the answers ran out.
+struct Seat<'l>(Rc<RefCell<Feed>>, Option<&'l dyn Live>);
 
-impl Controller for Seat {
-    fn decide(&mut self, d: &inv::Decision, _view: &View<'_>) -> usize {
+impl Controller for Seat<'_> {
+    fn decide(&mut self, d: &inv::Decision, view: &View<'_>) -> usize {
+        if let Some(live) = self.1
+            && self.0.borrow().ran_dry()
+        {
+            let answer = live.choose(&SeatView::new(SeatNative::Invictus { decision: d, view: *view }));
+            return self.0.borrow_mut().give(answer, d.options.len()).unwrap_or(usize::MAX);
+        }
         self.0.borrow_mut().next(d.options.len(), |i| format!("{:?}", d.options[i])).unwrap_or(usize::MAX)
     }
 }
@@ -65,8 +72,13 @@ pub fn start_invictus<'a>(
 }
 
 impl<'a> Invictus<'a> {
-    fn controllers(&self, feed: &Rc<RefCell<Feed>>, n: usize) -> Vec<Box<dyn Controller + 'a>> {
-        (0..n).map(|_| Box::new(Seat(feed.clone())) as Box<dyn Controller + 'a>).collect()
+    fn controllers<'l>(
+        &self,
+        feed: &Rc<RefCell<Feed>>,
+        live: Option<&'l dyn Live>,
+        n: usize,
+    ) -> Vec<Box<dyn Controller + 'l>> {
+        (0..n).map(|_| Box::new(Seat(feed.clone(), live)) as Box<dyn Controller + 'l>).collect()
     }
 
     /// The outcome of a game that is over.
@@ -101,10 +113,15 @@ impl<'a> Engine<'a> for Invictus<'a> {
         }
     }
 
-    fn run(&self, from: &Quiet<'a>, feed: &Rc<RefCell<Feed>>) -> Run<Quiet<'a>, inv::Decision, GameState, Event> {
+    fn run(
+        &self,
+        from: &Quiet<'a>,
+        feed: &Rc<RefCell<Feed>>,
+        live: Option<&dyn Live>,
+    ) -> Run<Quiet<'a>, inv::Decision, GameState, Event> {
         let n = self.seats(from);
         let mut passed = Vec::new();
-        let controllers = self.controllers(feed, n);
+        let controllers = self.controllers(feed, live, n);
         let mut game = match from {
             Quiet::Start { setup, seed, reseed } => {
                 self.runtime.begin_game();

@@ -39,7 +39,7 @@ mod replay;
 pub use aristeia::{Aristeia, AristeiaSetup, AristeiaTable, start_aristeia};
 pub use invictus::{Invictus, InvictusTable, start_invictus};
 pub use log::Log;
-pub use replay::{Engine, Feed, Passed, Replayed, Run, Stop};
+pub use replay::{Engine, Feed, Live, Passed, Replayed, Run, Stop};
 
 use crate::rules::seats::PlayerId;
 use serde::Serialize;
@@ -181,6 +181,16 @@ impl<'v> SeatView<'v> {
         match &self.native {
             SeatNative::Aristeia { decision, .. } => decision.player,
             SeatNative::Invictus { decision, .. } => decision.player,
+        }
+    }
+
+    /// How far the game has gone, in its own unit: the Round (Aristeia!,
+    /// from 1; 0 before the first) or the turn (Invictus, from 1). What a
+    /// rollout's horizon counts (`players::mcts`).
+    pub fn progress(&self) -> u32 {
+        match &self.native {
+            SeatNative::Aristeia { view, .. } => u32::from(view.round()),
+            SeatNative::Invictus { view, .. } => view.turn(),
         }
     }
 
@@ -334,6 +344,18 @@ pub trait Table<'a> {
     /// The game is over; or no deal could be replayed (an engine defect).
     fn determinize(&self, seat: PlayerId, seed: u64) -> Result<Box<dyn Table<'a> + 'a>, TableError>;
 
+    /// Play on with one player per seat (`players[seat]`; a shorter list is
+    /// cycled) until the game is over or a player gives up: the same game
+    /// as [`play_out`] with the same players, in one run of the engine from
+    /// the last quiet point (the answers since replayed, then the players
+    /// asked as the engine meets each Decision) instead of one replay per
+    /// answer. What search players' rollouts use.
+    ///
+    /// # Errors
+    /// A player answered out of range (the table is unchanged), or the
+    /// engine could not resume the game.
+    fn play_on(&mut self, players: &mut [&mut dyn Player]) -> Result<Played, TableError>;
+
     /// The game's own typed Decision, whole state and deciding seat's
     /// view ([`Native`]): for the umpire (the simulator, tests), never a player.
     fn native(&self) -> Native<'_>;
@@ -369,17 +391,92 @@ pub trait Player {
     /// The index of an option of the pending Decision, or `None` to give up
     /// (the game stops at that Decision: [`play_out`] returns).
     fn choose(&mut self, seat: &SeatView<'_>) -> Option<usize>;
+
+    /// The same, at a table ([`play_out`]), where the player may also
+    /// sample worlds consistent with its view ([`InfoSet::world`]): what a
+    /// search player searches. By default [`Player::choose`] with the view.
+    fn choose_in(&mut self, info: &InfoSet<'_, '_>) -> Option<usize> {
+        self.choose(info.view())
+    }
+
+    /// Whether the player searches ([`Player::choose_in`] does more than
+    /// [`Player::choose`]): a game with such a player is played at a table
+    /// (`sim`'s batches), not in the engine's own loop.
+    fn searches(&self) -> bool {
+        false
+    }
 }
 
 impl<P: Player + ?Sized> Player for &mut P {
     fn choose(&mut self, seat: &SeatView<'_>) -> Option<usize> {
         (**self).choose(seat)
     }
+
+    fn choose_in(&mut self, info: &InfoSet<'_, '_>) -> Option<usize> {
+        (**self).choose_in(info)
+    }
+
+    fn searches(&self) -> bool {
+        (**self).searches()
+    }
 }
 
 impl<P: Player + ?Sized> Player for Box<P> {
     fn choose(&mut self, seat: &SeatView<'_>) -> Option<usize> {
         (**self).choose(seat)
+    }
+
+    fn choose_in(&mut self, info: &InfoSet<'_, '_>) -> Option<usize> {
+        (**self).choose_in(info)
+    }
+
+    fn searches(&self) -> bool {
+        (**self).searches()
+    }
+}
+
+/// What a player at a table may use at its Decision ([`Player::choose_in`]):
+/// its seat's view, and games drawn consistent with that view
+/// ([`Table::determinize`]: the information set's worlds). Never the table
+/// itself, so a search player cannot read the cards its seat has not seen.
+pub struct InfoSet<'t, 'a> {
+    table: &'t (dyn Table<'a> + 't),
+    view: SeatView<'t>,
+}
+
+impl<'t, 'a> InfoSet<'t, 'a> {
+    /// The information set of the seat deciding at `table`; `None` once the game is over.
+    pub fn of(table: &'t (dyn Table<'a> + 't)) -> Option<InfoSet<'t, 'a>> {
+        Some(InfoSet { table, view: table.seat_view()? })
+    }
+
+    /// The deciding seat's view.
+    pub fn view(&self) -> &SeatView<'t> {
+        &self.view
+    }
+
+    /// The deciding seat.
+    pub fn seat(&self) -> PlayerId {
+        self.view.seat()
+    }
+
+    /// How many seats the game has.
+    pub fn seats(&self) -> usize {
+        self.table.seats()
+    }
+
+    /// How many Decisions were answered before this one (to seed a search).
+    pub fn answered(&self) -> usize {
+        self.table.answers().len()
+    }
+
+    /// A game consistent with everything the seat knows here, the rest
+    /// drawn from `seed` ([`Table::determinize`]).
+    ///
+    /// # Errors
+    /// As [`Table::determinize`].
+    pub fn world(&self, seed: u64) -> Result<Box<dyn Table<'a> + 'a>, TableError> {
+        self.table.determinize(self.seat(), seed)
     }
 }
 
@@ -406,11 +503,11 @@ pub fn play_out(table: &mut dyn Table<'_>, players: &mut [&mut dyn Player]) -> R
     }
     while let Some(seat) = table.to_move() {
         let n = players.len();
-        let Some(view) = table.seat_view() else { break };
-        let Some(answer) = players[seat.index() % n].choose(&view) else {
+        let Some(info) = InfoSet::of(&*table) else { break };
+        let Some(answer) = players[seat.index() % n].choose_in(&info) else {
             return Ok(Played::GaveUp(seat));
         };
-        drop(view);
+        drop(info);
         table.apply(answer)?;
     }
     Ok(Played::Over)

@@ -3,7 +3,7 @@
 //! replaying them through the game's own engine ([`Engine::run`]).
 
 use super::log::Log;
-use super::{Decision, Native, Outcome, Table, TableError};
+use super::{Decision, Native, Outcome, Played, Player, SeatView, Table, TableError};
 use crate::rules::seats::PlayerId;
 use serde::Serialize;
 use std::cell::{OnceCell, RefCell};
@@ -35,10 +35,14 @@ pub trait Engine<'a>: Copy + 'a {
     /// Play on from `from` with the answers of `feed`, through the real
     /// engine, until they run out at a Decision, the game ends, or an
     /// answer is out of range; noting every quiet point passed on the way.
+    /// With `live`, a Decision met once the answers ran out is put to the
+    /// live players instead ([`Feed::ran_dry`], [`Feed::give`]); the run
+    /// stops where one gives up.
     fn run(
         &self,
         from: &Self::Quiet,
         feed: &Rc<RefCell<Feed>>,
+        live: Option<&dyn Live>,
     ) -> Run<Self::Quiet, Self::Decision, Self::State, Self::Event>;
 
     /// A copy of `quiet` in which what `seat` may not know at the position
@@ -83,6 +87,21 @@ pub trait Engine<'a>: Copy + 'a {
         state: &'v Self::State,
         events: &'v [Self::Event],
     ) -> Native<'v>;
+}
+
+/// The players a run puts its Decisions to once its answers ran out
+/// ([`Table::play_on`]): one per seat, cycled as in [`super::play_out`].
+pub trait Live {
+    /// The answer of the player of the deciding seat, or `None` to give up.
+    fn choose(&self, seat: &SeatView<'_>) -> Option<usize>;
+}
+
+impl Live for RefCell<&mut [&mut dyn Player]> {
+    fn choose(&self, seat: &SeatView<'_>) -> Option<usize> {
+        let mut players = self.borrow_mut();
+        let n = players.len();
+        players.get_mut(seat.seat().index() % n.max(1))?.choose(seat)
+    }
 }
 
 /// What a replay found: the quiet points it passed, and where it stopped.
@@ -242,6 +261,40 @@ impl Feed {
         }
     }
 
+    /// Whether every answer was used and nothing stopped the feed: the
+    /// next Decision is a live player's, if the run has any.
+    pub fn ran_dry(&self) -> bool {
+        self.stop.is_none() && self.keys.is_none() && self.used == self.answers.len()
+    }
+
+    /// A live player's `answer` to a Decision of `options` options, once
+    /// the feed [ran dry](Feed::ran_dry): kept as the next answer and
+    /// given; `None` (the player gave up) stops the feed as run out, an
+    /// answer out of range as bad.
+    pub fn give(&mut self, answer: Option<usize>, options: usize) -> Option<usize> {
+        match answer {
+            Some(a) if a < options => {
+                self.answers.push(a);
+                self.used += 1;
+                self.given.push(a);
+                Some(a)
+            }
+            Some(answer) => {
+                self.stop = Some(FeedStop::Bad { index: self.used, answer, options });
+                None
+            }
+            None => {
+                self.stop = Some(FeedStop::RanOut);
+                None
+            }
+        }
+    }
+
+    /// The answers: those it was given, then the live players' ([`Feed::give`]).
+    pub fn answers(&self) -> &[usize] {
+        &self.answers
+    }
+
     /// How many answers were used.
     pub fn used(&self) -> usize {
         self.used
@@ -353,7 +406,7 @@ impl<'a, E: Engine<'a>> Replayed<'a, E> {
     /// The game cannot be set up or played from there.
     pub fn new(engine: E, start: E::Quiet, events: Vec<E::Event>) -> Result<Self, String> {
         let quiet = Rc::new(Quiet { point: start, log: Log::default().with(events) });
-        let run = engine.run(&quiet.point, &Feed::shared(&[]));
+        let run = engine.run(&quiet.point, &Feed::shared(&[]), None);
         let (quiet, since, at) = settle(quiet, run, Vec::new()).map_err(|e| match e {
             TableError::Engine(why) => why,
             e => e.to_string(),
@@ -368,7 +421,7 @@ impl<'a, E: Engine<'a>> Replayed<'a, E> {
         }
         let mut since = self.since.clone();
         since.extend_from_slice(more);
-        let run = self.engine.run(&self.quiet.point, &Feed::shared(&since));
+        let run = self.engine.run(&self.quiet.point, &Feed::shared(&since), None);
         let before = self.since.len();
         let (quiet, since, at) = settle(self.quiet.clone(), run, since).map_err(|e| match e {
             TableError::BadAnswer { index, answer, options } => {
@@ -412,7 +465,7 @@ impl<'a, E: Engine<'a>> Replayed<'a, E> {
         let asked = E::neutral(asked);
         // The options chosen since the quiet point, by key, to find again.
         let record = Feed::recording(&self.since);
-        let _ = self.engine.run(&self.quiet.point, &record);
+        let _ = self.engine.run(&self.quiet.point, &record, None);
         let keys = record.borrow().chosen().to_vec();
         let want = self.engine.seat_json(&self.quiet.point, now, now_events, seat);
         let at = self.engine.answers_before(&self.quiet.point).len() + self.since.len();
@@ -422,7 +475,7 @@ impl<'a, E: Engine<'a>> Replayed<'a, E> {
             let pin_all = attempt + 1 == DETERMINIZE_TRIES;
             let point = self.engine.redeal(&self.quiet.point, now, seat, &mut rng, reseed, pin_all);
             let feed = Feed::translating(keys.clone());
-            let run = self.engine.run(&point, &feed);
+            let run = self.engine.run(&point, &feed, None);
             let given = feed.borrow().given().to_vec();
             if given.len() != keys.len() || !run.passed.is_empty() {
                 continue;
@@ -440,6 +493,37 @@ impl<'a, E: Engine<'a>> Replayed<'a, E> {
             });
         }
         Err(TableError::Engine("no game consistent with the seat's view could be replayed".into()))
+    }
+
+    /// Play on with `players` ([`Table::play_on`]): one run of the engine
+    /// from the quiet point, the answers since replayed, then the players
+    /// asked at each Decision until the game ends or one gives up.
+    ///
+    /// # Errors
+    /// A player answered out of range (the table is unchanged), or the
+    /// engine could not resume the game.
+    pub fn play_on(&mut self, players: &mut [&mut dyn Player]) -> Result<Played, TableError> {
+        if let At::Over { .. } = &*self.at {
+            return Ok(Played::Over);
+        }
+        if players.is_empty() {
+            return Ok(self.to_move().map_or(Played::Over, Played::GaveUp));
+        }
+        let feed = Feed::shared(&self.since);
+        let live = RefCell::new(players);
+        let run = self.engine.run(&self.quiet.point, &feed, Some(&live));
+        let before = self.since.len();
+        let answers = feed.borrow().answers().to_vec();
+        let (quiet, since, at) = settle(self.quiet.clone(), run, answers).map_err(|e| match e {
+            TableError::BadAnswer { index, answer, options } => {
+                TableError::BadAnswer { index: index.saturating_sub(before), answer, options }
+            }
+            e => e,
+        })?;
+        self.quiet = quiet;
+        self.since = since;
+        self.at = Rc::new(at);
+        Ok(self.to_move().map_or(Played::Over, Played::GaveUp))
     }
 
     /// The answers given since the last quiet point: what [`Table::apply`] replays.
@@ -531,6 +615,10 @@ impl<'a, E: Engine<'a>> Table<'a> for Replayed<'a, E> {
 
     fn determinize(&self, seat: PlayerId, seed: u64) -> Result<Box<dyn Table<'a> + 'a>, TableError> {
         Ok(Box::new(Replayed::determinize(self, seat, seed)?))
+    }
+
+    fn play_on(&mut self, players: &mut [&mut dyn Player]) -> Result<Played, TableError> {
+        Replayed::play_on(self, players)
     }
 
     fn native(&self) -> Native<'_> {

@@ -11,7 +11,7 @@ pub(crate) enum From {
     Charged,
 }
 
-impl<'a> Game<'a> {
+impl<'a, 'c> Game<'a, 'c> {
     /// The cards that pay `cost`, or `None` if `p` cannot. Charged cards
     /// first (they serve nothing else), then the hand; a card of the type
     /// itself before a Wild one; the smallest card that covers what is left

@@ -80,7 +80,7 @@ impl AttackFrame {
     }
 }
 
-impl<'a> Game<'a> {
+impl<'a, 'c> Game<'a, 'c> {
     /// A standard attack with an Artifact from hand (`003 § Attack the Enemy`).
     pub(crate) fn standard_attack(&mut self, p: PlayerId, artifact: &str, t: PlayerId, reinforcement: Option<Id>) {
         let Some(a) = self.artifact(artifact) else { return };

@@ -30,7 +30,7 @@ pub struct Checkpoint<'a> {
     logged: usize,
 }
 
-impl<'a> Game<'a> {
+impl<'a, 'c> Game<'a, 'c> {
     /// The game as it is now, without its controllers, taking its events out
     /// (returned beside it: the caller keeps the log). `None` while an effect
     /// runs or an attack is resolved (not a quiet point).
@@ -68,10 +68,7 @@ impl<'a> Checkpoint<'a> {
     ///
     /// # Errors
     /// Not one controller per seat.
-    pub fn resume<'b>(&self, controllers: Vec<Box<dyn Controller + 'b>>) -> Result<Game<'b>, SetupError>
-    where
-        'a: 'b,
-    {
+    pub fn resume<'c>(&self, controllers: Vec<Box<dyn Controller + 'c>>) -> Result<Game<'a, 'c>, SetupError> {
         if controllers.len() != self.state.players.len() {
             return Err(SetupError(format!(
                 "{} controllers for {} players",

@@ -8,7 +8,7 @@ use crate::invictus::decision::Purchase;
 use crate::invictus::state::{HeldBoost, OwnedReinforcement, Token};
 use crate::model::{ArtifactUse, BoostColour, BoostTiming, Skill};
 
-impl<'a> Game<'a> {
+impl<'a, 'c> Game<'a, 'c> {
     /// The Prisma a card is worth as currency (0 if not Prisma).
     fn prisma(&self, c: &Card) -> u32 {
         match c {
@@ -393,7 +393,7 @@ mod tests {
 
     /// `affordable` by its definition: every item whose addition leaves a
     /// transaction `total_price` accepts.
-    fn affordable_by_definition(g: &Game<'_>, p: PlayerId, announced: &[Purchase]) -> Vec<Purchase> {
+    fn affordable_by_definition(g: &Game<'_, '_>, p: PlayerId, announced: &[Purchase]) -> Vec<Purchase> {
         let mut with = announced.to_vec();
         let mut all: Vec<Purchase> = g.state.piles.keys().map(|id| Purchase::Artifact { id: *id }).collect();
         all.extend([Purchase::Boost, Purchase::Reinforcement, Purchase::ReplaceReinforcement]);

@@ -8,7 +8,7 @@ use crate::model::{EnergyType, Skill};
 use crate::script::api::{ApiFn, ApiValue, ChanceFn, HostFn, InvictusFn};
 use crate::script::host::Host;
 
-impl Host for Game<'_> {
+impl Host for Game<'_, '_> {
     fn call(&mut self, f: &'static ApiFn, args: &[ApiValue]) -> Result<ApiValue, String> {
         match f.id {
             HostFn::Chance(ChanceFn::Random) => {
@@ -54,7 +54,7 @@ impl Host for Game<'_> {
     }
 }
 
-impl<'a> Game<'a> {
+impl<'a, 'c> Game<'a, 'c> {
     fn player_arg(&self, args: &[ApiValue], i: usize) -> Result<PlayerId, String> {
         match args.get(i) {
             Some(ApiValue::Str(s)) => self.state.seat_of(s).ok_or_else(|| format!("no player plays `{s}`")),

@@ -42,8 +42,10 @@ impl std::fmt::Display for SetupError {
     }
 }
 
-/// An Invictus game in progress.
-pub struct Game<'a> {
+/// An Invictus game in progress: `'a` borrows the content and runtime it
+/// plays on, `'c` its seats' controllers (a table's rollout seats players
+/// borrowed for the run, `Table::play_on`).
+pub struct Game<'a, 'c> {
     /// The content played with (read-only).
     pub content: &'a Content,
     runtime: Option<&'a Runtime>,
@@ -62,7 +64,7 @@ pub struct Game<'a> {
     /// The last failure's message, for reports.
     pub last_failure: Option<String>,
     rng: ChaCha8Rng,
-    controllers: Vec<Box<dyn Controller + 'a>>,
+    controllers: Vec<Box<dyn Controller + 'c>>,
     /// The attack being resolved, with its counters.
     attack: Option<AttackFrame>,
     /// Whose effect is running (the `ctx.self` of the call).
@@ -107,13 +109,13 @@ impl<'a> CardIndex<'a> {
 /// whose content lets a player act for ever within a turn.
 pub const MAX_DECISIONS_PER_GAME: usize = 100_000;
 
-impl std::fmt::Debug for Game<'_> {
+impl std::fmt::Debug for Game<'_, '_> {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("Game").field("state", &self.state).finish()
     }
 }
 
-impl<'a> Game<'a> {
+impl<'a, 'c> Game<'a, 'c> {
     /// The god board of a seat.
     pub fn god(&self, p: PlayerId) -> &'a God {
         let id = &self.state.player(p).god;

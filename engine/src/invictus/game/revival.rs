@@ -3,7 +3,7 @@
 use super::*;
 use crate::model::Id;
 
-impl<'a> Game<'a> {
+impl<'a, 'c> Game<'a, 'c> {
     /// Every player at 0 HP is revived by an ally or defeated, at once
     /// ("before any other actions are taken"), in seat order from the active player.
     pub(crate) fn check_down(&mut self) {

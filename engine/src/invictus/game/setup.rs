@@ -91,7 +91,7 @@ impl InvictusSetup {
     }
 }
 
-impl<'a> Game<'a> {
+impl<'a, 'c> Game<'a, 'c> {
     /// Set up a game: seats and teams, gods dealt and chosen, starter decks
     /// shuffled and 5 drawn, the marketplace, the first player.
     ///
@@ -103,8 +103,8 @@ impl<'a> Game<'a> {
         runtime: Option<&'a Runtime>,
         setup: &InvictusSetup,
         seed: u64,
-        controllers: Vec<Box<dyn Controller + 'a>>,
-    ) -> Result<Game<'a>, SetupError> {
+        controllers: Vec<Box<dyn Controller + 'c>>,
+    ) -> Result<Game<'a, 'c>, SetupError> {
         Self::new_capturing(content, runtime, setup, seed, controllers, false)
     }
 
@@ -119,9 +119,9 @@ impl<'a> Game<'a> {
         runtime: Option<&'a Runtime>,
         setup: &InvictusSetup,
         seed: u64,
-        controllers: Vec<Box<dyn Controller + 'a>>,
+        controllers: Vec<Box<dyn Controller + 'c>>,
         capture: bool,
-    ) -> Result<Game<'a>, SetupError> {
+    ) -> Result<Game<'a, 'c>, SetupError> {
         Self::new_at_table(content, runtime, setup, seed, controllers, capture, None)
     }
 
@@ -135,10 +135,10 @@ impl<'a> Game<'a> {
         runtime: Option<&'a Runtime>,
         setup: &InvictusSetup,
         seed: u64,
-        controllers: Vec<Box<dyn Controller + 'a>>,
+        controllers: Vec<Box<dyn Controller + 'c>>,
         capture: bool,
         reseed: Option<(usize, u64)>,
-    ) -> Result<Game<'a>, SetupError> {
+    ) -> Result<Game<'a, 'c>, SetupError> {
         let n = setup.players;
         let ok = match setup.seating {
             Seating::FreeForAll => (3..=6).contains(&n),
@@ -181,8 +181,8 @@ impl<'a> Game<'a> {
         content: &'a Content,
         runtime: Option<&'a Runtime>,
         seed: u64,
-        controllers: Vec<Box<dyn Controller + 'a>>,
-    ) -> Result<Game<'a>, SetupError> {
+        controllers: Vec<Box<dyn Controller + 'c>>,
+    ) -> Result<Game<'a, 'c>, SetupError> {
         let market = &content
             .marketplaces
             .get("standard")
@@ -199,9 +199,9 @@ impl<'a> Game<'a> {
         runtime: Option<&'a Runtime>,
         market: &'a Marketplace,
         seed: u64,
-        controllers: Vec<Box<dyn Controller + 'a>>,
+        controllers: Vec<Box<dyn Controller + 'c>>,
         max_turns: u32,
-    ) -> Game<'a> {
+    ) -> Game<'a, 'c> {
         let state = GameState {
             players: Vec::new(),
             team_game: false,

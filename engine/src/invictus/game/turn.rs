@@ -5,7 +5,7 @@
 use super::*;
 use crate::model::{AbilityTiming, ArtifactUse, BoostTiming, EnergyType};
 
-impl<'a> Game<'a> {
+impl<'a, 'c> Game<'a, 'c> {
     /// One whole turn of the active player.
     /// Play the active player's turn (`003 § During Your Turn`), to its completion.
     pub fn play_turn(&mut self) {

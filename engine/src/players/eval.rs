@@ -1,0 +1,147 @@
+//! The evaluation function: what a position is worth to each seat, read
+//! only from what every seat may see (the public part of a seat's view), so
+//! that the search player's cut-offs never read hidden cards. One piece,
+//! shared by the search player's rollouts (`players::mcts`) and, later, the
+//! greedy player's scoring of options on forks.
+//!
+//! The value of a seat is an estimate of its chance to win, in `[0, 1]`:
+//! a game that is over is worth its returns (`Outcome::returns`: 1 to a
+//! winner, 0 to a loser, 0.5 to every seat of a game without a winner);
+//! a game that goes on is worth a soft-max of each seat's (or team's)
+//! *strength*, sharper as the end nears (the temperature falls with the
+//! Rounds or turns left), so the values of a position sum to 1.
+//!
+//! Aristeia! strength (`000 § Victory Points`, `000 § Scoring Zone`,
+//! `000 § Infirmary`): Victory Points scored, plus for each of the seat's
+//! Characters in the HexaDome [`ZONE`] when it stands in a Scoring Zone and
+//! [`HEALTH`] times the share of its Hit Points left; a Character in the
+//! Infirmary counts nothing.
+//!
+//! Invictus strength (`003 § Health`, `003 § Defeat`): a team's Health
+//! left over its Maximum Health (a defeated god counts 0), averaged over
+//! its seats.
+
+use crate::rules::seats::PlayerId;
+use crate::rules::state::Location;
+use crate::table::{Native, Table};
+
+/// Victory Points a Character standing in a Scoring Zone is worth (it
+/// scores there at the Round's end).
+pub const ZONE: f64 = 0.6;
+
+/// Victory Points a Character at full Hit Points is worth (at 0 it goes
+/// to the Infirmary and yields a Frag).
+pub const HEALTH: f64 = 0.8;
+
+/// The values of `table`'s position for every seat, by seat (see the
+/// module's notes): each in `[0, 1]`.
+pub fn evaluate(table: &dyn Table<'_>) -> Vec<f64> {
+    if let Some(outcome) = table.outcome() {
+        return outcome.returns.clone();
+    }
+    match table.native() {
+        Native::Aristeia { view, .. } => aristeia(&view),
+        Native::Invictus { view, .. } => invictus(&view),
+    }
+}
+
+/// Each seat's strength in Victory Points (the public part of the view
+/// only), by seat.
+pub fn aristeia_strength(view: &crate::rules::view::View<'_>) -> Vec<f64> {
+    let seats = view.table().len();
+    let mut strength = vec![0.0; seats];
+    for round in view.scored() {
+        for (s, vp) in round.iter().enumerate() {
+            strength[s] += f64::from(*vp);
+        }
+    }
+    let zones: Vec<_> = view
+        .scoring_zones()
+        .iter()
+        .filter_map(|z| view.board.zones.get(z))
+        .flat_map(|(_, spaces)| spaces.iter().copied())
+        .collect();
+    for u in view.units() {
+        if !u.is_character() {
+            continue;
+        }
+        let Location::Space(h) = u.location else { continue };
+        let s = u.owner.index();
+        if s >= seats {
+            continue;
+        }
+        if zones.contains(&h) {
+            strength[s] += ZONE;
+        }
+        let hp = f64::from(view.hit_points(u.id).unwrap_or(1).max(1));
+        strength[s] += HEALTH * (hp - f64::from(u.damage)).max(0.0) / hp;
+    }
+    strength
+}
+
+fn aristeia(view: &crate::rules::view::View<'_>) -> Vec<f64> {
+    let strength = aristeia_strength(view);
+    let left = f64::from(view.rounds().saturating_sub(view.round()));
+    // One Round's swing is a few Victory Points: spread the values while
+    // several Rounds are left, sharpen them near the end.
+    soft_max(&strength, 1.0 + 1.5 * left)
+}
+
+/// Each seat's strength: its team's share of Health left (the public part
+/// of the view only), by seat.
+pub fn invictus_strength(view: &crate::invictus::View<'_>) -> Vec<f64> {
+    let players: Vec<_> = view.players().collect();
+    let team_share = |team: usize| {
+        let members: Vec<_> = players.iter().filter(|p| p.team == team).collect();
+        let n = members.len().max(1) as f64;
+        members
+            .iter()
+            .map(|p| if p.defeated { 0.0 } else { f64::from(p.health.max(0)) / f64::from(p.max_health.max(1)) })
+            .sum::<f64>()
+            / n
+    };
+    players.iter().map(|p| team_share(p.team)).collect()
+}
+
+fn invictus(view: &crate::invictus::View<'_>) -> Vec<f64> {
+    let strength = invictus_strength(view);
+    let players: Vec<_> = view.players().collect();
+    // Soft-max over teams (a team's seats share its value), then split
+    // among nobody: every seat of a team gets the team's value.
+    let mut teams: Vec<usize> = players.iter().map(|p| p.team).collect();
+    teams.sort_unstable();
+    teams.dedup();
+    let team_strength: Vec<f64> = teams
+        .iter()
+        .map(|t| players.iter().zip(&strength).find(|(p, _)| p.team == *t).map_or(0.0, |(_, s)| *s))
+        .collect();
+    let values = soft_max(&team_strength, 0.15);
+    players.iter().map(|p| teams.iter().position(|t| *t == p.team).map_or(0.0, |i| values[i])).collect()
+}
+
+/// `exp(x / t)` normalised to sum 1.
+fn soft_max(x: &[f64], t: f64) -> Vec<f64> {
+    let top = x.iter().copied().fold(f64::NEG_INFINITY, f64::max);
+    let e: Vec<f64> = x.iter().map(|v| ((v - top) / t).exp()).collect();
+    let sum: f64 = e.iter().sum();
+    e.iter().map(|v| v / sum).collect()
+}
+
+/// The value of `table`'s position to `seat` ([`evaluate`]'s entry).
+pub fn value_of(table: &dyn Table<'_>, seat: PlayerId) -> f64 {
+    evaluate(table).get(seat.index()).copied().unwrap_or(0.0)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::soft_max;
+
+    #[test]
+    fn soft_max_sums_to_one_and_keeps_the_order() {
+        let v = soft_max(&[3.0, 1.0, 2.0], 1.0);
+        assert!((v.iter().sum::<f64>() - 1.0).abs() < 1e-12);
+        assert!(v[0] > v[2] && v[2] > v[1]);
+        let even = soft_max(&[2.0, 2.0], 5.0);
+        assert_eq!(even, vec![0.5, 0.5]);
+    }
+}
