@@ -9,7 +9,7 @@ use serde::Serialize;
 use std::collections::BTreeMap;
 
 /// A card in a player's hand, draw pile, discard pile or Charge Station.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq, PartialOrd, Ord, Serialize)]
 #[serde(tag = "card", content = "id", rename_all = "kebab-case")]
 pub enum Card {
     /// An Artifact, by id.
@@ -31,7 +31,7 @@ impl Card {
 }
 
 /// One Boost card: which Boost, and the colour printed on this copy.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq, PartialOrd, Ord, Serialize)]
 pub struct BoostCard {
     /// Boost id.
     pub id: Id,

@@ -134,7 +134,30 @@ pub fn value_of(table: &dyn Table<'_>, seat: PlayerId) -> f64 {
 
 #[cfg(test)]
 mod tests {
-    use super::soft_max;
+    use super::{aristeia, evaluate, invictus, soft_max};
+    use crate::rules::seats::{PlayerId, Seated};
+    use crate::rules::state::Location;
+    use crate::table::{Native, Player, Setup, Table};
+    use std::sync::Arc;
+
+    fn loaded(pack: &str) -> crate::load::Loaded {
+        let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("..").join(pack);
+        let options = crate::load::Options { run_script_tests: false, ..crate::load::Options::default() };
+        let l = crate::load::load(&[root], &options);
+        assert!(!l.has_errors(), "the bundled {pack} loads");
+        l
+    }
+
+    fn table<'a>(
+        game: &str,
+        l: &'a crate::load::Loaded,
+        rt: &'a crate::script::runtime::Runtime,
+        name: &str,
+        seats: usize,
+    ) -> Box<dyn Table<'a> + 'a> {
+        let setup = Setup { name: name.into(), seats: Some(seats), seed: 1 };
+        crate::sim::find(game).unwrap().start(&l.content, rt, &setup).unwrap()
+    }
 
     #[test]
     fn soft_max_sums_to_one_and_keeps_the_order() {
@@ -143,5 +166,99 @@ mod tests {
         assert!(v[0] > v[2] && v[2] > v[1]);
         let even = soft_max(&[2.0, 2.0], 5.0);
         assert_eq!(even, vec![0.5, 0.5]);
+    }
+
+    /// `000 § Victory Points`, `000 § Scoring Zone`, `000 § Damage`: more
+    /// Victory Points, an Enemy more wounded, or a Character of one's own
+    /// in the Scoring Zone is a better position for that seat.
+    #[test]
+    fn an_aristeia_position_with_more_victory_points_zone_or_enemy_damage_is_worth_more() {
+        let l = loaded("content");
+        let rt =
+            crate::sim::find("aristeia").unwrap().runtime(Arc::new(l.content.clone()), l.script_set.clone()).unwrap();
+        let mut t = table("aristeia", &l, &rt, "assault", 2);
+        // Play greedy until both teams stand in the HexaDome.
+        loop {
+            let on_board = |t: &dyn Table<'_>| match t.native() {
+                Native::Aristeia { state, .. } => (0..2).all(|s| {
+                    state.units.iter().any(|u| u.owner.index() == s && matches!(u.location, Location::Space(_)))
+                }),
+                Native::Invictus { .. } => false,
+            };
+            if on_board(&*t) {
+                break;
+            }
+            let a = crate::players::GreedyPlayer.choose(&t.seat_view().expect("not over yet")).unwrap();
+            t.apply(a).unwrap();
+        }
+        let Native::Aristeia { state, view, .. } = t.native() else { unreachable!() };
+        let (content, board) = (&l.content, view.board);
+        let me = PlayerId::seat(0);
+        let value = |s: &crate::rules::state::GameState| {
+            aristeia(&crate::rules::view::View::new(me, s, &[], content, board))[0]
+        };
+        let base = value(state);
+
+        let mut more_vp = state.clone();
+        more_vp.scored.push(Seated::from_fn(state.players.table(), |p| if p == me { 3 } else { 0 }));
+        assert!(value(&more_vp) > base, "3 Victory Points more: {} against {base}", value(&more_vp));
+
+        let mut wounded = state.clone();
+        let enemy =
+            wounded.units.iter_mut().find(|u| u.owner != me && matches!(u.location, Location::Space(_))).unwrap();
+        let hp = content.characters.get(enemy.id.as_str()).map_or(5, |c| c.value.hit_points);
+        enemy.damage = hp.saturating_sub(1);
+        assert!(value(&wounded) > base, "an Enemy at 1 Hit Point: {} against {base}", value(&wounded));
+
+        let zone =
+            view.scoring_zones().first().and_then(|z| board.zones.get(z)).map(|z| z.1.clone()).unwrap_or_default();
+        let mut in_zone = state.clone();
+        if let Some(mine) = in_zone
+            .units
+            .iter_mut()
+            .find(|u| u.owner == me && matches!(u.location, Location::Space(h) if !zone.contains(&h)))
+        {
+            mine.location = Location::Space(zone[0]);
+            assert!(value(&in_zone) > base, "a Character in the Scoring Zone: {} against {base}", value(&in_zone));
+        }
+    }
+
+    /// `003 § Health`: a team whose Enemies lost Health is better off.
+    #[test]
+    fn an_invictus_position_with_wounded_enemies_is_worth_more() {
+        let l = loaded("content/invictus");
+        let rt =
+            crate::sim::find("invictus").unwrap().runtime(Arc::new(l.content.clone()), l.script_set.clone()).unwrap();
+        let t = table("invictus", &l, &rt, "teams", 4);
+        let Native::Invictus { state, .. } = t.native() else { unreachable!() };
+        let value = |s: &crate::invictus::GameState| {
+            invictus(&crate::invictus::View::new(PlayerId::seat(0), s, &[], &l.content))[0]
+        };
+        let base = value(state);
+        let mut wounded = state.clone();
+        let team = wounded.players[0].team;
+        for p in wounded.players.iter_mut().filter(|p| p.team != team) {
+            p.health /= 2;
+        }
+        assert!(value(&wounded) > base, "Enemies at half Health: {} against {base}", value(&wounded));
+        let mut hurt = state.clone();
+        hurt.players[0].health /= 2;
+        assert!(value(&hurt) < base, "at half Health oneself: {} against {base}", value(&hurt));
+    }
+
+    /// A game that is over is worth its returns, in both games.
+    #[test]
+    fn a_finished_game_is_worth_its_returns() {
+        for (game, pack, name, seats) in
+            [("aristeia", "content", "assault", 2), ("invictus", "content/invictus", "teams", 4)]
+        {
+            let l = loaded(pack);
+            let rt =
+                crate::sim::find(game).unwrap().runtime(Arc::new(l.content.clone()), l.script_set.clone()).unwrap();
+            let mut t = table(game, &l, &rt, name, seats);
+            let mut g = crate::players::GreedyPlayer;
+            assert_eq!(t.play_on(&mut [&mut g]).unwrap(), crate::table::Played::Over);
+            assert_eq!(evaluate(&*t), t.outcome().unwrap().returns, "{game}");
+        }
     }
 }

@@ -35,8 +35,8 @@
 //! Seated in an engine's own loop (no table: [`Player::choose`]) it answers
 //! as the greedy player; `sim` plays games with a search player at a table.
 
-use super::eval::evaluate;
 use super::GreedyPlayer;
+use super::eval::evaluate;
 use crate::table::{InfoSet, Player, SeatView, Table};
 use rand::{RngExt as _, SeedableRng as _};
 

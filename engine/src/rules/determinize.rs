@@ -25,9 +25,18 @@ use crate::model::Id;
 use rand::RngExt;
 use rand_chacha::ChaCha8Rng;
 
-/// Shuffle the values of the unpinned places among themselves.
-pub(crate) fn shuffle_unpinned<T>(places: &mut [&mut T], pinned: &[bool], rng: &mut ChaCha8Rng) {
+/// Shuffle the values of the unpinned places among themselves. They are
+/// put in order first, so that the deal depends on which cards are hidden
+/// and on `rng` only, not on where they were: two games a seat cannot tell
+/// apart are dealt alike (a search player's answers depend on its
+/// information set only, `players::mcts`).
+pub(crate) fn shuffle_unpinned<T: Ord + Clone>(places: &mut [&mut T], pinned: &[bool], rng: &mut ChaCha8Rng) {
     let free: Vec<usize> = (0..places.len()).filter(|&i| !pinned[i]).collect();
+    let mut values: Vec<T> = free.iter().map(|&i| (*places[i]).clone()).collect();
+    values.sort();
+    for (&i, v) in free.iter().zip(values) {
+        *places[i] = v;
+    }
     for k in (1..free.len()).rev() {
         let j = rng.random_range(0..=k);
         if j != k {

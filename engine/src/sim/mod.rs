@@ -19,8 +19,8 @@
 
 mod aristeia;
 mod aristeia_game;
-mod at_table;
 mod aristeia_text;
+mod at_table;
 mod batch;
 mod check;
 pub mod compare;
