@@ -9,6 +9,7 @@ mod check;
 mod compare;
 mod content_cmds;
 mod human;
+mod ladder;
 mod packs;
 mod play;
 mod render;
@@ -111,6 +112,10 @@ enum Command {
     /// games in parallel and prints win rates with 95% intervals, mean VP,
     /// Frags and game length. Exit 1 when an effect failed in any game.
     Sim(SimArgs),
+    /// Play the players against each other on the same seeds, each pairing
+    /// from both sides, and print win rates with 95% intervals, ratings
+    /// (Bradley-Terry) and core seconds a game (docs/players.md).
+    Ladder(ladder::LadderArgs),
     /// Play one Activation from a situation file (a position, forced dice,
     /// answers) and print what happens (exit 1 on a missing answer or a failed effect).
     Run(RunArgs),
@@ -483,6 +488,7 @@ where
         Command::Generate(args) => generate(args, out, err),
         Command::Script(args) => script(args, &ui, out, err),
         Command::Sim(args) => sim(args, &ui, out, err),
+        Command::Ladder(args) => ladder::ladder(args, &ui, out, err),
         Command::Replay(args) => replay::replay(args, &ui, out, err),
         Command::Lock(args) => lock(args, &ui, out, err),
         Command::Show(args) => content_cmds::show(args, &ui, out, err),

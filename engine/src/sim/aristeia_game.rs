@@ -331,6 +331,10 @@ impl Summary for GameSummary {
         self.seed
     }
 
+    fn winning_seats(&self) -> Vec<usize> {
+        self.winner.filter(|_| self.error.is_none()).map(|w| w.index()).into_iter().collect()
+    }
+
     fn effects_run(&self) -> &[usize] {
         &self.effects_run
     }

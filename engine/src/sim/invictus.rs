@@ -324,6 +324,13 @@ impl Summary for GameSummary {
         self.seed
     }
 
+    fn winning_seats(&self) -> Vec<usize> {
+        match (self.winner, &self.error) {
+            (Some(w), None) => (0..self.teams.len()).filter(|s| self.teams[*s] == w).collect(),
+            _ => Vec::new(),
+        }
+    }
+
     fn effects_run(&self) -> &[usize] {
         &self.effects_run
     }

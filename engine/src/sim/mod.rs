@@ -27,6 +27,7 @@ pub mod compare;
 mod digest;
 pub mod invictus;
 mod invictus_rules;
+pub mod ladder;
 mod policy;
 mod rate;
 mod registry;

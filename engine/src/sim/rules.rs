@@ -228,6 +228,10 @@ pub trait Summary: Send + Any {
     /// Its entry in the batch JSON's `games`.
     fn to_json(&self) -> serde_json::Value;
 
+    /// The seats (from 0) that won: one in Aristeia!, a team's every seat
+    /// in Invictus; empty for a draw, a game without a winner or an error.
+    fn winning_seats(&self) -> Vec<usize>;
+
     /// `arena check --sims`: each problem of this game (an engine error,
     /// a game that did not end, each failed effect at its script line), as
     /// `note(key, diagnostic)`; the same key is one problem counted in many
