@@ -384,7 +384,13 @@ pub(crate) fn with_progress<R: Send>(len: u64, show: bool, work: impl FnOnce(&(d
         bar.set_draw_target(indicatif::ProgressDrawTarget::hidden());
     }
     bar.set_style(
-        indicatif::ProgressStyle::with_template("{bar:40} {pos}/{len} games, {per_sec}, eta {eta}")
+        indicatif::ProgressStyle::with_template("{bar:40} {pos}/{len} games, {per_min}, eta {eta}")
+            .map(|style| {
+                // Games a minute: the search player's batches play a few a second at most.
+                style.with_key("per_min", |state: &indicatif::ProgressState, w: &mut dyn std::fmt::Write| {
+                    let _ = write!(w, "{:.1} games/min", state.per_sec() * 60.0);
+                })
+            })
             .unwrap_or_else(|_| indicatif::ProgressStyle::default_bar()),
     );
     let (tx, rx) = std::sync::mpsc::channel::<()>();

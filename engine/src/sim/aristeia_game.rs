@@ -331,6 +331,10 @@ impl Summary for GameSummary {
         self.seed
     }
 
+    fn error(&self) -> Option<&str> {
+        self.error.as_deref()
+    }
+
     fn winning_seats(&self) -> Vec<usize> {
         self.winner.filter(|_| self.error.is_none()).map(|w| w.index()).into_iter().collect()
     }

@@ -324,6 +324,10 @@ impl Summary for GameSummary {
         self.seed
     }
 
+    fn error(&self) -> Option<&str> {
+        self.error.as_deref()
+    }
+
     fn winning_seats(&self) -> Vec<usize> {
         match (self.winner, &self.error) {
             (Some(w), None) => (0..self.teams.len()).filter(|s| self.teams[*s] == w).collect(),

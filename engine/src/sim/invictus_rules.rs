@@ -43,6 +43,16 @@ pub struct InvictusSpec {
 }
 
 impl Spec for InvictusSpec {
+    /// The two teams of the seating; a free-for-all or a random seating
+    /// (drawn at the game's start), alternate seats.
+    fn sides(&self) -> Vec<usize> {
+        use crate::invictus::Seating;
+        match self.setup.seating {
+            Seating::Standard | Seating::EveryOther => self.setup.teams_by_seat(None),
+            Seating::FreeForAll | Seating::Random => (0..self.setup.players).map(|s| s % 2).collect(),
+        }
+    }
+
     fn rules(&self) -> &'static dyn Rules {
         &InvictusRules
     }

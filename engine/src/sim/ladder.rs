@@ -5,12 +5,13 @@
 //! game takes.
 //!
 //! Two players A and B play the seeds twice: A at the seats of one side
-//! and B at the other's (`sim::cycle` of `[A, B]`: seats 1, 3, 5 against
-//! 2, 4, 6; in Invictus's standard seating those are the two teams), then
-//! the sides swapped. A game is A's when a seat of A's won it; a draw is
-//! nobody's. The same content and seeds give the same ladder.
+//! and B at the other's (`Spec::sides`: in Aristeia! seats 1 and 3 against
+//! 2 and 4; in Invictus the two teams of the seating), then the sides
+//! swapped. A game is A's when a seat of A's won it; a draw is nobody's; a
+//! game the engine stopped on an error is counted apart. The same content
+//! and seeds give the same ladder.
 
-use super::batch::{Seeded, cycle, each_seed};
+use super::batch::{Seeded, each_seed};
 use super::policy::Policy;
 use super::rate::Rate;
 use super::rules::Spec;
@@ -38,11 +39,39 @@ pub struct Pairing {
     pub b_wins: u64,
     /// Games nobody won.
     pub draws: u64,
-    /// `a`'s win rate over all the games, with its 95% interval.
+    /// Games an engine error stopped (in no other count).
+    pub errors: u64,
+    /// `a`'s win rate over the games played to their end, with its 95% interval.
     pub a_rate: Rate,
-    /// Seconds a game took on its thread (one core each), both sides'
-    /// players together: the mean over the games.
+    /// Seconds a game took on its thread, both sides' players together:
+    /// the mean over the games (a core's time when no more jobs run than
+    /// the machine has cores and nothing else runs).
     pub seconds_a_game: f64,
+}
+
+/// A player's rating in a ladder.
+#[derive(Debug, Clone, serde::Serialize)]
+pub struct Rating {
+    /// The player.
+    pub player: String,
+    /// Bradley-Terry strength on the log-odds scale with its 95% interval;
+    /// 0 is the average player of the ladder.
+    pub log_odds: super::strength::Estimate,
+    /// Seats it played in the fitted games (a game of 4 seats counts its 2 seats).
+    pub seats_played: u64,
+}
+
+/// The ratings of a ladder's players.
+#[derive(Debug, Clone, serde::Serialize)]
+pub struct Ratings {
+    /// Each player, strongest first.
+    pub players: Vec<Rating>,
+    /// Games fitted (some seat won).
+    pub games: u64,
+    /// Games left out: draws (games an error stopped are not counted at all).
+    pub left_out: u64,
+    /// The advantage of seats 2, 3, ... over seat 1, log-odds.
+    pub seat_advantage: Vec<super::strength::Estimate>,
 }
 
 /// A ladder's results ([`play`]).
@@ -52,7 +81,7 @@ pub struct Ladder {
     pub pairings: Vec<Pairing>,
     /// The rating of each player: Bradley-Terry log-odds with 95%
     /// intervals, 0 the average player; `None` when no game had a winner.
-    pub ratings: Option<Strengths>,
+    pub ratings: Option<Ratings>,
 }
 
 /// Play every pairing of `players` over `seeds`, from both sides, with
@@ -74,10 +103,15 @@ pub fn play(
     }
     for (i, p) in players.iter().enumerate() {
         if players[..i].contains(p) {
-            return Err(format!("`{}` is named twice", p.name()));
+            return Err(format!(
+                "`{}` is named twice (`mcts` is `mcts:{}`)",
+                p.name(),
+                crate::players::mcts::DEFAULT_ITERATIONS
+            ));
         }
     }
     let seats = spec.seats();
+    let sides = spec.sides();
     let mut pairings = Vec::new();
     let mut compositions: BTreeMap<(Vec<Vec<Id>>, Option<usize>), u64> = BTreeMap::new();
     for (i, &a) in players.iter().enumerate() {
@@ -89,16 +123,21 @@ pub fn play(
                 a_wins: 0,
                 b_wins: 0,
                 draws: 0,
+                errors: 0,
                 a_rate: Rate::of(0, 0),
                 seconds_a_game: 0.0,
             };
             let mut seconds = 0.0;
             for side in [[a, b], [b, a]] {
-                let seated = cycle(&side, seats);
+                let seated: Vec<Policy> = (0..seats).map(|s| side[sides.get(s).copied().unwrap_or(s % 2)]).collect();
                 let games = timed_batch(spec, &content, &scripts, seeds.clone(), &seated, jobs, progress)?;
                 for Timed(g, took) in &games {
                     seconds += took;
                     pairing.games += 1;
+                    if g.error().is_some() {
+                        pairing.errors += 1;
+                        continue;
+                    }
                     let won = g.winning_seats();
                     match won.first().map(|s| seated[*s]) {
                         Some(p) if p == a => pairing.a_wins += 1,
@@ -110,13 +149,22 @@ pub fn play(
                 }
             }
             pairing.seconds_a_game = seconds / pairing.games.max(1) as f64;
-            pairing.a_rate = Rate::of(pairing.a_wins as usize, pairing.games as usize);
+            pairing.a_rate = Rate::of(pairing.a_wins as usize, (pairing.games - pairing.errors) as usize);
             pairings.push(pairing);
         }
     }
     let compositions: Vec<Composition> =
         compositions.into_iter().map(|((teams, winner), games)| Composition { teams, winner, games }).collect();
-    Ok(Ladder { pairings, ratings: Strengths::fit(&compositions, seats) })
+    let ratings = Strengths::fit(&compositions, seats).map(|s| {
+        let mut players: Vec<Rating> = s
+            .characters
+            .iter()
+            .map(|(id, st)| Rating { player: id.to_string(), log_odds: st.log_odds, seats_played: st.games })
+            .collect();
+        players.sort_by(|x, y| y.log_odds.estimate.total_cmp(&x.log_odds.estimate));
+        Ratings { players, games: s.games, left_out: s.left_out, seat_advantage: s.seat_advantage }
+    });
+    Ok(Ladder { pairings, ratings })
 }
 
 /// A game's summary and the seconds it took on its thread.
@@ -153,37 +201,51 @@ fn timed_batch(
 /// The ladder as text: one line per pairing, then the ratings.
 pub fn text(ladder: &Ladder) -> String {
     use std::fmt::Write as _;
+    // No "-0.00".
+    let signed = |x: f64| format!("{:+.2}", if x.abs() < 0.005 { 0.0 } else { x });
     let mut s = String::new();
-    let _ = writeln!(s, "| A | B | games | A wins [95%] | B wins | draws | core seconds a game |");
-    let _ = writeln!(s, "|---|---|---:|---:|---:|---:|---:|");
+    let _ = writeln!(s, "| A | B | games | A wins | B wins | draws | errors | A's win rate [95%] | seconds a game |");
+    let _ = writeln!(s, "|---|---|---:|---:|---:|---:|---:|---:|---:|");
     for p in &ladder.pairings {
         let _ = writeln!(
             s,
-            "| {} | {} | {} | {:.1}% [{:.1}-{:.1}] | {} | {} | {:.2} |",
+            "| {} | {} | {} | {} | {} | {} | {} | {:.1}% [{:.1}-{:.1}] | {} |",
             p.a,
             p.b,
             p.games,
+            p.a_wins,
+            p.b_wins,
+            p.draws,
+            p.errors,
             100.0 * p.a_rate.rate,
             100.0 * p.a_rate.low,
             100.0 * p.a_rate.high,
-            p.b_wins,
-            p.draws,
-            p.seconds_a_game
+            if p.seconds_a_game < 0.1 {
+                format!("{:.1} ms", p.seconds_a_game * 1000.0)
+            } else {
+                format!("{:.2} s", p.seconds_a_game)
+            }
         );
     }
     match &ladder.ratings {
         Some(r) => {
-            let _ = writeln!(s, "\n| player | rating (log-odds) [95%] | games won by someone |");
+            let _ = writeln!(s, "\n| player | rating (log-odds) [95%] | seats played |");
             let _ = writeln!(s, "|---|---:|---:|");
-            let mut rows: Vec<_> = r.characters.iter().collect();
-            rows.sort_by(|x, y| y.1.log_odds.estimate.total_cmp(&x.1.log_odds.estimate));
-            for (name, st) in rows {
-                let e = st.log_odds;
-                let _ = writeln!(s, "| {name} | {:+.2} [{:+.2} to {:+.2}] | {} |", e.estimate, e.low, e.high, st.games);
+            for p in &r.players {
+                let e = p.log_odds;
+                let _ = writeln!(
+                    s,
+                    "| {} | {} [{} to {}] | {} |",
+                    p.player,
+                    signed(e.estimate),
+                    signed(e.low),
+                    signed(e.high),
+                    p.seats_played
+                );
             }
             let _ = writeln!(
                 s,
-                "(Bradley-Terry over the {} games some seat won, {} draws left out; 0 is the average player)",
+                "(Bradley-Terry over the {} games some seat won, {} draws left out; 0 is the average player; seconds a game: on its thread, both players together)",
                 r.games, r.left_out
             );
         }

@@ -20,6 +20,10 @@ pub enum Policy {
     Mcts(u32),
 }
 
+/// The largest search budget `mcts:N` accepts: iterations a Decision
+/// (about 1 ms each in Assault, so 100,000 is minutes a Decision).
+pub const MAX_ITERATIONS: u32 = 100_000;
+
 impl From<Policy> for String {
     fn from(p: Policy) -> String {
         p.name()
@@ -45,9 +49,11 @@ impl std::str::FromStr for Policy {
             "greedy" => Ok(Policy::Greedy),
             "mcts" => Ok(Policy::Mcts(crate::players::mcts::DEFAULT_ITERATIONS)),
             _ => match lower.strip_prefix("mcts:").map(str::parse::<u32>) {
-                Some(Ok(n)) if n > 0 => Ok(Policy::Mcts(n)),
-                Some(_) => Err(format!("`{s}`: mcts:N takes a number of iterations from 1 (mcts:64)")),
-                None => Err(format!("`{s}`: expected greedy, random, mcts or mcts:N")),
+                Some(Ok(n)) if (1..=MAX_ITERATIONS).contains(&n) => Ok(Policy::Mcts(n)),
+                Some(_) => Err(format!(
+                    "mcts:N takes a number of iterations a Decision from 1 to {MAX_ITERATIONS} (for example mcts:32; below about 12 it mostly plays as greedy)"
+                )),
+                None => Err("expected greedy, random, mcts or mcts:N".to_string()),
             },
         }
     }

@@ -177,6 +177,12 @@ pub trait Spec: Send + Sync + Any {
     /// Its game.
     fn rules(&self) -> &'static dyn Rules;
 
+    /// The side (0 or 1) of each seat when two players share the table
+    /// (`sim::ladder`): alternate seats by default; Invictus, its two teams.
+    fn sides(&self) -> Vec<usize> {
+        (0..self.seats()).map(|s| s % 2).collect()
+    }
+
     /// How many seats every game has.
     fn seats(&self) -> usize;
 
@@ -231,6 +237,9 @@ pub trait Summary: Send + Any {
     /// The seats (from 0) that won: one in Aristeia!, a team's every seat
     /// in Invictus; empty for a draw, a game without a winner or an error.
     fn winning_seats(&self) -> Vec<usize>;
+
+    /// The engine's error, when one stopped the game.
+    fn error(&self) -> Option<&str>;
 
     /// `arena check --sims`: each problem of this game (an engine error,
     /// a game that did not end, each failed effect at its script line), as

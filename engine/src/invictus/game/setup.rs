@@ -73,7 +73,7 @@ impl InvictusSetup {
     }
 
     /// The teams of each seat (before any random draw).
-    fn teams_by_seat(&self, rng_order: Option<&[usize]>) -> Vec<usize> {
+    pub(crate) fn teams_by_seat(&self, rng_order: Option<&[usize]>) -> Vec<usize> {
         let n = self.players;
         match self.seating {
             Seating::Standard => (0..n).map(|s| usize::from(s >= n.div_ceil(2))).collect(),
