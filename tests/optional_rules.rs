@@ -68,13 +68,13 @@ fn play_recorded(
         asked.push(Asked {
             player: d.player,
             kind: d.kind.clone(),
-            prompt: d.prompt.clone(),
+            prompt: d.prompt.to_string(),
             options: d.options.clone(),
             answer,
-            hands: state.players.iter().map(|p| p.hand.clone()).collect(),
-            decks: state.players.iter().map(|p| p.deck.clone()).collect(),
+            hands: state.players.iter().map(|p| p.hand.to_vec()).collect(),
+            decks: state.players.iter().map(|p| p.deck.to_vec()).collect(),
             markers: state.special_spaces.iter().map(|m| m.marker).collect(),
-            teams: state.players.iter().map(|p| p.team.clone()).collect(),
+            teams: state.players.iter().map(|p| p.team.to_vec()).collect(),
             round: state.round,
             marker: state.underdog,
         })

@@ -8,7 +8,7 @@ use arena_engine::players::{GreedyPlayer, MctsPlayer};
 use arena_engine::rules::game::GameSetup;
 use arena_engine::script::runtime::Runtime;
 use arena_engine::sim::{self, Policy};
-use arena_engine::table::{InfoSet, Player, Setup, Table};
+use arena_engine::table::{InfoSet, Player, Setup};
 use std::sync::{Arc, OnceLock};
 
 fn load_pack(pack: &str) -> load::Loaded {
