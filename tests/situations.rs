@@ -370,7 +370,12 @@ fn a_round_effect_outlasts_the_activation_and_ends_in_recovery() {
     let mut g = Game::from_situation(&loaded.content, &rt, &sit, vec![&mut a, &mut b]).unwrap();
     g.run_activation(true).unwrap();
     let parvati = |g: &Game| g.state.units.iter().find(|u| u.id == "parvati").unwrap().clone();
-    assert_eq!(parvati(&g).until_end_of_round.iter().map(ToString::to_string).collect::<Vec<_>>(), vec!["no-disengage-rolls".to_string()], "{:#?}", g.events);
+    assert_eq!(
+        parvati(&g).until_end_of_round.iter().map(ToString::to_string).collect::<Vec<_>>(),
+        vec!["no-disengage-rolls".to_string()],
+        "{:#?}",
+        g.events
+    );
     assert!(parvati(&g).until_end_of_activation.is_empty());
     g.run_end_of_round();
     assert!(parvati(&g).until_end_of_round.is_empty());
