@@ -824,3 +824,39 @@ fn check_strict_lists_only_the_invictus_effects_the_engine_does_not_perform() {
     assert_eq!(listed.len(), 1, "{listed:?}");
     std::fs::remove_dir_all(&dir).ok();
 }
+
+/// `--gods` seats the gods named, in seat order, in every game (instead of
+/// dealing two to each seat, `003 § Setup`); a god not loaded, a count that
+/// is not one per seat, or an Aristeia! table are usage errors (exit 2).
+#[test]
+fn gods_named_on_the_command_line_sit_in_seat_order() {
+    let pack = ["--pack", "../content/invictus"];
+    let gods = "athena,zeus,hades,hermes";
+    let mut args = vec!["sim", "invictus", "--seats", "4", "--seed", "3", "--gods", gods, "--format", "json"];
+    args.extend(pack);
+    let one = arena_tests::arena(&args);
+    assert_eq!(one.code, 0, "{}", one.stderr);
+    let v: serde_json::Value = serde_json::from_str(&one.stdout).unwrap();
+    assert_eq!(v["record"]["gods"], serde_json::json!(["athena", "zeus", "hades", "hermes"]), "{}", one.stdout);
+    assert_eq!(v["setup"]["gods"], serde_json::json!(["athena", "zeus", "hades", "hermes"]), "{}", one.stdout);
+
+    let mut batch = vec!["sim", "invictus", "--seats", "4", "--games", "3", "--gods", gods, "--format", "json"];
+    batch.extend(pack);
+    let b = arena_tests::arena(&batch);
+    assert_eq!(b.code, 0, "{}", b.stderr);
+    let v: serde_json::Value = serde_json::from_str(&b.stdout).unwrap();
+    for g in v["games"].as_array().unwrap() {
+        assert_eq!(g["gods"], serde_json::json!(["athena", "zeus", "hades", "hermes"]));
+    }
+
+    for (gods, says) in [("athena,zues,hades,hermes", "did you mean `zeus`?"), ("athena,zeus", "2 gods for 4 seats")] {
+        let mut a = vec!["sim", "invictus", "--seats", "4", "--gods", gods];
+        a.extend(pack);
+        let r = arena_tests::arena(&a);
+        assert_eq!(r.code, 2, "{gods}: {}", r.stderr);
+        assert!(r.stderr.contains(says), "{gods}: {}", r.stderr);
+    }
+    let aristeia = arena_tests::arena(&["sim", "assault", "--gods", "athena"]);
+    assert_eq!(aristeia.code, 2);
+    assert!(aristeia.stderr.contains("--gods is for Invictus"), "{}", aristeia.stderr);
+}

@@ -289,6 +289,11 @@ struct SimArgs {
     /// free-for-all [default: standard]
     #[arg(long, value_enum)]
     seating: Option<SeatingArg>,
+    /// Invictus only: the god of each seat, in seat order (`--gods
+    /// athena,zeus,hades,hermes` at 4 seats), instead of dealing two to each
+    /// seat and choosing one; every game of a batch seats them so.
+    #[arg(long, value_delimiter = ',', value_name = "GOD,...")]
+    gods: Vec<String>,
     /// Play this many games (at least 1), with seeds from --seed on, and print statistics.
     #[arg(long, value_parser = clap::value_parser!(u64).range(1..))]
     games: Option<u64>,

@@ -209,6 +209,7 @@ pub(super) fn sim(args: SimArgs, ui: &Ui, stdout: &mut dyn Write, stderr: &mut d
         optional_rules: args.optional_rules.iter().map(|r| r.name().to_string()).collect(),
         seating: args.seating.map(|s| s.name().to_string()),
         compare: !args.compare.is_empty(),
+        gods: args.gods.clone(),
     };
     let spec = match rules.resolve(content, &request) {
         Ok(spec) => spec,

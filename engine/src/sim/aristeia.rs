@@ -252,6 +252,9 @@ impl Rules for AristeiaRules {
     }
 
     fn resolve(&self, content: &Content, request: &Request) -> Result<Box<dyn Spec>, String> {
+        if !request.gods.is_empty() {
+            return Err("--gods is for Invictus (`arena sim invictus --gods athena,zeus,...`): an Aristeia! table has Characters, not gods".into());
+        }
         if request.seating.is_some() {
             return Err("--seating is for Invictus (`arena sim invictus --seating ...`); an Aristeia! table seats its players clockwise in the order of --players".into());
         }

@@ -151,7 +151,25 @@ impl Rules for InvictusRules {
             return Err("no Invictus god is loaded: add --pack content/invictus".into());
         }
         let seating = seating(request.seating.as_deref().unwrap_or_default())?;
-        let setup = InvictusSetup { seating, ..InvictusSetup::teams(request.seats.unwrap_or(DEFAULT_SEATS)) };
+        let mut setup = InvictusSetup { seating, ..InvictusSetup::teams(request.seats.unwrap_or(DEFAULT_SEATS)) };
+        if !request.gods.is_empty() {
+            let known: Vec<String> = content.gods.keys().map(ToString::to_string).collect();
+            for g in &request.gods {
+                if !content.gods.contains_key(g.as_str()) {
+                    let hint =
+                        crate::load::suggest(g, &known).map(|s| format!(" (did you mean `{s}`?)")).unwrap_or_default();
+                    return Err(format!("--gods: no god `{g}` is loaded{hint}; loaded: {}", known.join(", ")));
+                }
+            }
+            if request.gods.len() != setup.players {
+                return Err(format!(
+                    "--gods names {} gods for {} seats: one per seat, in seat order",
+                    request.gods.len(),
+                    setup.players
+                ));
+            }
+            setup.gods = request.gods.clone();
+        }
         Ok(Box::new(InvictusSpec { setup }))
     }
 

@@ -40,6 +40,10 @@ pub struct Request {
     pub seating: Option<String>,
     /// A paired comparison is asked for (`--compare`).
     pub compare: bool,
+    /// The god of each seat, in seat order (`--gods`, Invictus), instead
+    /// of dealing two to each seat and choosing one (`003 § Setup`); empty:
+    /// dealt.
+    pub gods: Vec<String>,
 }
 
 /// What a context hands a game's readouts ([`BatchTally::text`]): the content
