@@ -1,4 +1,4 @@
-//! Data safety (issue 12): what a pack refers to that is not there, and why.
+//! Data safety (`arena check`, docs/diagnostics.md): what a pack refers to that is not there, and why.
 
 use arena_engine::diag::Code;
 use arena_engine::load;

@@ -1,4 +1,4 @@
-//! Inputs built to be slow (issue 12, item 10): each must stay near-linear or
+//! Inputs built to be slow (the loader and `arena check` on hostile packs): each must stay near-linear or
 //! be refused with a clear error. The wall-time bounds are generous guards
 //! against a quadratic (or worse) blow-up, not performance figures (those are
 //! benchmarks: docs/performance.md): before the fixes, 2,000 dangling

@@ -1,4 +1,4 @@
-//! Issue 14: Scenarios are data. A Scenario's objectives and special rules are
+//! Scenarios are data (docs/scenarios.md, `000 § Scenarios`). A Scenario's objectives and special rules are
 //! its pack's declarative keys and Lua (docs/scenarios.md); the engine knows no
 //! Scenario or rule id. The windows and keys are played one by one by
 //! `situations/scenarios/*.toml` (tests/situations.rs); here: a Scenario

@@ -1,4 +1,4 @@
-//! Balance runs split across machines (issue 17, item 4): `arena sim --games N
+//! Balance runs split across machines (docs/balance-runs.md): `arena sim --games N
 //! --shard I/N` plays one of N disjoint parts of the seeds, and `arena sim
 //! merge` adds the parts' reports up into exactly what the whole batch gives
 //! on one machine. The workflows in docs/balance-runs.md parse and shard the

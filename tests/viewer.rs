@@ -1,4 +1,4 @@
-//! `arena serve` (issue 18): the viewer listens on the loopback address only
+//! `arena serve` (docs/viewer.md): the viewer listens on the loopback address only
 //! and refuses paths outside its packs; and, in a real headless Chromium
 //! (Debian's `chromium`, which `.ci/run` installs), the page steps a replay,
 //! follows a saved pack, and charts a balance batch. Screenshots go to `target/viewer-screenshots/`
