@@ -139,14 +139,14 @@ fn text_only_rules_are_listed_and_counted() {
     assert!(doc["summary"].get("text_only_rules").is_none(), "{}", doc["summary"]);
 }
 
-/// Issue 14's third acceptance item: the Prime Time Scenarios' objectives and
-/// special rules are data or Lua; `check --strict` lists only what waits for
-/// the Prime Time rules of issue 15 and Gaia's Tectonic Shake, whose
+/// `001 § Scenarios`: the Prime Time Scenarios' objectives and special rules
+/// are data or Lua; `check --strict` lists as text only the rules the engine
+/// does not play yet and Gaia's Tectonic Shake, whose
 /// Character no pack holds: Common Goals' Objectives Deck rules are played
 /// (`objectives_deck`), the tutorials' Characters are their `characters`, and
 /// their Prime Time marker the engine's Team Creation.
 #[test]
-fn prime_time_text_only_rules_are_those_waiting_for_issue_15() {
+fn prime_time_scenario_rules_are_data_or_lua_but_the_declared_text_only_ones() {
     let pack = root().join("content/aristeia-prime-time");
     let strict = arena(&["check", pack.to_str().unwrap(), "--strict", "--format", "json", "-q"]);
     let doc: Value = serde_json::from_str(&strict.stdout).unwrap();
