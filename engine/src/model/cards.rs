@@ -461,6 +461,17 @@ pub struct State {
     /// The ongoing rule, as Lua, when the engine needs one.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub effect: Option<Effect>,
+    /// What the players take a token of this State to be worth to the
+    /// Character holding it, in Victory Points: negative for a hindrance
+    /// (Stunned, -2 Speed), positive for a help (Focused, Hidden). Read by
+    /// the players' evaluation of a position only (`players::eval`, so that
+    /// the greedy player aims a State at the right side), never by the
+    /// rules; without it a State is taken as a hindrance of
+    /// `players::eval::UNRATED_STATE` (the rulebooks do not rate States:
+    /// these are the players' judgement, docs/players.md § Evaluation).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[schemars(range(min = -5.0, max = 5.0))]
+    pub worth: Option<f64>,
     #[serde(flatten)]
     pub meta: Meta,
 }

@@ -14,8 +14,11 @@
 //! Aristeia! strength (`000 § Victory Points`, `000 § Scoring Zone`,
 //! `000 § Infirmary`): Victory Points scored, plus for each of the seat's
 //! Characters in the HexaDome [`ZONE`] when it stands in a Scoring Zone and
-//! [`HEALTH`] times the share of its Hit Points left; a Character in the
-//! Infirmary counts nothing.
+//! [`HEALTH`] times the share of its Hit Points left, plus the worth of
+//! each State token it holds (the State's `worth`, a red token whole, a
+//! blue one, removed at the next States Step, by half; [`UNRATED_STATE`]
+//! for a State without one: `000 § States`); a Character in the Infirmary
+//! counts nothing.
 //!
 //! Invictus strength (`003 § Health`, `003 § Defeat`): a team's Health
 //! left over its Maximum Health (a defeated god counts 0), averaged over
@@ -32,6 +35,26 @@ pub const ZONE: f64 = 0.6;
 /// Victory Points a Character at full Hit Points is worth (at 0 it goes
 /// to the Infirmary and yields a Frag).
 pub const HEALTH: f64 = 0.8;
+
+/// Victory Points a token of a State without a `worth` is taken to be
+/// worth to its holder: a hindrance, as most States are.
+pub const UNRATED_STATE: f64 = -0.2;
+
+/// What `unit`'s State tokens are worth to it (the module's notes).
+fn states_worth(view: &crate::rules::view::View<'_>, unit: &crate::rules::view::UnitSeen<'_>) -> f64 {
+    use crate::rules::state::TokenSide;
+    unit.tokens
+        .iter()
+        .map(|t| {
+            let worth =
+                view.content.states.get(&t.state).map_or(UNRATED_STATE, |s| s.value.worth.unwrap_or(UNRATED_STATE));
+            match t.side {
+                TokenSide::Red => worth,
+                TokenSide::Blue => worth / 2.0,
+            }
+        })
+        .sum()
+}
 
 /// The values of `table`'s position for every seat, by seat (see the
 /// module's notes): each in `[0, 1]`.
@@ -75,6 +98,7 @@ pub fn aristeia_strength(view: &crate::rules::view::View<'_>) -> Vec<f64> {
         }
         let hp = f64::from(view.hit_points(u.id).unwrap_or(1).max(1));
         strength[s] += HEALTH * (hp - f64::from(u.damage)).max(0.0) / hp;
+        strength[s] += states_worth(view, &u);
     }
     strength
 }

@@ -7,7 +7,7 @@ use crate::model::Id;
 use crate::rules::decision::{Choice, Decision, DecisionKind};
 use crate::rules::geometry::{DistanceField, Hex, HexGrid, distance_field_into, distance_field_on};
 use crate::rules::view::View;
-use crate::table::{Player, SeatNative, SeatView};
+use crate::table::{InfoSet, Player, SeatNative, SeatView};
 
 /// The greedy player of every game: its seat's Decision goes to that game's
 /// heuristic (Aristeia!: deploys and moves toward the Scoring Zone, attacks
@@ -18,11 +18,35 @@ use crate::table::{Player, SeatNative, SeatView};
 pub struct GreedyPlayer;
 
 impl Player for GreedyPlayer {
+    /// The fast heuristic alone (in an engine's own loop, and in the search
+    /// player's playouts).
     fn choose(&mut self, seat: &SeatView<'_>) -> Option<usize> {
         Some(match &seat.native {
             SeatNative::Aristeia { decision, view } => aristeia(decision, view),
             SeatNative::Invictus { decision, view } => crate::invictus::players::greedy(decision, view),
         })
+    }
+
+    /// At a table: the Decisions the fast heuristic cannot judge are
+    /// weighed by look-ahead (`players::lookahead`).
+    fn choose_in(&mut self, info: &InfoSet<'_, '_>) -> Option<usize> {
+        Some(match &info.view().native {
+            SeatNative::Aristeia { decision, view } => super::lookahead::aristeia(info, decision, view),
+            SeatNative::Invictus { decision, view } => crate::invictus::players::greedy(decision, view),
+        })
+    }
+
+    /// Its games are played at a table, for the look-ahead.
+    fn searches(&self) -> bool {
+        true
+    }
+
+    /// Where it looks ahead (`players::lookahead`).
+    fn needs_table(&self, seat: &SeatView<'_>) -> bool {
+        match &seat.native {
+            SeatNative::Aristeia { decision, view } => super::lookahead::needed(decision, view),
+            SeatNative::Invictus { .. } => false,
+        }
     }
 }
 
@@ -32,7 +56,7 @@ pub fn aristeia(d: &Decision, view: &View<'_>) -> usize {
 }
 
 /// The Aristeia! heuristic's parts.
-struct Heuristic;
+pub(super) struct Heuristic;
 
 impl Heuristic {
     fn zone_centre(view: &View<'_>) -> Option<Hex> {
@@ -57,7 +81,7 @@ impl Heuristic {
 /// behind a wall): one distance field per decision, computed only if a space
 /// has to be weighed, over the board's passability grid (computed once per
 /// game) with the Characters marked on it.
-struct ZoneField<'v> {
+pub(super) struct ZoneField<'v> {
     view: &'v View<'v>,
     centre: Option<Hex>,
     field: std::cell::OnceCell<std::rc::Rc<DistanceField>>,
@@ -82,7 +106,7 @@ thread_local! {
 }
 
 impl<'v> ZoneField<'v> {
-    fn new(view: &'v View<'v>) -> Self {
+    pub(super) fn new(view: &'v View<'v>) -> Self {
         ZoneField { view, centre: Heuristic::zone_centre(view), field: Default::default() }
     }
 
@@ -271,8 +295,15 @@ impl Heuristic {
     /// Actions Step Tactic, a useful non-Attack Action, a step toward the
     /// Scoring Zone; else end the Activation.
     fn action(d: &Decision, view: &View<'_>, field: &ZoneField<'_>) -> usize {
+        Self::attack_or_scenario(d, view)
+            .or_else(|| Self::tactic_or_useful(d, view))
+            .unwrap_or_else(|| Self::advance(d, view, field))
+    }
+
+    /// The Attack on the Enemy with the least Hit Points left, else one of
+    /// the Scenario's own Actions while it pays.
+    pub(super) fn attack_or_scenario(d: &Decision, view: &View<'_>) -> Option<usize> {
         let me = d.character.as_deref().unwrap_or_default();
-        let here = Self::position(view, me);
         // Attack the Enemy with the least Hit Points left.
         let attack = d
             .options
@@ -306,7 +337,7 @@ impl Heuristic {
             .min()
             .map(|(_, i)| i);
         if let Some(i) = attack {
-            return i;
+            return Some(i);
         }
         // The Scenario's own Actions (Crow Accumulator's capsules, Targeting
         // the Accumulator, an Obstacle): what they do is how the Scenario
@@ -319,14 +350,23 @@ impl Heuristic {
                 |o| matches!(o, Choice::Perform { action, .. } if scenario_actions.iter().any(|a| a.id == *action)),
             );
             if let (Some(i), true) = (scoring, held < 2) {
-                return i;
+                return Some(i);
             }
         }
+        None
+    }
+
+    /// The fast player's guess at a helping Action: an Actions Step Tactic
+    /// while the hand keeps two for Rolls, else a non-Attack Action on an
+    /// Enemy, a wounded Ally or no Target with Action Points to spare (the
+    /// look-ahead, `players::lookahead`, weighs these instead).
+    pub(super) fn tactic_or_useful(d: &Decision, view: &View<'_>) -> Option<usize> {
+        let me = d.character.as_deref().unwrap_or_default();
         // Actions Step Tactics, while the hand keeps two for Rolls.
         let hand = view.player(d.player).hand.len();
         if hand > 2 {
             if let Some(i) = d.options.iter().position(|o| matches!(o, Choice::Play { .. })) {
-                return i;
+                return Some(i);
             }
         }
         // An Action that is not an Attack (a heal, a State, a Minion
@@ -350,13 +390,22 @@ impl Heuristic {
         });
         // Only with Action Points to spare for a Move afterwards.
         let ap = view.unit(me).map_or(0, |u| u.action_points);
-        if let (Some(i), true) = (useful, ap >= 3) {
-            return i;
-        }
-        let in_zone = here.is_some_and(|h| {
+        useful.filter(|_| ap >= 3)
+    }
+
+    /// Whether the active Character stands in a Scoring Zone.
+    pub(super) fn in_zone(d: &Decision, view: &View<'_>) -> bool {
+        let me = d.character.as_deref().unwrap_or_default();
+        Self::position(view, me).is_some_and(|h| {
             view.scoring_zones().iter().any(|z| view.board.zones.get(z).is_some_and(|z| z.1.contains(&h)))
-        });
-        if !in_zone {
+        })
+    }
+
+    /// A step toward the Scoring Zone (a Move Action first), else end the Activation.
+    pub(super) fn advance(d: &Decision, view: &View<'_>, field: &ZoneField<'_>) -> usize {
+        let me = d.character.as_deref().unwrap_or_default();
+        let here = Self::position(view, me);
+        if !Self::in_zone(d, view) {
             if let (Some(i), Some(h)) = (field.best_space(d), here) {
                 if let Choice::MoveTo { space } = &d.options[i] {
                     if field.near(space) < field.near(&h) {

@@ -21,6 +21,7 @@
 
 pub mod eval;
 mod greedy;
+mod lookahead;
 pub mod mcts;
 mod random;
 mod scripted;

@@ -114,7 +114,9 @@ pub fn play(
     seed: u64,
     policies: &[Policy],
 ) -> Result<Record, String> {
-    if policies.iter().any(|p| p.searches()) {
+    // The greedy player looks ahead in Aristeia! only: an Invictus game
+    // needs a table for the search player alone.
+    if policies.iter().any(|p| matches!(p, Policy::Mcts(_))) {
         let mut seated: Vec<Box<dyn crate::table::Player>> = (0..setup.players)
             .map(|s| policies.get(s % policies.len().max(1)).unwrap_or(&Policy::Random).player(seed, s))
             .collect();

@@ -13,7 +13,9 @@ use crate::rules::decision::Controller;
 pub enum Policy {
     /// Uniformly random legal options, seeded from the game's seed.
     Random,
-    /// The greedy heuristic.
+    /// The greedy player: the fast heuristic, with look-ahead at the
+    /// Decisions it cannot judge (`players::lookahead`); its games are
+    /// played at a table.
     Greedy,
     /// Information-set Monte Carlo tree search with this many iterations a
     /// Decision (`players::mcts`); its games are played at a table.
@@ -81,7 +83,7 @@ impl Policy {
     /// Whether this player searches: its games are played at a table
     /// (`crate::table::Player::searches`).
     pub fn searches(self) -> bool {
-        matches!(self, Policy::Mcts(_))
+        matches!(self, Policy::Mcts(_) | Policy::Greedy)
     }
 
     /// Its name on the command line and in a batch's JSON (`greedy`,

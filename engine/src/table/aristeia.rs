@@ -250,6 +250,10 @@ impl<'a> Engine<'a> for Aristeia<'a> {
         Quiet { checkpoint: quiet.checkpoint.with_state(state), phase: quiet.phase.clone(), reseed: Some(reseed) }
     }
 
+    fn reseeds_at(quiet: &Quiet) -> Option<usize> {
+        quiet.reseed.map(|(at, _)| at)
+    }
+
     fn seat_json(&self, quiet: &Quiet, state: &GameState, events: &[Event], seat: PlayerId) -> serde_json::Value {
         View::new(seat, state, events, self.content, quiet.checkpoint.board()).to_json()
     }

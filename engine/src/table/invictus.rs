@@ -185,6 +185,12 @@ impl<'a> Engine<'a> for Invictus<'a> {
         }
     }
 
+    fn reseeds_at(quiet: &Quiet<'a>) -> Option<usize> {
+        match quiet {
+            Quiet::Start { reseed, .. } | Quiet::Turn(_, reseed) => reseed.map(|(at, _)| at),
+        }
+    }
+
     fn seat_json(&self, _quiet: &Quiet<'a>, state: &GameState, events: &[Event], seat: PlayerId) -> serde_json::Value {
         View::new(seat, state, events, self.content).to_json(None)
     }

@@ -344,6 +344,19 @@ pub trait Table<'a> {
     /// The game is over; or no deal could be replayed (an engine defect).
     fn determinize(&self, seat: PlayerId, seed: u64) -> Result<Box<dyn Table<'a> + 'a>, TableError>;
 
+    /// A fork of this game whose dice and draws from this Decision on come
+    /// from `seed` instead of the game's own randomness; nothing hidden is
+    /// dealt anew (the other players' cards stay where they are). Cheap: a
+    /// copy of the last quiet point's state, no replay. What a one-Action
+    /// look-ahead plays on ([`InfoSet::probe`]), so that it cannot see the
+    /// game's own coming dice.
+    ///
+    /// # Errors
+    /// The game is over, or this table is itself reseeded at an earlier
+    /// Decision since its last quiet point (a world or a probe: reseed the
+    /// original).
+    fn reseeded(&self, seed: u64) -> Result<Box<dyn Table<'a> + 'a>, TableError>;
+
     /// Play on with one player per seat (`players[seat]`; a shorter list is
     /// cycled) until the game is over or a player gives up: the same game
     /// as [`play_out`] with the same players, in one run of the engine from
@@ -405,6 +418,14 @@ pub trait Player {
     fn searches(&self) -> bool {
         false
     }
+
+    /// Whether the player needs the table at this Decision: elsewhere its
+    /// [`Player::choose`] is its answer, and [`play_out`] plays on without
+    /// a table at every Decision. By default whether it [`Player::searches`].
+    fn needs_table(&self, seat: &SeatView<'_>) -> bool {
+        let _ = seat;
+        self.searches()
+    }
 }
 
 impl<P: Player + ?Sized> Player for &mut P {
@@ -419,6 +440,10 @@ impl<P: Player + ?Sized> Player for &mut P {
     fn searches(&self) -> bool {
         (**self).searches()
     }
+
+    fn needs_table(&self, seat: &SeatView<'_>) -> bool {
+        (**self).needs_table(seat)
+    }
 }
 
 impl<P: Player + ?Sized> Player for Box<P> {
@@ -432,6 +457,10 @@ impl<P: Player + ?Sized> Player for Box<P> {
 
     fn searches(&self) -> bool {
         (**self).searches()
+    }
+
+    fn needs_table(&self, seat: &SeatView<'_>) -> bool {
+        (**self).needs_table(seat)
     }
 }
 
@@ -478,6 +507,21 @@ impl<'t, 'a> InfoSet<'t, 'a> {
     pub fn world(&self, seed: u64) -> Result<Box<dyn Table<'a> + 'a>, TableError> {
         self.table.determinize(self.seat(), seed)
     }
+
+    /// A fork of the game itself with its coming dice and draws drawn from
+    /// `seed` ([`Table::reseeded`]): cheaper than a [`InfoSet::world`] but
+    /// not blind, since the other seats' cards are the real ones. For a
+    /// look-ahead that reads the fork only through the evaluation function
+    /// (`players::eval`, the public part of a view) and answers the other
+    /// seats' Decisions without their cards (the greedy player's,
+    /// `players::lookahead`); a search over what other seats would do
+    /// samples worlds instead.
+    ///
+    /// # Errors
+    /// As [`Table::reseeded`].
+    pub fn probe(&self, seed: u64) -> Result<Box<dyn Table<'a> + 'a>, TableError> {
+        self.table.reseeded(seed)
+    }
 }
 
 /// How [`play_out`] left the table.
@@ -490,7 +534,11 @@ pub enum Played {
 }
 
 /// Play `table` on with one player per seat (`players[seat]`; a shorter
-/// list is cycled) until it is over or a player gives up.
+/// list is cycled) until it is over or a player gives up. A player is asked
+/// at the table ([`Player::choose_in`]) where it needs it
+/// ([`Player::needs_table`]); between those Decisions the game is played on
+/// in one run of the engine ([`Table::play_on`]) with the players'
+/// [`Player::choose`], the same answers without a replay per Decision.
 ///
 /// # Errors
 /// A player answered out of range; the table is left at that Decision.
@@ -501,14 +549,44 @@ pub fn play_out(table: &mut dyn Table<'_>, players: &mut [&mut dyn Player]) -> R
             None => Played::Over,
         });
     }
+    let n = players.len();
     while let Some(seat) = table.to_move() {
-        let n = players.len();
-        let Some(info) = InfoSet::of(&*table) else { break };
-        let Some(answer) = players[seat.index() % n].choose_in(&info) else {
-            return Ok(Played::GaveUp(seat));
-        };
-        drop(info);
-        table.apply(answer)?;
+        let player = &mut players[seat.index() % n];
+        if table.seat_view().is_some_and(|v| player.needs_table(&v)) {
+            let Some(info) = InfoSet::of(&*table) else { break };
+            let Some(answer) = player.choose_in(&info) else {
+                return Ok(Played::GaveUp(seat));
+            };
+            drop(info);
+            table.apply(answer)?;
+            continue;
+        }
+        let wanted = std::cell::Cell::new(false);
+        let mut quick: Vec<Quick<'_, '_>> =
+            players.iter_mut().map(|p| Quick { player: &mut **p, wanted: &wanted }).collect();
+        let mut seats: Vec<&mut dyn Player> = quick.iter_mut().map(|q| q as &mut dyn Player).collect();
+        match table.play_on(&mut seats)? {
+            Played::Over => return Ok(Played::Over),
+            Played::GaveUp(p) if !wanted.get() => return Ok(Played::GaveUp(p)),
+            Played::GaveUp(_) => {}
+        }
     }
     Ok(Played::Over)
+}
+
+/// A player in [`play_out`]'s runs: its own quick answer, or a stop
+/// (`wanted`) where it needs the table.
+struct Quick<'p, 'w> {
+    player: &'p mut dyn Player,
+    wanted: &'w std::cell::Cell<bool>,
+}
+
+impl Player for Quick<'_, '_> {
+    fn choose(&mut self, seat: &SeatView<'_>) -> Option<usize> {
+        if self.player.needs_table(seat) {
+            self.wanted.set(true);
+            return None;
+        }
+        self.player.choose(seat)
+    }
 }

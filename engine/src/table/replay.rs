@@ -61,6 +61,11 @@ pub trait Engine<'a>: Copy + 'a {
         pin_all: bool,
     ) -> Self::Quiet;
 
+    /// The Decision number (counted from the game's start) at which `quiet`
+    /// reseeds the game's randomness, if it does (a determinization's or a
+    /// look-ahead's reseed, [`Engine::redeal`]).
+    fn reseeds_at(quiet: &Self::Quiet) -> Option<usize>;
+
     /// What `seat` may know at a position, as JSON (its view's).
     fn seat_json(
         &self,
@@ -495,6 +500,38 @@ impl<'a, E: Engine<'a>> Replayed<'a, E> {
         Err(TableError::Engine("no game consistent with the seat's view could be replayed".into()))
     }
 
+    /// A fork whose dice and draws from this Decision on come from `seed`
+    /// ([`Table::reseeded`]): the quiet point's state is copied and told to
+    /// reseed when the game asks this Decision, which the answers since the
+    /// quiet point lead to as before; nothing is replayed.
+    ///
+    /// # Errors
+    /// The game is over, or it is already reseeded at an earlier Decision
+    /// since its quiet point (a reseeded game's fork: one reseed per quiet
+    /// point is kept).
+    pub fn reseeded(&self, seed: u64) -> Result<Self, TableError> {
+        use rand::SeedableRng as _;
+        let At::Decision { decision, state: now, .. } = &*self.at else {
+            return Err(TableError::Over);
+        };
+        let at = self.engine.answers_before(&self.quiet.point).len() + self.since.len();
+        if E::reseeds_at(&self.quiet.point).is_some_and(|k| k < at) {
+            return Err(TableError::Engine(
+                "a game reseeded since its last quiet point cannot be reseeded again".into(),
+            ));
+        }
+        // Nothing is dealt anew (`pin_all`): the generator is not drawn from.
+        let mut unused = rand_chacha::ChaCha8Rng::seed_from_u64(seed);
+        let point = self.engine.redeal(&self.quiet.point, now, E::player(decision), &mut unused, (at, seed), true);
+        Ok(Replayed {
+            engine: self.engine,
+            quiet: Rc::new(Quiet { point, log: self.quiet.log.clone() }),
+            since: self.since.clone(),
+            at: self.at.clone(),
+            _content: PhantomData,
+        })
+    }
+
     /// Play on with `players` ([`Table::play_on`]): one run of the engine
     /// from the quiet point, the answers since replayed, then the players
     /// asked at each Decision until the game ends or one gives up.
@@ -615,6 +652,10 @@ impl<'a, E: Engine<'a>> Table<'a> for Replayed<'a, E> {
 
     fn determinize(&self, seat: PlayerId, seed: u64) -> Result<Box<dyn Table<'a> + 'a>, TableError> {
         Ok(Box::new(Replayed::determinize(self, seat, seed)?))
+    }
+
+    fn reseeded(&self, seed: u64) -> Result<Box<dyn Table<'a> + 'a>, TableError> {
+        Ok(Box::new(Replayed::reseeded(self, seed)?))
     }
 
     fn play_on(&mut self, players: &mut [&mut dyn Player]) -> Result<Played, TableError> {
