@@ -69,12 +69,14 @@ fn the_adjusted_strength_separates_a_strong_character_from_the_weak_one_beside_i
     assert!(fit.converged, "{fit:?}");
     assert_eq!(fit.games + fit.left_out, 600);
     let s = |c: &str| fit.characters[c].log_odds;
-    // Strong above every other, weak below every other, and the strong
-    // one's interval wholly above the weak one's.
-    for c in fit.characters.keys().filter(|c| *c != STRONG && *c != WEAK) {
-        assert!(s(STRONG).estimate > s(c).estimate, "{STRONG} above {c}: {fit:?}");
-        assert!(s(c).estimate > s(WEAK).estimate, "{c} above {WEAK}: {fit:?}");
-    }
+    // The strong one is above the average Character (0) and the weak one
+    // below it, each with its whole interval, and the strong one's interval
+    // is wholly above the weak one's. (The three others at 4 Hit Points are
+    // not alike: Parvati heals, Miyamoto Mushashi plays only in some of the
+    // 60 random-team games, so their order among themselves and against the
+    // two is not asserted.)
+    assert!(s(STRONG).low > 0.0, "{STRONG} above the average: {fit:?}");
+    assert!(s(WEAK).high < 0.0, "{WEAK} below the average: {fit:?}");
     assert!(s(STRONG).low > s(WEAK).high, "{STRONG} {:?} excludes {WEAK} {:?}", s(STRONG), s(WEAK));
     // The average Character is 0 (the ridge's solution, teams of one size).
     let total: f64 = fit.characters.values().map(|c| c.log_odds.estimate).sum();

@@ -6,7 +6,7 @@
 //! view (`arena_engine::table::SeatView`), never the game's state.
 
 use arena_engine::players::GreedyPlayer;
-use arena_engine::table::{Player, SeatNative, SeatView};
+use arena_engine::table::{InfoSet, Player, SeatNative, SeatView};
 use std::io::BufRead;
 
 /// A person at the terminal. At the end of input the greedy player answers
@@ -18,14 +18,11 @@ pub(crate) struct HumanPlayer {
     shown: usize,
 }
 
-impl Player for HumanPlayer {
-    fn choose(&mut self, seat: &SeatView<'_>) -> Option<usize> {
-        if self.closed {
-            return GreedyPlayer.choose(seat);
-        }
-        eprint!("{}", picture(seat, self.shown));
-        self.shown = seat.event_count();
-        let options = seat.options();
+impl HumanPlayer {
+    /// Show `picture`, read a choice of `options` from stdin; at the end of
+    /// input, `None` (the greedy player answers from then on).
+    fn ask(&mut self, picture: &str, options: usize) -> Option<usize> {
+        eprint!("{picture}");
         let stdin = std::io::stdin();
         loop {
             eprint!("> ");
@@ -34,7 +31,7 @@ impl Player for HumanPlayer {
                 Ok(0) | Err(_) => {
                     eprintln!("(end of input: the greedy player plays on)");
                     self.closed = true;
-                    return GreedyPlayer.choose(seat);
+                    return None;
                 }
                 Ok(_) => match line.trim().parse::<usize>() {
                     Ok(n) if (1..=options).contains(&n) => return Some(n - 1),
@@ -45,12 +42,45 @@ impl Player for HumanPlayer {
     }
 }
 
-/// What the seat is shown before it answers: the events from `shown` on,
-/// the position as it knows it, and the Decision with numbered options.
-pub(crate) fn picture(seat: &SeatView<'_>, shown: usize) -> String {
+impl Player for HumanPlayer {
+    /// In the engine's own loop (no other player at a table): the events
+    /// the seat's view holds, from the game's start.
+    fn choose(&mut self, seat: &SeatView<'_>) -> Option<usize> {
+        if self.closed {
+            return GreedyPlayer.choose(seat);
+        }
+        let lines = seat.narrative(self.shown);
+        self.shown = seat.event_count();
+        self.ask(&picture(seat, &lines), seat.options()).or_else(|| GreedyPlayer.choose(seat))
+    }
+
+    /// At a table (a greedy or search player at another seat): the game's
+    /// events since the seat last answered, as it reads them, however the
+    /// table got here.
+    fn choose_in(&mut self, info: &InfoSet<'_, '_>) -> Option<usize> {
+        let seat = info.view();
+        if self.closed {
+            return GreedyPlayer.choose_in(info);
+        }
+        let lines = info.narrative(self.shown);
+        self.shown = info.event_count();
+        self.ask(&picture(seat, &lines), seat.options()).or_else(|| GreedyPlayer.choose_in(info))
+    }
+
+    /// A person is asked at the table, whose events count from the game's
+    /// start; once input ended, where the greedy player would be.
+    fn needs_table(&self, seat: &SeatView<'_>) -> bool {
+        !self.closed || GreedyPlayer.needs_table(seat)
+    }
+}
+
+/// What the seat is shown before it answers: the narrative `lines` it has
+/// not seen yet, the position as it knows it, and the Decision with
+/// numbered options.
+pub(crate) fn picture(seat: &SeatView<'_>, lines: &[String]) -> String {
     use std::fmt::Write as _;
     let mut out = String::new();
-    for line in seat.narrative(shown) {
+    for line in lines {
         let _ = writeln!(out, "{line}");
     }
     let mut about = String::new();

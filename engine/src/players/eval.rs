@@ -17,8 +17,10 @@
 //! [`HEALTH`] times the share of its Hit Points left, plus the worth of
 //! each State token it holds (the State's `worth`, a red token whole, a
 //! blue one, removed at the next States Step, by half; [`UNRATED_STATE`]
-//! for a State without one: `000 § States`); a Character in the Infirmary
-//! counts nothing.
+//! for a State without one: `000 § States`), and for the active Character
+//! [`ACTION_POINT`] for each Action Point it has left to spend in its
+//! Activation (`000 § Action Points`); a Character in the Infirmary counts
+//! nothing.
 //!
 //! Invictus strength (`003 § Health`, `003 § Defeat`): a team's Health
 //! left over its Maximum Health (a defeated god counts 0), averaged over
@@ -35,6 +37,12 @@ pub const ZONE: f64 = 0.6;
 /// Victory Points a Character at full Hit Points is worth (at 0 it goes
 /// to the Infirmary and yields a Frag).
 pub const HEALTH: f64 = 0.8;
+
+/// Victory Points an Action Point left to the active Character is worth:
+/// less than any effect on the board, so that an Action which does nothing
+/// is a loss and one that gives back more Action Points than it costs a
+/// gain.
+pub const ACTION_POINT: f64 = 0.02;
 
 /// Victory Points a token of a State without a `worth` is taken to be
 /// worth to its holder: a hindrance, as most States are.
@@ -99,6 +107,9 @@ pub fn aristeia_strength(view: &crate::rules::view::View<'_>) -> Vec<f64> {
         let hp = f64::from(view.hit_points(u.id).unwrap_or(1).max(1));
         strength[s] += HEALTH * (hp - f64::from(u.damage)).max(0.0) / hp;
         strength[s] += states_worth(view, &u);
+        if view.active() == Some(u.id) {
+            strength[s] += ACTION_POINT * f64::from(u.action_points);
+        }
     }
     strength
 }

@@ -170,17 +170,29 @@ impl<'v> ZoneField<'v> {
         })
     }
 
-    /// The option whose space is nearest the zone's centre.
+    /// The option whose space is nearest the zone's centre (the first of equals).
     fn best_space(&self, d: &Decision) -> Option<usize> {
-        d.options
-            .iter()
-            .enumerate()
-            .filter_map(|(i, o)| match o {
-                Choice::Space { space } | Choice::MoveTo { space } => Some((self.near(space), i)),
-                _ => None,
-            })
-            .min()
-            .map(|(_, i)| i)
+        self.spaces(d).min().map(|(_, i)| i)
+    }
+
+    /// The option whose space is farthest from the zone's centre (the first of equals).
+    fn worst_space(&self, d: &Decision) -> Option<usize> {
+        self.spaces(d).max_by_key(|(near, i)| (*near, std::cmp::Reverse(*i))).map(|(_, i)| i)
+    }
+
+    /// Each space option's steps to the zone's centre, with its index.
+    fn spaces<'d>(&'d self, d: &'d Decision) -> impl Iterator<Item = (u32, usize)> + 'd {
+        d.options.iter().enumerate().filter_map(|(i, o)| match o {
+            Choice::Space { space } | Choice::MoveTo { space } => Some((self.near(space), i)),
+            _ => None,
+        })
+    }
+
+    /// Where a Displacement (`000 § Displace`) takes its Character: one's
+    /// own toward the Scoring Zone, another's away from it.
+    fn displace(&self, d: &Decision) -> Option<usize> {
+        let own = d.character.as_deref().and_then(|c| self.view.unit(c)).is_some_and(|u| u.owner == d.player);
+        if own { self.best_space(d) } else { self.worst_space(d) }
     }
 }
 
@@ -194,6 +206,7 @@ impl Heuristic {
             DecisionKind::Deploy | DecisionKind::BenchReturn | DecisionKind::Space | DecisionKind::SpecialSpace => {
                 field.best_space(d).unwrap_or(0)
             }
+            DecisionKind::Displace => field.displace(d).unwrap_or(0),
             DecisionKind::FirstActivation | DecisionKind::SwitchOrder => d
                 .options
                 .iter()

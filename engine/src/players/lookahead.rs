@@ -26,6 +26,11 @@
 //! answered without their cards (no Tactic is played for them).
 //! Deterministic: the new dice are seeded by the number of Decisions
 //! answered before and the seat.
+//!
+//! Where a fork would replay more than [`MAX_REPLAYS`] answers from the
+//! game's last quiet point, the fast heuristic answers; once an effect has
+//! failed in a game, `table::play_out` no longer asks the player at the
+//! table (every fork would run the failed mod script again).
 
 use super::eval::evaluate;
 use super::greedy::{Heuristic, ZoneField, aristeia as fast};
@@ -41,6 +46,11 @@ pub const MAX_STEPS: u32 = 40;
 /// Options a Decision may have for every one to be weighed (a space chosen
 /// among more is left to the fast heuristic).
 pub const MAX_OPTIONS: usize = 24;
+
+/// Answers a fork may replay from the game's last quiet point for options
+/// to be weighed: past it (an Activation of dozens of Actions) each fork
+/// costs more than a Round of play, and the fast heuristic answers.
+pub const MAX_REPLAYS: usize = 64;
 
 /// How much an option must gain, in the evaluation's value, to count.
 const EPSILON: f64 = 1e-9;
@@ -76,6 +86,9 @@ fn weighed(kind: &DecisionKind) -> bool {
 /// The greedy player's answer at a table: the fast heuristic's, or for the
 /// Decisions it cannot judge the best-scored option ([module notes](self)).
 pub(super) fn aristeia(info: &InfoSet<'_, '_>, d: &Decision, view: &View<'_>) -> usize {
+    if info.fork_replays() > MAX_REPLAYS {
+        return fast(d, view);
+    }
     match plan(d, view) {
         Plan::Fast => fast(d, view),
         Plan::Weigh => {

@@ -266,6 +266,14 @@ impl<'a> Engine<'a> for Aristeia<'a> {
         d.player
     }
 
+    fn failed(event: &Event) -> bool {
+        matches!(event, Event::EffectFailed { .. })
+    }
+
+    fn seen_line(event: &Event, seat: PlayerId) -> String {
+        event.seen_by(seat).to_string()
+    }
+
     fn neutral(d: &decision::Decision) -> Decision {
         Decision {
             player: d.player,

@@ -203,6 +203,14 @@ impl<'a> Engine<'a> for Invictus<'a> {
         d.player
     }
 
+    fn failed(event: &inv::Event) -> bool {
+        matches!(event, inv::Event::EffectFailed { .. })
+    }
+
+    fn seen_line(event: &inv::Event, seat: PlayerId) -> String {
+        event.seen_by(seat)
+    }
+
     fn neutral(d: &inv::Decision) -> Decision {
         Decision {
             player: d.player,

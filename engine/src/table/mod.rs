@@ -318,6 +318,21 @@ pub trait Table<'a> {
     /// The events from `from` on, one line each, as people read them.
     fn narrative(&self, from: usize) -> Vec<String>;
 
+    /// The events from `from` on (counted from the game's start), one line
+    /// each, as `seat` reads them: what it may not know left out.
+    fn seat_narrative(&self, seat: PlayerId, from: usize) -> Vec<String>;
+
+    /// How many answers every fork of this position replays from the last
+    /// quiet point (what a fork costs, in Decisions played again).
+    fn replays(&self) -> usize;
+
+    /// Whether an effect failed since the last quiet point, so that every
+    /// fork of this position ([`Table::apply`], [`Table::determinize`],
+    /// [`Table::reseeded`]) runs it again. [`play_out`] stops asking
+    /// search players at the table from there on, so that a mod script
+    /// that fails by exhausting its budget is not run again for each fork.
+    fn replays_a_failed_effect(&self) -> bool;
+
     /// The game's state at this position, as JSON (Aristeia's hidden
     /// Objective cards and the RNG are not in it).
     fn state_json(&self) -> serde_json::Value;
@@ -499,6 +514,25 @@ impl<'t, 'a> InfoSet<'t, 'a> {
         self.table.answers().len()
     }
 
+    /// How many answers each fork of this position replays
+    /// ([`Table::replays`]): a search may answer without forking where a
+    /// fork costs too much.
+    pub fn fork_replays(&self) -> usize {
+        self.table.replays()
+    }
+
+    /// How many events the game has had so far (what a person at the seat
+    /// has been shown when it answers here).
+    pub fn event_count(&self) -> usize {
+        self.table.event_count()
+    }
+
+    /// The events from the `from`-th on (counted from the game's start), as
+    /// the seat reads them, one line each ([`Table::seat_narrative`]).
+    pub fn narrative(&self, from: usize) -> Vec<String> {
+        self.table.seat_narrative(self.seat(), from)
+    }
+
     /// A game consistent with everything the seat knows here, the rest
     /// drawn from `seed` ([`Table::determinize`]).
     ///
@@ -539,6 +573,9 @@ pub enum Played {
 /// ([`Player::needs_table`]); between those Decisions the game is played on
 /// in one run of the engine ([`Table::play_on`]) with the players'
 /// [`Player::choose`], the same answers without a replay per Decision.
+/// Once an effect has failed, a player that searches is no longer asked at
+/// the table ([`Table::replays_a_failed_effect`]): it answers from the view
+/// for the rest of the game.
 ///
 /// # Errors
 /// A player answered out of range; the table is left at that Decision.
@@ -550,20 +587,30 @@ pub fn play_out(table: &mut dyn Table<'_>, players: &mut [&mut dyn Player]) -> R
         });
     }
     let n = players.len();
+    // Once an effect failed, search players answer from the view for the
+    // rest of the game (`Table::replays_a_failed_effect`).
+    let mut failed = false;
     while let Some(seat) = table.to_move() {
+        failed = failed || table.replays_a_failed_effect();
         let player = &mut players[seat.index() % n];
-        if table.seat_view().is_some_and(|v| player.needs_table(&v)) {
+        // An answer given at the table is the run's first: the run replays
+        // to this Decision once, not once to apply it and once to go on.
+        let mut given = None;
+        if table.seat_view().is_some_and(|v| player.needs_table(&v) && !(failed && player.searches())) {
             let Some(info) = InfoSet::of(&*table) else { break };
             let Some(answer) = player.choose_in(&info) else {
                 return Ok(Played::GaveUp(seat));
             };
-            drop(info);
-            table.apply(answer)?;
-            continue;
+            let options = table.options();
+            if answer >= options {
+                return Err(TableError::BadAnswer { index: 0, answer, options });
+            }
+            given = Some(answer);
         }
         let wanted = std::cell::Cell::new(false);
+        let given = std::cell::Cell::new(given);
         let mut quick: Vec<Quick<'_, '_>> =
-            players.iter_mut().map(|p| Quick { player: &mut **p, wanted: &wanted }).collect();
+            players.iter_mut().map(|p| Quick { player: &mut **p, wanted: &wanted, given: &given, failed }).collect();
         let mut seats: Vec<&mut dyn Player> = quick.iter_mut().map(|q| q as &mut dyn Player).collect();
         match table.play_on(&mut seats)? {
             Played::Over => return Ok(Played::Over),
@@ -574,16 +621,23 @@ pub fn play_out(table: &mut dyn Table<'_>, players: &mut [&mut dyn Player]) -> R
     Ok(Played::Over)
 }
 
-/// A player in [`play_out`]'s runs: its own quick answer, or a stop
+/// A player in [`play_out`]'s runs: the answer given at the table for the
+/// run's first Decision (`given`), then its own quick answer, or a stop
 /// (`wanted`) where it needs the table.
 struct Quick<'p, 'w> {
     player: &'p mut dyn Player,
     wanted: &'w std::cell::Cell<bool>,
+    given: &'w std::cell::Cell<Option<usize>>,
+    /// An effect failed: a search player is not stopped for the table.
+    failed: bool,
 }
 
 impl Player for Quick<'_, '_> {
     fn choose(&mut self, seat: &SeatView<'_>) -> Option<usize> {
-        if self.player.needs_table(seat) {
+        if let Some(answer) = self.given.take() {
+            return Some(answer);
+        }
+        if self.player.needs_table(seat) && !(self.failed && self.player.searches()) {
             self.wanted.set(true);
             return None;
         }

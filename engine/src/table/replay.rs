@@ -84,6 +84,14 @@ pub trait Engine<'a>: Copy + 'a {
     /// The Decision as every game shows it.
     fn neutral(d: &Self::Decision) -> Decision;
 
+    /// An event as `seat` reads it, one narrative line (what it may not
+    /// know left out).
+    fn seen_line(event: &Self::Event, seat: PlayerId) -> String;
+
+    /// Whether the event says an effect failed (a mod script's error, its
+    /// budget or memory exhausted).
+    fn failed(event: &Self::Event) -> bool;
+
     /// The game's own Decision and view at a position.
     fn native<'v>(
         &'v self,
@@ -640,6 +648,18 @@ impl<'a, E: Engine<'a>> Table<'a> for Replayed<'a, E> {
 
     fn narrative(&self, from: usize) -> Vec<String> {
         self.events().skip(from).map(ToString::to_string).collect()
+    }
+
+    fn replays(&self) -> usize {
+        self.since.len()
+    }
+
+    fn replays_a_failed_effect(&self) -> bool {
+        self.tail().iter().any(E::failed)
+    }
+
+    fn seat_narrative(&self, seat: PlayerId, from: usize) -> Vec<String> {
+        self.events().skip(from).map(|e| E::seen_line(e, seat)).collect()
     }
 
     fn state_json(&self) -> serde_json::Value {

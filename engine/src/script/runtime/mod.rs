@@ -368,6 +368,8 @@ pub struct Runtime {
     ctx_object: mlua::AnyUserData,
     set: Arc<ScriptSet>,
     limits: Limits,
+    /// How many times each script was called, by [`ScriptId`] index.
+    calls: Vec<Cell<u32>>,
 }
 
 impl std::fmt::Debug for Runtime {
@@ -430,7 +432,8 @@ impl Runtime {
             let shared = shared.clone();
             lua.set_interrupt(move |lua| shared.interrupt(lua));
         }
-        let mut rt = Runtime { lua, shared, game, chunks: Vec::new(), ctx_object, set: set.clone(), limits };
+        let calls = (0..set.bytecode.len()).map(|_| Cell::new(0)).collect();
+        let mut rt = Runtime { lua, shared, game, chunks: Vec::new(), ctx_object, set: set.clone(), limits, calls };
         for (i, code) in set.bytecode.iter().enumerate() {
             let f = rt.load_bytecode(i, code)?;
             rt.chunks.push(f);
@@ -438,6 +441,12 @@ impl Runtime {
         // Every VM starts from its live data alone.
         collect(&rt.lua);
         Ok(rt)
+    }
+
+    /// How many times this VM has called the script `id` ([`Runtime::call`]),
+    /// every game, replay and fork it ran included (0 for an unknown id).
+    pub fn calls_of(&self, id: ScriptId) -> u32 {
+        self.calls.get(id.0).map_or(0, Cell::get)
     }
 
     /// The compiled scripts this VM runs.
@@ -513,6 +522,9 @@ impl Runtime {
             };
             return Err(ScriptError::new(ScriptErrorKind::Runtime, "no such script", &s, None));
         };
+        if let Some(n) = self.calls.get(id.0) {
+            n.set(n.get().saturating_add(1));
+        }
         let source = &self.set.sources[id.0];
         self.run(chunk, source, source.module.as_ref(), host, ctx).map_err(|e| self.classify(e, Some(id.0), source))
     }
