@@ -258,6 +258,46 @@ mod tests {
         }
     }
 
+    /// `000 § States`: a State token counts by its State's `worth`, a red
+    /// token whole and a blue one (removed at the next States Step) by half;
+    /// the active Character's Action Points count a little.
+    #[test]
+    fn a_state_token_counts_by_its_worth_and_side() {
+        use crate::rules::state::{Token, TokenSide};
+        let l = loaded("content");
+        let rt =
+            crate::sim::find("aristeia").unwrap().runtime(Arc::new(l.content.clone()), l.script_set.clone()).unwrap();
+        let mut t = table("aristeia", &l, &rt, "assault", 2);
+        while !matches!(t.native(), Native::Aristeia { state, .. } if state.active.is_some()) {
+            let a = crate::players::GreedyPlayer.choose(&t.seat_view().expect("not over yet")).unwrap();
+            t.apply(a).unwrap();
+        }
+        let Native::Aristeia { state, view, .. } = t.native() else { unreachable!() };
+        let (content, board) = (&l.content, view.board);
+        let active = state.active.clone().expect("an Activation");
+        let me = state.units.iter().find(|u| u.id == active).map(|u| u.owner).unwrap();
+        let strength = |s: &crate::rules::state::GameState| {
+            super::aristeia_strength(&crate::rules::view::View::new(me, s, &[], content, board))[me.index()]
+        };
+        let base = strength(state);
+        let with = |state_id: &str, side: TokenSide| {
+            let mut s = state.clone();
+            let u = s.units.iter_mut().find(|u| u.id == active).unwrap();
+            u.tokens.push(Token { state: state_id.into(), side, source: None, choice: None });
+            strength(&s) - base
+        };
+        let stunned = content.states["stunned"].value.worth.expect("Stunned has a worth");
+        assert!(stunned < 0.0);
+        assert!((with("stunned", TokenSide::Red) - stunned).abs() < 1e-12);
+        assert!((with("stunned", TokenSide::Blue) - stunned / 2.0).abs() < 1e-12);
+        assert!(with("focused", TokenSide::Red) > 0.0, "Focused helps its holder");
+        assert!((with("no-such-state", TokenSide::Red) - super::UNRATED_STATE).abs() < 1e-12);
+        let mut spent = state.clone();
+        let u = spent.units.iter_mut().find(|u| u.id == active).unwrap();
+        u.action_points = u.action_points.saturating_sub(2);
+        assert!(strength(&spent) < base, "Action Points spent for nothing are a loss");
+    }
+
     /// `003 § Health`: a team whose Enemies lost Health is better off.
     #[test]
     fn an_invictus_position_with_wounded_enemies_is_worth_more() {
