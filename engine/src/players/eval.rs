@@ -274,7 +274,7 @@ mod tests {
         }
         let Native::Aristeia { state, view, .. } = t.native() else { unreachable!() };
         let (content, board) = (&l.content, view.board);
-        let active = state.active.clone().expect("an Activation");
+        let active = state.active.expect("an Activation");
         let me = state.units.iter().find(|u| u.id == active).map(|u| u.owner).unwrap();
         let strength = |s: &crate::rules::state::GameState| {
             super::aristeia_strength(&crate::rules::view::View::new(me, s, &[], content, board))[me.index()]
