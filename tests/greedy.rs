@@ -82,11 +82,11 @@ fn greedy_games() -> Aim {
                 | Event::Benched { .. }
                 | Event::ReturnedFromBench { .. }
                 | Event::VictoryPoints { .. } => (cause, action) = (None, None),
-                Event::Displaced { character, from, to } => {
-                    if cause.as_ref().is_some_and(|(_, by)| by == character.as_str()) && zone.contains(from) {
-                        aim.self_displaced_in_zone.1 += 1;
-                        aim.self_displaced_in_zone.0 += u32::from(!zone.contains(to));
-                    }
+                Event::Displaced { character, from, to }
+                    if cause.as_ref().is_some_and(|(_, by)| by == character.as_str()) && zone.contains(from) =>
+                {
+                    aim.self_displaced_in_zone.1 += 1;
+                    aim.self_displaced_in_zone.0 += u32::from(!zone.contains(to));
                 }
                 Event::Damage { character, .. } | Event::StateImposed { character, .. } => {
                     let harmful = match e {
