@@ -1,8 +1,8 @@
 //! The evaluation function: what a position is worth to each seat, read
 //! only from what every seat may see (the public part of a seat's view), so
 //! that the search player's cut-offs never read hidden cards. One piece,
-//! shared by the search player's rollouts (`players::mcts`) and, later, the
-//! greedy player's scoring of options on forks.
+//! shared by the search player's rollouts (`players::mcts`) and the greedy
+//! player's scoring of options on forks (`players::lookahead`).
 //!
 //! The value of a seat is an estimate of its chance to win, in `[0, 1]`:
 //! a game that is over is worth its returns (`Outcome::returns`: 1 to a
