@@ -194,6 +194,18 @@ mod tests {
         crate::sim::find(game).unwrap().start(&l.content, rt, &setup).unwrap()
     }
 
+    /// `t` played on by greedy players until its Aristeia! state is `at`.
+    fn greedy_until<'a>(
+        mut t: Box<dyn Table<'a> + 'a>,
+        at: impl Fn(&crate::rules::state::GameState) -> bool,
+    ) -> Box<dyn Table<'a> + 'a> {
+        while !matches!(t.native(), Native::Aristeia { state, .. } if at(state)) {
+            let a = crate::players::GreedyPlayer.choose(&t.seat_view().expect("not over yet")).unwrap();
+            t.apply(a).unwrap();
+        }
+        t
+    }
+
     #[test]
     fn soft_max_sums_to_one_and_keeps_the_order() {
         let v = soft_max(&[3.0, 1.0, 2.0], 1.0);
@@ -211,21 +223,10 @@ mod tests {
         let l = loaded("content");
         let rt =
             crate::sim::find("aristeia").unwrap().runtime(Arc::new(l.content.clone()), l.script_set.clone()).unwrap();
-        let mut t = table("aristeia", &l, &rt, "assault", 2);
-        // Play greedy until both teams stand in the HexaDome.
-        loop {
-            let on_board = |t: &dyn Table<'_>| match t.native() {
-                Native::Aristeia { state, .. } => (0..2).all(|s| {
-                    state.units.iter().any(|u| u.owner.index() == s && matches!(u.location, Location::Space(_)))
-                }),
-                Native::Invictus { .. } => false,
-            };
-            if on_board(&*t) {
-                break;
-            }
-            let a = crate::players::GreedyPlayer.choose(&t.seat_view().expect("not over yet")).unwrap();
-            t.apply(a).unwrap();
-        }
+        // Both teams stand in the HexaDome.
+        let t = greedy_until(table("aristeia", &l, &rt, "assault", 2), |state| {
+            (0..2).all(|s| state.units.iter().any(|u| u.owner.index() == s && matches!(u.location, Location::Space(_))))
+        });
         let Native::Aristeia { state, view, .. } = t.native() else { unreachable!() };
         let (content, board) = (&l.content, view.board);
         let me = PlayerId::seat(0);
@@ -267,11 +268,7 @@ mod tests {
         let l = loaded("content");
         let rt =
             crate::sim::find("aristeia").unwrap().runtime(Arc::new(l.content.clone()), l.script_set.clone()).unwrap();
-        let mut t = table("aristeia", &l, &rt, "assault", 2);
-        while !matches!(t.native(), Native::Aristeia { state, .. } if state.active.is_some()) {
-            let a = crate::players::GreedyPlayer.choose(&t.seat_view().expect("not over yet")).unwrap();
-            t.apply(a).unwrap();
-        }
+        let t = greedy_until(table("aristeia", &l, &rt, "assault", 2), |state| state.active.is_some());
         let Native::Aristeia { state, view, .. } = t.native() else { unreachable!() };
         let (content, board) = (&l.content, view.board);
         let active = state.active.expect("an Activation");
