@@ -860,3 +860,68 @@ fn gods_named_on_the_command_line_sit_in_seat_order() {
     assert_eq!(aristeia.code, 2);
     assert!(aristeia.stderr.contains("--gods is for Invictus"), "{}", aristeia.stderr);
 }
+
+/// A balance batch deals one god to each seat (`invictus::GodDeal::Even`):
+/// over a run of as many seeds as there are gods (from a multiple of
+/// their number), every god sits once at every seat, no god twice in a
+/// game, and the players choose nothing, so no god is left out by how they
+/// choose (the rulebook's deal of two, `003 § Character Assignment`, is
+/// `--deal rulebook`).
+#[test]
+fn a_batch_deals_every_god_equally_often_at_every_seat() {
+    use arena_engine::invictus::GodDeal;
+    let loaded = invictus();
+    let gods: Vec<_> = loaded.content.gods.keys().cloned().collect();
+    let g = gods.len() as u64;
+    assert!(g >= 6, "the bundled gods: {gods:?}");
+    for seats in [2, 4, 6] {
+        let mut at_seat = vec![std::collections::BTreeMap::new(); seats];
+        for seed in 3 * g..4 * g {
+            let dealt = GodDeal::even(&gods, seed, seats);
+            let distinct: std::collections::BTreeSet<_> = dealt.iter().collect();
+            assert_eq!(distinct.len(), seats, "seed {seed}: {dealt:?}");
+            for (s, god) in dealt.iter().enumerate() {
+                *at_seat[s].entry(*god).or_insert(0) += 1;
+            }
+        }
+        for (s, counts) in at_seat.iter().enumerate() {
+            assert_eq!(counts.len(), gods.len(), "{seats} seats, seat {s}: every god: {counts:?}");
+            assert!(counts.values().all(|n| *n == 1), "{seats} seats, seat {s}: once each: {counts:?}");
+        }
+    }
+    // Another run of seeds seats them in another order.
+    assert_ne!(GodDeal::even(&gods, 0, 4), GodDeal::even(&gods, g, 4));
+
+    let pack = ["--pack", "../content/invictus"];
+    let mut batch = vec!["sim", "invictus", "--seats", "4", "--games", "12", "--seed", "0", "--format", "json"];
+    batch.extend(pack);
+    let b = arena_tests::arena(&batch);
+    assert_eq!(b.code, 0, "{}", b.stderr);
+    let v: serde_json::Value = serde_json::from_str(&b.stdout).unwrap();
+    assert_eq!(v["setup"]["deal"], "even", "{}", b.stdout);
+    for game in v["games"].as_array().unwrap() {
+        let seed = game["seed"].as_u64().unwrap();
+        let want: Vec<String> = GodDeal::even(&gods, seed, 4).iter().map(ToString::to_string).collect();
+        assert_eq!(game["gods"], serde_json::json!(want), "seed {seed}");
+    }
+    let mut rulebook = vec!["sim", "invictus", "--seats", "4", "--seed", "3", "--deal", "rulebook", "--format", "json"];
+    rulebook.extend(pack);
+    let r = arena_tests::arena(&rulebook);
+    assert_eq!(r.code, 0, "{}", r.stderr);
+    let v: serde_json::Value = serde_json::from_str(&r.stdout).unwrap();
+    let seated: Vec<_> =
+        v["record"]["events"].as_array().unwrap().iter().filter(|e| e["event"] == "seated").collect();
+    assert_eq!(seated.len(), 4);
+    assert!(
+        seated.iter().all(|e| e["dealt"].as_array().is_some_and(|d| d.len() == 2)),
+        "the rulebook's deal gives each seat two to choose from: {seated:?}"
+    );
+    let mut both = vec!["sim", "invictus", "--deal", "rulebook", "--gods", "athena,zeus,hades,hermes"];
+    both.extend(pack);
+    let r = arena_tests::arena(&both);
+    assert_eq!(r.code, 2, "{}", r.stderr);
+    assert!(r.stderr.contains("one or the other"), "{}", r.stderr);
+    let aristeia = arena_tests::arena(&["sim", "assault", "--deal", "rulebook"]);
+    assert_eq!(aristeia.code, 2);
+    assert!(aristeia.stderr.contains("--deal is for Invictus"), "{}", aristeia.stderr);
+}

@@ -294,6 +294,13 @@ struct SimArgs {
     /// seat and choosing one; every game of a batch seats them so.
     #[arg(long, value_delimiter = ',', value_name = "GOD,...")]
     gods: Vec<String>,
+    /// Invictus only: how gods come to the seats without --gods: one to each
+    /// seat, every god equally often at every seat over a batch (`even`), or
+    /// the rulebook's two dealt to each seat and one chosen (`003 § Character
+    /// Assignment`; which gods play then depends on how the players choose)
+    /// [default: even]
+    #[arg(long, value_enum)]
+    deal: Option<DealArg>,
     /// Play this many games (at least 1), with seeds from --seed on, and print statistics.
     #[arg(long, value_parser = clap::value_parser!(u64).range(1..))]
     games: Option<u64>,
@@ -365,6 +372,15 @@ struct RunArgs {
     /// beside `"events"` with `--format json`.
     #[arg(long)]
     state: bool,
+}
+
+/// How Invictus gods come to the seats (`arena_engine::invictus::GodDeal`).
+#[derive(ValueEnum, Clone, Copy, Debug, PartialEq, Eq)]
+enum DealArg {
+    /// One god to each seat, every god equally often at every seat.
+    Even,
+    /// Two gods dealt to each seat, one chosen (`003 § Character Assignment`).
+    Rulebook,
 }
 
 /// How Invictus teams sit.

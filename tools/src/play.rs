@@ -210,6 +210,7 @@ pub(super) fn sim(args: SimArgs, ui: &Ui, stdout: &mut dyn Write, stderr: &mut d
         seating: args.seating.map(|s| s.name().to_string()),
         compare: !args.compare.is_empty(),
         gods: args.gods.clone(),
+        rulebook_deal: args.deal == Some(DealArg::Rulebook),
     };
     let spec = match rules.resolve(content, &request) {
         Ok(spec) => spec,

@@ -24,5 +24,5 @@ pub mod view;
 
 pub use decision::{Choice, Controller, Decision, DecisionKind, Purchase, View};
 pub use event::Event;
-pub use game::{Game, InvictusSetup, MAX_DECISIONS_PER_GAME, Seating, SetupError};
+pub use game::{Game, GodDeal, InvictusSetup, MAX_DECISIONS_PER_GAME, Seating, SetupError};
 pub use state::{GameState, Outcome};

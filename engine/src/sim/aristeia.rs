@@ -252,6 +252,9 @@ impl Rules for AristeiaRules {
     }
 
     fn resolve(&self, content: &Content, request: &Request) -> Result<Box<dyn Spec>, String> {
+        if request.rulebook_deal {
+            return Err("--deal is for Invictus (`arena sim invictus --deal rulebook`): an Aristeia! table has Characters, not gods".into());
+        }
         if !request.gods.is_empty() {
             return Err("--gods is for Invictus (`arena sim invictus --gods athena,zeus,...`): an Aristeia! table has Characters, not gods".into());
         }

@@ -10,7 +10,7 @@ use super::policy::Policy;
 use super::rules::{BatchTally, Mix, Played, Request, Rules, Smoke, SmokeTable, Spec, Summary, Text, WatchBatch};
 use super::situation::{InvictusSituation, SituationFile};
 use crate::content::Content;
-use crate::invictus::{InvictusSetup, Seating};
+use crate::invictus::{GodDeal, InvictusSetup, Seating};
 use crate::rules::game::OptionalRule;
 use crate::script::runtime::{Runtime, ScriptSet};
 use crate::table::{self, Engine, Player, Setup, Table};
@@ -152,7 +152,13 @@ impl Rules for InvictusRules {
         }
         let seating = seating(request.seating.as_deref().unwrap_or_default())?;
         let mut setup = InvictusSetup { seating, ..InvictusSetup::teams(request.seats.unwrap_or(DEFAULT_SEATS)) };
+        // A balance readout deals every god equally often; the rulebook's
+        // deal lets the players' choice decide which gods play.
+        setup.deal = if request.rulebook_deal { GodDeal::Rulebook } else { GodDeal::Even };
         if !request.gods.is_empty() {
+            if request.rulebook_deal {
+                return Err("--gods seats these gods; --deal rulebook deals two to each seat: give one or the other".into());
+            }
             let known: Vec<String> = content.gods.keys().map(ToString::to_string).collect();
             for g in &request.gods {
                 if !content.gods.contains_key(g.as_str()) {

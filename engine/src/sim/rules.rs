@@ -44,6 +44,10 @@ pub struct Request {
     /// of dealing two to each seat and choosing one (`003 § Setup`); empty:
     /// dealt.
     pub gods: Vec<String>,
+    /// Invictus: deal the gods as the rulebook does, two to each seat and
+    /// one chosen (`--deal rulebook`), instead of one to each seat, every
+    /// god equally often over a batch (`invictus::GodDeal`).
+    pub rulebook_deal: bool,
 }
 
 /// What a context hands a game's readouts ([`BatchTally::text`]): the content

@@ -20,7 +20,7 @@ mod turn;
 
 pub use attack::{AttackFrame, AttackKind, FrameEntry};
 pub use checkpoint::Checkpoint;
-pub use setup::{InvictusSetup, Seating};
+pub use setup::{GodDeal, InvictusSetup, Seating};
 
 use super::decision::{Choice, Controller, Decision, DecisionKind, View};
 use super::event::Event;

@@ -31,6 +31,9 @@ pub struct InvictusSetup {
     /// The god of each seat, instead of dealing two and choosing one.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub gods: Vec<String>,
+    /// How gods come to the seats when none are named.
+    #[serde(default, skip_serializing_if = "GodDeal::is_rulebook")]
+    pub deal: GodDeal,
     /// The marketplace entry (`standard`).
     #[serde(default = "standard")]
     pub marketplace: String,
@@ -41,6 +44,45 @@ pub struct InvictusSetup {
     /// event; [`MAX_DECISIONS_PER_GAME`] unless set).
     #[serde(default = "max_decisions", skip_serializing_if = "is_max_decisions")]
     pub max_decisions: usize,
+}
+
+/// How the gods come to the seats of a game when `gods` names none.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum GodDeal {
+    /// `003 § Character Assignment`: two god boards dealt to each player,
+    /// who chooses one.
+    #[default]
+    Rulebook,
+    /// For balance batches: one god dealt to each seat by the game's seed,
+    /// so that over each run of as many consecutive seeds as there are gods
+    /// loaded (seeds `k * G` to `k * G + G - 1`), every god sits once at
+    /// every seat: a Latin square over the gods in an order shuffled anew
+    /// for each run ([`GodDeal::even`]). No player chooses, so no god is
+    /// left out by how players choose.
+    Even,
+}
+
+impl GodDeal {
+    fn is_rulebook(&self) -> bool {
+        *self == GodDeal::Rulebook
+    }
+
+    /// The gods of the `players` seats of the game seeded `seed` under
+    /// [`GodDeal::Even`], from `gods` (at least `players` of them, in any
+    /// order: they are sorted first).
+    pub fn even(gods: &[Id], seed: u64, players: usize) -> Vec<Id> {
+        use rand::SeedableRng as _;
+        use rand::seq::SliceRandom as _;
+        let mut order = gods.to_vec();
+        order.sort_unstable();
+        let g = order.len().max(1) as u64;
+        let (run, place) = (seed / g, seed % g);
+        // "gods" in ASCII: runs of seeds shuffle apart from the game's own dice.
+        let mut rng = ChaCha8Rng::seed_from_u64(run ^ 0x676f_6473);
+        order.shuffle(&mut rng);
+        (0..players as u64).map(|s| order[((place + s) % g) as usize]).collect()
+    }
 }
 
 fn max_decisions() -> usize {
@@ -66,6 +108,7 @@ impl InvictusSetup {
             players,
             seating: Seating::Standard,
             gods: Vec::new(),
+            deal: GodDeal::Rulebook,
             marketplace: standard(),
             max_turns: max_turns(),
             max_decisions: max_decisions(),
@@ -166,7 +209,16 @@ impl<'a, 'c> Game<'a, 'c> {
         game.max_decisions = setup.max_decisions;
         game.capture_halt = capture;
         game.reseed = reseed;
-        game.seat_players(setup)?;
+        if setup.gods.is_empty() && setup.deal == GodDeal::Even {
+            let loaded: Vec<Id> = content.gods.keys().cloned().collect();
+            if loaded.len() < n {
+                return Err(SetupError(format!("{} gods are loaded; {n} players need at least {n}", loaded.len())));
+            }
+            let gods = GodDeal::even(&loaded, seed, n).iter().map(ToString::to_string).collect();
+            game.seat_players(&InvictusSetup { gods, ..setup.clone() })?;
+        } else {
+            game.seat_players(setup)?;
+        }
         game.build_marketplace();
         game.first_player();
         Ok(game)
