@@ -909,13 +909,26 @@ fn a_batch_deals_every_god_equally_often_at_every_seat() {
     let r = arena_tests::arena(&rulebook);
     assert_eq!(r.code, 0, "{}", r.stderr);
     let v: serde_json::Value = serde_json::from_str(&r.stdout).unwrap();
-    let seated: Vec<_> =
-        v["record"]["events"].as_array().unwrap().iter().filter(|e| e["event"] == "seated").collect();
+    let seated: Vec<_> = v["record"]["events"].as_array().unwrap().iter().filter(|e| e["event"] == "seated").collect();
     assert_eq!(seated.len(), 4);
     assert!(
         seated.iter().all(|e| e["dealt"].as_array().is_some_and(|d| d.len() == 2)),
         "the rulebook's deal gives each seat two to choose from: {seated:?}"
     );
+    // Under the rulebook's deal the greedy player prefers no god (it took
+    // the one with more Health, so the god with least was never played).
+    let mut rulebook_batch =
+        vec!["sim", "invictus", "--seats", "4", "--games", "120", "--deal", "rulebook", "--format", "json"];
+    rulebook_batch.extend(pack);
+    let r = arena_tests::arena(&rulebook_batch);
+    assert_eq!(r.code, 0, "{}", r.stderr);
+    let v: serde_json::Value = serde_json::from_str(&r.stdout).unwrap();
+    let least_health = loaded.content.gods.iter().min_by_key(|(_, g)| g.value.health).map(|(id, _)| id.to_string());
+    let played = |god: &str| v["report"]["gods"][god]["games"].as_u64().unwrap_or(0);
+    for god in &gods {
+        assert!(played(god.as_str()) > 0, "{god} is never chosen: {}", v["report"]["gods"]);
+    }
+    assert!(played(&least_health.unwrap()) >= 20, "the god with least Health is chosen as often as others");
     let mut both = vec!["sim", "invictus", "--deal", "rulebook", "--gods", "athena,zeus,hades,hermes"];
     both.extend(pack);
     let r = arena_tests::arena(&both);

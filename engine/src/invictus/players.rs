@@ -76,7 +76,10 @@ impl Heuristic {
             Choice::Discard { reinforcement } => {
                 -(view.players().flat_map(|p| p.reinforcements).filter(|r| r.id == *reinforcement).count() as i32)
             }
-            Choice::God { god } => content.gods.get(god).map_or(0, |g| g.value.health as i32),
+            // A god board is not judged by one number (Health alone made
+            // the greedy player never take Hermes): every god scores the
+            // same, so the first dealt (the deal is shuffled) is taken.
+            Choice::God { .. } => 0,
             Choice::Transaction | Choice::Text { .. } => 0,
         }
     }

@@ -157,7 +157,9 @@ impl Rules for InvictusRules {
         setup.deal = if request.rulebook_deal { GodDeal::Rulebook } else { GodDeal::Even };
         if !request.gods.is_empty() {
             if request.rulebook_deal {
-                return Err("--gods seats these gods; --deal rulebook deals two to each seat: give one or the other".into());
+                return Err(
+                    "--gods seats these gods; --deal rulebook deals two to each seat: give one or the other".into()
+                );
             }
             let known: Vec<String> = content.gods.keys().map(ToString::to_string).collect();
             for g in &request.gods {
