@@ -149,7 +149,11 @@ fn a_batch_of_either_game_runs_through_the_one_runner() {
                     .collect();
                 assert_eq!(tally.report_json(), serde_json::to_value(sim::invictus::Report::of(&own)).unwrap());
                 let rt = rules.runtime(content.clone(), loaded.script_set.clone()).unwrap();
-                let setup = arena_engine::invictus::InvictusSetup::teams(4);
+                // A batch deals the gods evenly (`GodDeal::Even`).
+                let setup = arena_engine::invictus::InvictusSetup {
+                    deal: arena_engine::invictus::GodDeal::Even,
+                    ..arena_engine::invictus::InvictusSetup::teams(4)
+                };
                 for g in &own {
                     let r = sim::invictus::play(&content, &rt, &setup, g.seed, &players).unwrap();
                     assert_eq!((r.winner, r.turns, &r.gods), (g.winner, g.turns, &g.gods), "seed {}", g.seed);
