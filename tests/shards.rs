@@ -318,7 +318,8 @@ fn invictus_shards_merge_into_exactly_the_whole_batch() {
     let dir = tempfile::tempdir().unwrap();
     let invictus = |extra: &[&str]| {
         let mut v: Vec<String> =
-            ["sim", "invictus", "--pack", "../content/invictus", "--players", "greedy,random", "--seed", "3"]
+            // Seeds 1-7 (seed 9 of this mix is a game that never ends, stopped at its turn limit).
+            ["sim", "invictus", "--pack", "../content/invictus", "--players", "greedy,random", "--seed", "1"]
                 .map(String::from)
                 .to_vec();
         v.extend(["--games", "7", "--jobs", "2"].map(String::from));
@@ -358,7 +359,7 @@ fn invictus_shards_merge_into_exactly_the_whole_batch() {
     assert_eq!(merged.stdout, whole.stdout, "the merged JSON is the batch's, byte for byte");
     let (whole, merged) = (invictus(&[]), merge(&[]));
     assert!(
-        merged.stdout.starts_with("7 Invictus games, 4 players, seeds 3-9, merged from 3 shards\n"),
+        merged.stdout.starts_with("7 Invictus games, 4 players, seeds 1-7, merged from 3 shards\n"),
         "{}",
         merged.stdout
     );
