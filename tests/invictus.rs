@@ -938,3 +938,41 @@ fn a_batch_deals_every_god_equally_often_at_every_seat() {
     assert_eq!(aristeia.code, 2);
     assert!(aristeia.stderr.contains("--deal is for Invictus"), "{}", aristeia.stderr);
 }
+
+/// `003 § Completing Your Turn` draws only up to 5 Artifacts, so a card
+/// not played stays in hand. A greedy Ares holding Blocks and a Radiant
+/// Core, no attack, spends the Core to destroy a Block (`003 § Financial
+/// Transactions`), draws from his reshuffled discard pile and attacks on a
+/// later turn, once his hand moves again. Kept, that hand would be his hand on every turn after
+/// (a 4-seat game stopped at 2,000 turns this way).
+#[test]
+fn a_greedy_player_with_a_hand_of_blocks_destroys_one_and_draws_again() {
+    let loaded = invictus();
+    let rt = runtime(&loaded);
+    let mut ares = player("ares", 1);
+    ares.hand = strings(&["hoplon", "aegis", "aegis", "hoplon", "radiant-core"]);
+    ares.discard = strings(&["gladius", "xiphos", "sol-fire", "xiphos", "gladius", "radiant-core"]);
+    let mut athena = player("athena", 0);
+    athena.hand = strings(&["clinker", "clinker", "clinker", "clinker", "clinker"]);
+    let s = Situation { player: vec![athena, ares], active: 1, ..Situation::default() };
+    let greedy = || -> Vec<Box<dyn arena_engine::invictus::Controller>> {
+        vec![Box::new(arena_engine::players::GreedyPlayer), Box::new(arena_engine::players::GreedyPlayer)]
+    };
+    let mut game = s.game_with(&loaded.content, Some(&rt), greedy()).unwrap();
+    game.play_turn();
+    let first = narrative(&game);
+    assert!(
+        first.contains("ares pays 1 Prisma for 1: destroy hoplon") || first.contains("destroy aegis"),
+        "Ares destroys a Block with his Radiant Core:\n{first}"
+    );
+    let hand = &game.state.player(PlayerId::seat(1)).hand;
+    assert_eq!(hand.len(), 5, "and draws back to 5: {hand:?}");
+    assert!(hand.iter().any(|c| ["gladius", "xiphos", "sol-fire"].contains(&c.id())), "an attack among them: {hand:?}");
+    for _ in 0..4 {
+        game.play_turn();
+    }
+    let all = narrative(&game);
+    assert!(all.contains("ares's attack on athena"), "{all}");
+    let destroyed = all.matches(": destroy ").count();
+    assert!(destroyed <= 2, "he keeps two of his four Blocks once his hand moves again:\n{all}");
+}

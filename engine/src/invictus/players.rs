@@ -4,7 +4,12 @@
 //! same for every game.
 
 use super::decision::{Choice, Decision, DecisionKind, Purchase, View};
+use super::state::Card;
 use crate::model::{ArtifactUse, Skill};
+use crate::rules::seats::PlayerId;
+
+/// Artifacts in a hand after drawing (`003 § Completing Your Turn`).
+const HAND: usize = 5;
 
 /// The greedy heuristic: attack the weakest enemy it can hurt most, heal
 /// when hurt, buy Prisma and attacks, block every attack, revive allies.
@@ -84,6 +89,30 @@ impl Heuristic {
         }
     }
 
+    /// The Artifacts of `p` it can see (its hand when it is `p`, its discard
+    /// pile and Charge Station) that have `use_`.
+    fn owned(view: &View<'_>, p: PlayerId, use_: ArtifactUse) -> i32 {
+        let me = view.player(p);
+        let hand = me.hand.cards().unwrap_or_default();
+        let uses = |c: &Card| view.content.artifacts.get(c.id()).map(|a| a.value.use_);
+        hand.iter().chain(me.discard).chain(me.charged).filter(|c| uses(c) == Some(use_)).count() as i32
+    }
+
+    /// `p`'s hand is a full one (nothing played from it this turn) with no
+    /// standard attack and at least two Blocks: a hand it cannot play on
+    /// its own turn, so it would stay as it is.
+    fn clogged(view: &View<'_>, p: PlayerId) -> bool {
+        let me = view.player(p);
+        let hand = me.hand.cards().unwrap_or_default();
+        if hand.len() < HAND {
+            return false;
+        }
+        let uses = |u: ArtifactUse| {
+            hand.iter().filter(|c| view.content.artifacts.get(c.id()).map(|a| a.value.use_) == Some(u)).count()
+        };
+        uses(ArtifactUse::StandardAttack) == 0 && uses(ArtifactUse::Block) >= 2
+    }
+
     fn purchase(view: &View<'_>, d: &Decision, p: &Purchase) -> i32 {
         let me = view.player(d.player);
         let turn = view.turn();
@@ -93,13 +122,17 @@ impl Heuristic {
                 match a.use_ {
                     ArtifactUse::Prisma if turn < 30 => 9 + a.prisma.unwrap_or(0) as i32,
                     ArtifactUse::StandardAttack => 6 + a.damage.unwrap_or(0) as i32 / 5,
-                    ArtifactUse::Block => 7,
+                    ArtifactUse::Block => 7 - 2 * Self::owned(view, d.player, ArtifactUse::Block),
                     ArtifactUse::Healing => 5,
                     _ => 2,
                 }
             }
             Purchase::Destroy { card } => match view.content.artifacts.get(card).map(|a| a.value.use_) {
                 Some(ArtifactUse::None) | None => 14,
+                // Unused cards stay in hand (`003 § Completing Your Turn`
+                // draws only up to 5): a hand of Blocks with no attack
+                // would be the next turn's hand too, for ever.
+                Some(ArtifactUse::Block) if Self::clogged(view, d.player) => 8,
                 _ => -5,
             },
             Purchase::Token { skill: Skill::Accuracy, .. } => 13,

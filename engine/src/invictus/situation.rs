@@ -259,6 +259,21 @@ impl Situation {
         let left = controller.answers.clone();
         let controllers: Vec<Box<dyn Controller + 'a>> =
             (0..self.player.len()).map(|_| Box::new(controller.clone()) as Box<dyn Controller>).collect();
+        Ok((self.game_with(content, runtime, controllers)?, errors, left))
+    }
+
+    /// The game in this position with `controllers` in the seats (one per
+    /// `[[player]]`, in order): how those players go on from here. The
+    /// situation's `answers` are not used.
+    ///
+    /// # Errors
+    /// As [`Situation::game`].
+    pub fn game_with<'a, 'c>(
+        &self,
+        content: &'a Content,
+        runtime: Option<&'a Runtime>,
+        controllers: Vec<Box<dyn Controller + 'c>>,
+    ) -> Result<Game<'a, 'c>, SetupError> {
         // Build a real game for its marketplace and RNG, then lay the position over it.
         let mut game = Game::for_situation(content, runtime, self.seed, controllers)?;
         let mut players = Vec::new();
@@ -293,7 +308,7 @@ impl Situation {
         } else {
             state.boost_deck.extend(top);
         }
-        Ok((game, errors, left))
+        Ok(game)
     }
 
     /// Play `turns` turns from the position (stopping at the game's end) and
