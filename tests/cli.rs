@@ -354,3 +354,40 @@ fn zero_worker_threads_is_a_usage_error() {
     assert!(run.stderr.contains("--jobs"), "{}", run.stderr);
     assert!(!run.stdout.contains("0 jobs"), "{}", run.stdout);
 }
+
+/// Games played without a person refuse a `human` seat, where they used to
+/// seat greedy in its place without a word; options of one game refuse the
+/// other (`--random-teams` draws Aristeia! teams, Invictus deals gods); the
+/// last seed a batch can reach is named. Exit 2 (usage) for each.
+#[test]
+fn batches_refuse_what_they_cannot_play_and_say_why() {
+    let refused = |args: &[&str], says: &str| {
+        let r = arena_tests::arena(args);
+        assert_eq!(r.code, 2, "{args:?}: {}{}", r.stdout, r.stderr);
+        assert!(r.stderr.contains(says), "{args:?}: {}", r.stderr);
+    };
+    let human = "`human` plays one game at the terminal";
+    refused(&["sim", "assault", "--games", "2", "--players", "human,greedy"], human);
+    refused(&["ladder", "assault", "--games", "1", "--players", "human,greedy"], human);
+    refused(&["watch", "content", "--sim", "assault", "--players", "human"], human);
+    let teams = "--random-teams draws Aristeia! teams";
+    refused(&["sim", "invictus", "--games", "2", "--random-teams"], teams);
+    refused(&["ladder", "invictus", "--games", "1", "--random-teams", "--players", "greedy,random"], teams);
+    refused(&["sim", "assault", "--games", "1", "--seed", "18446744073709551615"], "(18446744073709551614)");
+    // One game plays any seed.
+    let last = arena_tests::arena(&["sim", "assault", "--seed", "18446744073709551615"]);
+    assert_eq!(last.code, 0, "{}", last.stderr);
+}
+
+/// A batch of one game says so in the singular, and names its one seed.
+#[test]
+fn a_batch_of_one_game_says_one_game_and_its_seed() {
+    let one = arena_tests::arena(&["sim", "assault", "--games", "1", "--seed", "4"]);
+    assert_eq!(one.code, 0, "{}", one.stderr);
+    assert!(one.stdout.starts_with("1 game of first-game, seed 4, "), "{}", one.stdout);
+    let invictus = arena_tests::arena(&["sim", "invictus", "--games", "1", "--seed", "4"]);
+    assert!(invictus.stdout.starts_with("1 Invictus game, 4 players, seed 4, "), "{}", invictus.stdout);
+    assert!(invictus.stdout.contains("\n1 game: "), "{}", invictus.stdout);
+    let two = arena_tests::arena(&["sim", "assault", "--games", "2", "--seed", "4"]);
+    assert!(two.stdout.starts_with("2 games of first-game, seeds 4-5, "), "{}", two.stdout);
+}

@@ -10,7 +10,7 @@ pub(crate) struct LadderArgs {
     scenario: String,
     /// The players, two or more (`greedy`, `random`, `mcts`, `mcts:N`): every
     /// pairing plays the seeds from both sides.
-    #[arg(long, value_delimiter = ',', default_value = "greedy,mcts", value_parser = parse_engine_player)]
+    #[arg(long, value_delimiter = ',', default_value = "greedy,mcts", value_parser = super::parse_engine_player)]
     players: Vec<arena_engine::sim::Policy>,
     /// Seeds per side of each pairing (each pairing plays twice as many
     /// games). A pairing with `mcts` takes about 2 s a game of one core in Assault.
@@ -34,13 +34,6 @@ pub(crate) struct LadderArgs {
     /// Output format: a Markdown table (`human`) or JSON.
     #[arg(long, value_enum, default_value_t = Output::Human)]
     format: Output,
-}
-
-fn parse_engine_player(s: &str) -> Result<arena_engine::sim::Policy, String> {
-    match super::parse_player_kind(s)? {
-        PlayerKind::Engine(p) => Ok(p),
-        PlayerKind::Human => Err("a ladder plays without a person: greedy, random, mcts or mcts:N".into()),
-    }
 }
 
 pub(crate) fn ladder(
@@ -79,7 +72,7 @@ pub(crate) fn ladder(
         }
     };
     let Some(end) = args.seed.checked_add(args.games) else {
-        writeln!(stderr, "error: --seed {} with --games {} runs past the largest seed", args.seed, args.games)?;
+        writeln!(stderr, "error: --seed {} with --games {} {}", args.seed, args.games, super::PAST_THE_LAST_SEED)?;
         return Ok(2);
     };
     let n = args.players.len() as u64;
@@ -119,11 +112,7 @@ pub(crate) fn ladder(
             writeln!(stdout, "{}", serde_json::to_string_pretty(&v)?)?;
         }
         Output::Human => {
-            let seeds = if args.games == 1 {
-                format!("seed {}", args.seed)
-            } else {
-                format!("seeds {}-{}", args.seed, end - 1)
-            };
+            let seeds = sim::seeds_text(&(args.seed..end));
             writeln!(stdout, "ladder of {} at {} seats, {seeds} from both sides", args.scenario, spec.seats())?;
             write!(stdout, "{}", sim::ladder::text(&ladder))?;
         }

@@ -427,6 +427,22 @@ pub(crate) fn parse_player_kind(s: &str) -> Result<PlayerKind, String> {
     })
 }
 
+/// A `--players` value of a command that plays without a person (batches,
+/// `watch --sim`, `ladder`): `human` is refused with where it plays.
+pub(crate) fn parse_engine_player(s: &str) -> Result<arena_engine::sim::Policy, String> {
+    match parse_player_kind(s)? {
+        PlayerKind::Engine(p) => Ok(p),
+        PlayerKind::Human => Err(HUMAN_PLAYS_ONE_GAME.into()),
+    }
+}
+
+/// Why a batch's seeds cannot reach `u64::MAX` (they are a half-open range).
+pub(crate) const PAST_THE_LAST_SEED: &str =
+    "runs past the last seed a batch can play (18446744073709551614); one game, without --games, plays any seed";
+
+/// Why `human` is refused where games play without a person.
+pub(crate) const HUMAN_PLAYS_ONE_GAME: &str = "`human` plays one game at the terminal (`arena sim SCENARIO --players human`, without --games); games played without a person take greedy, random, mcts or mcts:N";
+
 /// ` (did you mean `x`?)` when an id given on the command line is near one of
 /// `known` (the loader's own suggestion: `load::suggest`), else nothing.
 pub(crate) fn did_you_mean(id: &str, known: &[String]) -> String {

@@ -2,16 +2,6 @@
 
 use super::*;
 
-impl PlayerKind {
-    pub(super) fn engine(self) -> arena_engine::sim::Policy {
-        match self {
-            PlayerKind::Engine(p) => p,
-            // Batches never wait on a person: a human seat plays greedy there.
-            PlayerKind::Human => arena_engine::sim::Policy::Greedy,
-        }
-    }
-}
-
 pub(super) fn script(
     args: ScriptArgs,
     ui: &Ui,
@@ -227,10 +217,21 @@ pub(super) fn sim(args: SimArgs, ui: &Ui, stdout: &mut dyn Write, stderr: &mut d
         return Ok(2);
     }
     let kinds = sim::cycle(&args.players, spec.seats());
-    let players: Vec<sim::Policy> = kinds.iter().map(|k| k.engine()).collect();
     if let Some(n) = args.games {
+        // A batch never waits on a person.
+        let Some(players) = kinds
+            .iter()
+            .map(|k| match k {
+                PlayerKind::Engine(p) => Some(*p),
+                PlayerKind::Human => None,
+            })
+            .collect::<Option<Vec<sim::Policy>>>()
+        else {
+            writeln!(stderr, "error: --players: {}", super::HUMAN_PLAYS_ONE_GAME)?;
+            return Ok(2);
+        };
         if args.seed.checked_add(n).is_none() {
-            writeln!(stderr, "error: --seed {} with --games {n} runs past the largest seed", args.seed)?;
+            writeln!(stderr, "error: --seed {} with --games {n} {}", args.seed, super::PAST_THE_LAST_SEED)?;
             return Ok(2);
         }
         // A shard with no game could not be merged (`sim merge` refuses such a count).
@@ -280,7 +281,7 @@ pub(super) fn sim(args: SimArgs, ui: &Ui, stdout: &mut dyn Write, stderr: &mut d
         .enumerate()
         .map(|(seat, kind)| match kind {
             PlayerKind::Human => Box::new(super::human::HumanPlayer::default()) as Box<dyn arena_engine::table::Player>,
-            k => k.engine().player(args.seed, seat),
+            PlayerKind::Engine(p) => p.player(args.seed, seat),
         })
         .collect();
     let played = spec.play(content, &runtime, args.seed, &mut seated).map_err(|e| anyhow::anyhow!(e))?;
@@ -352,10 +353,9 @@ pub(super) fn sim_batch(
                 batch.shard.map(|s| format!(" (shard {s} of seeds {}-{})", batch.first_seed, batch.last_seed()));
             writeln!(
                 stdout,
-                "{}, seeds {}-{}{}, {jobs} jobs, {:.1}s",
+                "{}, {}{}, {jobs} jobs, {:.1}s",
                 rules.heading(&serde_json::Value::Object(batch.head.clone()), results.len() as u64),
-                seeds.start,
-                seeds.end.saturating_sub(1),
+                arena_engine::sim::seeds_text(&seeds),
                 shard.unwrap_or_default(),
                 elapsed.as_secs_f64()
             )?;

@@ -3,7 +3,7 @@
 //! after each good reload can play a short seeded batch and compare it with the
 //! previous content.
 
-use super::{Exit, PlayerKind, Ui, default_paths, summary_line};
+use super::{Exit, Ui, default_paths, summary_line};
 use arena_engine::diag::{self, Diagnostic, Severity};
 use arena_engine::load;
 use arena_engine::watch::{Snapshot, WaitReason, WatchEvent, WatchOptions, Watcher};
@@ -37,8 +37,8 @@ pub struct WatchArgs {
     /// Controllers in --sim, `greedy`, `random`, `mcts` or `mcts:N`: one per
     /// seat, or one for every seat (Invictus cycles them around the table,
     /// as `arena sim` does).
-    #[arg(long, value_delimiter = ',', default_value = "greedy", value_parser = super::parse_player_kind)]
-    players: Vec<PlayerKind>,
+    #[arg(long, value_delimiter = ',', default_value = "greedy", value_parser = super::parse_engine_player)]
+    players: Vec<arena_engine::sim::Policy>,
     /// Worker threads for --sim (at least 1; default: the machine's cores).
     #[arg(long, value_parser = clap::builder::RangedU64ValueParser::<usize>::new().range(1..))]
     jobs: Option<usize>,
@@ -204,7 +204,17 @@ impl Printer<'_> {
         use arena_engine::sim::{self, Request};
         let Some(name) = &self.args.sim else { return Ok(()) };
         let jobs = self.args.jobs.unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get()));
-        let seeds = self.args.seed..self.args.seed + self.args.games;
+        let Some(end) = self.args.seed.checked_add(self.args.games) else {
+            writeln!(
+                stderr,
+                "error: sim: --seed {} with --games {} {}",
+                self.args.seed,
+                self.args.games,
+                crate::PAST_THE_LAST_SEED
+            )?;
+            return Ok(());
+        };
+        let seeds = self.args.seed..end;
         let content = snapshot.content();
         let Some(rules) = sim::game_of_setup(&content, name) else {
             let hint = crate::did_you_mean(name, &sim::setup_names(&content));
@@ -227,8 +237,7 @@ impl Printer<'_> {
                 return Ok(());
             }
         };
-        let players: Vec<sim::Policy> =
-            sim::cycle(&self.args.players, spec.seats()).iter().map(|k| k.engine()).collect();
+        let players: Vec<sim::Policy> = sim::cycle(&self.args.players, spec.seats());
         let started = Instant::now();
         let games = match sim::run(&*spec, content.clone(), snapshot.scripts(), seeds.clone(), &players, jobs, &|| {}) {
             Ok(g) => g,

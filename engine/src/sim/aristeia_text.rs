@@ -67,9 +67,9 @@ pub(super) fn heading(head: &serde_json::Value, games: u64) -> String {
     let rules: Vec<&str> =
         head["optional_rules"].as_array().map(|a| a.iter().filter_map(|r| r.as_str()).collect()).unwrap_or_default();
     if rules.is_empty() {
-        format!("{games} games of {setup}")
+        format!("{} of {setup}", super::games_text(games))
     } else {
-        format!("{games} games of {setup} with optional rules {}", rules.join(", "))
+        format!("{} of {setup} with optional rules {}", super::games_text(games), rules.join(", "))
     }
 }
 
@@ -210,10 +210,9 @@ pub(super) fn watch_text(
     let setup = now.spec.head().get("setup").and_then(|s| s.as_str().map(str::to_string)).unwrap_or_default();
     let _ = writeln!(
         out,
-        "  sim {setup}: {} games, seeds {}-{}, {:.1}s{}",
-        report.games,
-        now.seeds.start,
-        now.seeds.end.saturating_sub(1),
+        "  sim {setup}: {}, {}, {:.1}s{}",
+        super::games_text(report.games as u64),
+        super::seeds_text(&now.seeds),
         now.seconds,
         match &was {
             Some((b, _)) => format!(", compared with [{}]", b.generation),

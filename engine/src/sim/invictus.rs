@@ -278,8 +278,8 @@ impl std::fmt::Display for Report {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         writeln!(
             f,
-            "{} games: {} won by a team, {} without a winner, {} engine errors; mean {:.1} turns per game; {} effect failures",
-            self.games,
+            "{}: {} won by a team, {} without a winner, {} engine errors; mean {:.1} turns per game; {} effect failures",
+            super::games_text(self.games as u64),
             self.decided,
             self.games - self.decided - self.errors,
             self.errors,

@@ -143,6 +143,9 @@ impl Rules for InvictusRules {
         if request.compare {
             return Err("--compare is for Aristeia! batches; Invictus batches cannot be compared yet".into());
         }
+        if request.random_teams {
+            return Err("--random-teams draws Aristeia! teams; Invictus deals one god to each seat (`--deal even`, the default, or `--deal rulebook`, or `--gods`)".into());
+        }
         if let Some(r) = request.optional_rules.first() {
             let section = r.parse::<OptionalRule>().map(|r| r.section().to_string()).unwrap_or_else(|e| e);
             return Err(format!("--optional-rule {r} is an Aristeia! Prime Time rule ({section}); Invictus has none"));
@@ -194,7 +197,8 @@ impl Rules for InvictusRules {
     }
 
     fn heading(&self, head: &serde_json::Value, games: u64) -> String {
-        format!("{games} Invictus games, {} players", head["setup"]["players"])
+        let s = if games == 1 { "" } else { "s" };
+        format!("{games} Invictus game{s}, {} players", head["setup"]["players"])
     }
 
     /// Team games of 4 and of 6 players (when that many gods are loaded): a
@@ -239,10 +243,9 @@ impl Rules for InvictusRules {
         let mut out = String::new();
         let _ = writeln!(
             out,
-            "  sim invictus: {} games, seeds {}-{}; mean {:.1} turns; {} engine errors, {} effect failures",
-            r.games,
-            now.seeds.start,
-            now.seeds.end.saturating_sub(1),
+            "  sim invictus: {}, {}; mean {:.1} turns; {} engine errors, {} effect failures",
+            super::games_text(r.games as u64),
+            super::seeds_text(&now.seeds),
             r.mean_turns,
             r.errors,
             r.effect_failures

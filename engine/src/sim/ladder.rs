@@ -245,7 +245,7 @@ pub fn text(ladder: &Ladder) -> String {
             }
             let _ = writeln!(
                 s,
-                "(Bradley-Terry over the {} games some seat won, {} draws left out; 0 is the average player; seconds a game: on its thread, both players together)",
+                "(Bradley-Terry over the {} games some seat won, {} draws left out; 0 is the average player; seconds a game: wall time on its thread, both players together, a core's time with no more --jobs than idle cores)",
                 r.games, r.left_out
             );
         }

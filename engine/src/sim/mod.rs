@@ -61,3 +61,15 @@ pub use tally::{
     CharacterReport, CharacterTally, Composition, Failure, MAX_FAILURES, PositionReport, PositionTally, Report, Shard,
     Tally,
 };
+
+/// `1 game`, `N games`: a count of games in a report's text.
+pub fn games_text(n: u64) -> String {
+    if n == 1 { "1 game".into() } else { format!("{n} games") }
+}
+
+/// `seed S`, `seeds S-L`: the seeds of `seeds` (a half-open range) in a
+/// report's text.
+pub fn seeds_text(seeds: &std::ops::Range<u64>) -> String {
+    let last = seeds.end.saturating_sub(1);
+    if seeds.start >= last { format!("seed {}", seeds.start) } else { format!("seeds {}-{last}", seeds.start) }
+}
