@@ -1,14 +1,16 @@
 //! The players a designer reads balance through (docs/players.md): the
-//! search player (`players::mcts`) is deterministic and searches only
-//! what its seat may know.
+//! search player (`players::mcts`) is deterministic, searches only what its
+//! seat may know, and finds the winning move in constructed positions
+//! (situations started as tables) where the greedy heuristic misses it.
 
 use arena_engine::invictus::InvictusSetup;
 use arena_engine::load;
 use arena_engine::players::{GreedyPlayer, MctsPlayer};
 use arena_engine::rules::game::GameSetup;
+use arena_engine::rules::seats::PlayerId;
 use arena_engine::script::runtime::Runtime;
 use arena_engine::sim::{self, Policy};
-use arena_engine::table::{InfoSet, Player, Setup};
+use arena_engine::table::{InfoSet, Player, Setup, Table};
 use std::sync::{Arc, OnceLock};
 
 fn load_pack(pack: &str) -> load::Loaded {
@@ -86,4 +88,214 @@ fn the_search_player_answers_alike_in_games_its_seat_cannot_tell_apart() {
         }
         assert!(checked >= 5, "{game}: {checked} Decisions checked");
     }
+}
+
+/// An Invictus position (a situation, `table::start_invictus_at`) whose
+/// winning move the greedy heuristic misses: Athena, Ares's last Enemy, has
+/// 30 HP; Ares has 6 Stamina and one card, Sol Fire: a 30-damage standard
+/// attack (6 Stamina), or 3 Fire Energy, enough for War Cry (20 damage, 4
+/// Stamina). His one accuracy token is Phi and every Boost left is Phi, so
+/// Sol Fire hits (`003 § Accuracy`) and defeats her (`003 § Revival and
+/// Defeat`: the team with no Enemy left wins). The greedy heuristic reads
+/// one accuracy colour as a hit one time in four and takes War Cry, which
+/// leaves her at 10 HP and him with no card, at 10 HP, before her turn: her
+/// hand is five Gladius (10 damage) and her accuracy token Phi too, so she
+/// then defeats him. The search player plays
+/// both out in worlds dealt from what Ares may know (the Boost deck is
+/// hidden, but only Phi cards are left in it) and attacks with Sol Fire.
+#[test]
+fn the_search_player_finds_the_invictus_attack_that_defeats_the_last_enemy() {
+    use arena_engine::invictus::situation::{Situation, SituationPlayer};
+    let l = invictus();
+    let rt = runtime("invictus", l);
+    let strings = |v: &[&str]| v.iter().map(|s| s.to_string()).collect::<Vec<_>>();
+    let athena = SituationPlayer {
+        god: "athena".into(),
+        team: 0,
+        health: Some(30),
+        accuracy: strings(&["phi"]),
+        hand: strings(&["gladius", "gladius", "gladius", "gladius", "gladius"]),
+        ..SituationPlayer::default()
+    };
+    let ares = SituationPlayer {
+        god: "ares".into(),
+        team: 1,
+        health: Some(10),
+        stamina: Some(6),
+        accuracy: strings(&["phi"]),
+        hand: strings(&["sol-fire"]),
+        ..SituationPlayer::default()
+    };
+    let situation = Situation {
+        player: vec![athena, ares],
+        active: 1,
+        boost_deck: strings(&["godlike:phi", "godlike:phi", "aegis-perfected:phi", "ambrosial-gift:phi"]),
+        boost_deck_only: true,
+        ..Situation::default()
+    };
+    let t = arena_engine::table::start_invictus_at(&l.content, &rt, &situation).unwrap();
+    let d = t.decision().expect("Ares's turn asks him").clone();
+    let text = |i: usize| d.options[i].clone();
+    let greedy = GreedyPlayer.choose(&t.seat_view().unwrap()).unwrap();
+    assert!(text(greedy).contains("war-cry"), "the greedy heuristic misses it: {} of {:?}", text(greedy), d.options);
+    let mut mcts = MctsPlayer::for_seat(1, 1, 64);
+    let answer = mcts.choose_in(&InfoSet::of(&t).unwrap()).unwrap();
+    assert!(
+        text(answer).contains("sol-fire"),
+        "the search player attacks with Sol Fire: {} of {:?}",
+        text(answer),
+        d.options
+    );
+    // And it wins: the attack defeats Athena before her next turn.
+    let mut t = t;
+    t.apply(answer).unwrap();
+    let mut answered = 0;
+    while let Some(view) = t.seat_view() {
+        assert_eq!(view.decision().player.index(), 1, "Athena's turn never comes: {:?}", t.narrative(0));
+        let a = GreedyPlayer.choose(&view).unwrap();
+        t.apply(a).unwrap();
+        answered += 1;
+        assert!(answered < 20, "{:?}", t.narrative(0));
+    }
+    let outcome = t.outcome().expect("the game is over");
+    assert_eq!(outcome.winners, vec![PlayerId::seat(1)], "{:?}", t.narrative(0));
+    // The greedy heuristic's War Cry loses it on Athena's turn.
+    let mut greedy_game = arena_engine::table::start_invictus_at(&l.content, &rt, &situation).unwrap();
+    while let Some(view) = greedy_game.seat_view() {
+        let a = GreedyPlayer.choose(&view).unwrap();
+        greedy_game.apply(a).unwrap();
+    }
+    let narrative = greedy_game.narrative(0).join("\n");
+    assert_eq!(greedy_game.outcome().unwrap().winners, vec![PlayerId::seat(0)], "{narrative}");
+}
+
+/// A table starts a situation only where it can play it as written: an
+/// Aristeia! situation at an Activation, with no forced dice.
+#[test]
+fn a_table_refuses_a_situation_it_cannot_start() {
+    let l = aristeia();
+    let rt = runtime("aristeia", l);
+    let text = "scenario = \"assault\"\nactive = \"gata\"\n[[character]]\nid = \"gata\"\nplayer = 1\nspace = [0, 6]\n";
+    for (extra, says) in
+        [("phase = \"end-of-round\"\n", "at an Activation"), ("dice = [[\"success\"]]\n", "its own dice")]
+    {
+        let sit: arena_engine::rules::situation::Situation = toml::from_str(&format!("{extra}{text}")).unwrap();
+        let err = arena_engine::table::start_aristeia_at(&l.content, &rt, &sit).err().expect("refused");
+        assert!(err.contains(says), "{err}");
+    }
+}
+
+/// `t` played on, the search player (`iterations` a Decision) at `seat`
+/// and the greedy player at the others, to the game's end.
+fn play_to_the_end<'a>(
+    mut t: Box<dyn Table<'a> + 'a>,
+    seat: usize,
+    seed: u64,
+    iterations: u32,
+) -> Box<dyn Table<'a> + 'a> {
+    while let Some(s) = t.to_move() {
+        let a = if s.index() == seat {
+            MctsPlayer::for_seat(seed, seat, iterations).choose_in(&InfoSet::of(&*t).unwrap())
+        } else {
+            GreedyPlayer.choose(&t.seat_view().unwrap())
+        };
+        t.apply(a.unwrap()).unwrap();
+    }
+    t
+}
+
+/// An Aristeia! position on the last Round (a situation,
+/// `table::start_aristeia_at`: the Activation is the Round's last) whose
+/// winning move the greedy heuristic misses. Assault, Round 5, 6 Victory
+/// Points each, player 1 one Frag ahead; player 2's Maximus is alone in the
+/// Scoring Zone, so player 2 scores 3 and wins (`000 § Phase 3:
+/// Objectives`) unless Wild Bill (5 Action Points, Speed 4, 5 spaces from
+/// the zone) Moves twice into it: then each scores 1, 7 to 7, and the
+/// Frags break the tie for player 1. The greedy heuristic Attacks first
+/// (Twin Pistols on hEXx3r, 3 Action Points) and is left one Move short;
+/// the search player plays the Round out and Moves.
+#[test]
+fn the_search_player_moves_into_the_scoring_zone_on_the_last_round() {
+    let l = aristeia();
+    let rt = runtime("aristeia", l);
+    let sit: arena_engine::rules::situation::Situation = toml::from_str(
+        r#"
+scenario = "assault"
+active = "wild-bill"
+round = 5
+scoring_zone = "central"
+victory_points = [6, 6]
+frags = [1, 0]
+
+[[character]]
+id = "wild-bill"
+player = 1
+space = [0, 6]
+
+[[character]]
+id = "hexx3r"
+player = 2
+space = [2, 5]
+
+[[character]]
+id = "maximus"
+player = 2
+space = [0, -1]
+"#,
+    )
+    .unwrap();
+    let start = || Box::new(arena_engine::table::start_aristeia_at(&l.content, &rt, &sit).unwrap());
+    let t = start();
+    let d = t.decision().expect("Wild Bill's Activation asks").clone();
+    let greedy = GreedyPlayer.choose(&t.seat_view().unwrap()).unwrap();
+    assert!(d.options[greedy].starts_with("twin-pistols"), "the greedy heuristic Attacks: {:?}", d.options);
+    let answer = MctsPlayer::for_seat(1, 0, 64).choose_in(&InfoSet::of(&*t).unwrap()).unwrap();
+    assert!(d.options[answer].starts_with("move"), "the search player Moves: {:?}", d.options);
+    let won = play_to_the_end(start(), 0, 1, 64);
+    assert_eq!(won.outcome().unwrap().winners, vec![PlayerId::seat(0)], "and wins on the Frags");
+    let mut greedy_game = start();
+    while let Some(view) = greedy_game.seat_view() {
+        let a = GreedyPlayer.choose(&view).unwrap();
+        greedy_game.apply(a).unwrap();
+    }
+    assert_eq!(greedy_game.outcome().unwrap().winners, vec![PlayerId::seat(1)], "greedy loses it");
+}
+
+/// A lethal Attack on the last Round: Assault, Round 5, 6 Victory Points
+/// each, player 1 one Frag ahead; player 2's hEXx3r, alone in the Scoring
+/// Zone, has 1 Hit Point left. Unless she is taken out player 2 scores 3
+/// and wins; Wild Bill, too far to reach the zone, has her in Twin
+/// Pistols' Range. The search player spends his Action Points on the
+/// Attack (and, Moving or not, takes her out with the table's dice of
+/// seed 1, so player 1 wins on the Frags).
+#[test]
+fn the_search_player_takes_out_the_enemy_who_would_score_on_the_last_round() {
+    let l = aristeia();
+    let rt = runtime("aristeia", l);
+    let sit: arena_engine::rules::situation::Situation = toml::from_str(
+        r#"
+scenario = "assault"
+active = "wild-bill"
+round = 5
+scoring_zone = "central"
+victory_points = [6, 6]
+frags = [1, 0]
+
+[[character]]
+id = "wild-bill"
+player = 1
+space = [0, 5]
+
+[[character]]
+id = "hexx3r"
+player = 2
+space = [0, 1]
+damage = 2
+"#,
+    )
+    .unwrap();
+    let t = play_to_the_end(Box::new(arena_engine::table::start_aristeia_at(&l.content, &rt, &sit).unwrap()), 0, 1, 64);
+    let narrative = t.narrative(0).join("\n");
+    assert!(narrative.contains("wild-bill performs twin-pistols on hexx3r"), "{narrative}");
+    assert_eq!(t.outcome().unwrap().winners, vec![PlayerId::seat(0)], "{narrative}");
 }

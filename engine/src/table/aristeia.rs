@@ -143,6 +143,37 @@ pub fn start_aristeia<'a>(
     Replayed::new(Aristeia { content, runtime }, Quiet { checkpoint, phase: Phase::Setup, reseed: None }, events)
 }
 
+/// A table of the position a situation file sets up (docs/situations.md;
+/// `phase = "activation"`, the default), at its first Decision: the active
+/// Character's Activation from its start, as the Round's last, then the
+/// Round's end and the game on to its end, every seat answered by the
+/// table's players (the situation's `answers` are not used). A search
+/// player searches from there.
+///
+/// # Errors
+/// The situation names something not loaded, is at another phase, forces
+/// dice (a table draws its own) or fails before its first Decision.
+pub fn start_aristeia_at<'a>(
+    content: &'a Content,
+    runtime: &'a Runtime,
+    situation: &crate::rules::situation::Situation,
+) -> Result<AristeiaTable<'a>, String> {
+    use crate::rules::situation::Phase as At;
+    if situation.phase != At::Activation {
+        return Err("a table starts a situation at an Activation (`phase = \"activation\"`)".into());
+    }
+    if !situation.dice.is_empty() {
+        return Err("a table draws its own dice: leave out the situation's `dice`".into());
+    }
+    let feed = Feed::shared(&[]);
+    let mut seats: Vec<Seat> = (0..situation.players.clamp(2, 4)).map(|_| Seat(feed.clone(), None)).collect();
+    let controllers = seats.iter_mut().map(|s| s as &mut dyn Controller).collect();
+    let mut game = Game::from_situation(content, runtime, situation, controllers).map_err(|e| e.to_string())?;
+    let (checkpoint, events) = game.checkpoint().ok_or("a situation's Activation is not a quiet point")?;
+    let phase = Phase::Turns { turn: 1, turns: 1, left: vec![situation.active] };
+    Replayed::new(Aristeia { content, runtime }, Quiet { checkpoint, phase, reseed: None }, events)
+}
+
 /// How a game that is over ended: the winner of its `GameEnded`, if any.
 fn outcome(seats: usize, events: &[Event]) -> Outcome {
     let winner = events.iter().rev().find_map(|e| match e {

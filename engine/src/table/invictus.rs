@@ -71,6 +71,23 @@ pub fn start_invictus<'a>(
     Replayed::new(Invictus { content, runtime }, Quiet::Start { setup: setup.clone(), seed, reseed: None }, Vec::new())
 }
 
+/// A table of the position a situation file sets up (docs/situations.md),
+/// at its first Decision, seats answered by the table's players (the
+/// situation's `answers` are not used): the active player's turn starts,
+/// and the game plays on to its end. A search player searches from there.
+///
+/// # Errors
+/// The situation names something not loaded (as `Situation::game`).
+pub fn start_invictus_at<'a>(
+    content: &'a Content,
+    runtime: &'a Runtime,
+    situation: &inv::situation::Situation,
+) -> Result<InvictusTable<'a>, String> {
+    let mut game = situation.game_with(content, Some(runtime), Vec::new()).map_err(|e| e.0)?;
+    let (checkpoint, events) = game.checkpoint().ok_or("a situation's turn start is not a quiet point")?;
+    Replayed::new(Invictus { content, runtime }, Quiet::Turn(Box::new(checkpoint), None), events)
+}
+
 impl<'a> Invictus<'a> {
     fn controllers<'l>(
         &self,

@@ -36,8 +36,8 @@ mod invictus;
 mod log;
 mod replay;
 
-pub use aristeia::{Aristeia, AristeiaSetup, AristeiaTable, start_aristeia};
-pub use invictus::{Invictus, InvictusTable, start_invictus};
+pub use aristeia::{Aristeia, AristeiaSetup, AristeiaTable, start_aristeia, start_aristeia_at};
+pub use invictus::{Invictus, InvictusTable, start_invictus, start_invictus_at};
 pub use log::Log;
 pub use replay::{Engine, Feed, Live, Passed, Replayed, Run, Stop};
 
