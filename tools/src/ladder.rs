@@ -13,7 +13,7 @@ pub(crate) struct LadderArgs {
     #[arg(long, value_delimiter = ',', default_value = "greedy,mcts", value_parser = super::parse_engine_player)]
     players: Vec<arena_engine::sim::Policy>,
     /// Seeds per side of each pairing (each pairing plays twice as many
-    /// games). A pairing with `mcts` takes about 2 s a game of one core in Assault.
+    /// games). A pairing of `greedy` and `mcts` takes about 2 s a game of one core in Assault.
     #[arg(long, default_value_t = 50, value_parser = clap::value_parser!(u64).range(1..))]
     games: u64,
     /// The first seed.

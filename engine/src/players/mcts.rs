@@ -15,11 +15,12 @@
 //!    ISMCTS's subset-armed bandit), and answer it in the world; a
 //!    Decision with one option is answered without a node;
 //! 2. **expand**: add one untried option (the greedy player's answer
-//!    first, then the Decision's order; children are keyed by the option's
-//!    text, so the same option in two worlds is one node); the greedy
-//!    answer keeps a bias of [`BIAS`] / visits in the selection
+//!    first: at the root its whole answer, look-ahead included, below it
+//!    the fast heuristic's; then the Decision's order; children are keyed
+//!    by the option's text, so the same option in two worlds is one node);
+//!    the greedy answer keeps a bias of [`BIAS`] / visits in the selection
 //!    (progressive bias), so a small budget plays at least as greedy does;
-//! 3. **play out** with the greedy player at every seat to the horizon
+//! 3. **play out** with the greedy player's fast heuristic at every seat to the horizon
 //!    (the end of the Round in Aristeia!, [`INVICTUS_TURNS`] turns in
 //!    Invictus: [`SeatView::progress`]);
 //!
@@ -56,7 +57,7 @@ pub const BIAS: f64 = 0.5;
 pub const WORLDS: u32 = 4;
 
 /// The default budget: iterations per searched Decision.
-pub const DEFAULT_ITERATIONS: u32 = 16;
+pub const DEFAULT_ITERATIONS: u32 = 32;
 
 /// The search player ([module notes](self)).
 #[derive(Debug, Clone)]
@@ -102,6 +103,9 @@ struct Walker<'t> {
     expanded: bool,
     horizon: u32,
     seats: usize,
+    /// The greedy player's answer at the root, with its look-ahead
+    /// (`GreedyPlayer::choose_in`); below the root, the fast heuristic's.
+    root_prior: Option<usize>,
 }
 
 impl Player for Walker<'_> {
@@ -117,7 +121,10 @@ impl Player for Walker<'_> {
         // The greedy player's answer is tried first and keeps a bias that
         // fades with visits (progressive bias): a small budget plays at
         // least as the greedy player does.
-        let greedy = GreedyPlayer.choose(seat).unwrap_or(0);
+        let greedy = match self.root_prior {
+            Some(o) if self.node == 0 && o < d.options.len() => o,
+            _ => GreedyPlayer.choose(seat).unwrap_or(0),
+        };
         let mut untried = None;
         let mut best: Option<(f64, usize, usize)> = None;
         let order = std::iter::once(greedy).chain((0..d.options.len()).filter(|o| *o != greedy));
@@ -172,16 +179,20 @@ impl Player for MctsPlayer {
         let worlds: Vec<Box<dyn Table<'_> + '_>> =
             (0..self.worlds.min(self.iterations)).filter_map(|_| info.world(rng.random::<u64>()).ok()).collect();
         if worlds.is_empty() {
-            return GreedyPlayer.choose(info.view());
+            return GreedyPlayer.choose_in(info);
         }
         let root_options = info.view().decision().options.clone();
         let seats = info.seats();
         let horizon = info.view().progress() + if worlds[0].game() == "invictus" { INVICTUS_TURNS } else { 0 };
+        // The root's prior is the greedy player's whole answer, look-ahead
+        // included, so that a small budget plays at least as it does.
+        let root_prior = GreedyPlayer.choose_in(info);
         let mut tree = vec![Node::new(seats)];
         for i in 0..self.iterations as usize {
             let mut world = worlds[i % worlds.len()].fork();
             // Select, expand and play out in one run of the engine.
-            let mut walker = Walker { tree: &mut tree, node: 0, path: vec![0], expanded: false, horizon, seats };
+            let mut walker =
+                Walker { tree: &mut tree, node: 0, path: vec![0], expanded: false, horizon, seats, root_prior };
             let _ = world.play_on(&mut [&mut walker]);
             let path = std::mem::take(&mut walker.path);
             let value = evaluate(&*world);
@@ -199,8 +210,7 @@ impl Player for MctsPlayer {
                 best = Some((tree[*c].visits, key));
             }
         }
-        best.and_then(|(_, key)| root_options.iter().position(|o| o == key))
-            .or_else(|| GreedyPlayer.choose(info.view()))
+        best.and_then(|(_, key)| root_options.iter().position(|o| o == key)).or(root_prior)
     }
 
     fn searches(&self) -> bool {
