@@ -135,6 +135,29 @@ fn bundled_content_checks_clean() {
     assert_eq!(provisional as u64, doc["summary"]["provisional"].as_u64().unwrap());
 }
 
+/// `arena check --strict` lists what the engine does not perform, and only
+/// that: the bundled packs' one effect without Lua is the Switch whose text
+/// the sources lack; the Wildcard Marker (`001 § Special Spaces`: "These
+/// markers must not be played unless the scenario specifies so") is not
+/// listed, since the engine never places one, which is all its text asks.
+#[test]
+fn check_strict_lists_only_the_effects_the_engine_does_not_perform() {
+    std::env::set_current_dir(tests_dir()).unwrap();
+    let strict = arena(&["check", "--color", "never", "--strict", "--format", "json"]);
+    assert_eq!(strict.code, 0, "{}", strict.stderr);
+    let doc: Value = serde_json::from_str(&strict.stdout).unwrap();
+    let unsupported: Vec<String> = doc["diagnostics"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter(|d| d["code"] == "unsupported-effect")
+        .map(|d| d["message"].as_str().unwrap_or_default().to_string())
+        .collect();
+    assert_eq!(unsupported.len(), 1, "{unsupported:?}");
+    assert!(unsupported[0].contains("Effect not recorded in the sources"), "{unsupported:?}");
+    assert!(!strict.stdout.contains("Wildcard Marker. These markers"), "the Wildcard is listed");
+}
+
 #[test]
 fn usage_errors_exit_2() {
     let run = arena(&["check", "--format", "yaml"]);

@@ -598,12 +598,12 @@ fn an_invictus_situation_fails_on_an_unmet_expect_or_a_met_absent() {
     let content = tests_dir().join("../content/invictus");
     let content = content.to_str().unwrap();
     let unmet = dir.join("unmet.toml");
-    std::fs::write(&unmet, text.replace("turn 3: apollo", "turn 3: hades")).unwrap();
+    std::fs::write(&unmet, text.replace("turn 2: apollo", "turn 2: hades")).unwrap();
     let run = arena(&["run", unmet.to_str().unwrap(), "--pack", content]);
     assert_eq!(run.code, 1, "{}", run.stderr);
-    assert!(run.stderr.contains("expected \"turn 3: hades\""), "{}", run.stderr);
+    assert!(run.stderr.contains("expected \"turn 2: hades\""), "{}", run.stderr);
     let met = dir.join("met.toml");
-    std::fs::write(&met, text.replace("absent = [\"turn 4\"]", "absent = [\"apollo takes\"]")).unwrap();
+    std::fs::write(&met, text.replace("absent = [\"turn 3\"]", "absent = [\"apollo takes\"]")).unwrap();
     let run = arena(&["run", met.to_str().unwrap(), "--pack", content]);
     assert_eq!(run.code, 1, "{}", run.stderr);
     assert!(run.stderr.contains("\"apollo takes\" happened, which `absent` forbids"), "{}", run.stderr);
@@ -630,6 +630,51 @@ fn arena_run_state_prints_the_state_after_in_both_games() {
     let v: serde_json::Value = serde_json::from_str(&json.stdout).unwrap();
     assert_eq!(v["state"]["players"][1]["health"], 120);
     assert!(v["events"].as_array().is_some_and(|e| !e.is_empty()));
+}
+
+/// The Invictus keys of a position that no turn can show in its narrative,
+/// read back by `arena run --state`: the Boost discard pile (`boost_discard`)
+/// is the new Boost deck after the Apocalypse (`003 § The Apocalypse`: "The
+/// Boost deck is then reshuffled and placed back on top"), inactive tokens
+/// (`inactive`, `003 § Tokens: Active vs Inactive`) and who revived a player
+/// already (`revived_by`, `003 § Revival`).
+#[test]
+fn invictus_positions_set_the_boost_discard_inactive_tokens_and_revivals() {
+    let state_of = |file: &str| {
+        let run = arena(&["run", file, "--state"]);
+        assert_eq!(run.code, 0, "{file}: {}", run.stderr);
+        run.stdout.split("\nstate:\n").nth(1).expect("a state section").to_string()
+    };
+    let state = state_of("situations-invictus/the-boost-discard-pile-is-the-new-deck-after-the-apocalypse.toml");
+    assert!(state.contains("Apocalypses 1"), "{state}");
+    assert!(state.contains("Boost deck 3; Boost discard -;"), "{state}");
+    let state = state_of("situations-invictus/an-inactive-accuracy-token-does-not-hit.toml");
+    assert!(state.contains("Accuracy 1/2 (omega, delta inactive)"), "{state}");
+    let state = state_of("situations-invictus/an-ally-revives-the-same-player-only-once.toml");
+    assert!(state.contains("player 2 apollo (team 2), revived by player 4, player 6: 30/140 HP"), "{state}");
+    // A token count above those owned, and a reviver who is no ally, are setup errors.
+    let dir = std::env::temp_dir().join(format!("arena-inv-keys-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let base =
+        std::fs::read_to_string(tests_dir().join("situations-invictus/an-inactive-accuracy-token-does-not-hit.toml"))
+            .unwrap()
+            .replace("../../content/invictus", tests_dir().join("../content/invictus").to_str().unwrap());
+    for (what, text, says) in [
+        (
+            "too-many",
+            base.replace("inactive = { accuracy = 1 }", "inactive = { accuracy = 3 }"),
+            "3 accuracy token(s), and it owns 2",
+        ),
+        ("no-skill", base.replace("inactive = { accuracy = 1 }", "inactive = { luck = 1 }"), "`luck` is not a skill"),
+        ("enemy", base.replace("inactive = { accuracy = 1 }", "revived_by = [\"apollo\"]"), "`apollo` is not an ally"),
+    ] {
+        let file = dir.join(format!("{what}.toml"));
+        std::fs::write(&file, text).unwrap();
+        let run = arena(&["run", file.to_str().unwrap()]);
+        assert_eq!(run.code, 1, "{what}: {}{}", run.stdout, run.stderr);
+        assert!(run.stderr.contains(says), "{what}: {}", run.stderr);
+    }
+    std::fs::remove_dir_all(&dir).ok();
 }
 
 /// `imposed_by` must add up and name the situation's Characters: tokens

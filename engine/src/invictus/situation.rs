@@ -15,6 +15,44 @@ use serde::Deserialize;
 use std::collections::{BTreeMap, VecDeque};
 use std::sync::{Arc, Mutex};
 
+/// Why an Invictus situation cannot be set up: the message, and the key
+/// concerned as a JSON pointer into the file (`/player/1/hand/0`) when one is
+/// to blame, which [`SituationError::locate`] turns into a line and column.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct SituationError {
+    /// What is wrong, as a sentence.
+    pub message: String,
+    /// The key concerned, a JSON pointer (`/player/1/god`).
+    pub at: Option<String>,
+}
+
+impl SituationError {
+    fn at(pointer: impl Into<String>, message: impl Into<String>) -> Self {
+        SituationError { message: message.into(), at: Some(pointer.into()) }
+    }
+
+    /// The key's byte range, line and column (from 1) in the situation's
+    /// `text`, when the error names a key found there.
+    pub fn locate(&self, text: &str) -> Option<(std::ops::Range<usize>, usize, usize)> {
+        let doc = crate::tomljson::parse(text).ok()?;
+        let span = doc.key_span(self.at.as_deref()?)?;
+        let (line, column) = crate::diag::line_column(text, span.start);
+        Some((span, line, column))
+    }
+}
+
+impl From<SetupError> for SituationError {
+    fn from(e: SetupError) -> Self {
+        SituationError { message: e.0, at: None }
+    }
+}
+
+impl std::fmt::Display for SituationError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(&self.message)
+    }
+}
+
 /// One player of a situation.
 #[derive(Debug, Clone, Deserialize, Default)]
 #[serde(deny_unknown_fields)]
@@ -50,7 +88,8 @@ pub struct SituationPlayer {
     /// Charge Station.
     #[serde(default)]
     pub charged: Vec<String>,
-    /// Boosts in hand (playable now).
+    /// Boosts held, as `id` (an Omega card) or `id:colour`; each was
+    /// obtained in an earlier turn, so each is playable now.
     #[serde(default)]
     pub boosts: Vec<String>,
     /// Reinforcements owned.
@@ -59,6 +98,16 @@ pub struct SituationPlayer {
     /// Defeated already.
     #[serde(default)]
     pub defeated: bool,
+    /// How many of each skill's tokens are inactive, flipped black side up
+    /// (`003 § Tokens: Active vs Inactive`): `{ accuracy = 1 }` inactivates
+    /// the last of them, as `game:inactivate_token` does. At most the tokens
+    /// owned.
+    #[serde(default)]
+    pub inactive: BTreeMap<String, usize>,
+    /// The gods who revived this one already, by god id (`003 § Revival and
+    /// Defeat`: an ally may revive a teammate only once), in order.
+    #[serde(default)]
+    pub revived_by: Vec<String>,
 }
 
 /// A position: players in seat order, the Boost deck's top cards, whose turn.
@@ -78,6 +127,17 @@ pub struct Situation {
     /// Only the listed Boosts are in the deck (for the Apocalypse).
     #[serde(default)]
     pub boost_deck_only: bool,
+    /// The Boost discard pile, as `id:colour`, the first discarded first
+    /// (the flipped Boosts of `003 § Standard Attacks`, shuffled into a new
+    /// Boost deck when it runs out).
+    #[serde(default)]
+    pub boost_discard: Vec<String>,
+    /// Turns played so far in the game (default 0): the next turn played is
+    /// turn `turns_played + 1`. A Boost held at the start of a turn was obtained in
+    /// an earlier one, so it is playable now even if it may only be played
+    /// "in a future turn" (`003 § Boosts`).
+    #[serde(default)]
+    pub turns_played: u32,
     /// Whose turn (seat index from 0).
     #[serde(default)]
     pub active: usize,
@@ -125,9 +185,11 @@ fn one() -> u32 {
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Deserialize)]
 #[serde(rename_all = "kebab-case")]
 pub enum Phase {
-    /// `turns` turns from the position.
+    /// `turns` turns from the position, the first from its start (`003 §
+    /// During Your Turn`): `turn-start`, or `turn`.
     #[default]
-    Turn,
+    #[serde(alias = "turn")]
+    TurnStart,
     /// The game's setup (`003 § Game Setup`).
     Setup,
 }
@@ -159,11 +221,13 @@ impl Default for Situation {
             player: Vec::new(),
             boost_deck: Vec::new(),
             boost_deck_only: false,
+            boost_discard: Vec::new(),
+            turns_played: 0,
             active: 0,
             revivals_allowed: true,
             answers: Vec::new(),
             seed: 0,
-            phase: Phase::Turn,
+            phase: Phase::TurnStart,
             setup: None,
             turns: 1,
             expect: Vec::new(),
@@ -244,7 +308,7 @@ impl Situation {
         &self,
         content: &'a Content,
         runtime: Option<&'a Runtime>,
-    ) -> Result<(Game<'a, 'a>, Errors), SetupError> {
+    ) -> Result<(Game<'a, 'a>, Errors), SituationError> {
         self.game_and_answers(content, runtime).map(|(g, e, _)| (g, e))
     }
 
@@ -254,7 +318,7 @@ impl Situation {
         &self,
         content: &'a Content,
         runtime: Option<&'a Runtime>,
-    ) -> Result<(Game<'a, 'a>, Errors, Arc<Mutex<VecDeque<String>>>), SetupError> {
+    ) -> Result<(Game<'a, 'a>, Errors, Arc<Mutex<VecDeque<String>>>), SituationError> {
         let (controller, errors) = ScriptedController::shared(&self.answers);
         let left = controller.answers.clone();
         let controllers: Vec<Box<dyn Controller + 'a>> =
@@ -273,7 +337,19 @@ impl Situation {
         content: &'a Content,
         runtime: Option<&'a Runtime>,
         controllers: Vec<Box<dyn Controller + 'c>>,
-    ) -> Result<Game<'a, 'c>, SetupError> {
+    ) -> Result<Game<'a, 'c>, SituationError> {
+        if self.player.len() < 2 {
+            return Err(SituationError::at(
+                "/player",
+                format!("an Invictus position needs 2 or more `[[player]]`, not {}", self.player.len()),
+            ));
+        }
+        if self.active >= self.player.len() {
+            return Err(SituationError::at(
+                "/active",
+                format!("`active` is a seat from 0 to {}, not {}", self.player.len() - 1, self.active),
+            ));
+        }
         // Build a real game for its marketplace and RNG, then lay the position over it.
         let mut game = Game::for_situation(content, runtime, self.seed, controllers)?;
         let mut players = Vec::new();
@@ -284,8 +360,35 @@ impl Situation {
         for p in &players {
             *teams.entry(p.team).or_default() += 1;
         }
+        for (s, sp) in self.player.iter().enumerate() {
+            for by in &sp.revived_by {
+                let key = format!("/player/{s}/revived_by");
+                let giver = self.player.iter().position(|o| o.god == *by).ok_or_else(|| {
+                    let gods: Vec<&str> = self.player.iter().map(|o| o.god.as_str()).collect();
+                    SituationError::at(
+                        key.clone(),
+                        format!(
+                            "{}: `revived_by`: no player plays `{by}` in the situation{}",
+                            sp.god,
+                            crate::rules::situation::mean(by, &gods)
+                        ),
+                    )
+                })?;
+                if giver == s || self.player[giver].team != sp.team {
+                    return Err(SituationError::at(
+                        key,
+                        format!(
+                            "{}: `revived_by`: `{by}` is not an ally (003 § Revival and Defeat: allies revive)",
+                            sp.god
+                        ),
+                    ));
+                }
+                players[s].revived_by.push(PlayerId::seat(giver));
+            }
+        }
         let state: &mut GameState = &mut game.state;
         state.team_game = teams.values().any(|c| *c > 1);
+        state.turn = self.turns_played;
         state.players = players;
         state.active = PlayerId::seat(self.active);
         state.revivals_allowed = self.revivals_allowed;
@@ -296,18 +399,36 @@ impl Situation {
             }
         }
         let state: &mut GameState = &mut game.state;
-        let mut top: Vec<BoostCard> = self.boost_deck.iter().map(|s| parse_boost(s)).collect::<Result<_, _>>()?;
-        for b in &top {
-            if !content.boosts.contains_key(&b.id) {
-                return Err(SetupError(format!("no Boost `{}` is loaded", b.id)));
-            }
-        }
+        let boosts = |key: &str, list: &[String]| -> Result<Vec<BoostCard>, SituationError> {
+            list.iter()
+                .enumerate()
+                .map(|(k, text)| {
+                    let b = parse_boost(text).map_err(|e| SituationError::at(format!("/{key}/{k}"), e.0))?;
+                    if content.boosts.contains_key(&b.id) {
+                        Ok(b)
+                    } else {
+                        let known: Vec<&str> = content.boosts.keys().map(|k| k.as_str()).collect();
+                        Err(SituationError::at(
+                            format!("/{key}/{k}"),
+                            format!(
+                                "`{key}`: no Boost `{}` is loaded{}",
+                                b.id,
+                                crate::rules::situation::mean(&b.id, &known)
+                            ),
+                        ))
+                    }
+                })
+                .collect()
+        };
+        let mut top = boosts("boost_deck", &self.boost_deck)?;
         top.reverse();
         if self.boost_deck_only {
             state.boost_deck = top;
         } else {
             state.boost_deck.extend(top);
         }
+        let discard = boosts("boost_discard", &self.boost_discard)?;
+        state.boost_discard = discard;
         Ok(game)
     }
 
@@ -316,12 +437,12 @@ impl Situation {
     ///
     /// # Errors
     /// The position cannot be set up (as [`Situation::game`]).
-    pub fn play<'a>(&self, content: &'a Content, runtime: Option<&'a Runtime>) -> Result<Played, SetupError> {
+    pub fn play<'a>(&self, content: &'a Content, runtime: Option<&'a Runtime>) -> Result<Played, SituationError> {
         if self.turns == 0 {
-            return Err(SetupError("`turns` must be 1 or more".into()));
+            return Err(SituationError::at("/turns", "`turns` must be 1 or more"));
         }
         let (game, errors, left) = match self.phase {
-            Phase::Turn => {
+            Phase::TurnStart => {
                 let (mut game, errors, left) = self.game_and_answers(content, runtime)?;
                 for _ in 0..self.turns {
                     if game.play_next_turn().is_some() {
@@ -332,8 +453,9 @@ impl Situation {
             }
             Phase::Setup => {
                 let setup = self.setup.clone().ok_or_else(|| {
-                    SetupError(
-                        "phase = \"setup\" needs a `setup` (`setup = { players = 4, seating = \"standard\" }`)".into(),
+                    SituationError::at(
+                        "/phase",
+                        "phase = \"setup\" needs a `setup` (`setup = { players = 4, seating = \"standard\" }`)",
                     )
                 })?;
                 let (controller, errors) = ScriptedController::shared(&self.answers);
@@ -367,42 +489,91 @@ impl Situation {
         Ok(Played { events: game.events.clone(), problems, expected: self.expect.len(), state: game.state.clone() })
     }
 
-    fn player_state(&self, content: &Content, seat: PlayerId, sp: &SituationPlayer) -> Result<Player, SetupError> {
-        let god =
-            content.gods.get(sp.god.as_str()).ok_or_else(|| SetupError(format!("no god `{}` is loaded", sp.god)))?;
-        let card = |id: &String| -> Result<Card, SetupError> {
-            if content.artifacts.contains_key(id.as_str()) {
-                Ok(Card::Artifact(id.as_str().into()))
-            } else {
-                Err(SetupError(format!("no Artifact `{id}` is loaded")))
-            }
+    fn player_state(&self, content: &Content, seat: PlayerId, sp: &SituationPlayer) -> Result<Player, SituationError> {
+        let at = |key: &str| format!("/player/{}/{key}", seat.index());
+        let mean = |name: &str, known: Vec<&str>| crate::rules::situation::mean(name, &known);
+        let god = content.gods.get(sp.god.as_str()).ok_or_else(|| {
+            let gods = content.gods.keys().map(|k| k.as_str()).collect();
+            SituationError::at(at("god"), format!("no god `{}` is loaded{}", sp.god, mean(&sp.god, gods)))
+        })?;
+        let cards = |key: &str, v: &Vec<String>| -> Result<Vec<Card>, SituationError> {
+            v.iter()
+                .enumerate()
+                .map(|(k, id)| {
+                    if content.artifacts.contains_key(id.as_str()) {
+                        Ok(Card::Artifact(id.as_str().into()))
+                    } else {
+                        let known = content.artifacts.keys().map(|k| k.as_str()).collect();
+                        Err(SituationError::at(
+                            at(&format!("{key}/{k}")),
+                            format!("{}'s {key}: no Artifact `{id}` is loaded{}", sp.god, mean(id, known)),
+                        ))
+                    }
+                })
+                .collect()
         };
-        let cards = |v: &Vec<String>| v.iter().map(card).collect::<Result<Vec<Card>, _>>();
         let token = |colour| Token { active: true, colour, from_reinforcement: false };
         let mut tokens = BTreeMap::new();
         tokens.insert(Skill::Stamina, (0..sp.stamina_tokens.unwrap_or(1)).map(|_| token(None)).collect());
         tokens.insert(Skill::Range, (0..sp.range_tokens.unwrap_or(1)).map(|_| token(None)).collect());
         let colours: Vec<String> = if sp.accuracy.is_empty() { vec!["omega".into()] } else { sp.accuracy.clone() };
         let mut acc = Vec::new();
-        for c in colours {
-            acc.push(token(Some(BoostColour::parse(&c).ok_or_else(|| SetupError(format!("`{c}` is not a colour")))?)));
+        for (k, c) in colours.iter().enumerate() {
+            let colour = BoostColour::parse(c).ok_or_else(|| {
+                SituationError::at(
+                    at(&format!("accuracy/{k}")),
+                    format!("{}: `{c}` is not a colour (omega, sigma, phi, delta)", sp.god),
+                )
+            })?;
+            acc.push(token(Some(colour)));
         }
         tokens.insert(Skill::Accuracy, acc);
-        let mut draw = cards(&sp.draw)?;
+        for (name, n) in &sp.inactive {
+            let key = at(&format!("inactive/{name}"));
+            let skill = Skill::parse(name).ok_or_else(|| {
+                SituationError::at(
+                    key.clone(),
+                    format!("{}: `inactive`: `{name}` is not a skill (stamina, range, accuracy)", sp.god),
+                )
+            })?;
+            let owned = tokens.get_mut(&skill).expect("every skill has its tokens");
+            if *n > owned.len() {
+                return Err(SituationError::at(
+                    key,
+                    format!("{}: `inactive`: {n} {name} token(s), and it owns {}", sp.god, owned.len()),
+                ));
+            }
+            let len = owned.len();
+            for t in &mut owned[len - n..] {
+                t.active = false;
+            }
+        }
+        let mut draw = cards("draw", &sp.draw)?;
         draw.reverse();
         let mut boosts = Vec::new();
-        for b in &sp.boosts {
-            if !content.boosts.contains_key(b.as_str()) {
-                return Err(SetupError(format!("no Boost `{b}` is loaded")));
+        for (k, b) in sp.boosts.iter().enumerate() {
+            let key = at(&format!("boosts/{k}"));
+            let card = if b.contains(':') {
+                parse_boost(b).map_err(|e| SituationError::at(key.clone(), e.0))?
+            } else {
+                BoostCard { id: b.as_str().into(), colour: BoostColour::Omega }
+            };
+            if !content.boosts.contains_key(&card.id) {
+                let known = content.boosts.keys().map(|k| k.as_str()).collect();
+                return Err(SituationError::at(
+                    key,
+                    format!("{}: no Boost `{}` is loaded{}", sp.god, card.id, mean(&card.id, known)),
+                ));
             }
-            boosts.push(HeldBoost {
-                card: BoostCard { id: b.as_str().into(), colour: BoostColour::Omega },
-                obtained_turn: 0,
-            });
+            boosts.push(HeldBoost { card, obtained_turn: self.turns_played });
         }
-        for r in &sp.reinforcements {
+        for (k, r) in sp.reinforcements.iter().enumerate() {
             if !content.reinforcements.contains_key(r.as_str()) {
-                return Err(SetupError(format!("no Reinforcement `{r}` is loaded")));
+                let known = content.reinforcements.keys().map(|k| k.as_str()).collect();
+                return Err(SituationError::at(
+                    at(&format!("reinforcements/{k}")),
+                    format!("{}: no Reinforcement `{r}` is loaded{}", sp.god, mean(r, known)),
+                ));
             }
         }
         let health = god.value.health as i32;
@@ -415,11 +586,11 @@ impl Situation {
             max_health: health,
             stamina: sp.stamina.unwrap_or(0),
             tokens,
-            hand: cards(&sp.hand)?,
+            hand: cards("hand", &sp.hand)?,
             boosts,
             draw,
-            discard: cards(&sp.discard)?,
-            charged: cards(&sp.charged)?,
+            discard: cards("discard", &sp.discard)?,
+            charged: cards("charged", &sp.charged)?,
             reinforcements: sp
                 .reinforcements
                 .iter()

@@ -179,21 +179,35 @@ impl GameState {
                 .iter()
                 .map(|(skill, ts)| {
                     let active = ts.iter().filter(|t| t.active).count();
-                    format!("{skill:?} {active}/{}", ts.len())
+                    let colours: Vec<String> = ts
+                        .iter()
+                        .filter_map(|t| {
+                            t.colour.map(|c| {
+                                if t.active { c.as_str().to_string() } else { format!("{} inactive", c.as_str()) }
+                            })
+                        })
+                        .collect();
+                    let colours = if colours.is_empty() { String::new() } else { format!(" ({})", colours.join(", ")) };
+                    format!("{skill:?} {active}/{}{colours}", ts.len())
                 })
                 .collect();
             out.push(format!(
-                "{} {} (team {}){}: {}/{} HP, Stamina {}; tokens {}; hand {}; Boosts {}; draw (top last) {}; discard {}; Charge Station {}; Reinforcements {}",
+                "{} {} (team {}){}{}: {}/{} HP, Stamina {}; tokens {}; hand {}; Boosts {}; draw (top last) {}; discard {}; Charge Station {}; Reinforcements {}",
                 p.seat,
                 p.god,
                 p.team + 1,
                 if p.defeated { " defeated" } else { "" },
+                if p.revived_by.is_empty() {
+                    String::new()
+                } else {
+                    format!(", revived by {}", list(p.revived_by.iter().map(ToString::to_string).collect()))
+                },
                 p.health,
                 p.max_health,
                 p.stamina,
                 list(tokens),
                 cards(&p.hand),
-                list(p.boosts.iter().map(|b| b.card.id.to_string()).collect()),
+                list(p.boosts.iter().map(|b| format!("{}:{}", b.card.id, b.card.colour.as_str())).collect()),
                 cards(&p.draw),
                 cards(&p.discard),
                 cards(&p.charged),
@@ -204,7 +218,7 @@ impl GameState {
             "marketplace: {}; Boost deck {}; Boost discard {}; Reinforcement deck {}",
             list(self.piles.iter().map(|(id, n)| format!("{id} x{n}")).collect()),
             self.boost_deck.len(),
-            list(self.boost_discard.iter().map(|b| b.id.to_string()).collect()),
+            list(self.boost_discard.iter().map(|b| format!("{}:{}", b.id, b.colour.as_str())).collect()),
             self.reinforcement_deck.len()
         ));
         out

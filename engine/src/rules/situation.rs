@@ -58,7 +58,9 @@ pub struct Situation {
     /// the default, needs one; other phases may name one or not).
     #[serde(default)]
     pub active: Id,
-    /// The Characters in play.
+    /// The Characters in play (none when `phase = "team-creation"` plays
+    /// the Draft, which picks them).
+    #[serde(default)]
     pub character: Vec<SituationCharacter>,
     /// Faces the dice show, in the order they are rolled; then the RNG.
     #[serde(default)]
@@ -233,6 +235,11 @@ pub enum Phase {
     /// Deployment): every Character without a `space` is deployed as the
     /// Setup deploys it.
     Deployment,
+    /// Team Creation and the marker's first holder (`000 § Setup`, Step 6;
+    /// `001 § Preparations`, 4. Team Creation; `001 § Draft` when
+    /// `optional_rules` has `draft`): the Underdog at 2 players, Prime Time
+    /// (or, under its rule, the Underdog) at 3-4.
+    TeamCreation,
 }
 
 impl Situation {
@@ -268,7 +275,7 @@ pub fn met<'s>(absent: &'s [String], narrative: &[String]) -> Vec<&'s str> {
 }
 
 /// ` (did you mean `x`?)` for a name close to one of `known`, else nothing.
-pub(super) fn mean<S: AsRef<str>>(name: &str, known: &[S]) -> String {
+pub(crate) fn mean<S: AsRef<str>>(name: &str, known: &[S]) -> String {
     crate::read::suggest(name, known).map(|s| format!(" (did you mean `{s}`?)")).unwrap_or_default()
 }
 
@@ -507,6 +514,7 @@ impl Situation {
             Phase::HiddenObjectivesDeal => game.deal_hidden_objectives(),
             Phase::Planning => game.run_planning(),
             Phase::Deployment => game.run_deployment().map_err(SetupError::from)?,
+            Phase::TeamCreation => game.run_team_creation().map_err(SetupError::from)?,
         }
         let mut problems = Vec::new();
         let problem = |message: String| Problem { message, line: None };

@@ -388,14 +388,28 @@ impl<'a> Game<'a> {
         if let Some(why) = crate::rules::game::OptionalRule::refuse_any(&setup.optional_rules, n as usize) {
             return Err(SetupError::at("/optional_rules", why));
         }
-        if setup.optional_rules.contains(&crate::rules::game::OptionalRule::Draft) {
+        let drafting = setup.optional_rules.contains(&crate::rules::game::OptionalRule::Draft);
+        if drafting && sit.phase != Phase::TeamCreation {
             return Err(SetupError::at(
                 "/optional_rules",
-                "`draft` picks the teams at setup (001 § Draft); a situation names its Characters: leave it out",
+                "`draft` picks the teams at Team Creation (001 § Draft): only phase = \"team-creation\" plays it; \
+                 a situation of another phase names its Characters: leave it out",
+            ));
+        }
+        if drafting && !sit.character.is_empty() {
+            return Err(SetupError::at(
+                "/character",
+                "the Draft picks the teams (001 § Draft): a situation that plays it names no `[[character]]`",
             ));
         }
         let board_zone = |z: &str| content.maps[&scenario.map].value.zones.iter().any(|x| x.id == z);
         let mut g = Game::new(content, runtime, &setup, controllers)?;
+        if drafting {
+            // Each player drafts a team of the Scenario's size (`001 §
+            // Preparations`: "There must be 2 Characters per player").
+            let per_team = scenario.characters_per_team.max(1) as usize;
+            g.draft_sizes = Seated::splat(g.state.players.table(), per_team);
+        }
         g.events.clear();
         g.state.underdog = PlayerId::seat((sit.underdog.clamp(1, n) - 1) as usize);
         let map_zones: Vec<Id> = map.zones.iter().map(|z| z.id).collect();

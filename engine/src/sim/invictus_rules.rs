@@ -229,7 +229,7 @@ impl Rules for InvictusRules {
 
     fn situation(&self, text: &str) -> Result<Box<dyn SituationFile>, String> {
         let situation = crate::invictus::situation::Situation::from_toml(text)?;
-        Ok(Box::new(InvictusSituation(situation)))
+        Ok(Box::new(InvictusSituation { situation, text: text.to_string() }))
     }
 
     /// The batch's turns and failures, each god's win rate beside the last batch's.

@@ -78,16 +78,21 @@ impl SituationFile for AristeiaSituation {
 }
 
 /// An Invictus situation file (`invictus::situation::Situation`).
-pub(super) struct InvictusSituation(pub(super) crate::invictus::situation::Situation);
+pub(super) struct InvictusSituation {
+    pub(super) situation: crate::invictus::situation::Situation,
+    pub(super) text: String,
+}
 
 impl SituationFile for InvictusSituation {
     fn packs(&self) -> &[std::path::PathBuf] {
-        &self.0.packs
+        &self.situation.packs
     }
 
     fn play(&self, content: &Content, runtime: &Runtime) -> Result<SituationRun, SituationError> {
-        let played =
-            self.0.play(content, Some(runtime)).map_err(|e| SituationError { message: e.to_string(), at: None })?;
+        let played = self.situation.play(content, Some(runtime)).map_err(|e| SituationError {
+            at: e.locate(&self.text).map(|(_, line, column)| (line, column)),
+            message: e.message,
+        })?;
         Ok(SituationRun {
             events: played.events.iter().map(|e| serde_json::to_value(e).unwrap_or_default()).collect(),
             lines: played.events.iter().map(ToString::to_string).collect(),

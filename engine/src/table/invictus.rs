@@ -83,7 +83,7 @@ pub fn start_invictus_at<'a>(
     runtime: &'a Runtime,
     situation: &inv::situation::Situation,
 ) -> Result<InvictusTable<'a>, String> {
-    let mut game = situation.game_with(content, Some(runtime), Vec::new()).map_err(|e| e.0)?;
+    let mut game = situation.game_with(content, Some(runtime), Vec::new()).map_err(|e| e.message)?;
     let (checkpoint, events) = game.checkpoint().ok_or("a situation's turn start is not a quiet point")?;
     Replayed::new(Invictus { content, runtime }, Quiet::Turn(Box::new(checkpoint), None), events)
 }

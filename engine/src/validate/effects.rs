@@ -71,6 +71,15 @@ impl Validator<'_> {
             if lua.is_none() && script.is_none() && objective.is_some_and(|o| o.value.requirement.is_some()) {
                 continue;
             }
+            // A Wildcard Marker's printed text says only that it is not played
+            // unless a Scenario says so and gives its Effect (`001 § Special
+            // Spaces`): the engine never places one (`special_spaces.rs`),
+            // which is all the text asks, so it is no effect left undone.
+            let special =
+                card_id.strip_prefix("special_space:").and_then(|id| self.loaded.content.special_spaces.get(id));
+            if lua.is_none() && script.is_none() && special.is_some_and(|m| m.value.wildcard) {
+                continue;
+            }
             // An Invictus card or rule the engine performs from its data.
             if lua.is_none() && script.is_none() && self.invictus_native(&cpath) {
                 continue;

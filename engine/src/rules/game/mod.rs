@@ -202,7 +202,7 @@ pub struct Game<'a> {
     /// shuffled, for the hand after the Mulligan (`001 § No!`).
     set_aside: Seated<Vec<Id>>,
     /// The Draft: each player's team size, the setup's (`001 § Draft`).
-    draft_sizes: Seated<usize>,
+    pub(in crate::rules) draft_sizes: Seated<usize>,
     /// Why each Character's last Damage was inflicted, for the red Objective
     /// cards (`001 § Objective Cards`, Inflict Damage), by Character id.
     last_cause: BTreeMap<Id, model::BenchCause>,

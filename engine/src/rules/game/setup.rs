@@ -24,8 +24,49 @@ impl<'a> Game<'a> {
             }
         }
         self.no_to_hand();
+        self.give_first_marker();
         if self.table().prime_time() {
             return self.prime_time_setup();
+        }
+        self.place_special_spaces();
+        self.prepare_objectives_deck();
+        self.scenario_window(model::ScenarioWindow::BeforeDeployment, scenario::RuleCtx::default());
+        self.deploy_teams()?;
+        self.setup_projectiles();
+        Ok(())
+    }
+
+    /// The marker's first holder, once the teams are made. At 2 players the
+    /// Underdog: "both players add up their Character's Initiative values.
+    /// The player with the lowest total starts out as the Underdog"; "in
+    /// case of a tie, the Underdog token is assigned at random" (`000 §
+    /// Setup`, Step 6: the game's RNG).
+    /// At 3-4 players Prime Time (`001 § Preparations`, 4. Team Creation):
+    /// "the first player to choose a Character will be determined randomly"
+    /// (the roll of 3 orange dice, [`Game::roll_for_the_first_pick`]), the picks go
+    /// in snake order, and the marker goes to the last to pick: the first
+    /// picker when teams are of two ("Prime Time is the first and last to
+    /// pick"), the one to their right with teams of one (DeathMatch - Run 'N
+    /// Shoot!: "The last player to pick a Character receives the Prime Time
+    /// marker"); under `001 § Underdog` the Underdog marker by the lowest
+    /// combined Initiatives instead (docs/rulings.md R70).
+    fn give_first_marker(&mut self) {
+        if self.table().prime_time() {
+            if self.rule(OptionalRule::Underdog) {
+                self.underdog_after_team_creation();
+            } else {
+                let picks: usize = self.state.players.iter().map(|p| p.team.len()).sum();
+                let first = self.roll_for_the_first_pick();
+                let last = self.snake_picks(first, picks).last().copied().unwrap_or(first);
+                self.state.underdog = last;
+                let reason = if last == first {
+                    format!("{first} won the roll to pick first, and picked first and last")
+                } else {
+                    format!("{first} won the roll to pick first; {last} picked last")
+                };
+                self.emit(Event::PrimeTime { player: last, reason });
+            }
+            return;
         }
         // Underdog: the lower Initiative total; a tie is settled by the RNG (`000 § Setup`, Step 6).
         let totals: Vec<u32> = self
@@ -46,11 +87,71 @@ impl<'a> Game<'a> {
         };
         self.state.underdog = underdog;
         self.emit(Event::Underdog { player: underdog, reason });
-        self.place_special_spaces();
-        self.prepare_objectives_deck();
-        self.scenario_window(model::ScenarioWindow::BeforeDeployment, scenario::RuleCtx::default());
-        self.deploy_teams()?;
-        self.setup_projectiles();
+    }
+
+    /// Who picks first at Team Creation (`001 § Preparations`, 4. Team
+    /// Creation): "Each player rolls 3 orange dice, and the one who obtains
+    /// the most Successes will receive the Prime Time marker and choose
+    /// first. In case of a draw, only the players whose results are the same
+    /// will repeat the roll until establishing a single first player." Each
+    /// player rolls in seat order (a situation's forced `dice` are used
+    /// first), a line per roll; a Critical Success counts as one Success.
+    fn roll_for_the_first_pick(&mut self) -> PlayerId {
+        let mut rolling: Vec<PlayerId> = self.table().seats().collect();
+        if !self.content.dice.contains_key("orange") {
+            // No orange die loaded (a pack of its own dice): drawn at random.
+            return rolling[self.state.rng.random_range(0..rolling.len())];
+        }
+        let pool = model::Pool { dice: vec![Id::from("orange"); 3], symbols: Vec::new() };
+        // Each round of rolls leaves at least one player; a round where nobody
+        // is left out is rolled again. A bounded number of rounds keeps a die
+        // with no Success face (a mod's) from rolling for ever: the first
+        // player of those still tied is then first.
+        for _ in 0..64 {
+            let mut best = 0;
+            let mut results = Vec::with_capacity(rolling.len());
+            for p in &rolling {
+                let faces = self.roll_dice(&pool);
+                let successes = faces
+                    .iter()
+                    .flat_map(|(_, f)| f)
+                    .filter(|x| matches!(x, Symbol::Success | Symbol::CriticalSuccess))
+                    .count();
+                self.emit(Event::Log {
+                    text: format!(
+                        "{p} rolls 3 orange dice to pick first: {successes} Success{}",
+                        if successes == 1 { "" } else { "es" }
+                    ),
+                });
+                best = best.max(successes);
+                results.push((*p, successes));
+            }
+            rolling = results.into_iter().filter(|(_, n)| *n == best).map(|(p, _)| p).collect();
+            if rolling.len() == 1 || self.state.over {
+                break;
+            }
+        }
+        rolling[0]
+    }
+
+    /// Team Creation and the marker's first holder: a situation's `phase =
+    /// "team-creation"`. The Draft when the game plays it (`001 § Draft`,
+    /// [`Game::draft`]), then the marker ([`Game::give_first_marker`]: the
+    /// Underdog at 2 players, `000 § Setup`, Step 6; Prime Time at 3-4,
+    /// `001 § Preparations`, 4. Team Creation). Nothing else of the Setup
+    /// is played: no hands, no Special Spaces, no Deployment.
+    ///
+    /// # Errors
+    /// The Draft cannot be played (too few Characters), or a player has no
+    /// Character.
+    pub fn run_team_creation(&mut self) -> Result<()> {
+        if self.rule(OptionalRule::Draft) {
+            self.draft()?;
+        }
+        if let Some(p) = self.state.players.iter().position(|p| p.team.is_empty()) {
+            return Err(format!("player {} has no Character", p + 1));
+        }
+        self.give_first_marker();
         Ok(())
     }
 
@@ -100,38 +201,15 @@ impl<'a> Game<'a> {
         (0..picks).map(|k| snake[k % snake.len()]).collect()
     }
 
-    /// Prime Time's preparations from the marker on (`001 § Preparations`).
-    ///
-    /// The teams are the setup's: they stand for the picks of 4. Team
-    /// Creation. "The first player to choose a Character will be determined
-    /// randomly" (the roll of 3 orange dice, drawn with the game's RNG) and
-    /// picks in snake order; the marker goes to the last to pick: the first
-    /// picker when teams are of two ("Prime Time is the first and last to
-    /// pick"), the one to their right with teams of one (DeathMatch - Run 'N
-    /// Shoot!: "The last player to pick a Character receives the Prime Time
-    /// marker"). Then 7. Artifact Deployment (Special Spaces, the Scenario's
-    /// `before-deployment` rules) and 8. Team Deployment, in snake order from
-    /// Prime Time, in any Free space of a Deployment Zone that is neither the
-    /// Central Zone nor a Scoring Zone; or, when the Scenario lists
-    /// `deployment_zones` (one per player, in seat order), each player in
-    /// their own zone by its `deploy_in`, as at a 2-player table
-    /// (docs/rulings.md R46).
+    /// Prime Time's preparations after the marker ([`Game::give_first_marker`];
+    /// `001 § Preparations`): the hidden objectives' deal, 7. Artifact
+    /// Deployment (Special Spaces, the Scenario's `before-deployment` rules)
+    /// and 8. Team Deployment, in snake order from Prime Time, in any Free
+    /// space of a Deployment Zone that is neither the Central Zone nor a
+    /// Scoring Zone; or, when the Scenario lists `deployment_zones` (one per
+    /// player, in seat order), each player in their own zone by its
+    /// `deploy_in`, as at a 2-player table (docs/rulings.md R46).
     fn prime_time_setup(&mut self) -> Result<()> {
-        let n = self.table().len();
-        let picks: usize = self.state.players.iter().map(|p| p.team.len()).sum();
-        if self.rule(OptionalRule::Underdog) {
-            self.underdog_after_team_creation();
-        } else {
-            let first = PlayerId::seat(self.state.rng.random_range(0..n));
-            let last = self.snake_picks(first, picks).last().copied().unwrap_or(first);
-            self.state.underdog = last;
-            let reason = if last == first {
-                format!("{first} won the roll to pick first, and picked first and last")
-            } else {
-                format!("{first} won the roll to pick first; {last} picked last")
-            };
-            self.emit(Event::PrimeTime { player: last, reason });
-        }
         // Hidden objectives are dealt once the Teams are created (`001 §
         // Objective Cards (Additional Rule)`: "before advancing to step 5").
         if self.hidden_objectives() {
