@@ -59,7 +59,12 @@ pub(super) fn retrieve_no<const N: usize>(content: &Content, deck: &mut IdList<N
 }
 
 impl<'a> Game<'a> {
-    /// The Draft (`001 § Draft`): "build a deck with the Initiative cards of
+    /// The Draft (`001 § Draft`; at 2 players `000 § Setup`, Optional Rule:
+    /// Draft: "players take turns to pick a Character for their team from a
+    /// pool of all Characters. One randomly-chosen player picks a Character,
+    /// then the opponent picks a Character. Repeat until both players have a
+    /// four-Character team", which the same turn to the left gives, with
+    /// 000's decks of two Tactics per Character): "build a deck with the Initiative cards of
     /// every available Character" (the Scenario's `characters`, else every
     /// loaded Character); "Pick one of the
     /// players at random" (the game's RNG); that player "secretly picks one
@@ -112,7 +117,8 @@ impl<'a> Game<'a> {
         self.state.units = units;
         self.minion_cards = minion_cards;
         for (q, team) in picks.enumerate() {
-            let mut deck: IdList<16> = self.prime_time_deck(team).into();
+            let mut deck: IdList<16> =
+                if table.prime_time() { self.prime_time_deck(team).into() } else { self.two_player_deck(team).into() };
             if self.rule(OptionalRule::NoInHand) {
                 self.set_aside[q] = retrieve_no(self.content, &mut deck);
             }
@@ -122,6 +128,31 @@ impl<'a> Game<'a> {
             self.emit(Event::Drafted { player: q, characters: team.clone() });
         }
         Ok(())
+    }
+
+    /// `000 § Setup`, Step 4. Building the Tactics Deck, for a drafted
+    /// 2-player team: "choose two of each of your Character's Tactics and
+    /// shuffle them with the ten Standard Tactics" (the Standard Tactics
+    /// with their copies; the two of each Character drawn with the game's
+    /// RNG, as `GameSetup::random` draws them with its seed; all of them
+    /// when it has two or fewer).
+    fn two_player_deck(&mut self, team: &[Id]) -> Vec<Id> {
+        let mut deck = Vec::new();
+        for t in self.content.tactics.values().filter(|t| t.value.standard) {
+            deck.extend(std::iter::repeat_n(t.value.id, t.value.copies.max(1) as usize));
+        }
+        for c in team {
+            let mut own: Vec<Id> = self
+                .content
+                .tactics
+                .values()
+                .filter(|t| t.value.character.as_deref() == Some(c.as_str()))
+                .map(|t| t.value.id)
+                .collect();
+            shuffle(&mut own, &mut self.state.rng);
+            deck.extend(own.into_iter().take(2));
+        }
+        deck
     }
 
     /// `001 § Preparations`, 6. Tactics Deck Building: "taking the four

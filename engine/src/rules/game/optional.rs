@@ -36,9 +36,10 @@ pub enum OptionalRule {
     /// but Prime Time places both Initiative cards in the same position of
     /// both Running Orders.
     RunningOrderRestriction,
-    /// `001 § Draft`: the teams are drafted: from a random player, passing
-    /// to the left, each takes one Initiative card in turn until everyone
-    /// has their Characters.
+    /// `001 § Draft` (and at 2 players `000 § Setup`, Optional Rule: Draft):
+    /// the teams are drafted: from a random player, passing to the left,
+    /// each takes one Initiative card in turn until everyone has their
+    /// Characters.
     Draft,
     /// `001 § Sterling Forge` (Advanced Tactics Decks): Standard Tactics 009,
     /// 011, 012, 013, 016 and 017 may add only their die to any other
@@ -102,12 +103,15 @@ impl OptionalRule {
 
     /// The tables it is given for: every rule of `001 § Additional Rules` is
     /// a rule of Prime Time matches (3-4 players); the Running Order
-    /// restriction is given for "3 player matches" only. (Hidden objectives
+    /// restriction is given for "3 player matches" only; the Draft is also
+    /// 000's (`000 § Setup`, Optional Rule: Draft), so 2-4 players. (Hidden objectives
     /// pass cards "to the player to their left and ... to their right":
     /// docs/rulings.md R66.)
     pub const fn seats(self) -> std::ops::RangeInclusive<usize> {
         match self {
             OptionalRule::RunningOrderRestriction => 3..=3,
+            // `000 § Setup`, Optional Rule: Draft, and `001 § Draft`.
+            OptionalRule::Draft => 2..=4,
             _ => 3..=4,
         }
     }
