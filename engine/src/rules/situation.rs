@@ -240,6 +240,11 @@ pub enum Phase {
     /// `optional_rules` has `draft`): the Underdog at 2 players, Prime Time
     /// (or, under its rule, the Underdog) at 3-4.
     TeamCreation,
+    /// The whole Setup (`000 § Setup`; `001 § Preparations`): the Draft when
+    /// played, the starting hands from `decks` and the Mulligan, No! to
+    /// hand, the marker, Special Spaces, Running Projectiles, the Objectives
+    /// Deck and Team Deployment; every `[[character]]` without a `space`.
+    Setup,
 }
 
 impl Situation {
@@ -515,6 +520,7 @@ impl Situation {
             Phase::Planning => game.run_planning(),
             Phase::Deployment => game.run_deployment().map_err(SetupError::from)?,
             Phase::TeamCreation => game.run_team_creation().map_err(SetupError::from)?,
+            Phase::Setup => game.play_setup().map_err(SetupError::from)?,
         }
         let mut problems = Vec::new();
         let problem = |message: String| Problem { message, line: None };

@@ -389,11 +389,11 @@ impl<'a> Game<'a> {
             return Err(SetupError::at("/optional_rules", why));
         }
         let drafting = setup.optional_rules.contains(&crate::rules::game::OptionalRule::Draft);
-        if drafting && sit.phase != Phase::TeamCreation {
+        if drafting && !matches!(sit.phase, Phase::TeamCreation | Phase::Setup) {
             return Err(SetupError::at(
                 "/optional_rules",
-                "`draft` picks the teams at Team Creation (001 § Draft): only phase = \"team-creation\" plays it; \
-                 a situation of another phase names its Characters: leave it out",
+                "`draft` picks the teams at Team Creation (001 § Draft): only phase = \"team-creation\" or \"setup\" \
+                 plays it; a situation of another phase names its Characters: leave it out",
             ));
         }
         if drafting && !sit.character.is_empty() {
@@ -448,6 +448,9 @@ impl<'a> Game<'a> {
             g.state.players[p].deck = sit.decks.get(i).map(|d| d.as_slice().into()).unwrap_or_default();
             g.state.players[p].victory_points = sit.victory_points.get(i).copied().unwrap_or(0);
             g.state.players[p].frags = sit.frags.get(i).copied().unwrap_or(0);
+        }
+        if sit.phase == Phase::Setup {
+            g.retrieve_no_from_the_decks();
         }
         g.state.round = sit.round;
         let table = g.state.players.table();

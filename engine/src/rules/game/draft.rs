@@ -173,6 +173,20 @@ impl<'a> Game<'a> {
         deck
     }
 
+    /// No! in hand for decks given whole (a situation's `decks`, `phase =
+    /// "setup"`): "Before shuffling the Tactics deck, each player retrieves
+    /// their "No!" card" (`001 § No!`), when the game plays that rule.
+    pub(in crate::rules) fn retrieve_no_from_the_decks(&mut self) {
+        if !self.rule(OptionalRule::NoInHand) {
+            return;
+        }
+        for p in self.table().seats() {
+            let mut deck = std::mem::take(&mut self.state.players[p].deck);
+            self.set_aside[p] = retrieve_no(self.content, &mut deck);
+            self.state.players[p].deck = deck;
+        }
+    }
+
     /// No! in hand (`001 § No!`): "When all players have their initial deck
     /// (once the Mulligan step was resolved), they will add this Tactic to
     /// their hand."
