@@ -667,6 +667,7 @@ fn invictus_positions_set_the_boost_discard_inactive_tokens_and_revivals() {
         ),
         ("no-skill", base.replace("inactive = { accuracy = 1 }", "inactive = { luck = 1 }"), "`luck` is not a skill"),
         ("enemy", base.replace("inactive = { accuracy = 1 }", "revived_by = [\"apollo\"]"), "`apollo` is not an ally"),
+        ("past-the-end", base.replace("game = ", "turns_played = 4294967295\ngame = "), "past the 2000 turns"),
     ] {
         let file = dir.join(format!("{what}.toml"));
         std::fs::write(&file, text).unwrap();

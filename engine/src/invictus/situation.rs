@@ -352,6 +352,15 @@ impl Situation {
         }
         // Build a real game for its marketplace and RNG, then lay the position over it.
         let mut game = Game::for_situation(content, runtime, self.seed, controllers)?;
+        if self.turns_played >= game.max_turns {
+            return Err(SituationError::at(
+                "/turns_played",
+                format!(
+                    "`turns_played` {} is past the {} turns a game may last (the engine stops a game there)",
+                    self.turns_played, game.max_turns
+                ),
+            ));
+        }
         let mut players = Vec::new();
         for (s, sp) in self.player.iter().enumerate() {
             players.push(self.player_state(content, PlayerId::seat(s), sp)?);

@@ -72,7 +72,7 @@ pub struct Game<'a, 'c> {
     /// The entry of the attack frame the running effect writes to.
     effect_entry: Option<usize>,
     snapshots: Vec<(GameState, usize, Option<AttackFrame>)>,
-    max_turns: u32,
+    pub(crate) max_turns: u32,
     /// Decisions after which the game is stopped ([`MAX_DECISIONS_PER_GAME`]).
     max_decisions: usize,
     /// Whether a backstop stopped the game ([`Game::stop`]).
