@@ -34,10 +34,7 @@ impl SituationError {
     /// The key's byte range, line and column (from 1) in the situation's
     /// `text`, when the error names a key found there.
     pub fn locate(&self, text: &str) -> Option<(std::ops::Range<usize>, usize, usize)> {
-        let doc = crate::tomljson::parse(text).ok()?;
-        let span = doc.key_span(self.at.as_deref()?)?;
-        let (line, column) = crate::diag::line_column(text, span.start);
-        Some((span, line, column))
+        crate::rules::situation::locate_key(text, self.at.as_deref()?)
     }
 }
 

@@ -463,11 +463,18 @@ impl SetupError {
     /// Where the key is in the situation's text: its byte span, line and
     /// column (1-based), or `None` when the error names no key.
     pub fn locate(&self, text: &str) -> Option<(std::ops::Range<usize>, usize, usize)> {
-        let doc = crate::tomljson::parse(text).ok()?;
-        let span = doc.key_span(self.at.as_deref()?)?;
-        let (line, column) = crate::diag::line_column(text, span.start);
-        Some((span, line, column))
+        locate_key(text, self.at.as_deref()?)
     }
+}
+
+/// The byte range, line and column (from 1) of the key at JSON `pointer`
+/// (`/character/0/space`) in a situation file's TOML `text`, if it is there:
+/// where a setup error of either game points.
+pub(crate) fn locate_key(text: &str, pointer: &str) -> Option<(std::ops::Range<usize>, usize, usize)> {
+    let doc = crate::tomljson::parse(text).ok()?;
+    let span = doc.key_span(pointer)?;
+    let (line, column) = crate::diag::line_column(text, span.start);
+    Some((span, line, column))
 }
 
 impl From<String> for SetupError {
