@@ -264,8 +264,15 @@ fn every_writer_goes_through_the_atomic_writer() {
         ("tools/src/scaffold.rs", "arena new"),
     ] {
         let text = std::fs::read_to_string(root.join(file)).unwrap();
-        assert!(text.contains("write_atomically("), "{what} ({file}) does not write through write_atomically");
+        assert!(
+            text.contains("write_atomically(") || text.contains("stdio::write_output("),
+            "{what} ({file}) does not write through write_atomically"
+        );
     }
+    // `-` writes to standard output; every other path through the writer.
+    let stdio = std::fs::read_to_string(root.join("tools/src/stdio.rs")).unwrap();
+    let write_output = stdio.split("fn write_output(").nth(1).expect("stdio::write_output");
+    assert!(write_output.contains("crate::write_atomically(path, bytes)"), "{write_output}");
 }
 
 /// A FIFO at the path a command writes (or a link to one, as `/dev/stdout`
@@ -390,4 +397,171 @@ fn a_batch_of_one_game_says_one_game_and_its_seed() {
     assert!(invictus.stdout.contains("\n1 game: "), "{}", invictus.stdout);
     let two = arena_tests::arena(&["sim", "assault", "--games", "2", "--seed", "4"]);
     assert!(two.stdout.starts_with("2 games of first-game, seeds 4-5, "), "{}", two.stdout);
+}
+
+/// `-` as a FILE: standard input for every command that reads a file
+/// (`run`, `script`, `replay`, `render situation`, `render replay`, `sim
+/// merge`, `check --lockfile`), standard output for every one that writes
+/// one (`sim --replay`, `replay --upgrade --out`, `render --out`, `lock
+/// --output`), as POSIX utilities read it. (`serve --replay -` reads it
+/// the same way, before the viewer starts.)
+#[test]
+fn a_dash_is_standard_input_where_a_file_is_read_and_standard_output_where_one_is_written() {
+    use arena_tests::arena_with_stdin;
+    std::env::set_current_dir(tests_dir()).unwrap();
+    // run: the same narrative from the file and from standard input.
+    let file = "situations/001-simple-roll-example.toml";
+    let from_file = arena(&["run", file]);
+    let piped = arena_with_stdin(&["run", "-"], std::fs::read(file).unwrap());
+    assert_eq!(from_file.code, 0, "{}", from_file.stderr);
+    assert_eq!((piped.code, &piped.stdout), (0, &from_file.stdout), "{}", piped.stderr);
+    // A bad situation on standard input is named `<stdin>`, at its line.
+    let bad = arena_with_stdin(&["run", "-"], "scenario = \"assault\"\nactive = 3\n");
+    assert_eq!(bad.code, 1, "{}", bad.stderr);
+    assert!(bad.stderr.contains("<stdin>:2:"), "{}", bad.stderr);
+    // script
+    let script = arena_with_stdin(&["script", "-", "--pack", "../content"], "return 40 + 2");
+    assert_eq!(script.code, 0, "{}", script.stderr);
+    assert!(script.stdout.contains("result: 42"), "{}", script.stdout);
+
+    // sim --replay -: the replay is stdout, the narrative stderr; replay -
+    // reads it back; render replay - draws it.
+    let sim = arena(&["sim", "first-game", "--pack", "../content", "--seed", "4", "--replay", "-"]);
+    assert_eq!(sim.code, 0, "{}", sim.stderr);
+    let replay: Value = serde_json::from_str(&sim.stdout).expect("stdout is the replay file");
+    assert_eq!(replay["seed"], 4);
+    assert!(sim.stderr.contains("Round 1"), "the narrative is on stderr: {}", sim.stderr);
+    let again = arena_with_stdin(&["replay", "-", "--pack", "../content"], sim.stdout.clone());
+    assert_eq!(again.code, 0, "{}", again.stderr);
+    assert!(again.stdout.contains("replay ok"), "{}", again.stdout);
+    let upgraded = arena_with_stdin(&["replay", "-", "--pack", "../content", "--upgrade"], sim.stdout.clone());
+    assert_eq!(upgraded.code, 0, "{}", upgraded.stderr);
+    let v: Value =
+        serde_json::from_str(upgraded.stdout.split("replay ok").nth(1).and_then(|s| s.split_once('\n')).unwrap().1)
+            .expect("the upgraded file follows on stdout");
+    assert_eq!(v["seed"], 4);
+    let drawn = arena_with_stdin(&["render", "replay", "-", "--pack", "../content", "--out", "-"], sim.stdout.clone());
+    assert_eq!(drawn.code, 0, "{}", drawn.stderr);
+    assert!(drawn.stdout.starts_with("<svg"), "{}", &drawn.stdout[..drawn.stdout.len().min(200)]);
+    let position = arena_with_stdin(&["render", "situation", "-", "--format", "text"], std::fs::read(file).unwrap());
+    assert_eq!(position.code, 0, "{}", position.stderr);
+    assert!(position.stdout.contains("parvati"), "{}", position.stdout);
+
+    // lock --output - and check --locked --lockfile -.
+    let lock = arena(&["lock", "../content", "--output", "-"]);
+    assert_eq!(lock.code, 0, "{}", lock.stderr);
+    assert!(lock.stdout.contains("aristeia-core"), "{}", lock.stdout);
+    let locked = arena_with_stdin(&["check", "../content", "--locked", "--lockfile", "-"], lock.stdout.clone());
+    assert_eq!(locked.code, 0, "{}{}", locked.stdout, locked.stderr);
+    let stale = lock.stdout.replacen("aristeia-core", "aristeia-kore", 1);
+    let unlocked = arena_with_stdin(&["check", "../content", "--locked", "--lockfile", "-"], stale);
+    assert_eq!(unlocked.code, 1, "{}{}", unlocked.stdout, unlocked.stderr);
+
+    // sim merge: one shard from standard input, one from a file; a second `-` is refused.
+    let dir = tempfile::tempdir().unwrap();
+    let shard = |i: &str| {
+        let r = arena(&[
+            "sim",
+            "first-game",
+            "--pack",
+            "../content",
+            "--games",
+            "2",
+            "--jobs",
+            "1",
+            "--shard",
+            i,
+            "--format",
+            "json",
+        ]);
+        assert!(r.code <= 1, "{}", r.stderr);
+        r.stdout
+    };
+    let second = dir.path().join("2.json");
+    std::fs::write(&second, shard("2/2")).unwrap();
+    let merged =
+        arena_with_stdin(&["sim", "merge", "-", second.to_str().unwrap(), "--pack", "../content"], shard("1/2"));
+    assert!(merged.code <= 1, "{}", merged.stderr);
+    assert!(merged.stdout.contains("2 games"), "{}", merged.stdout);
+    let twice = arena_with_stdin(&["sim", "merge", "-", "-", "--pack", "../content"], shard("1/2"));
+    assert_eq!(twice.code, 2, "{}", twice.stderr);
+    assert!(twice.stderr.contains("standard input was read already"), "{}", twice.stderr);
+}
+
+/// Every JSON document a command prints starts with `"version"` and says
+/// its `"kind"` (docs/json.md), `run` and `script` included.
+#[test]
+fn run_script_and_ladder_json_carry_a_version_and_a_kind() {
+    std::env::set_current_dir(tests_dir()).unwrap();
+    let cases: [(&[&str], &str); 4] = [
+        (&["run", "situations/001-simple-roll-example.toml", "--format", "json"], "situation"),
+        (&["run", "situations/001-simple-roll-example.toml", "--state", "--format", "json"], "situation"),
+        (&["script", "fixtures/scripts/frostbite.lua", "--pack", "../content", "--format", "json"], "script"),
+        (
+            &[
+                "ladder",
+                "first-game",
+                "--pack",
+                "../content",
+                "--players",
+                "random,greedy",
+                "--games",
+                "1",
+                "--format",
+                "json",
+            ],
+            "ladder",
+        ),
+    ];
+    for (args, kind) in cases {
+        let run = arena(args);
+        assert!(run.code <= 1, "{args:?}: {}", run.stderr);
+        let v: Value = serde_json::from_str(&run.stdout).unwrap_or_else(|e| panic!("{args:?}: {e}\n{}", run.stdout));
+        assert_eq!(v.as_object().unwrap().keys().next().map(String::as_str), Some("version"), "{args:?}");
+        assert_eq!((&v["version"], &v["kind"]), (&Value::from(1), &Value::from(kind)), "{args:?}");
+    }
+}
+
+/// An id that no loaded pack defines is a usage error, exit 2, in every
+/// command that takes one (arena(1) EXIT STATUS).
+#[test]
+fn an_unknown_id_exits_2_in_every_command_that_takes_one() {
+    std::env::set_current_dir(tests_dir()).unwrap();
+    let cases: [&[&str]; 7] = [
+        &["show", "character:hanibal", "../content"],
+        &["render", "map", "hexadome-z", "--pack", "../content"],
+        &["sim", "asault", "--pack", "../content"],
+        &["ladder", "asault", "--pack", "../content"],
+        &["sim", "invictus", "--pack", "../content", "--gods", "zues,hera,hades,ares"],
+        &["sim", "asault", "--pack", "../content", "--games", "2"],
+        &["diff", "--base", "../content", "--with", "no-such-pack"],
+    ];
+    for args in cases {
+        let run = arena(args);
+        assert_eq!(run.code, 2, "{args:?}: {}{}", run.stdout, run.stderr);
+        assert!(run.stderr.starts_with("error"), "{args:?}: {}", run.stderr);
+    }
+}
+
+/// The man page reads as plain text (no Markdown code marks) and has the
+/// sections a man page is expected to have beside clap's.
+#[test]
+fn the_man_page_has_exit_status_environment_files_and_examples_without_markdown() {
+    let run = arena(&["man"]);
+    assert_eq!(run.code, 0, "{}", run.stderr);
+    let text = groff_reads(&run.stdout);
+    for heading in ["EXIT STATUS", "ENVIRONMENT", "FILES", "EXAMPLES"] {
+        assert!(text.contains(&format!("\n{heading}\n")), "no {heading} in\n{text}");
+    }
+    for name in ["NO_COLOR", "CLICOLOR_FORCE", "FORCE_COLOR", "TERM", "XDG_CACHE_HOME", "arena.lock"] {
+        assert!(text.contains(name), "{name} not in\n{text}");
+    }
+    assert!(text.contains("arena sim assault --replay - | arena replay -"), "{text}");
+    let dir = tempfile::tempdir().unwrap();
+    let run = arena(&["man", "--out-dir", dir.path().to_str().unwrap()]);
+    assert_eq!(run.code, 0, "{}", run.stderr);
+    for page in std::fs::read_dir(dir.path()).unwrap() {
+        let page = std::fs::read_to_string(page.unwrap().path()).unwrap();
+        assert!(!groff_reads(&page).contains('`'), "a Markdown code mark in\n{page}");
+    }
 }

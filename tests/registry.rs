@@ -47,7 +47,8 @@ fn a_name_on_the_command_line_finds_its_game_in_the_registry() {
     assert_eq!(sim::game_of_situation("game = \"invictus\"\nturns = 1\n").unwrap().name(), "invictus");
     assert_eq!(sim::game_of_situation("scenario = \"assault\"\n").unwrap().name(), "aristeia");
     let unknown = sim::game_of_situation("game = \"chess\"\n").err().unwrap();
-    assert!(unknown.contains("aristeia, invictus"), "{unknown}");
+    assert!(unknown.message.contains("aristeia, invictus"), "{unknown}");
+    assert_eq!(unknown.at, Some((1, 1)), "at the `game` key");
     // Each game's batch kind is its own.
     let kinds: std::collections::BTreeSet<&str> = GAMES.iter().map(|g| g.batch_kind()).collect();
     assert_eq!(kinds.len(), GAMES.len());

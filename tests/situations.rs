@@ -748,3 +748,144 @@ fn an_unanswered_decision_names_the_player_asked_in_both_games() {
     assert!(run.stderr.contains("no answer left for \"Deploy where?\" (player 1)"), "{}", run.stderr);
     std::fs::remove_dir_all(&dir).ok();
 }
+
+/// An Invictus player's numbers are within what the game allows, or refused
+/// at their key: HP from 0 to the god's maximum (0 with `defeated = true`
+/// only, `003 § Revival and Defeat`), Stamina from 0 to 24 (`003 §
+/// Elixir`), a team one of the seats'. (A health of -10 was played as a
+/// defeat and the situation passed; 1,000 HP of 150 printed `1000/150 HP`.)
+#[test]
+fn invictus_player_numbers_out_of_range_are_refused_at_their_key() {
+    let dir = tempfile::tempdir().unwrap();
+    let packs = tests_dir().join("../content/invictus");
+    let position = |athena: &str| {
+        format!(
+            "game = \"invictus\"\npacks = [{packs:?}]\nturns = 1\n\n[[player]]\ngod = \"athena\"\n{athena}\n\n[[player]]\ngod = \"apollo\"\nteam = 1\n"
+        )
+    };
+    let cases = [
+        ("negative-health.toml", "team = 0\nhealth = -10", "8:1", "athena: -10 HP: a god has from 0 to its 150 HP"),
+        (
+            "health-over-the-maximum.toml",
+            "team = 0\nhealth = 1000",
+            "8:1",
+            "athena: 1000 HP: a god has from 0 to its 150 HP",
+        ),
+        (
+            "zero-health-not-defeated.toml",
+            "team = 0\nhealth = 0",
+            "8:1",
+            "a god at 0 HP is defeated: add `defeated = true`",
+        ),
+        ("defeated-at-full-health.toml", "team = 0\ndefeated = true", "8:1", "defeated at full HP: give `health = 0`"),
+        (
+            "negative-stamina.toml",
+            "team = 0\nstamina = -3",
+            "8:1",
+            "athena: -3 Stamina: a god has from 0 to 24 Stamina",
+        ),
+        (
+            "stamina-past-the-elixir.toml",
+            "team = 0\nstamina = 9999999",
+            "8:1",
+            "9999999 Stamina: a god has from 0 to 24",
+        ),
+        ("team-past-the-seats.toml", "team = 7", "7:1", "athena: team 7 of 2 players: teams are numbered from 0"),
+    ];
+    for (file, athena, ..) in &cases {
+        std::fs::write(dir.path().join(file), position(athena)).unwrap();
+    }
+    let cases: Vec<(&str, &str, &str)> = cases.iter().map(|(f, _, at, m)| (*f, *at, *m)).collect();
+    check_setup_errors(dir.path(), &cases);
+    // A defeated god at 0 HP is a position a situation may give.
+    std::fs::write(dir.path().join("defeated.toml"), position("team = 0\nhealth = 0\ndefeated = true")).unwrap();
+    let run = arena(&["run", dir.path().join("defeated.toml").to_str().unwrap(), "--state"]);
+    assert!(!run.stderr.contains("HP:"), "{}", run.stderr);
+}
+
+/// A situation file that does not read as its game's TOML is said at
+/// FILE:LINE:COLUMN in a situation's words, in both games: the nearest key
+/// or value to a misspelt one, numbers by their range (not Rust's `u8`),
+/// `imposed_by`'s two forms, a number past 64 bits at its place (it was read
+/// as an Aristeia! file and said "unknown field `boost_deck`").
+#[test]
+fn a_situation_that_does_not_read_is_said_at_its_line_in_its_own_words() {
+    let dir = tempfile::tempdir().unwrap();
+    let invictus =
+        "game = \"invictus\"\nturns = 1\nboost_deck = [\"godlike:omega\"]\n\n[[player]]\ngod = \"athena\"\nteam = 0\n";
+    let aristeia =
+        "scenario = \"assault\"\nactive = \"parvati\"\n\n[[character]]\nid = \"parvati\"\nplayer = 1\nspace = [0, 0]\n";
+    let cases = [
+        (
+            "misspelt-key.toml",
+            format!("{invictus}helth = 120\n"),
+            "8:1",
+            "unknown key `helth` (did you mean `health`?)",
+        ),
+        (
+            "number-past-64-bits.toml",
+            format!("{invictus}health = 18446744073709551616\n"),
+            "8:10",
+            "`18446744073709551616` is too large",
+        ),
+        (
+            "float-health.toml",
+            format!("{invictus}health = 120.0\n"),
+            "8:10",
+            "expected a whole number from -2147483648 to 2147483647",
+        ),
+        ("negative-team.toml", invictus.replace("team = 0", "team = -1"), "7:8", "expected a whole number from 0"),
+        (
+            "aristeia-phase.toml",
+            format!("phase = \"planning\"\n{invictus}"),
+            "1:9",
+            "unknown value `planning`; the values allowed here: turn, turn-start, setup",
+        ),
+        (
+            "phase-spelt-with-underscore.toml",
+            format!("phase = \"team_creation\"\n{aristeia}"),
+            "1:9",
+            "unknown value `team_creation` (did you mean `team-creation`?)",
+        ),
+        ("float-damage.toml", format!("{aristeia}damage = 2.0\n"), "8:10", "expected a whole number from 0 to 255"),
+        (
+            "imposed-by-a-number.toml",
+            format!("{aristeia}states = [\"burning\"]\nimposed_by = {{ burning = 3 }}\n"),
+            "9:26",
+            "each State of `imposed_by` takes one Character (`imposed_by = { burning = \"gata\" }`) or a list",
+        ),
+        ("missing-scenario.toml", String::new(), "1:1", "missing key `scenario`"),
+        (
+            "unknown-game.toml",
+            "game = \"invictas\"\n".into(),
+            "1:1",
+            "`game = \"invictas\"` is no game arena plays: aristeia, invictus (did you mean `invictus`?)",
+        ),
+    ];
+    for (file, text, ..) in &cases {
+        std::fs::write(dir.path().join(file), text).unwrap();
+    }
+    let cases: Vec<(&str, &str, &str)> = cases.iter().map(|(f, _, at, m)| (*f, *at, *m)).collect();
+    check_setup_errors(dir.path(), &cases);
+}
+
+/// After a Decision the situation does not answer (no answer left, or one
+/// that is not an option), the game goes on from a stand-in answer; the
+/// narrative stops where that came, and `expect` is matched only up to it
+/// (an Invictus turn printed "athena completes the turn" after a wrong answer).
+#[test]
+fn an_unanswered_decision_ends_the_narrative_where_it_was_asked() {
+    let dir = tempfile::tempdir().unwrap();
+    let text = std::fs::read_to_string(tests_dir().join("situations-invictus/turns-pass-clockwise.toml"))
+        .unwrap()
+        .replace("attack apollo with xiphos\"]", "attack apolo with xiphos\"]")
+        .replace("../../content/invictus", tests_dir().join("../content/invictus").to_str().unwrap())
+        .replace("absent = [\"turn 3\"]", "absent = [\"completes the turn\"]");
+    let file = dir.path().join("wrong-answer.toml");
+    std::fs::write(&file, text).unwrap();
+    let run = arena(&["run", file.to_str().unwrap()]);
+    assert_eq!(run.code, 1, "{}", run.stderr);
+    assert_eq!(run.stdout.trim_end(), "turn 1: athena", "{}", run.stdout);
+    assert!(run.stderr.contains("`attack apolo with xiphos` is not an option"), "{}", run.stderr);
+    assert!(!run.stderr.contains("`absent` forbids"), "{}", run.stderr);
+}

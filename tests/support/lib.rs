@@ -28,6 +28,19 @@ pub fn arena(args: &[&str]) -> Run {
     }
 }
 
+/// [`arena`], with `stdin` as its standard input (what a FILE of `-` reads).
+pub fn arena_with_stdin(args: &[&str], stdin: impl Into<Vec<u8>>) -> Run {
+    let mut out = Vec::new();
+    let mut err = Vec::new();
+    let argv: Vec<&str> = std::iter::once("arena").chain(args.iter().copied()).collect();
+    let code = arena::run_with_stdin(argv, std::io::Cursor::new(stdin.into()), &mut out, &mut err);
+    Run {
+        code,
+        stdout: String::from_utf8(out).expect("stdout is UTF-8"),
+        stderr: String::from_utf8(err).expect("stderr is UTF-8"),
+    }
+}
+
 /// The `tests/` folder (the integration tests run with it as their current folder).
 pub fn tests_dir() -> PathBuf {
     PathBuf::from(env!("CARGO_MANIFEST_DIR"))

@@ -21,7 +21,8 @@ pub(crate) enum SimCommand {
 
 #[derive(clap::Args, Debug)]
 pub(crate) struct MergeArgs {
-    /// The shards' reports (`arena sim ... --shard I/N --format json > FILE`), in any order.
+    /// The shards' reports (`arena sim ... --shard I/N --format json > FILE`),
+    /// in any order; one of them may be `-`, standard input.
     #[arg(required = true, value_name = "FILES")]
     files: Vec<PathBuf>,
     /// Packs to load (for the content hash check and the per-Character rows). Default: the bundled ones.
@@ -159,9 +160,9 @@ const ENVELOPE: [&str; 12] = [
     "paired",
 ];
 
-fn read_shard(path: &std::path::Path) -> Result<ShardFile, String> {
+fn read_shard(path: &std::path::Path, stdin: &crate::Stdin) -> Result<ShardFile, String> {
     // At most 64 MiB, as `run` and `replay` read (`/dev/zero` fails at once).
-    let text = arena_engine::read::read_text_limited(path, arena_engine::read::MAX_TOOL_FILE).map_err(|e| {
+    let text = stdin.read_text_limited(path, arena_engine::read::MAX_TOOL_FILE).map_err(|e| {
         if e.contains(" is larger than ") {
             format!(
                 "{e} (a shard's list of games is about 1 KiB a game: play more, smaller shards, or add --without-games)"
@@ -171,22 +172,24 @@ fn read_shard(path: &std::path::Path) -> Result<ShardFile, String> {
         }
     })?;
     let json: serde_json::Value =
-        serde_json::from_str(&text).map_err(|e| format!("{}: not a JSON report: {e}", path.display()))?;
+        serde_json::from_str(&text).map_err(|e| format!("{}: not a JSON report: {e}", crate::stdio::name(path)))?;
     let kind = json["kind"].as_str().unwrap_or_default();
     // A comparison's shard holds the changed packs' Aristeia! batch.
     let game = if kind == super::compare::KIND { Some(&AristeiaRules as &dyn Rules) } else { game_of_batch(kind) };
     let Some(rules) = game else {
-        return Err(format!("{}: not the JSON of `arena sim --games N --format json`", path.display()));
+        return Err(format!("{}: not the JSON of `arena sim --games N --format json`", crate::stdio::name(path)));
     };
     let s = &json["shard"];
     let (Some(index), Some(count), Some(first_seed), Some(games)) =
         (s["index"].as_u64(), s["count"].as_u64(), s["first_seed"].as_u64(), s["games"].as_u64())
     else {
-        return Err(format!("{}: not a shard's report (run `arena sim` with --shard I/N)", path.display()));
+        return Err(format!("{}: not a shard's report (run `arena sim` with --shard I/N)", crate::stdio::name(path)));
     };
-    let shard = format!("{index}/{count}").parse::<Shard>().map_err(|e| format!("{}: {e}", path.display()))?;
-    let tally =
-        rules.read_tally(&json["tally"]).map_err(|e| format!("{}: its `tally` does not read: {e}", path.display()))?;
+    let shard =
+        format!("{index}/{count}").parse::<Shard>().map_err(|e| format!("{}: {e}", crate::stdio::name(path)))?;
+    let tally = rules
+        .read_tally(&json["tally"])
+        .map_err(|e| format!("{}: its `tally` does not read: {e}", crate::stdio::name(path)))?;
     Ok(ShardFile { path: path.to_path_buf(), json, shard, first_seed, games, rules, tally })
 }
 
@@ -284,7 +287,7 @@ fn check_shards(mut shards: Vec<ShardFile>, content_hash: &str) -> Result<Vec<Sh
 pub(crate) fn merge(args: MergeArgs, ui: &Ui, stdout: &mut dyn Write, stderr: &mut dyn Write) -> anyhow::Result<Exit> {
     let mut shards = Vec::new();
     for f in &args.files {
-        match read_shard(f) {
+        match read_shard(f, ui.stdin) {
             Ok(s) => shards.push(s),
             Err(e) => {
                 writeln!(stderr, "error: {e}")?;

@@ -78,9 +78,9 @@ pub(super) fn check(args: CheckArgs, ui: &Ui, stdout: &mut dyn Write, stderr: &m
     if args.locked {
         // At most 64 MiB, as for every file the tool reads whole (`/dev/zero`
         // fails at once); a lockfile that exists but cannot be read is said so.
-        match arena_engine::read::read_text_limited(&args.lockfile, arena_engine::read::MAX_TOOL_FILE) {
+        match ui.stdin.read_text_limited(&args.lockfile, arena_engine::read::MAX_TOOL_FILE) {
             Ok(text) => loaded.diagnostics.extend(arena_engine::lock::check(&loaded, Some(&text), &args.lockfile)),
-            Err(_) if !args.lockfile.exists() => {
+            Err(_) if !crate::stdio::is_dash(&args.lockfile) && !args.lockfile.exists() => {
                 loaded.diagnostics.extend(arena_engine::lock::check(&loaded, None, &args.lockfile))
             }
             // Unreadable (a folder, too large, not UTF-8): an IO failure, exit 2.
@@ -183,7 +183,14 @@ pub(super) fn lock(args: LockArgs, ui: &Ui, stdout: &mut dyn Write, stderr: &mut
         writeln!(stderr, "the packs have errors: nothing written")?;
         return Ok(1);
     }
-    write_atomically(&args.output, arena_engine::lock::lockfile(&loaded).as_bytes())?;
-    writeln!(stdout, "wrote {} ({} packs)", args.output.display(), loaded.packs.len())?;
+    // `-`: the lockfile is standard output, and the note goes to stderr.
+    crate::stdio::write_output(&args.output, arena_engine::lock::lockfile(&loaded).as_bytes(), stdout)?;
+    if crate::stdio::is_dash(&args.output) {
+        if !ui.quiet() {
+            writeln!(stderr, "wrote the lockfile to standard output ({} packs)", loaded.packs.len())?;
+        }
+    } else {
+        writeln!(stdout, "wrote {} ({} packs)", args.output.display(), loaded.packs.len())?;
+    }
     Ok(0)
 }

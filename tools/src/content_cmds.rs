@@ -71,7 +71,8 @@ pub fn show(args: ShowArgs, ui: &Ui, stdout: &mut dyn Write, stderr: &mut dyn Wr
         let hint =
             load::suggest(&args.reference, &known).map(|s| format!(" (did you mean `{s}`?)")).unwrap_or_default();
         writeln!(stderr, "error: no loaded pack defines `{}`{hint}", args.reference)?;
-        return Ok(1);
+        // An unknown id is a usage error, 2, in every command (docs/cli.md § Exit codes).
+        return Ok(2);
     };
     let (kind, id) = args.reference.split_once(':').unwrap_or_default();
     let origin = arena_engine::model::Kind::from_key(kind).and_then(|k| loaded.content.origin(k, id)).cloned();

@@ -16,6 +16,8 @@ mod render;
 mod replay;
 mod scaffold;
 pub mod serve;
+mod stdio;
+pub use stdio::Stdin;
 
 use anyhow::Context;
 use arena_engine::diag::{self, Code, Diagnostic, Severity};
@@ -42,8 +44,9 @@ pub const JSON_VERSION: u32 = 1;
 struct Cli {
     #[command(subcommand)]
     command: Command,
-    /// Colour: `auto` (when the output is a terminal and `NO_COLOR` is unset or
-    /// empty), `always` or `never`.
+    /// Colour: `auto` (at a terminal whose `TERM` is not `dumb`; `NO_COLOR` or
+    /// `CLICOLOR=0` turn it off, `CLICOLOR_FORCE` or `FORCE_COLOR` on, even
+    /// into a pipe), `always` or `never`.
     #[arg(long, global = true, value_enum, default_value_t = ColorChoice::Auto)]
     color: ColorChoice,
     /// Print less: no progress bar and no notes or status lines on stderr;
@@ -56,16 +59,19 @@ struct Cli {
     verbose: u8,
 }
 
-/// The global options every command honours: colour and how much to print.
+/// The global options every command honours: colour and how much to print;
+/// and the run's standard input, which a FILE of `-` reads (`stdio`).
 #[derive(Debug, Clone, Copy)]
-pub(crate) struct Ui {
+pub(crate) struct Ui<'a> {
     /// `--color`.
     pub(crate) color: ColorChoice,
     /// -1 with `--quiet`, 0 by default, one more per `-v`.
     pub(crate) verbosity: i8,
+    /// Standard input, for a FILE of `-`.
+    pub(crate) stdin: &'a Stdin,
 }
 
-impl Ui {
+impl Ui<'_> {
     /// Whether to colour what goes to stderr.
     pub(crate) fn color(&self) -> bool {
         use_color(self.color)
@@ -116,8 +122,15 @@ enum Command {
     /// from both sides, and print win rates with 95% intervals, ratings
     /// (Bradley-Terry) and core seconds a game (docs/players.md).
     Ladder(ladder::LadderArgs),
-    /// Play one Activation from a situation file (a position, forced dice,
-    /// answers) and print what happens (exit 1 on a missing answer or a failed effect).
+    /// Play a situation file (docs/situations.md) and print what happens: a
+    /// moment of either game set up as written (an Aristeia! Activation, end
+    /// of Round, Planning, Deployment, Team Creation or setup; an Invictus
+    /// turn or setup), with its forced dice and answers.
+    ///
+    /// Exit 1 when it goes otherwise than written: an answer missing, left
+    /// over or not an option, an `expect` line unmet or an `absent` line met,
+    /// a failed effect, or a file that does not read or set up (said at
+    /// FILE:LINE:COLUMN); 2 when the file cannot be read.
     Run(RunArgs),
     /// Print an entry's effective form (patches applied) and where each patched
     /// field was set, with what it replaced.
@@ -186,7 +199,7 @@ struct CheckArgs {
     /// Fail if the packs differ from the lockfile (`arena lock` writes it).
     #[arg(long)]
     locked: bool,
-    /// The lockfile for --locked.
+    /// The lockfile for --locked (`-`: read it from standard input).
     #[arg(long, value_name = "FILE", default_value = "arena.lock")]
     lockfile: PathBuf,
     /// The repository root: `--format github` and `sarif` give paths relative
@@ -217,14 +230,14 @@ struct LockArgs {
     /// The same as a PATH: `--pack` spells packs the same way for every command.
     #[arg(long = "pack", value_name = "PATH")]
     pack: Vec<PathBuf>,
-    /// Where to write the lockfile.
+    /// Where to write the lockfile (`-`: standard output).
     #[arg(long, value_name = "FILE", default_value = "arena.lock")]
     output: PathBuf,
 }
 
 #[derive(clap::Args, Debug)]
 struct ScriptArgs {
-    /// The Lua file.
+    /// The Lua file (`-`: standard input).
     file: PathBuf,
     /// Packs whose content the script may query (`game:character_card`...). Default: the bundled ones.
     #[arg(long = "pack", value_name = "PATH")]
@@ -308,7 +321,8 @@ struct SimArgs {
     #[arg(long, value_parser = clap::builder::RangedU64ValueParser::<usize>::new().range(1..))]
     jobs: Option<usize>,
     /// Write a replay file of the game (format 2: game, content hash, packs,
-    /// setup, seed, answers, events; `arena replay FILE` checks it).
+    /// setup, seed, answers, events; `arena replay FILE` checks it). `-`:
+    /// the replay is standard output, and the game's narrative (or JSON) goes to stderr.
     #[arg(long, value_name = "FILE")]
     replay: Option<PathBuf>,
     /// Random teams from every loaded Character, drawn from the seed (with
@@ -359,9 +373,11 @@ fn parse_optional_rule(s: &str) -> Result<arena_engine::rules::game::OptionalRul
 
 #[derive(clap::Args, Debug)]
 struct RunArgs {
-    /// The situation file (TOML; see docs/situations.md).
+    /// The situation file (TOML; see docs/situations.md). `-`: standard
+    /// input (its `packs` are then relative to the current folder).
     file: PathBuf,
-    /// Packs to load. Default: the bundled ones.
+    /// Packs to load. Default: the situation's own `packs` (relative to its
+    /// file), else the bundled ones.
     #[arg(long = "pack", value_name = "PATH")]
     packs: Vec<PathBuf>,
     /// Output format: the narrative or the events as JSON.
@@ -499,12 +515,27 @@ pub(crate) enum ColorChoice {
 }
 
 /// Run the CLI with `args` (the first is the program name), writing to `out` and
-/// `err`. Returns the exit code.
+/// `err`, a FILE of `-` reading the process's standard input. Returns the exit code.
 pub fn run<I, T>(args: I, out: &mut dyn Write, err: &mut dyn Write) -> Exit
 where
     I: IntoIterator<Item = T>,
     T: Into<std::ffi::OsString> + Clone,
 {
+    run_with_stdin(args, std::io::stdin(), out, err)
+}
+
+/// [`run`], a FILE of `-` reading `stdin` instead (read only if some FILE is `-`).
+pub fn run_with_stdin<I, T>(
+    args: I,
+    stdin: impl std::io::Read + Send + 'static,
+    out: &mut dyn Write,
+    err: &mut dyn Write,
+) -> Exit
+where
+    I: IntoIterator<Item = T>,
+    T: Into<std::ffi::OsString> + Clone,
+{
+    let stdin = Stdin::new(stdin);
     let args: Vec<std::ffi::OsString> = args.into_iter().map(Into::into).collect();
     let cli = match Cli::try_parse_from(&args) {
         Ok(cli) => cli,
@@ -519,7 +550,7 @@ where
             return code;
         }
     };
-    let ui = Ui { color: cli.color, verbosity: if cli.quiet { -1 } else { cli.verbose.min(100) as i8 } };
+    let ui = Ui { color: cli.color, verbosity: if cli.quiet { -1 } else { cli.verbose.min(100) as i8 }, stdin: &stdin };
     let result = match cli.command {
         Command::Check(args) => check(args, &ui, out, err),
         Command::Generate(args) => generate(args, out, err),
@@ -555,8 +586,8 @@ where
     }
 }
 
-/// Whether to colour stderr: `always`, `never`, or (`auto`) when stderr is a
-/// terminal and `NO_COLOR` is unset or empty (no-color.org).
+/// Whether to colour stderr: `always`, `never`, or (`auto`) as [`auto_color`]
+/// says for stderr.
 pub(crate) fn use_color(choice: ColorChoice) -> bool {
     color_for(choice, err_is_terminal())
 }
@@ -565,8 +596,28 @@ fn color_for(choice: ColorChoice, terminal: bool) -> bool {
     match choice {
         ColorChoice::Always => true,
         ColorChoice::Never => false,
-        ColorChoice::Auto => terminal && std::env::var_os("NO_COLOR").is_none_or(|v| v.is_empty()),
+        ColorChoice::Auto => auto_color(terminal),
     }
+}
+
+/// `--color auto`, from the environment (read by `anstyle-query`), in this
+/// order: `NO_COLOR` set and not empty: no colour (no-color.org);
+/// `CLICOLOR_FORCE` set and not `0`, or `FORCE_COLOR` set and not `0` or
+/// `false`: colour, even into a pipe; `CLICOLOR=0`: no colour
+/// (bixense.com/clicolors); else colour when the stream is a terminal and
+/// `TERM` is set and not `dumb`.
+fn auto_color(terminal: bool) -> bool {
+    if anstyle_query::no_color() {
+        return false;
+    }
+    let force_color = std::env::var_os("FORCE_COLOR").is_some_and(|v| v != "0" && v != "false");
+    if anstyle_query::clicolor_force() || force_color {
+        return true;
+    }
+    if anstyle_query::clicolor() == Some(false) {
+        return false;
+    }
+    terminal && anstyle_query::term_supports_color()
 }
 
 /// The last `--color X` / `--color=X` among arguments that did not parse (`auto` if none or unknown).
@@ -606,12 +657,20 @@ fn completions(args: CompletionsArgs, stdout: &mut dyn Write) -> anyhow::Result<
     Ok(0)
 }
 
-/// `arena man`: the man page clap_mangen generates from the CLI's definitions.
+/// `arena man`: the man page clap_mangen generates from the CLI's
+/// definitions, read as plain text (the doc comments' Markdown code marks
+/// dropped: [`render_man_page`]), and `arena(1)` with the sections clap has
+/// no place for ([`MAN_SECTIONS`]).
 fn man(args: ManArgs, stdout: &mut dyn Write) -> anyhow::Result<Exit> {
     use clap::CommandFactory;
-    let cmd = Cli::command();
+    let mut cmd = Cli::command();
+    cmd.build();
     match args.out_dir {
-        None => clap_mangen::Man::new(cmd).render(stdout).context("writing the man page")?,
+        None => {
+            let mut page = Vec::new();
+            render_man_page(cmd, &mut page).context("rendering the man page")?;
+            stdout.write_all(&page).context("writing the man page")?
+        }
         Some(dir) => {
             std::fs::create_dir_all(&dir).with_context(|| format!("creating {}", dir.display()))?;
             // As `clap_mangen::generate_to` names and renders them, but each
@@ -636,19 +695,95 @@ fn man_pages(cmd: clap::Command, out: &mut Vec<(String, Vec<u8>)>) -> std::io::R
     for sub in cmd.get_subcommands().filter(|s| !s.is_hide_set()).cloned() {
         man_pages(sub, out)?;
     }
-    let man = clap_mangen::Man::new(cmd);
+    let name = clap_mangen::Man::new(cmd.clone()).get_filename();
     let mut page = Vec::new();
-    man.render(&mut page)?;
-    out.push((man.get_filename(), page));
+    render_man_page(cmd, &mut page)?;
+    out.push((name, page));
     Ok(())
 }
+
+/// One man page; `arena(1)` (the command without a parent) also gets
+/// [`MAN_SECTIONS`], after clap_mangen's own sections. The help texts are
+/// the doc comments, Markdown: their code marks (`` ` ``) are dropped, as
+/// roff would print them as they are (roff itself gives a backtick no meaning).
+fn render_man_page(cmd: clap::Command, page: &mut Vec<u8>) -> std::io::Result<()> {
+    let top = cmd.get_bin_name().is_none_or(|b| b == "arena") && cmd.get_name() == "arena";
+    let mut rendered = Vec::new();
+    clap_mangen::Man::new(cmd).render(&mut rendered)?;
+    page.extend(rendered.into_iter().filter(|&b| b != b'`'));
+    if top {
+        for (heading, paragraphs) in MAN_SECTIONS {
+            page.extend_from_slice(format!(".SH \"{heading}\"\n").as_bytes());
+            for p in *paragraphs {
+                match p.split_once('\t') {
+                    // A tagged paragraph: the tag (a name, a code) in bold.
+                    Some((tag, text)) => page.extend_from_slice(
+                        format!(".TP\n\\fB{}\\fR\n{}\n", roff_text(tag), roff_text(text)).as_bytes(),
+                    ),
+                    None => page.extend_from_slice(format!(".PP\n{}\n", roff_text(p)).as_bytes()),
+                }
+            }
+        }
+    }
+    Ok(())
+}
+
+/// Text as a roff line: backslashes escaped, hyphens as `\-` (so a
+/// `--flag` is copied from the page as typed), and a leading `.` or `'`
+/// kept from being read as a request.
+fn roff_text(s: &str) -> String {
+    let escaped = s.replace('\\', "\\e").replace('-', "\\-");
+    if escaped.starts_with('.') || escaped.starts_with('\'') { format!("\\&{escaped}") } else { escaped }
+}
+
+/// The sections of `arena(1)` that clap has no place for: (heading,
+/// paragraphs), a paragraph `TAG\tTEXT` being a tagged one.
+const MAN_SECTIONS: &[(&str, &[&str])] = &[
+    (
+        "EXIT STATUS",
+        &[
+            "0\tClean: no error (warnings allowed); a game or batch played with no failed effect.",
+            "1\tThe content has errors (check, lock), an effect failed in a game (sim, check --sims), a replay differs from its recording, a situation's expected events did not happen, or a generated file is stale (generate --check).",
+            "2\tA usage or IO failure: an unknown option, command or id (a Scenario, setup, map, Character, god or card that no loaded pack defines), a file that cannot be read or written.",
+        ],
+    ),
+    (
+        "ENVIRONMENT",
+        &[
+            "NO_COLOR\tSet and not empty: no colour with --color auto (no-color.org).",
+            "CLICOLOR_FORCE, FORCE_COLOR\tSet and not 0 (FORCE_COLOR: nor false): colour with --color auto, even into a pipe or file.",
+            "CLICOLOR\t0: no colour with --color auto (bixense.com/clicolors).",
+            "TERM\tdumb, or unset: no colour with --color auto at a terminal.",
+            "XDG_CACHE_HOME, HOME\tThe cache folder (XDG_CACHE_HOME when it is an absolute path, else HOME/.cache) where an installed arena writes its bundled packs.",
+        ],
+    ),
+    (
+        "FILES",
+        &[
+            "pack.toml\tA pack's manifest: the folder holding it is a pack (docs/packs.md).",
+            "arena.lock\tThe packs, versions and content hashes that arena lock wrote and arena check --locked compares with.",
+            "~/.cache/arena/bundled-VERSION-HASH/\tThe bundled packs of an installed arena, written once from the copy in the binary (HASH: BLAKE3 of their files). A content/ folder in the current folder is loaded only when named.",
+        ],
+    ),
+    (
+        "EXAMPLES",
+        &[
+            "arena check\tValidate the bundled packs; with --sims 2, also play two games of every Scenario.",
+            "arena check my-pack --format sarif > arena.sarif\tValidate a pack for code scanning.",
+            "arena sim assault --games 400 --jobs 2 --random-teams\tA balance batch: win rates with 95% intervals.",
+            "arena sim assault --replay - | arena replay -\tPlay a game, and check its replay plays again the same, through a pipe.",
+            "arena run my-situation.toml --state\tPlay a situation and print the state after it.",
+            "arena show character:hannibal\tAn entry as loaded, patches applied, with where each field was set.",
+        ],
+    ),
+];
 
 fn err_is_terminal() -> bool {
     std::io::stderr().is_terminal()
 }
 
-/// The bundled packs: `content/` and `mods/` of the current folder when it is an
-/// arena checkout, else of the workspace this binary was built from.
+/// The bundled packs: `content/` and `mods/` of the workspace this binary was
+/// built from, else of their copy in the cache folder (`packs::bundled_root`).
 pub(crate) fn default_paths() -> Vec<PathBuf> {
     bundled(&["content", "mods"])
 }

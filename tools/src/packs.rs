@@ -3,10 +3,11 @@
 //! A command's packs are the paths it was given, or its default (the bundled
 //! packs); then every dependency they name that they lack is taken from the
 //! bundled packs, transitively, and said so ([`select`]). The bundled packs
-//! travel with the binary: when neither the current folder nor the checkout
-//! it was built from holds them (an installed `arena`), they are written
-//! once from the copy embedded at build time into a cache folder
-//! ([`bundled_root`]).
+//! travel with the binary: when the checkout it was built from is gone (an
+//! installed `arena`), they are written once from the copy embedded at build
+//! time into the platform's cache folder ([`bundled_root`]). A `content/`
+//! folder in the current folder is never taken for them: it is loaded only
+//! when named (`arena check content`).
 
 use arena_engine::load;
 use include_dir::{Dir, include_dir};
@@ -63,35 +64,45 @@ fn manifest(root: &Path) -> Option<(String, Vec<String>)> {
 }
 
 /// The folder holding the bundled `content/`, `mods/` and `schemas/`: the
-/// current folder when it has `content/` (working in a checkout), else the
 /// checkout this binary was built from if it is still there, else the copy
-/// embedded in the binary, written once to a cache folder.
+/// embedded in the binary, written once to the cache folder. Never the
+/// current folder: a `content/` there is some other content, loaded only
+/// when named.
 pub fn bundled_root() -> Option<PathBuf> {
-    let here = PathBuf::from(".");
-    if here.join("content").is_dir() {
-        return Some(here);
-    }
     let built = PathBuf::from(concat!(env!("CARGO_MANIFEST_DIR"), "/.."));
-    if built.join("content").is_dir() {
-        return Some(built);
+    if built.join("content").is_dir() && built.join("tools").join("Cargo.toml").is_file() {
+        return Some(shortest(&built));
     }
     embedded_root().ok()
 }
 
-/// The embedded packs, written whole into `<cache>/arena/bundled-<version>-<hash>`
-/// (a temporary folder renamed into place, so a half-written copy is never used).
+/// `dir` as printed in diagnostics: `.` or a path below the current folder
+/// when it is there (`content/aristeia-core/...` in the checkout), else
+/// its canonical form (no `tools/..`).
+fn shortest(dir: &Path) -> PathBuf {
+    let Ok(dir) = dir.canonicalize() else { return dir.to_path_buf() };
+    match std::env::current_dir().and_then(|c| c.canonicalize()) {
+        Ok(cwd) if dir == cwd => PathBuf::from("."),
+        Ok(cwd) => dir.strip_prefix(&cwd).map(Path::to_path_buf).unwrap_or(dir),
+        Err(_) => dir,
+    }
+}
+
+/// The embedded packs, written whole into `<cache>/arena/bundled-<version>-<hash>`,
+/// `<cache>` the platform's cache folder (`dirs::cache_dir`: `$XDG_CACHE_HOME`
+/// when it is an absolute path, else `~/.cache` on Linux; `~/Library/Caches`
+/// on macOS), else the temporary folder. The hash is BLAKE3's of every
+/// embedded file's path and bytes, the same for the same content whatever
+/// compiled it. A temporary folder is renamed into place, so a half-written
+/// copy is never used.
 fn embedded_root() -> std::io::Result<PathBuf> {
-    use std::hash::Hasher;
-    let mut h = std::collections::hash_map::DefaultHasher::new();
+    let mut h = blake3::Hasher::new();
     for dir in [&EMBEDDED_CONTENT, &EMBEDDED_MODS, &EMBEDDED_SCHEMAS] {
         hash_dir(dir, &mut h);
     }
-    let cache = std::env::var_os("XDG_CACHE_HOME")
-        .map(PathBuf::from)
-        .or_else(|| std::env::var_os("HOME").map(|h| PathBuf::from(h).join(".cache")))
-        .unwrap_or_else(std::env::temp_dir)
-        .join("arena");
-    let root = cache.join(format!("bundled-{}-{:016x}", env!("CARGO_PKG_VERSION"), h.finish()));
+    let cache = cache_dir().join("arena");
+    let key = h.finalize().to_hex();
+    let root = cache.join(format!("bundled-{}-{}", env!("CARGO_PKG_VERSION"), &key[..16]));
     if root.join("content").is_dir() {
         return Ok(root);
     }
@@ -114,11 +125,20 @@ fn embedded_root() -> std::io::Result<PathBuf> {
     }
 }
 
-fn hash_dir(dir: &Dir<'_>, h: &mut impl std::hash::Hasher) {
-    use std::hash::Hash;
+/// The platform's cache folder, else the temporary folder.
+pub fn cache_dir() -> PathBuf {
+    dirs::cache_dir().unwrap_or_else(std::env::temp_dir)
+}
+
+/// Each file's path and bytes, both length-prefixed (no two trees hash alike
+/// by moving bytes between a name and a content), in `include_dir`'s order.
+fn hash_dir(dir: &Dir<'_>, h: &mut blake3::Hasher) {
     for f in dir.files() {
-        f.path().hash(h);
-        f.contents().hash(h);
+        let path = f.path().to_string_lossy();
+        h.update(&(path.len() as u64).to_le_bytes());
+        h.update(path.as_bytes());
+        h.update(&(f.contents().len() as u64).to_le_bytes());
+        h.update(f.contents());
     }
     for d in dir.dirs() {
         hash_dir(d, h);

@@ -11,23 +11,25 @@ pub(super) fn script(
     use arena_engine::script::api;
     use arena_engine::script::host::RecordingHost;
     use arena_engine::script::runtime::{Ctx, Limits, Runtime, ScriptSource};
-    let text = match arena_engine::read::read_limited(&args.file, arena_engine::read::MAX_TOOL_FILE) {
+    // `-`: the script is standard input, named `<stdin>` in what is printed.
+    let shown = std::path::PathBuf::from(crate::stdio::name(&args.file));
+    let text = match ui.stdin.read_limited(&args.file, arena_engine::read::MAX_TOOL_FILE) {
         Ok(b) if arena_engine::script::compile::wide_encoding(&b).is_some() => {
             let encoding = arena_engine::script::compile::wide_encoding(&b).unwrap_or_default();
             let d = Diagnostic::error(Code::NotUtf8, arena_engine::script::compile::wide_encoding_message(encoding))
-                .at(diag::Location { file: args.file.clone(), span: None, line: 1, column: 1 })
+                .at(diag::Location { file: shown.clone(), span: None, line: 1, column: 1 })
                 .help("save the file as UTF-8 (Lua source is read as UTF-8 only)");
             write!(stderr, "{}", diag::render_human(&[d], &diag::SourceMap::default(), false))?;
             return Ok(1);
         }
         Ok(b) if arena_engine::script::is_bytecode(&b) => {
             let d = Diagnostic::error(Code::ScriptBytecode, "script is precompiled bytecode")
-                .at(diag::Location { file: args.file.clone(), span: None, line: 1, column: 1 })
+                .at(diag::Location { file: shown.clone(), span: None, line: 1, column: 1 })
                 .help("only Lua source is accepted");
             write!(stderr, "{}", diag::render_human(&[d], &diag::SourceMap::default(), false))?;
             return Ok(1);
         }
-        Ok(b) => String::from_utf8(b).map_err(|_| anyhow::anyhow!("{} is not UTF-8", args.file.display()))?,
+        Ok(b) => String::from_utf8(b).map_err(|_| anyhow::anyhow!("{} is not UTF-8", shown.display()))?,
         Err(e) => anyhow::bail!(e),
     };
     let selection = packs::select(&args.packs, content_paths);
@@ -70,9 +72,9 @@ pub(super) fn script(
         .map_err(|e| anyhow::anyhow!("cannot start the Lua VM: {e}"))?;
     let source = ScriptSource {
         pack: String::new(),
-        card: args.file.display().to_string(),
+        card: shown.display().to_string(),
         effect: String::new(),
-        file: args.file.clone(),
+        file: shown.clone(),
         first_line: 1,
         source: text.as_str().into(),
         module: args.function.clone().map(Some),
@@ -98,6 +100,8 @@ pub(super) fn script(
     match args.format {
         Output::Json => {
             let value = serde_json::json!({
+                "version": JSON_VERSION,
+                "kind": "script",
                 "ok": result.is_ok(),
                 "result": result.as_ref().ok(),
                 "calls": calls.iter().map(ToString::to_string).collect::<Vec<_>>(),
@@ -118,10 +122,10 @@ pub(super) fn script(
                 Ok(v) => writeln!(stdout, "result: {v}")?,
                 Err(e) => {
                     let mut sources = diag::SourceMap::default();
-                    sources.insert(args.file.clone(), text.as_str().into());
+                    sources.insert(shown.clone(), text.as_str().into());
                     let mut d = e.to_diagnostic();
                     if let Some(line) = e.line {
-                        d.location = Some(diag::line_location(&args.file, &text, line));
+                        d.location = Some(diag::line_location(&shown, &text, line));
                     }
                     write!(stderr, "{}", diag::render_human(&[d], &sources, ui.color()))?;
                 }
@@ -297,8 +301,11 @@ pub(super) fn sim(args: SimArgs, ui: &Ui, stdout: &mut dyn Write, stderr: &mut d
             arena_engine::replay_file::packs_of(&loaded),
         )
         .map_err(|e| anyhow::anyhow!("cannot record the replay: {e}"))?;
-        write_atomically(path, (serde_json::to_string(&file)? + "\n").as_bytes())?;
+        crate::stdio::write_output(path, (serde_json::to_string(&file)? + "\n").as_bytes(), stdout)?;
     }
+    // `--replay -`: the replay file is standard output, so the game goes to stderr.
+    let stdout: &mut dyn Write =
+        if args.replay.as_deref().is_some_and(crate::stdio::is_dash) { stderr } else { stdout };
     match args.format {
         Output::Json => {
             let mut v = serde_json::json!({ "version": JSON_VERSION });
@@ -425,12 +432,18 @@ pub(super) fn run_situation(
     stdout: &mut dyn Write,
     stderr: &mut dyn Write,
 ) -> anyhow::Result<Exit> {
-    let text = arena_engine::read::read_text_limited(&args.file, arena_engine::read::MAX_TOOL_FILE)
-        .map_err(|e| anyhow::anyhow!(e))?;
+    // `-`: the situation is standard input; its `packs` are then relative to the current folder.
+    let shown = crate::stdio::name(&args.file);
+    let text =
+        ui.stdin.read_text_limited(&args.file, arena_engine::read::MAX_TOOL_FILE).map_err(|e| anyhow::anyhow!(e))?;
     let sit = match arena_engine::sim::game_of_situation(&text).and_then(|rules| Ok((rules, rules.situation(&text)?))) {
         Ok(s) => s,
         Err(e) => {
-            writeln!(stderr, "error: {}: {e}", args.file.display())?;
+            // FILE:LINE:COLUMN where the file stops reading.
+            match e.at {
+                Some((line, column)) => writeln!(stderr, "error: {shown}:{line}:{column}: {}", e.message)?,
+                None => writeln!(stderr, "error: {shown}: {}", e.message)?,
+            }
             return Ok(1);
         }
     };
@@ -454,21 +467,21 @@ pub(super) fn run_situation(
         Err(e) => {
             // FILE:LINE:COLUMN at the key concerned, when the error names one.
             match e.at {
-                Some((line, column)) => {
-                    writeln!(stderr, "error: {}:{line}:{column}: {}", args.file.display(), e.message)?
-                }
-                None => writeln!(stderr, "error: {}: {}", args.file.display(), e.message)?,
+                Some((line, column)) => writeln!(stderr, "error: {}:{line}:{column}: {}", shown, e.message)?,
+                None => writeln!(stderr, "error: {}: {}", shown, e.message)?,
             }
             return Ok(1);
         }
     };
     match args.format {
-        Output::Json if args.state => writeln!(
-            stdout,
-            "{}",
-            serde_json::to_string_pretty(&serde_json::json!({ "events": played.events, "state": played.state }))?
-        )?,
-        Output::Json => writeln!(stdout, "{}", serde_json::to_string_pretty(&played.events)?)?,
+        Output::Json => {
+            // docs/json.md § arena run: the version first, the events, and with --state the state.
+            let mut v = serde_json::json!({ "version": JSON_VERSION, "kind": "situation", "events": played.events });
+            if args.state {
+                v["state"] = serde_json::to_value(&played.state)?;
+            }
+            writeln!(stdout, "{}", serde_json::to_string_pretty(&v)?)?
+        }
         _ => {
             for e in &played.lines {
                 writeln!(stdout, "{e}")?;
@@ -482,7 +495,7 @@ pub(super) fn run_situation(
         }
     }
     for p in &played.problems {
-        writeln!(stderr, "error: {}: {p}", args.file.display())?;
+        writeln!(stderr, "error: {}: {p}", shown)?;
     }
     if !ui.quiet() && played.expected_met && played.expected > 0 {
         writeln!(stderr, "all {} expected events happened", played.expected)?;

@@ -24,14 +24,14 @@ enum RenderWhat {
     /// A situation file's position, before its Activation is played: every
     /// Character, Minion, Running Projectile, marker and token.
     Situation {
-        /// The situation file (TOML; docs/situations.md).
+        /// The situation file (TOML; docs/situations.md); `-`: standard input.
         file: PathBuf,
         #[command(flatten)]
         common: Common,
     },
     /// A replay (`arena sim --replay FILE`) after one of its events.
     Replay {
-        /// The replay file.
+        /// The replay file; `-`: standard input.
         file: PathBuf,
         /// The event to stop after, counting from 0 (the game's start); default: the last.
         #[arg(long, value_name = "N")]
@@ -53,7 +53,7 @@ struct Common {
     /// from this space to every other: `Q,R` (`--sight-from=-2,3`).
     #[arg(long, value_name = "Q,R", allow_hyphen_values = true)]
     sight_from: Option<String>,
-    /// Write the picture to this file instead of stdout.
+    /// Write the picture to this file instead of stdout (`-`: stdout).
     #[arg(long, short, value_name = "FILE")]
     out: Option<PathBuf>,
     /// `svg`, or `text`: the compact board the terminal's human seat shows.
@@ -120,8 +120,8 @@ pub(super) fn run(args: RenderArgs, ui: &Ui, stdout: &mut dyn Write, stderr: &mu
     };
     match &common.out {
         Some(path) => {
-            write_atomically(path, picture.as_bytes())?;
-            if !ui.quiet() {
+            crate::stdio::write_output(path, picture.as_bytes(), stdout)?;
+            if !ui.quiet() && !crate::stdio::is_dash(path) {
                 writeln!(stderr, "wrote {}", path.display())?;
             }
         }
@@ -157,12 +157,11 @@ fn situation_scene(
     use arena_engine::rules::game::Game;
     use arena_engine::rules::situation::{Situation, SituationController, SituationSeat};
     use arena_engine::script::runtime::{Limits, Runtime};
-    let text = arena_engine::read::read_text_limited(file, arena_engine::read::MAX_TOOL_FILE)
-        .map_err(|e| anyhow::anyhow!(e))?;
+    let text = ui.stdin.read_text_limited(file, arena_engine::read::MAX_TOOL_FILE).map_err(|e| anyhow::anyhow!(e))?;
     let sit: Situation = match toml::from_str(&text) {
         Ok(s) => s,
         Err(e) => {
-            writeln!(stderr, "error: {}: {e}", file.display())?;
+            writeln!(stderr, "error: {}: {e}", crate::stdio::name(file))?;
             return Ok(Err(1));
         }
     };
@@ -186,7 +185,7 @@ fn situation_scene(
     let game = match Game::from_situation(&loaded.content, &runtime, &sit, controllers) {
         Ok(g) => g,
         Err(e) => {
-            writeln!(stderr, "error: {}: {e}", file.display())?;
+            writeln!(stderr, "error: {}: {e}", crate::stdio::name(file))?;
             return Ok(Err(1));
         }
     };
@@ -205,12 +204,11 @@ pub(crate) fn replay_scene(
     ui: &Ui,
     stderr: &mut dyn Write,
 ) -> anyhow::Result<std::result::Result<Scene, Exit>> {
-    let text = arena_engine::read::read_text_limited(file, arena_engine::read::MAX_TOOL_FILE)
-        .map_err(|e| anyhow::anyhow!(e))?;
+    let text = ui.stdin.read_text_limited(file, arena_engine::read::MAX_TOOL_FILE).map_err(|e| anyhow::anyhow!(e))?;
     let recording = match arena_engine::replay_file::read(&text) {
         Ok(r) => r,
         Err(e) => {
-            writeln!(stderr, "error: {}: {e}", file.display())?;
+            writeln!(stderr, "error: {}: {e}", crate::stdio::name(file))?;
             return Ok(Err(1));
         }
     };
@@ -221,7 +219,7 @@ pub(crate) fn replay_scene(
     let events = match replay_events(&loaded, &recording) {
         Ok(e) => e,
         Err(e) => {
-            writeln!(stderr, "error: {}: {e}", file.display())?;
+            writeln!(stderr, "error: {}: {e}", crate::stdio::name(file))?;
             return Ok(Err(1));
         }
     };

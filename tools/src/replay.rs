@@ -9,7 +9,8 @@ use play::load_for_play;
 #[derive(clap::Args, Debug)]
 pub(crate) struct ReplayArgs {
     /// The replay file written by `arena sim --replay FILE` (format 2, or
-    /// one of before: Aristeia!'s format 1, Invictus's without a format).
+    /// one of before: Aristeia!'s format 1, Invictus's without a format);
+    /// `-`: standard input.
     file: PathBuf,
     /// Packs to load. Default: the bundled ones.
     #[arg(long = "pack", value_name = "PATH")]
@@ -19,7 +20,8 @@ pub(crate) struct ReplayArgs {
     /// on other content.
     #[arg(long)]
     upgrade: bool,
-    /// With --upgrade: write the format 2 file here instead of over FILE.
+    /// With --upgrade: write the format 2 file here instead of over FILE
+    /// (`-`: standard output; FILE `-` without --out writes there too).
     #[arg(long, value_name = "FILE2", requires = "upgrade")]
     out: Option<PathBuf>,
     /// With --upgrade: upgrade a file recorded on other content (its content
@@ -38,9 +40,9 @@ pub(super) fn replay(
     stdout: &mut dyn Write,
     stderr: &mut dyn Write,
 ) -> anyhow::Result<Exit> {
-    let file = args.file.display().to_string();
-    let text = arena_engine::read::read_text_limited(&args.file, arena_engine::read::MAX_TOOL_FILE)
-        .map_err(|e| anyhow::anyhow!(e))?;
+    let file = crate::stdio::name(&args.file);
+    let text =
+        ui.stdin.read_text_limited(&args.file, arena_engine::read::MAX_TOOL_FILE).map_err(|e| anyhow::anyhow!(e))?;
     let recording = match replay_file::read(&text) {
         Ok(r) => r,
         Err(e) => {
@@ -96,8 +98,20 @@ pub(super) fn replay(
     }
     let upgraded = recording.upgraded(&*table, hash, replay_file::packs_of(&loaded));
     let out = args.out.as_ref().unwrap_or(&args.file);
-    write_atomically(out, (serde_json::to_string(&upgraded)? + "\n").as_bytes())?;
-    writeln!(stdout, "upgraded {file} ({}) to format {}: {}", recording.origin, replay_file::FORMAT, out.display())?;
+    // `-` (FILE `-` without --out, or --out -): the upgraded file is standard
+    // output, and what was done is said on stderr.
+    crate::stdio::write_output(out, (serde_json::to_string(&upgraded)? + "\n").as_bytes(), stdout)?;
+    let said = format!(
+        "upgraded {file} ({}) to format {}: {}",
+        recording.origin,
+        replay_file::FORMAT,
+        crate::stdio::name(out)
+    );
+    if crate::stdio::is_dash(out) {
+        writeln!(stderr, "{said}")?;
+    } else {
+        writeln!(stdout, "{said}")?;
+    }
     Ok(0)
 }
 

@@ -102,3 +102,15 @@ fn colour_at_a_terminal_unless_no_color_is_set() {
     let (forced, _) = at_terminal(&["--color", "always", "check", bad], &[("NO_COLOR", "1")]);
     assert!(forced.contains("\u{1b}["), "--color always: {forced:?}");
 }
+
+/// `--color auto` at a terminal follows the environment as `anstyle-query`
+/// reads it: no colour when `TERM` is `dumb` or `CLICOLOR` is `0`.
+#[test]
+fn no_colour_at_a_dumb_terminal_or_with_clicolor_0() {
+    let bad = concat!(env!("CARGO_MANIFEST_DIR"), "/../tests/fixtures/bad/unknown-field/p");
+    for env in [[("TERM", "dumb")], [("CLICOLOR", "0")]] {
+        let (check, code) = at_terminal(&["check", bad], &env);
+        assert_eq!(code, 1, "{env:?}: {check}");
+        assert!(check.contains("unknown-field") && !check.contains('\u{1b}'), "{env:?}: {check:?}");
+    }
+}

@@ -145,8 +145,12 @@ impl std::fmt::Display for Event {
             Event::Log { text } => write!(f, "  | {text}"),
             Event::EffectFailed { card, message } => write!(f, "  effect of {card} failed: {message}"),
             Event::Stopped { message } => write!(f, "stopped: {message}"),
-            Event::GameEnded { winner: Some(t), turns } => write!(f, "team {} wins after {turns} turns", t + 1),
-            Event::GameEnded { winner: None, turns } => write!(f, "no winner after {turns} turns"),
+            Event::GameEnded { winner: Some(t), turns } => {
+                write!(f, "team {} wins after {turns} turn{}", t + 1, if *turns == 1 { "" } else { "s" })
+            }
+            Event::GameEnded { winner: None, turns } => {
+                write!(f, "no winner after {turns} turn{}", if *turns == 1 { "" } else { "s" })
+            }
         }
     }
 }

@@ -243,6 +243,10 @@ pub struct ScriptedController {
     answers: Arc<Mutex<VecDeque<String>>>,
     /// Decisions asked with no answer left, or whose answer was not an option.
     pub errors: Arc<Mutex<Vec<String>>>,
+    /// How many events the game had when the first such Decision was asked:
+    /// what follows is the game going on from a stand-in answer (pass, end
+    /// the turn), not from the situation's.
+    pub stopped_at: Arc<Mutex<Option<usize>>>,
 }
 
 impl ScriptedController {
@@ -253,6 +257,7 @@ impl ScriptedController {
             ScriptedController {
                 answers: Arc::new(Mutex::new(answers.iter().cloned().collect())),
                 errors: errors.clone(),
+                stopped_at: Arc::new(Mutex::new(None)),
             },
             errors,
         )
@@ -260,9 +265,14 @@ impl ScriptedController {
 }
 
 impl Controller for ScriptedController {
-    fn decide(&mut self, d: &Decision, _view: &View<'_>) -> usize {
+    fn decide(&mut self, d: &Decision, view: &View<'_>) -> usize {
         let texts: Vec<String> = d.options.iter().map(ToString::to_string).collect();
         let next = self.answers.lock().map(|mut q| q.pop_front()).ok().flatten();
+        if next.as_ref().is_none_or(|a| !texts.contains(a)) {
+            if let Ok(mut at) = self.stopped_at.lock() {
+                at.get_or_insert(view.event_count());
+            }
+        }
         match next {
             Some(a) => texts.iter().position(|t| *t == a).unwrap_or_else(|| {
                 if let Ok(mut e) = self.errors.lock() {
@@ -288,14 +298,6 @@ fn parse_boost(s: &str) -> Result<BoostCard, SetupError> {
 }
 
 impl Situation {
-    /// Parse a situation from TOML.
-    ///
-    /// # Errors
-    /// The TOML's error.
-    pub fn from_toml(text: &str) -> Result<Situation, String> {
-        toml::from_str(text).map_err(|e| e.to_string())
-    }
-
     /// The game in this position, every seat answered from `answers`; the
     /// second value collects unanswerable decisions.
     ///
@@ -306,21 +308,20 @@ impl Situation {
         content: &'a Content,
         runtime: Option<&'a Runtime>,
     ) -> Result<(Game<'a, 'a>, Errors), SituationError> {
-        self.game_and_answers(content, runtime).map(|(g, e, _)| (g, e))
+        self.game_and_answers(content, runtime).map(|(g, c)| (g, c.errors))
     }
 
-    /// [`Situation::game`], and the answers not asked for yet.
-    #[allow(clippy::type_complexity)]
+    /// [`Situation::game`], and the seats' shared controller (the answers
+    /// not asked for yet, the errors, where the first came).
     fn game_and_answers<'a>(
         &self,
         content: &'a Content,
         runtime: Option<&'a Runtime>,
-    ) -> Result<(Game<'a, 'a>, Errors, Arc<Mutex<VecDeque<String>>>), SituationError> {
-        let (controller, errors) = ScriptedController::shared(&self.answers);
-        let left = controller.answers.clone();
+    ) -> Result<(Game<'a, 'a>, ScriptedController), SituationError> {
+        let (controller, _) = ScriptedController::shared(&self.answers);
         let controllers: Vec<Box<dyn Controller + 'a>> =
             (0..self.player.len()).map(|_| Box::new(controller.clone()) as Box<dyn Controller>).collect();
-        Ok((self.game_with(content, runtime, controllers)?, errors, left))
+        Ok((self.game_with(content, runtime, controllers)?, controller))
     }
 
     /// The game in this position with `controllers` in the seats (one per
@@ -403,6 +404,7 @@ impl Situation {
                 let full = game.full_stamina(PlayerId::seat(s));
                 game.state.player_mut(PlayerId::seat(s)).stamina = full;
             }
+            self.check_bounds(s, sp, &game)?;
         }
         let state: &mut GameState = &mut game.state;
         let boosts = |key: &str, list: &[String]| -> Result<Vec<BoostCard>, SituationError> {
@@ -447,15 +449,15 @@ impl Situation {
         if self.turns == 0 {
             return Err(SituationError::at("/turns", "`turns` must be 1 or more"));
         }
-        let (game, errors, left) = match self.phase {
+        let (game, script) = match self.phase {
             Phase::TurnStart => {
-                let (mut game, errors, left) = self.game_and_answers(content, runtime)?;
+                let (mut game, script) = self.game_and_answers(content, runtime)?;
                 for _ in 0..self.turns {
                     if game.play_next_turn().is_some() {
                         break;
                     }
                 }
-                (game, errors, left)
+                (game, script)
             }
             Phase::Setup => {
                 let setup = self.setup.clone().ok_or_else(|| {
@@ -464,15 +466,27 @@ impl Situation {
                         "phase = \"setup\" needs a `setup` (`setup = { players = 4, seating = \"standard\" }`)",
                     )
                 })?;
-                let (controller, errors) = ScriptedController::shared(&self.answers);
-                let left = controller.answers.clone();
+                let (controller, _) = ScriptedController::shared(&self.answers);
                 let controllers: Vec<Box<dyn Controller + 'a>> =
                     (0..setup.players).map(|_| Box::new(controller.clone()) as Box<dyn Controller>).collect();
-                (Game::new(content, runtime, &setup, self.seed, controllers)?, errors, left)
+                // A setup the game refuses is an error at `setup`.
+                let game = Game::new(content, runtime, &setup, self.seed, controllers).map_err(|e| {
+                    SituationError::at(
+                        "/setup",
+                        format!("`setup`: {} (`seating` is standard, every-other, random or free-for-all)", e.0),
+                    )
+                })?;
+                (game, controller)
             }
         };
-        let mut problems: Vec<String> = errors.lock().map(|e| e.clone()).unwrap_or_default();
-        let left: Vec<String> = left.lock().map(|q| q.iter().map(|a| format!("\"{a}\"")).collect()).unwrap_or_default();
+        let mut problems: Vec<String> = script.errors.lock().map(|e| e.clone()).unwrap_or_default();
+        let left: Vec<String> =
+            script.answers.lock().map(|q| q.iter().map(|a| format!("\"{a}\"")).collect()).unwrap_or_default();
+        // The events up to the first Decision the situation did not answer:
+        // the rest came from a stand-in answer and are neither printed nor
+        // matched against `expect`.
+        let stopped_at = script.stopped_at.lock().ok().and_then(|at| *at);
+        let events = &game.events[..stopped_at.unwrap_or(game.events.len()).min(game.events.len())];
         if !left.is_empty() && problems.is_empty() {
             problems.push(format!(
                 "{} answer(s) left over, never asked for ({}): the situation went differently than written",
@@ -480,19 +494,72 @@ impl Situation {
                 left.join(", ")
             ));
         }
-        for e in &game.events {
+        for e in events {
             if let super::event::Event::EffectFailed { card, message } = e {
                 problems.push(format!("{card} failed: {message}"));
             }
         }
-        let narrative: Vec<String> = game.events.iter().map(ToString::to_string).collect();
+        let narrative: Vec<String> = events.iter().map(ToString::to_string).collect();
         if let Some(missing) = crate::rules::situation::first_unmet(&self.expect, &narrative) {
             problems.push(format!("expected \"{missing}\" (in this order), which did not happen"));
         }
         for line in crate::rules::situation::met(&self.absent, &narrative) {
             problems.push(format!("\"{line}\" happened, which `absent` forbids"));
         }
-        Ok(Played { events: game.events.clone(), problems, expected: self.expect.len(), state: game.state.clone() })
+        Ok(Played { events: events.to_vec(), problems, expected: self.expect.len(), state: game.state.clone() })
+    }
+
+    /// A player's numbers within what the game allows, each error at its
+    /// key: `team` one of the seats' (a team of its own is a free-for-all
+    /// seat, `003 § Free-for-All`), HP from 0 (with `defeated = true`) to the
+    /// god's maximum, Stamina from 0 to the game's most (24, `003 §
+    /// Elixir`), HP 0 only for a defeated player and the other way round.
+    fn check_bounds(&self, s: usize, sp: &SituationPlayer, game: &Game<'_, '_>) -> Result<(), SituationError> {
+        let at = |key: &str| format!("/player/{s}/{key}");
+        let player = &game.state.players[s];
+        if sp.team >= self.player.len() {
+            return Err(SituationError::at(
+                at("team"),
+                format!(
+                    "{}: team {} of {} players: teams are numbered from 0 (`team = 0` or `1`; in a free-for-all one per player)",
+                    sp.god,
+                    sp.team,
+                    self.player.len()
+                ),
+            ));
+        }
+        if let Some(hp) = sp.health {
+            if hp < 0 || hp > player.max_health {
+                return Err(SituationError::at(
+                    at("health"),
+                    format!("{}: {hp} HP: a god has from 0 to its {} HP", sp.god, player.max_health),
+                ));
+            }
+            if (hp == 0) != sp.defeated {
+                let why = if sp.defeated {
+                    "a defeated god has 0 HP"
+                } else {
+                    "a god at 0 HP is defeated: add `defeated = true`"
+                };
+                return Err(SituationError::at(
+                    at("health"),
+                    format!("{}: {hp} HP: {why} (003 § Revival and Defeat)", sp.god),
+                ));
+            }
+        } else if sp.defeated {
+            return Err(SituationError::at(
+                at("defeated"),
+                format!("{}: defeated at full HP: give `health = 0` (003 § Revival and Defeat)", sp.god),
+            ));
+        }
+        let most = game.max_stamina();
+        if let Some(st) = sp.stamina.filter(|st| *st < 0 || *st > most) {
+            return Err(SituationError::at(
+                at("stamina"),
+                format!("{}: {st} Stamina: a god has from 0 to {most} Stamina (003 § Elixir)", sp.god),
+            ));
+        }
+        Ok(())
     }
 
     fn player_state(&self, content: &Content, seat: PlayerId, sp: &SituationPlayer) -> Result<Player, SituationError> {

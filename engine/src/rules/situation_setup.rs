@@ -75,7 +75,10 @@ impl Game<'_> {
             let blue = c.blue_states.iter().enumerate().map(|(k, s)| (s, TokenSide::Blue, format!("blue_states/{k}")));
             for (st, side, key) in states.chain(blue) {
                 if !content.states.contains_key(st) {
-                    return Err(SetupError::at(at(&key), format!("{}: no State `{st}`", c.id)));
+                    return Err(SetupError::at(
+                        at(&key),
+                        format!("{}: no State `{st}`{}", c.id, state_hint(content, st)),
+                    ));
                 }
                 let source = if st == "taunted" {
                     c.taunted_by
@@ -136,7 +139,10 @@ impl Game<'_> {
             let blue = m.blue_states.iter().enumerate().map(|(k, s)| (s, TokenSide::Blue, format!("blue_states/{k}")));
             for (st, side, key) in states.chain(blue) {
                 if !content.states.contains_key(st) {
-                    return Err(SetupError::at(format!("/minion/{i}/{key}"), format!("{id}: no State `{st}`")));
+                    return Err(SetupError::at(
+                        format!("/minion/{i}/{key}"),
+                        format!("{id}: no State `{st}`{}", state_hint(content, st)),
+                    ));
                 }
                 u.tokens.push(Token { state: *st, side, source: None, choice: None });
             }
@@ -339,7 +345,10 @@ impl<'a> Game<'a> {
         for (p, deck) in sit.decks.iter().enumerate() {
             if let Some(k) = deck.iter().position(|t| !content.tactics.contains_key(t)) {
                 let at = format!("/decks/{p}/{k}");
-                return Err(SetupError::at(at, format!("player {}'s deck: no Tactic `{}`", p + 1, deck[k])));
+                return Err(SetupError::at(
+                    at,
+                    format!("player {}'s deck: no Tactic `{}`{}", p + 1, deck[k], tactic_hint(content, &deck[k])),
+                ));
             }
         }
         for (key, n) in [
@@ -442,7 +451,10 @@ impl<'a> Game<'a> {
             let i = p.index();
             let hand = sit.hands.get(i).cloned().unwrap_or_default();
             if let Some(k) = hand.iter().position(|t| !content.tactics.contains_key(t)) {
-                return Err(SetupError::at(format!("/hands/{i}/{k}"), format!("{p}'s hand: no Tactic `{}`", hand[k])));
+                return Err(SetupError::at(
+                    format!("/hands/{i}/{k}"),
+                    format!("{p}'s hand: no Tactic `{}`{}", hand[k], tactic_hint(content, &hand[k])),
+                ));
             }
             g.state.players[p].hand = hand.into();
             g.state.players[p].deck = sit.decks.get(i).map(|d| d.as_slice().into()).unwrap_or_default();
@@ -538,4 +550,16 @@ fn check_points(sit: &Situation) -> Result<(), SetupError> {
         ));
     }
     Ok(())
+}
+
+/// ` (did you mean `x`?)` for a State id near a loaded one.
+fn state_hint(content: &Content, id: &str) -> String {
+    let known: Vec<&str> = content.states.keys().map(|k| k.as_str()).collect();
+    mean(id, &known)
+}
+
+/// ` (did you mean `x`?)` for a Tactic id near a loaded one.
+fn tactic_hint(content: &Content, id: &str) -> String {
+    let known: Vec<&str> = content.tactics.keys().map(|k| k.as_str()).collect();
+    mean(id, &known)
 }

@@ -10,7 +10,7 @@ use super::policy::Policy;
 use super::rules::{
     BatchTally, Played, ReportContext, Request, Rules, Smoke, SmokeTable, Spec, Summary, Text, WatchBatch,
 };
-use super::situation::{AristeiaSituation, SituationFile};
+use super::situation::{AristeiaSituation, SituationError, SituationFile};
 use super::tally::Tally;
 use crate::content::Content;
 use crate::rules::game::{GameSetup, OptionalRule};
@@ -363,8 +363,8 @@ impl Rules for AristeiaRules {
         Some(Smoke { tables, said })
     }
 
-    fn situation(&self, text: &str) -> Result<Box<dyn SituationFile>, String> {
-        let situation = toml::from_str(text).map_err(|e: toml::de::Error| e.to_string())?;
+    fn situation(&self, text: &str) -> Result<Box<dyn SituationFile>, SituationError> {
+        let situation = toml::from_str(text).map_err(|e: toml::de::Error| SituationError::of_toml(text, &e))?;
         Ok(Box::new(AristeiaSituation { situation, text: text.to_string() }))
     }
 

@@ -8,7 +8,7 @@ use super::batch::{cycle, failures_warning};
 use super::invictus::{self as isim, GameSummary, InvictusPlayed, InvictusTally};
 use super::policy::Policy;
 use super::rules::{BatchTally, Mix, Played, Request, Rules, Smoke, SmokeTable, Spec, Summary, Text, WatchBatch};
-use super::situation::{InvictusSituation, SituationFile};
+use super::situation::{InvictusSituation, SituationError, SituationFile};
 use crate::content::Content;
 use crate::invictus::{GodDeal, InvictusSetup, Seating};
 use crate::rules::game::OptionalRule;
@@ -227,8 +227,9 @@ impl Rules for InvictusRules {
         Some(Smoke { tables, said: format!("{n} 4- and 6-player Invictus games") })
     }
 
-    fn situation(&self, text: &str) -> Result<Box<dyn SituationFile>, String> {
-        let situation = crate::invictus::situation::Situation::from_toml(text)?;
+    fn situation(&self, text: &str) -> Result<Box<dyn SituationFile>, SituationError> {
+        let situation = toml::from_str::<crate::invictus::situation::Situation>(text)
+            .map_err(|e| SituationError::of_toml(text, &e))?;
         Ok(Box::new(InvictusSituation { situation, text: text.to_string() }))
     }
 

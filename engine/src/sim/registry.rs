@@ -39,18 +39,28 @@ pub fn game_of_batch(kind: &str) -> Option<&'static dyn Rules> {
 }
 
 /// The game of a situation file: its `game` key, the first game of
-/// [`GAMES`] when it has none (or the text is not TOML: that game's reader
-/// says why).
+/// [`GAMES`] when it has none.
 ///
 /// # Errors
-/// The `game` key names no registered game (the message lists them).
-pub fn game_of_situation(text: &str) -> Result<&'static dyn Rules, String> {
-    let game = toml::from_str::<toml::Table>(text).ok().and_then(|t| t.get("game")?.as_str().map(str::to_string));
-    match game {
+/// The text is not TOML (at the place the parser names, whatever the
+/// game); the `game` key names no registered game (the message lists them,
+/// at the key).
+pub fn game_of_situation(text: &str) -> Result<&'static dyn Rules, super::SituationError> {
+    // A file that is no TOML at all (or holds a number past 64 bits) is
+    // said so at its place, whatever its game.
+    let table = toml::from_str::<toml::Table>(text).map_err(|e| super::SituationError::of_toml(text, &e))?;
+    match table.get("game").and_then(|g| g.as_str()) {
         None => Ok(GAMES[0]),
-        Some(name) => find(&name).ok_or_else(|| {
+        Some(name) => find(name).ok_or_else(|| {
             let known: Vec<&str> = GAMES.iter().map(|g| g.name()).collect();
-            format!("`game = \"{name}\"` is no game arena plays: {}", known.join(", "))
+            super::SituationError {
+                message: format!(
+                    "`game = \"{name}\"` is no game arena plays: {}{}",
+                    known.join(", "),
+                    crate::rules::situation::mean(name, &known)
+                ),
+                at: crate::rules::situation::locate_key(text, "/game").map(|(_, l, c)| (l, c)),
+            }
         }),
     }
 }

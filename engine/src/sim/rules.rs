@@ -12,7 +12,7 @@
 //! themselves are listed in `registry.rs`.
 
 use super::policy::Policy;
-use super::situation::SituationFile;
+use super::situation::{SituationError, SituationFile};
 use crate::content::Content;
 use crate::script::runtime::{Runtime, ScriptSet};
 use crate::table::{Player, Setup, Table};
@@ -153,7 +153,7 @@ pub trait Rules: Sync {
     fn smoke(&self, content: &Content, n: u64) -> Option<Smoke>;
 
     /// Play a situation file of this game (`arena run FILE`, docs/situations.md).
-    fn situation(&self, text: &str) -> Result<Box<dyn SituationFile>, String>;
+    fn situation(&self, text: &str) -> Result<Box<dyn SituationFile>, SituationError>;
 
     /// `arena watch --sim`'s readout of a batch, beside the previous one's
     /// (of the content before the change) when there is one.

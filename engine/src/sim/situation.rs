@@ -49,6 +49,98 @@ pub struct SituationError {
     pub at: Option<(usize, usize)>,
 }
 
+impl SituationError {
+    /// A situation file that does not read as its game's TOML: at the span
+    /// the parser names, in the words of a situation file rather than of
+    /// Rust's types ([`plain_toml_message`]).
+    pub fn of_toml(text: &str, e: &toml::de::Error) -> SituationError {
+        SituationError { message: plain_toml_message(e.message()), at: e.span().map(|r| line_column(text, r.start)) }
+    }
+}
+
+impl std::fmt::Display for SituationError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(&self.message)
+    }
+}
+
+/// The 1-based line and column (in characters) of byte `offset` of `text`.
+fn line_column(text: &str, offset: usize) -> (usize, usize) {
+    let mut end = offset.min(text.len());
+    while !text.is_char_boundary(end) {
+        end -= 1;
+    }
+    let before = &text[..end];
+    let line = before.matches('\n').count() + 1;
+    let column = before.rsplit('\n').next().map_or(0, |l| l.chars().count()) + 1;
+    (line, column)
+}
+
+/// A TOML reader's message as a situation file's author reads it: an
+/// unknown key or name with the nearest known one (`unknown key `helth`
+/// (did you mean `health`?)`), numbers by their range instead of Rust's
+/// integer types (`expected u8` is `expected a whole number from 0 to
+/// 255`), and `imposed_by`'s two forms instead of "untagged enum".
+pub fn plain_toml_message(message: &str) -> String {
+    let message = message.trim();
+    let names = |list: &str| -> Vec<String> { list.split('`').skip(1).step_by(2).map(str::to_string).collect() };
+    for (prefix, what) in [("unknown field `", "key"), ("unknown variant `", "value")] {
+        let Some(rest) = message.strip_prefix(prefix) else { continue };
+        let Some((name, rest)) = rest.split_once('`') else { continue };
+        let known = rest.split_once("expected").map(|(_, l)| names(l)).unwrap_or_default();
+        let hint = crate::rules::situation::mean(name, &known);
+        return if known.is_empty() {
+            format!("unknown {what} `{name}`: none is allowed here")
+        } else {
+            format!("unknown {what} `{name}`{hint}; the {what}s allowed here: {}", known.join(", "))
+        };
+    }
+    if let Some(rest) = message.strip_prefix("missing field `") {
+        return format!("missing key `{rest}");
+    }
+    if message.starts_with("invalid type: integer") && message.ends_with("expected any valid TOML value") {
+        let n = message.split('`').nth(1).unwrap_or_default();
+        return format!("`{n}` is too large: a TOML whole number is at most 9223372036854775807");
+    }
+    if message.contains("untagged enum ImposedBy") {
+        return "each State of `imposed_by` takes one Character (`imposed_by = { burning = \"gata\" }`) or a list of who imposed how many of its tokens (`imposed_by = { burning = [{ by = \"gata\", tokens = 1 }, { by = \"mystr\", tokens = 1 }] }`)".into();
+    }
+    let ranges = [
+        ("u8", "a whole number from 0 to 255"),
+        ("u16", "a whole number from 0 to 65535"),
+        ("u32", "a whole number from 0 to 4294967295"),
+        ("u64", "a whole number from 0"),
+        ("usize", "a whole number from 0"),
+        ("i8", "a whole number from -128 to 127"),
+        ("i16", "a whole number from -32768 to 32767"),
+        ("i32", "a whole number from -2147483648 to 2147483647"),
+        ("i64", "a whole number"),
+        ("i128", "a whole number"),
+        ("f32", "a number"),
+        ("f64", "a number"),
+    ];
+    let mut out = message.to_string();
+    for (ty, words) in ranges {
+        for (from, to) in
+            [(format!("expected {ty}"), format!("expected {words}")), (format!(" as {ty}"), String::new())]
+        {
+            // Whole words only: `u8` but not `u8x`.
+            let mut rebuilt = String::new();
+            let mut rest = out.as_str();
+            while let Some(i) = rest.find(&from) {
+                let after = &rest[i + from.len()..];
+                let whole = !after.starts_with(|c: char| c.is_ascii_alphanumeric());
+                rebuilt.push_str(&rest[..i]);
+                rebuilt.push_str(if whole { &to } else { &from });
+                rest = after;
+            }
+            rebuilt.push_str(rest);
+            out = rebuilt;
+        }
+    }
+    out
+}
+
 /// An Aristeia! situation file (`rules::situation::Situation`).
 pub(super) struct AristeiaSituation {
     pub(super) situation: crate::rules::situation::Situation,

@@ -18,6 +18,7 @@ mod seat;
 pub use api::{MAX_GAMES, MAX_POSTED_REPLAYS, MAX_REPLAY_EVENTS};
 pub use http::{HEADER_TIMEOUT, HEAVY_JOBS, MAX_BODY, MAX_CONNECTIONS, MAX_HEAD, MAX_HEADERS, MAX_READ, MAX_TARGET};
 
+use anyhow::Context;
 use arena_engine::load;
 use arena_engine::rules::event::Event;
 use arena_engine::watch::{Live, StopHandle, WatchEvent, WatchOptions, Watcher};
@@ -37,7 +38,8 @@ pub struct ServeArgs {
     /// on another address.
     #[arg(long, default_value_t = 7878)]
     port: u16,
-    /// Replay files (`arena sim --replay FILE`) to offer in the viewer.
+    /// Replay files (`arena sim --replay FILE`) to offer in the viewer; `-`
+    /// reads one from standard input.
     #[arg(long = "replay", value_name = "FILE")]
     replays: Vec<PathBuf>,
 }
@@ -202,7 +204,17 @@ pub(crate) fn run(
     given.extend(args.pack);
     let selection = crate::packs::select(&given, crate::content_paths);
     crate::note_borrowed(&selection, ui, stderr)?;
-    let viewer = start(Config { paths: selection.paths, port: args.port, replays: args.replays, ..Config::default() })?;
+    // `--replay -`: standard input, read now into a file the viewer keeps
+    // for its life (named `stdin` in the viewer's list of replays).
+    let kept = tempfile::tempdir().context("making a folder for the replay on standard input")?;
+    let mut replays = args.replays;
+    for r in replays.iter_mut().filter(|r| crate::stdio::is_dash(r)) {
+        let text = ui.stdin.read_text_limited(r, arena_engine::read::MAX_TOOL_FILE).map_err(|e| anyhow::anyhow!(e))?;
+        let file = kept.path().join("stdin.json");
+        crate::write_atomically(&file, text.as_bytes())?;
+        *r = file;
+    }
+    let viewer = start(Config { paths: selection.paths, port: args.port, replays, ..Config::default() })?;
     if let Some(rejected) = viewer.state.status.lock().ok().and_then(|s| s.rejected.clone()) {
         write!(stderr, "{rejected}")?;
         writeln!(stderr, "the packs have errors: the viewer shows them until a save loads clean")?;

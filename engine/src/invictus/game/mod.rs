@@ -189,6 +189,11 @@ impl<'a, 'c> Game<'a, 'c> {
         (self.market.base_stamina as i32 + self.market.stamina_step as i32 * (active - 1)).max(0)
     }
 
+    /// The most Stamina a god may have (24: `003 § Elixir`; the market's `max_stamina`).
+    pub fn max_stamina(&self) -> i32 {
+        self.market.max_stamina as i32
+    }
+
     pub(crate) fn emit(&mut self, e: Event) {
         self.events.push(e);
     }
