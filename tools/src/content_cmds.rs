@@ -12,6 +12,7 @@ use std::path::PathBuf;
 #[derive(clap::Args, Debug)]
 pub struct ShowArgs {
     /// The entry, as `kind:id` (`character:hannibal`).
+    #[arg(add = crate::complete::references())]
     reference: String,
     /// Packs to load (default: the bundled ones).
     paths: Vec<PathBuf>,

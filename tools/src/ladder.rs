@@ -7,10 +7,11 @@ use super::*;
 #[derive(clap::Args, Debug)]
 pub(crate) struct LadderArgs {
     /// A Scenario id (`assault`), a setup id or a game (`invictus`), as for `arena sim`.
+    #[arg(add = crate::complete::games())]
     scenario: String,
     /// The players, two or more (`greedy`, `random`, `mcts`, `mcts:N`): every
     /// pairing plays the seeds from both sides.
-    #[arg(long, value_delimiter = ',', default_value = "greedy,mcts", value_parser = super::parse_engine_player)]
+    #[arg(long, value_delimiter = ',', default_value = "greedy,mcts", value_parser = super::parse_engine_player, add = crate::complete::players())]
     players: Vec<arena_engine::sim::Policy>,
     /// Seeds per side of each pairing (each pairing plays twice as many
     /// games). A pairing of `greedy` and `mcts` takes about 2 s a game of one core in Assault.

@@ -7,6 +7,7 @@
 mod balance;
 mod check;
 mod compare;
+mod complete;
 mod content_cmds;
 mod human;
 mod ladder;
@@ -213,6 +214,13 @@ struct CompletionsArgs {
     /// The shell.
     #[arg(value_enum)]
     shell: clap_complete::Shell,
+    /// Print the shell code that asks `arena` itself at each Tab, so the ids
+    /// of the packs are completed too (Scenarios and setups, maps,
+    /// Characters, gods, `show` entries, players), where the default script
+    /// completes commands, options and fixed values only. The same as
+    /// `COMPLETE=SHELL arena` (bash: `source <(arena completions bash --dynamic)`).
+    #[arg(long)]
+    dynamic: bool,
 }
 
 #[derive(clap::Args, Debug)]
@@ -243,10 +251,10 @@ struct ScriptArgs {
     #[arg(long = "pack", value_name = "PATH")]
     packs: Vec<PathBuf>,
     /// `ctx.self`: the Character whose effect it is.
-    #[arg(long = "self", value_name = "CHARACTER")]
+    #[arg(long = "self", value_name = "CHARACTER", add = complete::characters())]
     self_id: Option<String>,
     /// `ctx.target`: the declared Target.
-    #[arg(long, value_name = "CHARACTER")]
+    #[arg(long, value_name = "CHARACTER", add = complete::characters())]
     target: Option<String>,
     /// `ctx.successes`.
     #[arg(long)]
@@ -271,7 +279,7 @@ struct ScriptArgs {
 struct SimArgs {
     /// A Scenario id (`assault`: its first ready-made setup is used), a setup id
     /// (`first-game`) or a game (`invictus`): the registry of games says whose it is.
-    #[arg(required = true)]
+    #[arg(required = true, add = complete::games())]
     scenario: Option<String>,
     #[command(subcommand)]
     command: Option<balance::SimCommand>,
@@ -291,7 +299,7 @@ struct SimArgs {
     /// value plays every seat; how many seats is then --seats, the setup's
     /// teams, or the Scenario's default (2, or 3 for a Prime Time Scenario).
     /// For Invictus the controllers are cycled over the --seats players.
-    #[arg(long, value_delimiter = ',', default_value = "greedy", value_parser = parse_player_kind)]
+    #[arg(long, value_delimiter = ',', default_value = "greedy", value_parser = parse_player_kind, add = complete::players())]
     players: Vec<PlayerKind>,
     /// How many players: 2 for Aristeia!, 3-4 for the Prime Time Scenarios
     /// (when --players gives one value for all of them); for Invictus 2, 4
@@ -305,7 +313,7 @@ struct SimArgs {
     /// Invictus only: the god of each seat, in seat order (`--gods
     /// athena,zeus,hades,hermes` at 4 seats), instead of dealing two to each
     /// seat and choosing one; every game of a batch seats them so.
-    #[arg(long, value_delimiter = ',', value_name = "GOD,...")]
+    #[arg(long, value_delimiter = ',', value_name = "GOD,...", add = complete::gods())]
     gods: Vec<String>,
     /// Invictus only: how gods come to the seats without --gods: one to each
     /// seat, every god equally often at every seat over a batch (`even`), or
@@ -645,10 +653,26 @@ fn color_in_args(args: &[std::ffi::OsString]) -> ColorChoice {
     choice
 }
 
-/// `arena completions SHELL`: the script clap_complete generates from the CLI's definitions.
+/// The CLI's definitions, for clap_complete's engine (`main.rs`: `COMPLETE=SHELL arena`).
+pub fn command() -> clap::Command {
+    use clap::CommandFactory;
+    Cli::command()
+}
+
+/// `arena completions SHELL`: the script clap_complete generates from the
+/// CLI's definitions; with `--dynamic`, the registration of its engine.
 fn completions(args: CompletionsArgs, stdout: &mut dyn Write) -> anyhow::Result<Exit> {
     use clap::CommandFactory;
     use clap_complete::Generator;
+    if args.dynamic {
+        let name = args.shell.to_string();
+        let shells = clap_complete::env::Shells::builtins();
+        let Some(shell) = shells.completer(&name) else {
+            anyhow::bail!("no dynamic completion for {name}: use `arena completions {name}`");
+        };
+        shell.write_registration("COMPLETE", "arena", "arena", "arena", stdout).context("writing the registration")?;
+        return Ok(0);
+    }
     let mut cmd = Cli::command();
     cmd.set_bin_name("arena");
     cmd.build();

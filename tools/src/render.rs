@@ -17,6 +17,7 @@ enum RenderWhat {
     /// A map: spaces, zones, Blocked spaces, Barriers, Ziggurats.
     Map {
         /// The map's id (`hexadome-a`), or a Scenario's (its map, with its first Scoring Zone).
+        #[arg(add = crate::complete::maps())]
         id: String,
         #[command(flatten)]
         common: Common,

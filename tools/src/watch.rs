@@ -22,7 +22,7 @@ pub struct WatchArgs {
     /// After each good reload, play a short seeded batch of this Scenario (its
     /// first ready-made setup), setup or game (`invictus`: 4 players), as
     /// `arena sim` reads the name, and compare it with the previous content.
-    #[arg(long, value_name = "SCENARIO")]
+    #[arg(long, value_name = "SCENARIO", add = crate::complete::games())]
     sim: Option<String>,
     /// With --sim: random teams of every loaded Character, drawn per seed, so
     /// a new or changed Character plays (the ready-made setups have fixed teams).
