@@ -62,15 +62,79 @@ fn the_documented_ci_workflow_passes_on_a_mod_repository() {
     std::fs::create_dir_all(m.join(".git")).unwrap();
 
     std::env::set_current_dir(m).unwrap();
-    for (args, redirect) in &commands {
-        let argv: Vec<&str> = args.iter().map(String::as_str).collect();
-        let run = arena_tests::arena(&argv);
-        assert_eq!(run.code, 0, "`arena {}` failed:\n{}{}", args.join(" "), run.stdout, run.stderr);
-        if let Some(file) = redirect {
-            std::fs::write(m.join(file), &run.stdout).unwrap();
-            let sarif: serde_json::Value = serde_json::from_str(&run.stdout).expect("the SARIF output is JSON");
-            assert_eq!(sarif["version"], "2.1.0");
+    let play = |commands: &[(Vec<String>, Option<String>)], when: &str| {
+        for (args, redirect) in commands {
+            let argv: Vec<&str> = args.iter().map(String::as_str).collect();
+            let run = arena_tests::arena(&argv);
+            assert_eq!(run.code, 0, "{when}: `arena {}` failed:\n{}{}", args.join(" "), run.stdout, run.stderr);
+            if let Some(file) = redirect {
+                std::fs::write(m.join(file), &run.stdout).unwrap();
+                let sarif: serde_json::Value = serde_json::from_str(&run.stdout).expect("the SARIF output is JSON");
+                assert_eq!(sarif["version"], "2.1.0");
+            }
+            if args.iter().any(|a| a == "github") {
+                assert!(run.stdout.contains("::notice title=arena check::checked "), "{when}: {}", run.stdout);
+            }
+        }
+    };
+    play(&commands, "the first run");
+    assert!(m.join("arena.lock").is_file(), "the set-up wrote the lockfile");
+    let lock = std::fs::read_to_string(m.join("arena.lock")).unwrap();
+    assert!(!lock.contains("id = \"duelist\""), "the mod's own pack is not pinned:\n{lock}");
+    // The workflow again, on the same commit (a second push)...
+    let workflow: Vec<_> =
+        commands.iter().filter(|(args, _)| args.first().is_some_and(|a| a != "lock")).cloned().collect();
+    assert!(workflow.len() >= 2, "{workflow:?}");
+    play(&workflow, "the second run");
+    // ...and on a pull request that edits the mod: it passes `--locked`
+    // without a new lockfile.
+    let file = m.join("characters/duelist.toml");
+    let text = std::fs::read_to_string(&file).unwrap();
+    assert!(text.contains("speed = 4"), "{text}");
+    std::fs::write(&file, text.replace("speed = 4", "speed = 5")).unwrap();
+    play(&workflow, "a pull request editing the mod");
+}
+
+/// The actions the workflows of docs/ci.md and docs/balance-runs.md use are
+/// at their current major (the list below, from the actions' releases:
+/// checkout v7, cache v6, upload-artifact v7, download-artifact v8 run on
+/// Node 24; codeql-action v3 is deprecated for v4, 2026-12): a doc that
+/// names an older one fails here. Raise the list when a new major comes out.
+#[test]
+fn the_documented_workflows_use_the_current_majors_of_their_actions() {
+    let current = [
+        ("actions/checkout", 7),
+        ("actions/cache", 6),
+        ("actions/upload-artifact", 7),
+        ("actions/download-artifact", 8),
+        ("github/codeql-action/upload-sarif", 4),
+        ("Swatinem/rust-cache", 2),
+    ];
+    let repo = arena_tests::tests_dir().join("..");
+    let mut seen = 0;
+    for doc in ["docs/ci.md", "docs/balance-runs.md"] {
+        let text = std::fs::read_to_string(repo.join(doc)).unwrap();
+        for (n, line) in text.lines().enumerate() {
+            let Some(used) = line.trim().trim_start_matches("- ").strip_prefix("uses: ") else { continue };
+            let used = used.split_whitespace().next().unwrap_or_default();
+            let Some((action, version)) = used.split_once('@') else {
+                panic!("{doc}:{}: `{used}` names no version", n + 1)
+            };
+            if version == "stable" {
+                continue; // dtolnay/rust-toolchain's channel, not a version
+            }
+            let major: u32 = version
+                .trim_start_matches('v')
+                .split('.')
+                .next()
+                .and_then(|v| v.parse().ok())
+                .unwrap_or_else(|| panic!("{doc}:{}: `{used}`", n + 1));
+            let Some((_, want)) = current.iter().find(|(a, _)| *a == action) else {
+                panic!("{doc}:{}: `{action}` is not in the list of current majors: add it", n + 1)
+            };
+            assert!(major >= *want, "{doc}:{}: {action}@v{major} is older than the current v{want}", n + 1);
+            seen += 1;
         }
     }
-    assert!(m.join("arena.lock").is_file(), "the set-up wrote the lockfile");
+    assert!(seen >= 8, "only {seen} actions found in the docs");
 }

@@ -565,3 +565,65 @@ fn the_man_page_has_exit_status_environment_files_and_examples_without_markdown(
         assert!(!groff_reads(&page).contains('`'), "a Markdown code mark in\n{page}");
     }
 }
+
+/// A bundled pack is named by its id wherever a pack is given (`--pack
+/// aristeia-prime-time`, `diff --base aristeia-soldiers-of-fortune`), and a
+/// Scenario the named packs lack says which bundled pack has it.
+#[test]
+fn a_bundled_pack_is_named_by_its_id() {
+    std::env::set_current_dir(tests_dir()).unwrap();
+    let lacking = arena(&["sim", "wanted", "--pack", "aristeia-core"]);
+    assert_eq!(lacking.code, 2, "{}", lacking.stderr);
+    assert!(
+        lacking
+            .stderr
+            .contains("help: `wanted` is in the bundled pack aristeia-prime-time: add `--pack aristeia-prime-time`"),
+        "{}",
+        lacking.stderr
+    );
+    let named = arena(&["sim", "wanted", "--pack", "aristeia-core", "--pack", "aristeia-prime-time", "-v"]);
+    assert_eq!(named.code, 0, "{}", named.stderr);
+    assert!(named.stderr.contains("loaded pack aristeia-prime-time@"), "{}", named.stderr);
+    let versioned = arena(&["show", "character:hannibal", "aristeia-soldiers-of-fortune@1.0.0"]);
+    assert_eq!(versioned.code, 0, "{}", versioned.stderr);
+    let diff = arena(&[
+        "diff",
+        "--base",
+        "aristeia-soldiers-of-fortune",
+        "--with",
+        "aristeia-soldiers-of-fortune",
+        "--with",
+        "errata-1-6",
+    ]);
+    assert_eq!(diff.code, 0, "{}", diff.stderr);
+    assert!(diff.stdout.contains("hannibal"), "{}", diff.stdout);
+    // An id that is no bundled pack is a path that does not exist, said so.
+    let unknown = arena(&["show", "character:hannibal", "aristeia-kore"]);
+    assert_eq!(unknown.code, 2, "{}", unknown.stderr);
+    assert!(unknown.stderr.contains("aristeia-kore"), "{}", unknown.stderr);
+}
+
+/// `check --strict` on a mod lists the notes of the mod, not of the bundled
+/// packs borrowed for its dependencies (86 notes about them drowned the
+/// mod's); `--strict-all` lists those too.
+#[test]
+fn strict_notes_are_of_the_packs_checked_unless_strict_all() {
+    std::env::set_current_dir(tests_dir()).unwrap();
+    let notes = |flag: &str| {
+        let run = arena(&["check", "../mods/duelist", flag, "--format", "json"]);
+        assert_eq!(run.code, 0, "{}", run.stderr);
+        let v: Value = serde_json::from_str(&run.stdout).unwrap();
+        v["diagnostics"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .filter(|d| d["severity"] == "note")
+            .map(|d| d["location"]["file"].as_str().unwrap_or_default().to_string())
+            .collect::<Vec<String>>()
+    };
+    let strict = notes("--strict");
+    assert!(strict.iter().all(|f| !f.contains("content/aristeia-core")), "{strict:?}");
+    let all = notes("--strict-all");
+    assert!(all.iter().any(|f| f.contains("content/aristeia-core")), "{all:?}");
+    assert!(all.len() > strict.len(), "{} vs {}", all.len(), strict.len());
+}

@@ -104,11 +104,16 @@ fn lock_mismatch_names_the_pack_its_folder_and_the_lockfile_line() {
     assert_eq!(found.len(), 1, "{}", run.stdout);
     assert_eq!(found[0]["message"], format!("pack `duelist` is in `{l}` but not loaded"));
     assert_eq!(found[0]["location"]["line"], duelist_line);
+    // The lockfile pins what it lists: a loaded pack it does not list (a
+    // mod's own, under test) is checked as it is, and a note with --strict.
     assert_eq!(arena(&["lock", c, "--output", l]).code, 0);
     let run = arena(&["check", p, c, "--locked", "--lockfile", l, "--format", "json"]);
+    assert_eq!(run.code, 0, "{}{}", run.stdout, run.stderr);
+    let run = arena(&["check", p, c, "--locked", "--lockfile", l, "--format", "json", "--strict"]);
     let v: Value = serde_json::from_str(&run.stdout).unwrap();
     let found: Vec<&Value> =
         v["diagnostics"].as_array().unwrap().iter().filter(|d| d["code"] == "lock-mismatch").collect();
     assert_eq!(found.len(), 1, "{}", run.stdout);
-    assert_eq!(found[0]["message"], format!("pack `duelist` ({p}) is loaded but not in `{l}`"));
+    assert_eq!(found[0]["severity"], "note", "{}", run.stdout);
+    assert_eq!(found[0]["message"], format!("pack `duelist` ({p}) is not pinned by `{l}`: checked as it is"));
 }

@@ -275,3 +275,57 @@ fn render_replay_draws_every_format() {
         assert!(!run.stderr.contains("warning"), "{}", run.stderr);
     }
 }
+
+/// A replay names the packs it was played on: given no `--pack`, `arena
+/// replay` and `arena render replay` load those (the bundled packs of those
+/// ids), so a Prime Time game plays again on the Prime Time packs alone; and
+/// the viewer refuses a file whose recorded events differ from the game it
+/// gives on the packs it serves (it showed another game without a word).
+#[test]
+fn a_replay_loads_the_packs_it_records_and_the_viewer_refuses_another_game() {
+    let dir = tempfile::tempdir().unwrap();
+    let (file, _) = record(
+        dir.path(),
+        "wanted.json",
+        &["wanted", "--pack", "aristeia-core", "--pack", "aristeia-prime-time", "--seed", "2"],
+    );
+    let packs = json(&file)["packs"].clone();
+    assert_eq!(packs.as_array().map(Vec::len), Some(2), "{packs}");
+    let run = arena(&["replay", s(&file), "-v"]);
+    assert_eq!(run.code, 0, "{}", run.stderr);
+    assert!(run.stderr.contains("loaded pack aristeia-prime-time@"), "{}", run.stderr);
+    assert!(
+        !run.stderr.contains("loaded pack aristeia-soldiers-of-fortune"),
+        "only the recorded packs: {}",
+        run.stderr
+    );
+    assert!(!run.stderr.contains("content has changed"), "{}", run.stderr);
+    let drawn = arena(&["render", "replay", s(&file), "--event", "20"]);
+    assert_eq!(drawn.code, 0, "{}", drawn.stderr);
+    assert!(drawn.stderr.is_empty(), "{}", drawn.stderr);
+
+    // An event changed by hand: `replay` says so, the viewer will not serve it.
+    let mut v = json(&file);
+    let events = v["events"].as_array_mut().unwrap();
+    let n = events.len() / 2;
+    events[n] = serde_json::json!({"kind": "round-started", "round": 99});
+    let edited = dir.path().join("edited.json");
+    write(&edited, &v);
+    assert_eq!(arena(&["replay", s(&edited)]).code, 1);
+    let serve = |paths: Vec<PathBuf>, replay: &Path| {
+        arena::serve::start(arena::serve::Config {
+            paths,
+            port: 0,
+            replays: vec![replay.to_path_buf()],
+            ..arena::serve::Config::default()
+        })
+    };
+    let recorded_packs =
+        vec![tests_dir().join("../content/aristeia-core"), tests_dir().join("../content/aristeia-prime-time")];
+    serve(recorded_packs.clone(), &file).expect("served on the packs it records").stop();
+    let err = serve(recorded_packs, &edited).err().expect("the viewer refuses the edited replay").to_string();
+    assert!(err.contains(&format!("differs from the one it recorded at event {n}")), "{err}");
+    // On more packs the teams are drawn from more Characters: another game.
+    let err = serve(vec![tests_dir().join("../content")], &file).err().expect("refused on other content").to_string();
+    assert!(err.contains("differs from the one it recorded at event"), "{err}");
+}

@@ -85,7 +85,9 @@ pub fn lockfile(loaded: &Loaded) -> String {
 }
 
 /// `arena check --locked`: how the loaded packs differ from the lockfile
-/// `text` (read from `file`); nothing when they match.
+/// `text` (read from `file`); nothing when they match. The lockfile pins the
+/// packs it lists: one it lists that is not loaded, or differs, is an error;
+/// a loaded pack it does not list (a mod's own) is a note.
 pub fn check(loaded: &Loaded, text: Option<&str>, file: &Path) -> Vec<Diagnostic> {
     let help = "run `arena lock` (with the same paths) and commit the lockfile, if the change is intended";
     let at = |line: usize| Location { file: file.to_path_buf(), span: None, line, column: 1 };
@@ -123,11 +125,25 @@ pub fn check(loaded: &Loaded, text: Option<&str>, file: &Path) -> Vec<Diagnostic
         |line: usize, message: String| Diagnostic::error(Code::LockMismatch, message).at(at(line)).help(help);
     for a in &actual {
         let Some(e) = expected.iter().find(|e| e.id == a.id) else {
+            // The lockfile pins what it lists: a pack it does not list is
+            // under test (a mod's own pack, which every pull request
+            // changes), checked as it is; said with --strict.
             let root = loaded.packs.iter().find(|p| p.manifest.id == a.id).map(|p| p.root.display().to_string());
-            out.push(mismatch(
-                1,
-                format!("pack `{}` ({}) is loaded but not in `{}`", a.id, root.unwrap_or_default(), file.display()),
-            ));
+            out.push(
+                Diagnostic::note(
+                    Code::LockMismatch,
+                    format!(
+                        "pack `{}` ({}) is not pinned by `{}`: checked as it is",
+                        a.id,
+                        root.unwrap_or_default(),
+                        file.display()
+                    ),
+                )
+                .at(at(1))
+                .help(
+                    "`arena lock` pins the packs it is given: lock only the packs you depend on to keep yours unpinned",
+                ),
+            );
             continue;
         };
         let line = line_of(&a.id);

@@ -6,7 +6,8 @@ pub(super) fn check(args: CheckArgs, ui: &Ui, stdout: &mut dyn Write, stderr: &m
     // Dependencies the given paths lack are taken from the bundled packs (a mod
     // is checked against the base games it names), and said so.
     let selection = packs::select(&[args.paths.clone(), args.pack.clone()].concat(), default_paths);
-    let options = load::Options { max_file_size: args.max_file_size, notes: args.strict, ..load::Options::default() };
+    let strict = args.strict || args.strict_all;
+    let options = load::Options { max_file_size: args.max_file_size, notes: strict, ..load::Options::default() };
     let mut loaded = load::load(&selection.paths, &options);
     ui.loaded(&loaded, stderr)?;
     note_borrowed(&selection, ui, stderr)?;
@@ -51,7 +52,7 @@ pub(super) fn check(args: CheckArgs, ui: &Ui, stdout: &mut dyn Write, stderr: &m
                 if failures == 0 { "no failure".to_string() } else { format!("{failures} problem(s)") },
                 cov.exercised,
                 cov.scripted,
-                if cov.exercised < cov.scripted && !args.strict { " (--strict lists the others)" } else { "" }
+                if cov.exercised < cov.scripted && !strict { " (--strict lists the others)" } else { "" }
             ));
         }
     }
@@ -89,13 +90,27 @@ pub(super) fn check(args: CheckArgs, ui: &Ui, stdout: &mut dyn Write, stderr: &m
                 .push(Diagnostic::error(Code::Io, e).help("give the lockfile `arena lock` wrote (a UTF-8 TOML file)")),
         }
     }
-    let shown: Vec<Diagnostic> =
-        loaded.diagnostics.iter().filter(|d| args.strict || d.severity != Severity::Note).cloned().collect();
+    // A note is about a pack checked, not a bundled one borrowed for a
+    // dependency, unless --strict-all.
+    let borrowed_roots: Vec<PathBuf> = loaded
+        .packs
+        .iter()
+        .filter(|p| selection.borrowed.iter().any(|b| b.split(" (").next() == Some(&*p.manifest.id)))
+        .map(|p| p.root.clone())
+        .collect();
+    let of_borrowed =
+        |d: &Diagnostic| d.location.as_ref().is_some_and(|l| borrowed_roots.iter().any(|r| l.file.starts_with(r)));
+    let shown: Vec<Diagnostic> = loaded
+        .diagnostics
+        .iter()
+        .filter(|d| d.severity != Severity::Note || args.strict_all || (args.strict && !of_borrowed(d)))
+        .cloned()
+        .collect();
     let summary = loaded.summary();
     match args.format {
         Format::Human => {
             write!(stderr, "{}", diag::render_human(&shown, &loaded.sources, ui.color()))?;
-            writeln!(stdout, "{}", summary_line(&loaded, args.strict))?;
+            writeln!(stdout, "{}", summary_line(&loaded, strict))?;
             if let Some(line) = &situations {
                 writeln!(stdout, "{line}")?;
             }
@@ -109,7 +124,13 @@ pub(super) fn check(args: CheckArgs, ui: &Ui, stdout: &mut dyn Write, stderr: &m
         }
         Format::Github => {
             write!(stdout, "{}", diag::render_github(&shown, &loaded.sources, &repo_root(args.repo_root.as_deref())?))?;
-            writeln!(stdout, "{}", summary_line(&loaded, args.strict))?;
+            // One notice with the summary, the situations and the smoke
+            // games, shown on the run's summary page.
+            let said: Vec<String> = [Some(summary_line(&loaded, strict)), situations.clone(), simulated.clone()]
+                .into_iter()
+                .flatten()
+                .collect();
+            writeln!(stdout, "::notice title=arena check::{}", github_data(&said.join("; ")))?;
         }
         Format::Sarif => {
             write!(stdout, "{}", diag::render_sarif(&shown, &loaded.sources, &repo_root(args.repo_root.as_deref())?))?
@@ -139,6 +160,12 @@ pub(crate) fn exit_code(loaded: &Loaded) -> Exit {
 }
 
 /// `checked 4 packs (23 files): 6 die, 16 state, ...; 12 scripts; 0 errors, 0 warnings`.
+/// A workflow command's message, escaped as the Actions toolkit escapes one
+/// (`%`, then carriage return and line feed).
+fn github_data(s: &str) -> String {
+    s.replace('%', "%25").replace('\r', "%0D").replace('\n', "%0A")
+}
+
 pub(super) fn summary_line(loaded: &Loaded, strict: bool) -> String {
     let s = loaded.summary();
     let entries: Vec<String> = s.entries.iter().map(|(k, n)| format!("{n} {k}")).collect();

@@ -187,9 +187,14 @@ struct CheckArgs {
     /// Output format.
     #[arg(long, value_enum, default_value_t = Format::Human)]
     format: Format,
-    /// Also list provisional content and effects the engine cannot run yet.
+    /// Also list provisional content and effects the engine cannot run yet,
+    /// of the packs checked (not of the bundled packs taken for their
+    /// dependencies: --strict-all lists those too).
     #[arg(long)]
     strict: bool,
+    /// --strict, with the notes of the bundled dependencies too.
+    #[arg(long)]
+    strict_all: bool,
     /// Largest file read, in bytes.
     #[arg(long, default_value_t = load::Options::default().max_file_size, value_name = "BYTES")]
     max_file_size: u64,

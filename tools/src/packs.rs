@@ -32,7 +32,7 @@ pub struct Selection {
 /// the bundled packs that provide a dependency the others lack (by manifest
 /// only, before anything is loaded).
 pub fn select(given: &[PathBuf], default: fn() -> Vec<PathBuf>) -> Selection {
-    let mut paths = if given.is_empty() { default() } else { given.to_vec() };
+    let mut paths = if given.is_empty() { default() } else { given.iter().map(|p| by_id(p)).collect() };
     let (roots, _) = load::discover(&paths);
     let mut have: BTreeMap<String, Vec<String>> = roots.iter().filter_map(|r| manifest(r)).collect();
     let (bundled_roots, _) = load::discover(&crate::content_paths());
@@ -52,6 +52,59 @@ pub fn select(given: &[PathBuf], default: fn() -> Vec<PathBuf>) -> Selection {
         }
     }
     Selection { paths, borrowed }
+}
+
+/// A PATH that is no file or folder but a bundled pack's id (`aristeia-prime-time`,
+/// `errata-1-6`, or `id@version` when that is the bundled version): that
+/// pack's folder. Anything else is kept as given (and fails to load, said so).
+pub fn by_id(given: &Path) -> PathBuf {
+    if given.exists() || given.components().count() != 1 {
+        return given.to_path_buf();
+    }
+    let name = given.to_string_lossy();
+    let (id, version) = name.split_once('@').map_or((name.as_ref(), None), |(i, v)| (i, Some(v)));
+    let (roots, _) = load::discover(&crate::default_paths());
+    roots
+        .into_iter()
+        .find(|r| {
+            let Some(text) = arena_engine::read::read_text_limited(&r.join(load::MANIFEST), 1024 * 1024).ok() else {
+                return false;
+            };
+            let Ok(table) = text.parse::<toml::Table>() else { return false };
+            table.get("id").and_then(|i| i.as_str()) == Some(id)
+                && version.is_none_or(|v| table.get("version").and_then(|x| x.as_str()) == Some(v))
+        })
+        .unwrap_or_else(|| given.to_path_buf())
+}
+
+/// The packs a replay file records (`id@version`; `id version` in the
+/// files of format 1) as the bundled folders of those ids and versions, for
+/// a command given no `--pack`; `None` when the file records none or one of
+/// them is not bundled (the default packs load then, and the content hash
+/// says whether they are the same).
+pub fn recorded(packs: &[String]) -> Option<Vec<PathBuf>> {
+    if packs.is_empty() {
+        return None;
+    }
+    packs
+        .iter()
+        .map(|p| {
+            let named = PathBuf::from(p.replacen(' ', "@", 1));
+            let found = by_id(&named);
+            (found != named).then_some(found)
+        })
+        .collect()
+}
+
+/// The bundled pack (`id`) that defines a Scenario or setup `name` the
+/// loaded packs lack, for a hint (`add --pack aristeia-prime-time`).
+pub fn bundled_pack_defining(name: &str) -> Option<String> {
+    let options = load::Options { run_script_tests: false, ..load::Options::default() };
+    let loaded = load::load(&crate::content_paths(), &options);
+    let kind = [arena_engine::model::Kind::Scenario, arena_engine::model::Kind::Setup]
+        .into_iter()
+        .find_map(|k| loaded.content.origin(k, name))?;
+    Some(kind.pack.to_string())
 }
 
 /// A pack's id and the ids of its required dependencies, from its manifest.

@@ -193,6 +193,12 @@ pub(super) fn sim(args: SimArgs, ui: &Ui, stdout: &mut dyn Write, stderr: &mut d
     let Some(rules) = sim::game_of_setup(content, &name) else {
         let hint = super::did_you_mean(&name, &sim::setup_names(content));
         writeln!(stderr, "error: no setup, and no Scenario with a ready-made setup, is called `{name}`{hint}")?;
+        // A bundled pack the selection left out may have it.
+        if let Some(pack) =
+            packs::bundled_pack_defining(&name).filter(|p| !loaded.packs.iter().any(|l| *l.manifest.id == **p))
+        {
+            writeln!(stderr, "help: `{name}` is in the bundled pack {pack}: add `--pack {pack}`")?;
+        }
         return Ok(2);
     };
     let request = Request {

@@ -213,10 +213,25 @@ pub(crate) fn replay_scene(
             return Ok(Err(1));
         }
     };
-    let loaded = match play::load_for_play(packs, ui, stderr)? {
+    // No --pack: the packs the file records, when they are bundled.
+    let packs = match (packs.is_empty(), crate::packs::recorded(&recording.packs)) {
+        (true, Some(recorded)) => recorded,
+        _ => packs.to_vec(),
+    };
+    let loaded = match play::load_for_play(&packs, ui, stderr)? {
         Ok(l) => l,
         Err(code) => return Ok(Err(code)),
     };
+    let hash = loaded.content_hash();
+    if let Some(then) = recording.content_hash.as_ref().filter(|then| **then != hash && !ui.quiet()) {
+        writeln!(
+            stderr,
+            "note: {}: recorded on other content (content hash {} then, {} now): the picture is of the game as it plays on these packs",
+            crate::stdio::name(file),
+            &then[..then.len().min(12)],
+            &hash[..hash.len().min(12)]
+        )?;
+    }
     let events = match replay_events(&loaded, &recording) {
         Ok(e) => e,
         Err(e) => {

@@ -12,7 +12,8 @@ pub(crate) struct ReplayArgs {
     /// one of before: Aristeia!'s format 1, Invictus's without a format);
     /// `-`: standard input.
     file: PathBuf,
-    /// Packs to load. Default: the bundled ones.
+    /// Packs to load. Default: the packs the file records (`packs`), when
+    /// they are bundled, else the bundled base games.
     #[arg(long = "pack", value_name = "PATH")]
     packs: Vec<PathBuf>,
     /// Rewrite the file as format 2 once it verifies (into --out, else in
@@ -50,7 +51,12 @@ pub(super) fn replay(
             return Ok(1);
         }
     };
-    let loaded = match load_for_play(&args.packs, ui, stderr)? {
+    // No --pack: the packs the file records, when they are bundled.
+    let packs = match (args.packs.is_empty(), crate::packs::recorded(&recording.packs)) {
+        (true, Some(recorded)) => recorded,
+        _ => args.packs.clone(),
+    };
+    let loaded = match load_for_play(&packs, ui, stderr)? {
         Ok(loaded) => loaded,
         Err(code) => return Ok(code),
     };

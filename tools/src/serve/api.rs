@@ -315,6 +315,22 @@ pub(super) fn add_replay_file(state: &State, file: &Path) -> Result<(), String> 
         arena_engine::read::read_text_limited(file, arena_engine::read::MAX_TOOL_FILE).map_err(|e| e.to_string())?;
     let recording = arena_engine::replay_file::read(&text).map_err(|e| e.to_string())?;
     let events = crate::render::replay_events(&snap.loaded, &recording)?;
+    // Played again on other content, the answers may give another game: a
+    // file whose recorded events differ from the game they give now is
+    // refused (the viewer would show a game that was never played).
+    if let arena_engine::replay_file::Recorded::Events(recorded) = &recording.recorded {
+        let now: Vec<serde_json::Value> = events.iter().map(|e| serde_json::to_value(e).unwrap_or_default()).collect();
+        if let Some(i) = (0..now.len().max(recorded.len())).find(|i| now.get(*i) != recorded.get(*i)) {
+            let hash = snap.loaded.content_hash();
+            let then = recording.content_hash.clone().unwrap_or_default();
+            return Err(format!(
+                "the game it gives on these packs differs from the one it recorded at event {i} (content hash {} then, {} now): serve the packs it was played on ({}); `arena replay FILE` says why",
+                &then[..then.len().min(12)],
+                &hash[..hash.len().min(12)],
+                recording.packs.join(", ")
+            ));
+        }
+    }
     let name = file.file_stem().map_or("replay".into(), |s| s.to_string_lossy().into_owned());
     state.replays.lock().map_err(|_| "poisoned")?.add_file(name, events);
     Ok(())
