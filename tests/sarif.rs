@@ -127,3 +127,49 @@ fn the_repository_root_is_found_from_the_current_folder() {
     let annotations = |s: &str| s.lines().filter(|l| l.starts_with("::")).map(str::to_string).collect::<Vec<_>>();
     assert_eq!(annotations(&relative.stdout), annotations(&absolute.stdout));
 }
+
+/// What GitHub's code scanning requires of an upload beyond the schema, as
+/// the SARIF SDK's GitHub rule set checks it (reimplemented here, rule by
+/// rule, since the multitool is a .NET tool this machine does not have):
+/// every result has a location with an artifact URI and a region with a start
+/// line (GH1001/GH1016, ProvideRequiredLocationProperties; a result with
+/// `"locations": []` was refused), every result names a rule of the driver
+/// by id, and each rule has a `name` distinct from its id, in PascalCase
+/// (SARIF1001 warned of every one being equal), and help text.
+#[test]
+fn sarif_meets_the_github_ingestion_rules_for_every_bad_fixture() {
+    std::env::set_current_dir(tests_dir()).unwrap();
+    let mut dirs: Vec<_> = std::fs::read_dir("fixtures/bad").unwrap().flatten().map(|e| e.path()).collect();
+    dirs.sort();
+    let mut results = 0;
+    let mut without_file = 0;
+    for dir in dirs {
+        let run =
+            arena(&["check", dir.to_str().unwrap(), "--format", "sarif", "--locked", "--lockfile", "no-such.lock"]);
+        let doc: Value = serde_json::from_str(&run.stdout).unwrap_or_else(|e| panic!("{}: {e}", dir.display()));
+        let rules = doc["runs"][0]["tool"]["driver"]["rules"].as_array().unwrap();
+        let mut ids = std::collections::BTreeSet::new();
+        for r in rules {
+            let (id, name) = (r["id"].as_str().unwrap(), r["name"].as_str().unwrap());
+            assert!(ids.insert(id), "rule {id} twice");
+            assert_ne!(id, name, "rule {id}: name equals id");
+            assert!(name.chars().next().is_some_and(|c| c.is_ascii_uppercase()) && !name.contains('-'), "{name}");
+            assert!(r["help"]["text"].as_str().is_some_and(|t| !t.is_empty()), "rule {id} has no help");
+        }
+        for res in doc["runs"][0]["results"].as_array().unwrap() {
+            let rule = res["ruleId"].as_str().unwrap();
+            assert!(ids.contains(rule), "{}: result of unknown rule {rule}", dir.display());
+            let locations = res["locations"].as_array().unwrap();
+            assert!(!locations.is_empty(), "{}: a result with no location: {res}", dir.display());
+            let physical = &locations[0]["physicalLocation"];
+            assert!(physical["artifactLocation"]["uri"].as_str().is_some_and(|u| !u.is_empty()), "{res}");
+            assert!(physical["region"]["startLine"].as_i64().is_some_and(|l| l >= 1), "{res}");
+            if res["message"]["text"].as_str().is_some_and(|m| m.contains("no-such.lock")) {
+                without_file += 1;
+            }
+            results += 1;
+        }
+    }
+    assert!(results > 40, "only {results} results");
+    assert!(without_file > 0, "no result about a missing file was checked");
+}

@@ -632,6 +632,18 @@ pub fn render_github(diags: &[Diagnostic], sources: &SourceMap, repo: &RepoRoot)
     out
 }
 
+/// A rule's `name` in SARIF: its id in PascalCase (`unknown-field` is
+/// `UnknownField`), distinct from the id as SARIF's guidance asks.
+pub fn rule_name(code: Code) -> String {
+    code.as_str()
+        .split('-')
+        .map(|w| {
+            let mut c = w.chars();
+            c.next().map(|f| f.to_ascii_uppercase().to_string() + c.as_str()).unwrap_or_default()
+        })
+        .collect()
+}
+
 /// SARIF 2.1.0, for code-scanning services. Every code is a rule with a short
 /// and a full description, help and a help URI; each result's file is a
 /// percent-encoded URI relative to the repository root (`uriBaseId`
@@ -650,7 +662,7 @@ pub fn render_sarif(diags: &[Diagnostic], sources: &SourceMap, repo: &RepoRoot) 
                 .build();
             sarif::ReportingDescriptor::builder()
                 .id(c.as_str())
-                .name(c.as_str())
+                .name(rule_name(*c))
                 .short_description(text(c.description()))
                 .full_description(text(&full))
                 .help(help)

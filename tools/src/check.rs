@@ -133,7 +133,32 @@ pub(super) fn check(args: CheckArgs, ui: &Ui, stdout: &mut dyn Write, stderr: &m
             writeln!(stdout, "::notice title=arena check::{}", github_data(&said.join("; ")))?;
         }
         Format::Sarif => {
-            write!(stdout, "{}", diag::render_sarif(&shown, &loaded.sources, &repo_root(args.repo_root.as_deref())?))?
+            // Code scanning wants a place for every result: one about no
+            // file (a lockfile missing, a dependency) is put on the first
+            // checked pack's manifest, else on the folder given.
+            let manifest = loaded
+                .packs
+                .iter()
+                .find(|p| !borrowed_roots.contains(&p.root))
+                .or(loaded.packs.first())
+                .map(|p| p.root.join(load::MANIFEST))
+                // No pack loaded (`not-a-pack`): the folder given.
+                .or_else(|| selection.paths.first().cloned());
+            let placed: Vec<Diagnostic> = shown
+                .into_iter()
+                .map(|mut d| {
+                    if d.location.is_none() {
+                        d.location = manifest.as_ref().map(|m| diag::Location {
+                            file: m.clone(),
+                            span: None,
+                            line: 1,
+                            column: 1,
+                        });
+                    }
+                    d
+                })
+                .collect();
+            write!(stdout, "{}", diag::render_sarif(&placed, &loaded.sources, &repo_root(args.repo_root.as_deref())?))?
         }
     }
     Ok(exit_code(&loaded))
