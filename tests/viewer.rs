@@ -344,5 +344,55 @@ fn in_a_browser_the_viewer_steps_a_replay_and_follows_a_saved_pack() {
     assert!(eval_string(&tab, "document.querySelector('#balance-chart').textContent").contains("2 greedy games"));
     assert_eq!(eval_string(&tab, "document.querySelector('#balance-note').textContent"), "");
     shot(&tab, "balance.png");
+
+    // The Play tab: a Decision's options on spaces are yellow numbered
+    // discs on the board (they were black on black: a CSS rule painted the
+    // disc like its number), and clicking one answers it.
+    tab.find_element("nav button[data-tab=play]").unwrap().click().unwrap();
+    tab.find_element("#play-start").unwrap().click().unwrap();
+    let mut marked = false;
+    for _ in 0..20 {
+        wait_for(&tab, "document.querySelectorAll('#play-decision button').length > 0", 120, "a Decision for the seat");
+        if eval_string(&tab, "String(document.querySelectorAll('#play-board [data-option]').length)") != "0" {
+            marked = true;
+            break;
+        }
+        let asked = eval_string(
+            &tab,
+            "document.querySelector('#play-decision .prompt').textContent + document.querySelectorAll('#play-narrative li').length",
+        );
+        tab.find_element("#play-decision button").unwrap().click().unwrap();
+        wait_for(
+            &tab,
+            &format!(
+                "(document.querySelector('#play-decision .prompt')?.textContent ?? '') + document.querySelectorAll('#play-narrative li').length !== {asked:?}"
+            ),
+            120,
+            "the next Decision",
+        );
+    }
+    assert!(marked, "no Decision with options on the board");
+    let disc = eval_string(&tab, "getComputedStyle(document.querySelector('#play-board [data-option] circle')).fill");
+    assert_eq!(disc, "rgb(253, 224, 71)", "the option disc is painted yellow, not as its number");
+    let number = eval_string(&tab, "getComputedStyle(document.querySelector('#play-board [data-option] text')).fill");
+    assert_eq!(number, "rgb(17, 17, 17)", "its number is dark on it");
+    shot(&tab, "play-options-on-the-board.png");
+    let before = eval_string(
+        &tab,
+        "String(document.querySelectorAll('#play-narrative li').length) + document.querySelector('#play-decision .prompt').textContent",
+    );
+    tab.evaluate(
+        "[...document.querySelectorAll('#play-board [data-option]')].find(m => !m.dataset.option.includes(',')).dispatchEvent(new MouseEvent('click', {bubbles: true}))",
+        false,
+    )
+    .unwrap();
+    wait_for(
+        &tab,
+        &format!(
+            "String(document.querySelectorAll('#play-narrative li').length) + (document.querySelector('#play-decision .prompt')?.textContent ?? '') !== {before:?}"
+        ),
+        120,
+        "the clicked option to be answered",
+    );
     v.stop();
 }

@@ -183,7 +183,7 @@ pub fn to_svg(scene: &Scene, options: &Options) -> String {
 const STYLE: &str = ".title{font-size:16px;font-weight:bold;fill:#222}\
 .coord{fill:#555}.zone{fill:#334;font-weight:bold}.fig{fill:#fff;font-weight:bold}\
 .badge{fill:#fff;font-weight:bold}.legend{font-size:12px;fill:#222}.head{font-size:13px;font-weight:bold;fill:#222}\
-.mark{fill:#111;font-weight:bold}.range{fill:#111}";
+.mark{fill:#111;font-weight:bold}.range{fill:#111}.option{cursor:pointer}";
 
 fn spaces(d: &mut Doc, scene: &Scene, frame: &Frame) {
     d.start("g", &[("id", "spaces"), ("stroke", "#a29b8c"), ("stroke-width", "1")]);
@@ -413,14 +413,29 @@ fn marks(d: &mut Doc, frame: &Frame, marks: &[(Hex, String)]) {
     if marks.is_empty() {
         return;
     }
+    // Each option's number on a yellow disc: the disc takes no class, so no
+    // rule of STYLE (`.mark` fills text black) paints over its fill. A
+    // disc's group names the option numbers it stands for (`data-option`,
+    // from 1, comma-separated when several options are on one space), which
+    // the viewer answers on a click.
     d.start("g", &[("id", "marks")]);
     for (h, text) in marks {
         let (x, y) = frame.centre(*h);
+        let r = if text.len() > 2 { 11.0 } else { 8.0 };
+        d.start("g", &[("class", "option"), ("data-option", text)]);
         d.empty(
             "circle",
-            &[("cx", &num(x)), ("cy", &num(y)), ("r", "8"), ("fill", "#fde047"), ("stroke", "#111"), ("class", "mark")],
+            &[
+                ("cx", &num(x)),
+                ("cy", &num(y)),
+                ("r", &num(r)),
+                ("fill", "#fde047"),
+                ("stroke", "#111"),
+                ("stroke-width", "1.5"),
+            ],
         );
-        d.label(x, y + 3.5, 9.0, "mark", text);
+        d.label(x, y + 3.5, if text.len() > 2 { 7.0 } else { 9.0 }, "mark", text);
+        d.end("g");
     }
     d.end("g");
 }

@@ -58,17 +58,11 @@ impl Player for BrowserSeat {
     fn choose(&mut self, seat: &SeatView<'_>) -> Option<usize> {
         let (board, character) = match &seat.native {
             SeatNative::Aristeia { decision, view } => {
-                let marks: Vec<_> = decision
-                    .options
-                    .iter()
-                    .enumerate()
-                    .filter_map(|(i, o)| match o {
-                        Choice::Space { space } | Choice::MoveTo { space } => Some((*space, (i + 1).to_string())),
-                        _ => None,
-                    })
-                    .collect();
                 let board = match Scene::of_view(view) {
-                    Ok(scene) => render::svg::to_svg(&scene, &Options { marks, ..Options::default() }),
+                    Ok(scene) => {
+                        let marks = option_marks(&decision.options, &scene);
+                        render::svg::to_svg(&scene, &Options { marks, ..Options::default() })
+                    }
                     Err(e) => format!("<p>{e}</p>"),
                 };
                 (board, decision.character)
@@ -207,4 +201,36 @@ pub(super) fn answer(state: &State, q: &Query) -> Reply {
         Some(true) => Reply::json(json!({ "ok": true })),
         _ => Reply::error(409, "no game is waiting for an answer"),
     }
+}
+
+/// The board's option markers of a Decision: each option on a space (a
+/// space to deploy on or move to) or on a Character standing on one (an
+/// Action's or a Minion's Target, a Character picked or to go first) is its
+/// number (from 1) on that space; several options on one space share a
+/// marker, `2,5`. The viewer answers an option when its marker is clicked.
+fn option_marks(options: &[Choice], scene: &Scene) -> Vec<(arena_engine::rules::geometry::Hex, String)> {
+    use arena_engine::rules::state::Location;
+    let on = |id: &arena_engine::model::Id| {
+        scene.figures.iter().find(|f| f.id == *id).and_then(|f| match f.location {
+            Location::Space(h) => Some(h),
+            _ => None,
+        })
+    };
+    let mut by_space: Vec<(arena_engine::rules::geometry::Hex, Vec<String>)> = Vec::new();
+    for (i, o) in options.iter().enumerate() {
+        let space = match o {
+            Choice::Space { space } | Choice::MoveTo { space } => Some(*space),
+            Choice::Perform { target: Some(t), .. } | Choice::MinionAction { target: Some(t), .. } => on(t),
+            Choice::Pick { id } => on(id),
+            Choice::First { character } => on(character),
+            _ => None,
+        };
+        if let Some(h) = space {
+            match by_space.iter_mut().find(|(s, _)| *s == h) {
+                Some((_, numbers)) => numbers.push((i + 1).to_string()),
+                None => by_space.push((h, vec![(i + 1).to_string()])),
+            }
+        }
+    }
+    by_space.into_iter().map(|(h, numbers)| (h, numbers.join(","))).collect()
 }

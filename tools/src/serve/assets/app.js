@@ -202,6 +202,15 @@ async function pollPlay() {
   if (g.asked === state.asked && !g.over) return;
   state.asked = g.asked;
   if (g.board) $("play-board").innerHTML = g.board;
+  // An option marker on the board answers its option (the first of a shared one);
+  // more than one on a space: the buttons below say which is which.
+  $("play-board").querySelectorAll("[data-option]").forEach((m) => {
+    const numbers = m.dataset.option.split(",").map(Number);
+    m.onclick = () => {
+      if (numbers.length === 1) post(`/api/play/answer?index=${numbers[0] - 1}`).catch((e) => showError($("play-decision"), e));
+      else $("play-decision").querySelectorAll("button").forEach((b, i) => b.classList.toggle("offered", numbers.includes(i + 1)));
+    };
+  });
   const ol = $("play-narrative");
   ol.innerHTML = "";
   for (const line of g.narrative.slice(-40)) {
