@@ -37,6 +37,9 @@ struct Shown {
     narrative: Vec<String>,
     /// The position, as SVG.
     board: String,
+    /// The seat's own Tactics hand as cards (`000 § Hand`: each player sees
+    /// only their own), each `{id, name, timing, text}`.
+    hand: Vec<serde_json::Value>,
     /// Whether the game has ended.
     over: bool,
     /// Why it stopped, when it failed.
@@ -56,8 +59,18 @@ struct BrowserSeat {
 
 impl Player for BrowserSeat {
     fn choose(&mut self, seat: &SeatView<'_>) -> Option<usize> {
+        let mut hand = Vec::new();
         let (board, character) = match &seat.native {
             SeatNative::Aristeia { decision, view } => {
+                for id in view.player(view.seat()).hand.cards().unwrap_or_default() {
+                    let card = view.content.tactics.get(id.as_str()).map(|t| &t.value);
+                    hand.push(json!({
+                        "id": id,
+                        "name": card.map_or(id.as_str(), |t| t.name.as_str()),
+                        "timing": card.map(|t| t.timing_text.as_str()).unwrap_or_default(),
+                        "text": card.map(|t| t.effect.text.as_str()).unwrap_or_default(),
+                    }));
+                }
                 let board = match Scene::of_view(view) {
                     Ok(scene) => {
                         let marks = option_marks(&decision.options, &scene);
@@ -73,6 +86,7 @@ impl Player for BrowserSeat {
         {
             let mut s = lock(&self.shown);
             s.board = board;
+            s.hand = hand;
             s.narrative = seat.narrative(0);
             s.asked += 1;
             s.decision = Some(json!({

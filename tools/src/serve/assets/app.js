@@ -220,6 +220,21 @@ async function pollPlay() {
   }
   ol.start = Math.max(0, g.narrative.length - 40);
   ol.scrollTop = ol.scrollHeight;
+  // The seat's own hand, as cards: name, timing, text (000 § Hand).
+  const hand = $("play-hand");
+  hand.innerHTML = "";
+  for (const c of g.hand || []) {
+    const card = document.createElement("div");
+    card.className = "card tactic";
+    const name = document.createElement("b");
+    name.textContent = c.name;
+    const timing = document.createElement("i");
+    timing.textContent = c.timing;
+    const text = document.createElement("p");
+    text.textContent = c.text;
+    card.append(name, timing, text);
+    hand.appendChild(card);
+  }
   const box = $("play-decision");
   box.innerHTML = "";
   if (g.error) box.textContent = g.error;
