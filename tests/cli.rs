@@ -453,6 +453,12 @@ fn a_dash_is_standard_input_where_a_file_is_read_and_standard_output_where_one_i
     assert!(lock.stdout.contains("aristeia-core"), "{}", lock.stdout);
     let locked = arena_with_stdin(&["check", "../content", "--locked", "--lockfile", "-"], lock.stdout.clone());
     assert_eq!(locked.code, 0, "{}{}", locked.stdout, locked.stderr);
+    // A lockfile that pins nothing (empty: `arena lock` failed in the pipe) fails.
+    for empty in ["", "# nothing\n"] {
+        let none = arena_with_stdin(&["check", "../content", "--locked", "--lockfile", "-"], empty);
+        assert_eq!(none.code, 1, "{empty:?}: {}{}", none.stdout, none.stderr);
+        assert!(none.stderr.contains("pins no pack"), "{}", none.stderr);
+    }
     let stale = lock.stdout.replacen("aristeia-core", "aristeia-kore", 1);
     let unlocked = arena_with_stdin(&["check", "../content", "--locked", "--lockfile", "-"], stale);
     assert_eq!(unlocked.code, 1, "{}{}", unlocked.stdout, unlocked.stderr);

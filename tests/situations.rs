@@ -791,6 +791,19 @@ fn invictus_player_numbers_out_of_range_are_refused_at_their_key() {
             "9999999 Stamina: a god has from 0 to 24",
         ),
         ("team-past-the-seats.toml", "team = 7", "7:1", "athena: team 7 of 2 players: teams are numbered from 0"),
+        // 10^12 tokens asked for terabytes and aborted the process.
+        (
+            "stamina-tokens-past-the-track.toml",
+            "team = 0\nstamina_tokens = 999999999999",
+            "8:1",
+            "athena: 999999999999 stamina_tokens: a skill track holds at most 4 tokens",
+        ),
+        (
+            "range-tokens-past-the-track.toml",
+            "team = 0\nrange_tokens = 5",
+            "8:1",
+            "5 range_tokens: a skill track holds at most 4",
+        ),
     ];
     for (file, athena, ..) in &cases {
         std::fs::write(dir.path().join(file), position(athena)).unwrap();

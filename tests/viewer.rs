@@ -376,7 +376,10 @@ fn in_a_browser_the_viewer_steps_a_replay_and_follows_a_saved_pack() {
     // drawn at the setup, 000 § Preparation; a Mulligan asks with it shown).
     let cards = eval_string(&tab, "String(document.querySelectorAll('#play-hand .card').length)");
     assert!(cards.parse::<usize>().is_ok_and(|n| n >= 1), "no hand drawn: {cards}");
-    assert!(!eval_string(&tab, "document.querySelector('#play-hand .card p').textContent").is_empty(), "a card has its text");
+    assert!(
+        !eval_string(&tab, "document.querySelector('#play-hand .card p').textContent").is_empty(),
+        "a card has its text"
+    );
     let disc = eval_string(&tab, "getComputedStyle(document.querySelector('#play-board [data-option] circle')).fill");
     assert_eq!(disc, "rgb(253, 224, 71)", "the option disc is painted yellow, not as its number");
     let number = eval_string(&tab, "getComputedStyle(document.querySelector('#play-board [data-option] text')).fill");

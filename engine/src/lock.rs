@@ -119,6 +119,13 @@ pub fn check(loaded: &Loaded, text: Option<&str>, file: &Path) -> Vec<Diagnostic
             })
             .map_or(1, |i| i + 1)
     };
+    // A lockfile that pins nothing (empty, a comment, a failed `arena lock
+    // --output -` in a pipe) would pass every check: refused.
+    if expected.is_empty() {
+        return vec![
+            Diagnostic::error(Code::LockMismatch, format!("`{}` pins no pack", file.display())).at(at(1)).help(help),
+        ];
+    }
     let actual: Vec<Locked> = loaded.packs.iter().map(|p| lock_of(loaded, p)).collect();
     let mut out = Vec::new();
     let mismatch =

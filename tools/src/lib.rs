@@ -615,16 +615,19 @@ fn color_for(choice: ColorChoice, terminal: bool) -> bool {
 
 /// `--color auto`, from the environment (read by `anstyle-query`), in this
 /// order: `NO_COLOR` set and not empty: no colour (no-color.org);
-/// `CLICOLOR_FORCE` set and not `0`, or `FORCE_COLOR` set and not `0` or
-/// `false`: colour, even into a pipe; `CLICOLOR=0`: no colour
+/// `CLICOLOR_FORCE` not empty and not `0`, or `FORCE_COLOR` not empty, `0`
+/// or `false`: colour, even into a pipe; `CLICOLOR=0`: no colour
 /// (bixense.com/clicolors); else colour when the stream is a terminal and
 /// `TERM` is set and not `dumb`.
 fn auto_color(terminal: bool) -> bool {
     if anstyle_query::no_color() {
         return false;
     }
-    let force_color = std::env::var_os("FORCE_COLOR").is_some_and(|v| v != "0" && v != "false");
-    if anstyle_query::clicolor_force() || force_color {
+    // Forced only by a value that says so: `CLICOLOR_FORCE` not empty and
+    // not `0` (bixense.com/clicolors), `FORCE_COLOR` not empty, `0` or `false`.
+    let set =
+        |var: &str, off: &[&str]| std::env::var_os(var).is_some_and(|v| !v.is_empty() && !off.iter().any(|o| v == *o));
+    if set("CLICOLOR_FORCE", &["0"]) || set("FORCE_COLOR", &["0", "false"]) {
         return true;
     }
     if anstyle_query::clicolor() == Some(false) {

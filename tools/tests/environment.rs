@@ -36,13 +36,18 @@ fn piped(args: &[&str], env: Env<'_>, cwd: &std::path::Path) -> (String, String,
 #[test]
 fn colour_is_forced_into_a_pipe_by_clicolor_force_or_force_color() {
     let here = std::env::temp_dir();
-    let cases: [(Env<'_>, bool); 6] = [
+    let cases: [(Env<'_>, bool); 10] = [
         (&[], false),
         (&[("CLICOLOR_FORCE", Some("1"))], true),
         (&[("FORCE_COLOR", Some("1"))], true),
         (&[("FORCE_COLOR", Some("0"))], false),
         (&[("FORCE_COLOR", Some("1")), ("NO_COLOR", Some("1"))], false),
         (&[("CLICOLOR_FORCE", Some("1")), ("CLICOLOR", Some("0"))], true),
+        // Forced only by a value that says so.
+        (&[("CLICOLOR_FORCE", Some("0"))], false),
+        (&[("CLICOLOR_FORCE", Some(""))], false),
+        (&[("FORCE_COLOR", Some(""))], false),
+        (&[("FORCE_COLOR", Some("false"))], false),
     ];
     for (env, coloured) in cases {
         let (_, stderr, code) = piped(&["check", BAD], env, &here);

@@ -585,6 +585,26 @@ impl Situation {
                 })
                 .collect()
         };
+        // At most one token per placeholder of the skill's track (four:
+        // `003 § Character Skills`), checked before any token is made (a
+        // count of 10^12 asked for terabytes).
+        for (key, skill, n) in [
+            ("stamina_tokens", Skill::Stamina, sp.stamina_tokens.unwrap_or(1)),
+            ("range_tokens", Skill::Range, sp.range_tokens.unwrap_or(1)),
+            ("accuracy", Skill::Accuracy, sp.accuracy.len()),
+        ] {
+            let most =
+                content.skill_tracks.values().find(|t| t.value.skill == skill).map_or(4, |t| t.value.tiers.len());
+            if n > most {
+                return Err(SituationError::at(
+                    at(key),
+                    format!(
+                        "{}: {n} {key}: a skill track holds at most {most} tokens (003 § Character Skills)",
+                        sp.god
+                    ),
+                ));
+            }
+        }
         let token = |colour| Token { active: true, colour, from_reinforcement: false };
         let mut tokens = BTreeMap::new();
         tokens.insert(Skill::Stamina, (0..sp.stamina_tokens.unwrap_or(1)).map(|_| token(None)).collect());
