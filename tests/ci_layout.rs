@@ -158,42 +158,32 @@ fn the_documented_workflows_pass_actionlint() {
             if !yaml.contains("\njobs:") {
                 continue; // not a workflow (a Kubernetes Job)
             }
-            let mut child = std::process::Command::new("node")
-                .arg(tool.join("lint.cjs"))
-                .arg(format!("{doc}.yml"))
-                .stdin(std::process::Stdio::piped())
-                .stdout(std::process::Stdio::piped())
-                .stderr(std::process::Stdio::piped())
-                .spawn()
-                .expect("run node");
-            use std::io::Write;
-            child.stdin.take().unwrap().write_all(yaml.as_bytes()).unwrap();
-            let out = child.wait_with_output().unwrap();
-            assert!(out.status.success(), "{doc}: actionlint failed: {}", String::from_utf8_lossy(&out.stderr));
-            let found: serde_json::Value = serde_json::from_slice(&out.stdout).expect("actionlint's JSON");
+            let found = actionlint(&tool, &format!("{doc}.yml"), yaml);
             assert_eq!(found, serde_json::json!([]), "{doc}: actionlint found:\n{found:#}");
             linted += 1;
         }
     }
     assert_eq!(linted, 2, "the two documented workflows");
     // The linter does find a broken step (so a clean result means something).
+    let broken = "on: push\njobs:\n  a:\n    runs-on: ubuntu-latest\n    steps:\n      - runs: echo\n";
+    let found = actionlint(&tool, "broken.yml", broken);
+    assert!(found.to_string().contains("unexpected key"), "{found}");
+}
+
+/// actionlint's findings (a JSON array; empty: clean) on the workflow `yaml`,
+/// named `name` in them.
+fn actionlint(tool: &Path, name: &str, yaml: &str) -> serde_json::Value {
+    use std::io::Write;
     let mut child = std::process::Command::new("node")
         .arg(tool.join("lint.cjs"))
+        .arg(name)
         .stdin(std::process::Stdio::piped())
         .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::piped())
         .spawn()
-        .unwrap();
-    use std::io::Write;
-    child
-        .stdin
-        .take()
-        .unwrap()
-        .write_all(b"on: push\njobs:\n  a:\n    runs-on: ubuntu-latest\n    steps:\n      - runs: echo\n")
-        .unwrap();
+        .expect("run node");
+    child.stdin.take().unwrap().write_all(yaml.as_bytes()).unwrap();
     let out = child.wait_with_output().unwrap();
-    assert!(
-        String::from_utf8_lossy(&out.stdout).contains("unexpected key"),
-        "{}",
-        String::from_utf8_lossy(&out.stdout)
-    );
+    assert!(out.status.success(), "{name}: actionlint failed: {}", String::from_utf8_lossy(&out.stderr));
+    serde_json::from_slice(&out.stdout).expect("actionlint's JSON")
 }
