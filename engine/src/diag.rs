@@ -585,14 +585,18 @@ pub fn help_uri(code: Code) -> String {
     format!("{}/blob/main/docs/diagnostics.md#{}", env!("CARGO_PKG_REPOSITORY"), code.as_str())
 }
 
+/// A workflow command's message, escaped as the Actions toolkit escapes one
+/// (`%`, then carriage return and line feed).
+pub fn github_data(s: &str) -> String {
+    s.replace('%', "%25").replace('\r', "%0D").replace('\n', "%0A")
+}
+
 /// GitHub Actions workflow commands, one per diagnostic:
 /// `::error file=..,line=..,endLine=..,col=..,endColumn=..,title=..::msg`, with
 /// the file relative to the repository root (what the runner needs to put the
 /// annotation on the pull request's line).
 pub fn render_github(diags: &[Diagnostic], sources: &SourceMap, repo: &RepoRoot) -> String {
-    fn escape_data(s: &str) -> String {
-        s.replace('%', "%25").replace('\r', "%0D").replace('\n', "%0A")
-    }
+    use github_data as escape_data;
     fn escape_prop(s: &str) -> String {
         escape_data(s).replace(':', "%3A").replace(',', "%2C")
     }

@@ -130,7 +130,7 @@ pub(super) fn check(args: CheckArgs, ui: &Ui, stdout: &mut dyn Write, stderr: &m
                 .into_iter()
                 .flatten()
                 .collect();
-            writeln!(stdout, "::notice title=arena check::{}", github_data(&said.join("; ")))?;
+            writeln!(stdout, "::notice title=arena check::{}", diag::github_data(&said.join("; ")))?;
         }
         Format::Sarif => {
             // Code scanning wants a place for every result: one about no
@@ -185,12 +185,6 @@ pub(crate) fn exit_code(loaded: &Loaded) -> Exit {
 }
 
 /// `checked 4 packs (23 files): 6 die, 16 state, ...; 12 scripts; 0 errors, 0 warnings`.
-/// A workflow command's message, escaped as the Actions toolkit escapes one
-/// (`%`, then carriage return and line feed).
-fn github_data(s: &str) -> String {
-    s.replace('%', "%25").replace('\r', "%0D").replace('\n', "%0A")
-}
-
 pub(super) fn summary_line(loaded: &Loaded, strict: bool) -> String {
     let s = loaded.summary();
     let entries: Vec<String> = s.entries.iter().map(|(k, n)| format!("{n} {k}")).collect();

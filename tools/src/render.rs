@@ -228,8 +228,8 @@ pub(crate) fn replay_scene(
             stderr,
             "note: {}: recorded on other content (content hash {} then, {} now): the picture is of the game as it plays on these packs",
             crate::stdio::name(file),
-            &then[..then.len().min(12)],
-            &hash[..hash.len().min(12)]
+            crate::replay::short(then),
+            crate::replay::short(&hash)
         )?;
     }
     let events = match replay_events(&loaded, &recording) {

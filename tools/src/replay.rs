@@ -169,6 +169,6 @@ fn refuse(
 }
 
 /// The first 12 hex digits of a content hash.
-fn short(hash: &str) -> &str {
+pub(crate) fn short(hash: &str) -> &str {
     hash.get(..12).unwrap_or(hash)
 }

@@ -54,7 +54,10 @@ impl SituationError {
     /// the parser names, in the words of a situation file rather than of
     /// Rust's types ([`plain_toml_message`]).
     pub fn of_toml(text: &str, e: &toml::de::Error) -> SituationError {
-        SituationError { message: plain_toml_message(e.message()), at: e.span().map(|r| line_column(text, r.start)) }
+        SituationError {
+            message: plain_toml_message(e.message()),
+            at: e.span().map(|r| crate::diag::line_column(text, r.start)),
+        }
     }
 }
 
@@ -62,18 +65,6 @@ impl std::fmt::Display for SituationError {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.write_str(&self.message)
     }
-}
-
-/// The 1-based line and column (in characters) of byte `offset` of `text`.
-fn line_column(text: &str, offset: usize) -> (usize, usize) {
-    let mut end = offset.min(text.len());
-    while !text.is_char_boundary(end) {
-        end -= 1;
-    }
-    let before = &text[..end];
-    let line = before.matches('\n').count() + 1;
-    let column = before.rsplit('\n').next().map_or(0, |l| l.chars().count()) + 1;
-    (line, column)
 }
 
 /// A TOML reader's message as a situation file's author reads it: an

@@ -325,8 +325,8 @@ pub(super) fn add_replay_file(state: &State, file: &Path) -> Result<(), String> 
             let then = recording.content_hash.clone().unwrap_or_default();
             return Err(format!(
                 "the game it gives on these packs differs from the one it recorded at event {i} (content hash {} then, {} now): serve the packs it was played on ({}); `arena replay FILE` says why",
-                &then[..then.len().min(12)],
-                &hash[..hash.len().min(12)],
+                crate::replay::short(&then),
+                crate::replay::short(&hash),
                 recording.packs.join(", ")
             ));
         }
