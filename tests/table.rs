@@ -177,6 +177,42 @@ fn forks_of_six_seat_invictus_games_are_the_games() {
     check_forks(MODES[4], 1..3, 6);
 }
 
+/// `000 § Actions Step`: a table at one of an Actions Step's Decisions
+/// resumes from that choice, not from the Activation's start (an inner
+/// point, ARCHITECTURE.md § Decisions), and one deeper in that choice (a
+/// Target, a Switch...) replays only the answers since it; the forks above
+/// check that the games are the same. Invictus keeps no inner point.
+#[test]
+fn a_table_at_an_actions_step_choice_replays_from_that_choice() {
+    for mode in [MODES[0], MODES[2], MODES[3]] {
+        let rt = mode.runtime();
+        let (forks, _) = forks_of(mode, &rt, 3);
+        let (mut actions, mut shorter) = (0, 0);
+        for f in &forks {
+            let (length, since) = (f.replay_length(), f.replays());
+            assert!(length <= since, "{mode:?}: {length} answers replayed of {since}");
+            if mode.game == "invictus" {
+                assert_eq!(length, since, "{mode:?}: Invictus replays from its turn's start");
+                continue;
+            }
+            // The Actions Step's own question (an effect that lets a
+            // Character perform an Action asks one of the same kind inside
+            // an Action, where no inner point is kept).
+            if f.decision().is_some_and(|d| d.kind == "action" && d.prompt == "What next?") {
+                actions += 1;
+                assert_eq!(length, 0, "{mode:?}: an Actions Step Decision replays nothing before its answer");
+            }
+            shorter += usize::from(length < since);
+        }
+        if mode.game == "aristeia" {
+            assert!(
+                actions > 10 && shorter >= actions,
+                "{mode:?}: {actions} Action Decisions, {shorter} shorter replays"
+            );
+        }
+    }
+}
+
 /// Twenty seeded games of every mode, a fork at every Decision answered as
 /// the original was and compared with the original's next position, and one
 /// fork per game continued to the end (the test of each mode above continues

@@ -3,7 +3,9 @@
 //! replays through the steps [`Game::play`] itself is made of:
 //! [`Game::play_setup`], then for each Round [`Game::begin_round`],
 //! [`Game::turn_order`] and [`Game::play_activation`] for each Turn, and
-//! [`Game::end_round`].
+//! [`Game::end_round`]. Inside an Activation, the Actions Step choice a
+//! replay stopped at is kept as an inner point ([`Phase::Actions`],
+//! [`Game::resume_actions_step`]).
 
 use super::replay::{Engine, Feed, Live, Passed, Replayed, Run, Stop};
 use super::{Decision, Native, Outcome, SeatNative, SeatView};
@@ -11,7 +13,7 @@ use crate::content::Content;
 use crate::model::Id;
 use crate::rules::decision::{self, Controller};
 use crate::rules::event::Event;
-use crate::rules::game::{Checkpoint, Game, GameSetup, OptionalRule};
+use crate::rules::game::{ActionsPoint, Checkpoint, Game, GameSetup, OptionalRule};
 use crate::rules::seats::PlayerId;
 use crate::rules::state::{GameState, View};
 use crate::script::runtime::Runtime;
@@ -98,14 +100,40 @@ enum Phase {
         /// Who still activates in this Turn, in order.
         left: Vec<Id>,
     },
+    /// Inside an Activation, at a choice of its Actions Step
+    /// ([`Game::resume_actions_step`]); then the Turns Phase goes on as
+    /// [`Phase::Turns`] with the same fields.
+    Actions {
+        /// The Turn being played.
+        turn: u8,
+        /// How many Turns the Round has.
+        turns: u8,
+        /// Who activates after the active Character in this Turn, in order.
+        left: Vec<Id>,
+        /// The active Character.
+        character: Id,
+        /// Its player.
+        owner: PlayerId,
+        /// How many choices of its Actions Step came before.
+        choices: usize,
+    },
 }
 
 /// An Aristeia! quiet point: a checkpoint and what comes next.
 pub struct Quiet {
-    checkpoint: Checkpoint,
+    checkpoint: Rc<Checkpoint>,
     phase: Phase,
     /// A determinization's reseed: at which Decision, with which seed.
     reseed: Option<(usize, u64)>,
+    /// Inside an Activation ([`Phase::Actions`]): the events since the
+    /// Activation's start, which the resumed game is given back.
+    events: Rc<[Event]>,
+}
+
+impl Quiet {
+    fn new(checkpoint: Checkpoint, phase: Phase) -> Quiet {
+        Quiet { checkpoint: Rc::new(checkpoint), phase, reseed: None, events: Rc::new([]) }
+    }
 }
 
 /// A seat's controller in a replay: the shared answers, then the live
@@ -140,7 +168,7 @@ pub fn start_aristeia<'a>(
     let controllers = seats.iter_mut().map(|s| s as &mut dyn Controller).collect();
     let mut game = Game::new(content, runtime, setup, controllers)?;
     let (checkpoint, events) = game.checkpoint().ok_or("a new game is not at a quiet point")?;
-    Replayed::new(Aristeia { content, runtime }, Quiet { checkpoint, phase: Phase::Setup, reseed: None }, events)
+    Replayed::new(Aristeia { content, runtime }, Quiet::new(checkpoint, Phase::Setup), events)
 }
 
 /// A table of the position a situation file sets up (docs/situations.md;
@@ -171,7 +199,7 @@ pub fn start_aristeia_at<'a>(
     let mut game = Game::from_situation(content, runtime, situation, controllers).map_err(|e| e.to_string())?;
     let (checkpoint, events) = game.checkpoint().ok_or("a situation's Activation is not a quiet point")?;
     let phase = Phase::Turns { turn: 1, turns: 1, left: vec![situation.active] };
-    Replayed::new(Aristeia { content, runtime }, Quiet { checkpoint, phase, reseed: None }, events)
+    Replayed::new(Aristeia { content, runtime }, Quiet::new(checkpoint, phase), events)
 }
 
 /// How a game that is over ended: the winner of its `GameEnded`, if any.
@@ -209,16 +237,28 @@ impl<'a> Engine<'a> for Aristeia<'a> {
         let mut seats: Vec<Seat> = (0..n).map(|_| Seat(feed.clone(), live)).collect();
         let controllers = seats.iter_mut().map(|s| s as &mut dyn Controller).collect();
         let mut passed = Vec::new();
-        let mut game = match from.checkpoint.resume(self.content, self.runtime, controllers) {
+        let mut game = match from.checkpoint.resume_with(self.content, self.runtime, controllers, from.events.to_vec())
+        {
             Ok(g) => g,
-            Err(e) => return Run { passed, stop: Stop::Failed(e), used: 0 },
+            Err(e) => return Run { passed, stop: Stop::Failed(e), used: 0, inner: None },
         };
         game.capture_halt();
         if let Some((at, seed)) = from.reseed {
             game.reseed_at(at, seed);
         }
+        // An Actions Step choice met once the answers ran out is where the
+        // run stops: kept, the next replay starts there.
+        let dry = feed.clone();
+        game.keep_actions_points(Rc::new(move || dry.borrow().wants_inner()));
+        let answers_from = from.checkpoint.answers().len();
         let mut phase = from.phase.clone();
         loop {
+            // Where the Turns Phase goes on after this step's Activation.
+            let turns_after = match &phase {
+                Phase::Turns { turn, turns, left } if !left.is_empty() => Some((*turn, *turns, left[1..].to_vec())),
+                Phase::Actions { turn, turns, left, .. } => Some((*turn, *turns, left.clone())),
+                _ => None,
+            };
             // One step of the game (as `Game::play` takes it), and where it leads.
             let (played, next) = match phase {
                 Phase::Setup => (game.play_setup(), Phase::Round),
@@ -238,28 +278,66 @@ impl<'a> Engine<'a> for Aristeia<'a> {
                     let id = left.remove(0);
                     (game.play_activation(&id), Phase::Turns { turn, turns, left })
                 }
+                Phase::Actions { turn, turns, left, character, owner, choices } => {
+                    (game.resume_actions_step(character, owner, choices), Phase::Turns { turn, turns, left })
+                }
             };
             let used = feed.borrow().used();
             if let Some(stop) = feed.borrow_mut().take_stop() {
-                return Run { passed, stop: stop.into_stop(game.take_halted_at()), used };
+                let stop = stop.into_stop(game.take_halted_at());
+                let inner = match (&stop, game.take_actions_point(), turns_after) {
+                    (Stop::Decision { events, .. }, Some(point), Some((turn, turns, left))) => {
+                        let at = point.checkpoint.answers().len() - answers_from;
+                        let phase = Phase::Actions {
+                            turn,
+                            turns,
+                            left,
+                            character: point.character,
+                            owner: point.owner,
+                            choices: point.choices,
+                        };
+                        let ActionsPoint { checkpoint, events: kept, reseed, .. } = *point;
+                        let quiet = Quiet {
+                            checkpoint: Rc::new(checkpoint),
+                            phase,
+                            reseed,
+                            events: events[..kept.min(events.len())].into(),
+                        };
+                        Some((quiet, at))
+                    }
+                    _ => None,
+                };
+                return Run { passed, stop, used, inner };
             }
             if let Err(e) = played {
                 let events = std::mem::take(&mut game.events);
                 let outcome = Outcome::failed(n, e);
-                return Run { passed, stop: Stop::Over { state: game.state.clone(), events, outcome }, used };
+                return Run {
+                    passed,
+                    stop: Stop::Over { state: game.state.clone(), events, outcome },
+                    used,
+                    inner: None,
+                };
             }
             // The game ends at a Round's end (or start): `Game::play` stops there.
             if next == Phase::Round && game.state.over {
                 let events = std::mem::take(&mut game.events);
                 let outcome = outcome(n, &events);
-                return Run { passed, stop: Stop::Over { state: game.state.clone(), events, outcome }, used };
+                return Run {
+                    passed,
+                    stop: Stop::Over { state: game.state.clone(), events, outcome },
+                    used,
+                    inner: None,
+                };
             }
             // A Round's start, and an Activation's, are quiet points.
             if matches!(&next, Phase::Round) || matches!(&next, Phase::Turns { left, .. } if !left.is_empty()) {
                 let Some((checkpoint, events)) = game.checkpoint() else {
-                    return Run { passed, stop: Stop::Failed("a quiet point has an effect running".into()), used };
+                    let stop = Stop::Failed("a quiet point has an effect running".into());
+                    return Run { passed, stop, used, inner: None };
                 };
-                passed.push(Passed { quiet: Quiet { checkpoint, phase: next.clone(), reseed: None }, used, events });
+                game.forget_actions_point();
+                passed.push(Passed { quiet: Quiet::new(checkpoint, next.clone()), used, events });
             }
             phase = next;
         }
@@ -274,11 +352,14 @@ impl<'a> Engine<'a> for Aristeia<'a> {
         reseed: (usize, u64),
         pin_all: bool,
     ) -> Quiet {
-        let mut state = quiet.checkpoint.state().clone();
-        if !pin_all {
+        let checkpoint = if pin_all {
+            quiet.checkpoint.clone()
+        } else {
+            let mut state = quiet.checkpoint.state().clone();
             crate::rules::determinize::redeal(&mut state, now, seat, rng);
-        }
-        Quiet { checkpoint: quiet.checkpoint.with_state(state), phase: quiet.phase.clone(), reseed: Some(reseed) }
+            Rc::new(quiet.checkpoint.with_state(state))
+        };
+        Quiet { checkpoint, phase: quiet.phase.clone(), reseed: Some(reseed), events: quiet.events.clone() }
     }
 
     fn reseeds_at(quiet: &Quiet) -> Option<usize> {

@@ -144,7 +144,7 @@ impl<'a> Engine<'a> for Invictus<'a> {
                 self.runtime.begin_game();
                 match Game::new_at_table(self.content, Some(self.runtime), setup, *seed, controllers, true, *reseed) {
                     Ok(g) => g,
-                    Err(e) => return Run { passed, stop: Stop::Failed(e.0), used: 0 },
+                    Err(e) => return Run { passed, stop: Stop::Failed(e.0), used: 0, inner: None },
                 }
             }
             Quiet::Turn(cp, reseed) => match cp.resume(controllers) {
@@ -154,7 +154,7 @@ impl<'a> Engine<'a> for Invictus<'a> {
                     }
                     g
                 }
-                Err(e) => return Run { passed, stop: Stop::Failed(e.0), used: 0 },
+                Err(e) => return Run { passed, stop: Stop::Failed(e.0), used: 0, inner: None },
             },
         };
         game.capture_halt();
@@ -163,15 +163,25 @@ impl<'a> Engine<'a> for Invictus<'a> {
             let ended = if at_start { None } else { game.play_next_turn() };
             let used = feed.borrow().used();
             if let Some(stop) = feed.borrow_mut().take_stop() {
-                return Run { passed, stop: stop.into_stop(game.take_halted_at()), used };
+                return Run { passed, stop: stop.into_stop(game.take_halted_at()), used, inner: None };
             }
             if let Some(o) = ended {
                 let events = std::mem::take(&mut game.events);
                 let outcome = Self::outcome(&game.state, &o);
-                return Run { passed, stop: Stop::Over { state: game.state.clone(), events, outcome }, used };
+                return Run {
+                    passed,
+                    stop: Stop::Over { state: game.state.clone(), events, outcome },
+                    used,
+                    inner: None,
+                };
             }
             let Some((checkpoint, events)) = game.checkpoint() else {
-                return Run { passed, stop: Stop::Failed("a turn's start is not a quiet point".into()), used };
+                return Run {
+                    passed,
+                    stop: Stop::Failed("a turn's start is not a quiet point".into()),
+                    used,
+                    inner: None,
+                };
             };
             passed.push(Passed { quiet: Quiet::Turn(Box::new(checkpoint), None), used, events });
             at_start = false;

@@ -17,7 +17,13 @@
 //! before it gives up (`usize::MAX`, the engine's halting). A fork copies a
 //! few reference counts and the answers since the checkpoint. Lua that asks
 //! mid-effect (`game:choose`) resumes by re-running, as every answer is
-//! replayed. ARCHITECTURE.md § Decisions says why and what was rejected.
+//! replayed. Where a replay stopped inside an Aristeia! Activation, the
+//! table also keeps an **inner point** ([`Run::inner`]: the Actions Step
+//! choice it stopped at or in), and replays from there instead of the
+//! Activation's start; what a caller sees does not change (the log's
+//! segments, the events since the quiet point, [`Table::replays`]), only
+//! the replay's length ([`Table::replay_length`]). ARCHITECTURE.md §
+//! Decisions says why and what was rejected.
 //!
 //! - `log`: the event log, shared by forks;
 //! - `replay`: the machinery common to both games ([`Replayed`]);
@@ -325,6 +331,13 @@ pub trait Table<'a> {
     /// How many answers every fork of this position replays from the last
     /// quiet point (what a fork costs, in Decisions played again).
     fn replays(&self) -> usize;
+
+    /// How many of those answers [`Table::apply`] replays before its own:
+    /// fewer than [`Table::replays`] where the table resumes from a point
+    /// inside the Activation (Aristeia!: the Actions Step choice it is at or
+    /// in, ARCHITECTURE.md § Decisions, inner points), none at an Actions
+    /// Step's own Decision.
+    fn replay_length(&self) -> usize;
 
     /// Whether an effect failed since the last quiet point, so that every
     /// fork of this position ([`Table::apply`], [`Table::determinize`],

@@ -125,6 +125,34 @@ pub struct Run<Q, D, S, E> {
     pub stop: Stop<D, S, E>,
     /// How many of its answers the replay used.
     pub used: usize,
+    /// A point to resume from inside the step where the replay stopped,
+    /// after the last quiet point passed (or the one it started from), and
+    /// how many of its answers lead to it: not a quiet point of the log (the
+    /// events since the last one stay the position's), only a shorter
+    /// replay ([`Replayed`] replays from it). Aristeia!: the Actions Step
+    /// choice whose Decision the replay stopped at.
+    pub inner: Option<(Q, usize)>,
+}
+
+impl<Q, D, S, E> Run<Q, D, S, E> {
+    /// The same run, its answers counted from `skip` answers earlier (a
+    /// replay that started `skip` answers after the quiet point).
+    fn shifted(mut self, skip: usize) -> Self {
+        if skip == 0 {
+            return self;
+        }
+        for p in &mut self.passed {
+            p.used += skip;
+        }
+        self.used += skip;
+        if let Some((_, at)) = &mut self.inner {
+            *at += skip;
+        }
+        if let Stop::Bad { index, .. } = &mut self.stop {
+            *index += skip;
+        }
+        self
+    }
 }
 
 /// A quiet point a replay passed.
@@ -188,6 +216,9 @@ pub struct Feed {
     chosen: Option<Vec<String>>,
     /// The indices given, in order.
     given: Vec<usize>,
+    /// Whether the run keeps an inner point ([`Run::inner`]) where the
+    /// answers ran dry ([`Feed::wants_inner`]).
+    inner: bool,
 }
 
 /// Why a [`Feed`] stopped answering.
@@ -209,7 +240,7 @@ pub enum FeedStop {
 
 impl Feed {
     fn of(answers: Vec<usize>, keys: Option<Vec<String>>, chosen: Option<Vec<String>>) -> Rc<RefCell<Self>> {
-        Rc::new(RefCell::new(Feed { answers, used: 0, stop: None, keys, chosen, given: Vec::new() }))
+        Rc::new(RefCell::new(Feed { answers, used: 0, stop: None, keys, chosen, given: Vec::new(), inner: false }))
     }
 
     /// A feed of `answers`, for the seats to share.
@@ -221,6 +252,21 @@ impl Feed {
     /// ([`Feed::chosen`]).
     pub fn recording(answers: &[usize]) -> Rc<RefCell<Self>> {
         Feed::of(answers.to_vec(), None, Some(Vec::new()))
+    }
+
+    /// The same feed, keeping an inner point where its answers ran dry
+    /// ([`Run::inner`]) when `keep` says so: a table that will be played on
+    /// again wants one, a look-ahead's or a search's one-off run does not.
+    pub fn keeping_inner(feed: Rc<RefCell<Self>>, keep: bool) -> Rc<RefCell<Self>> {
+        feed.borrow_mut().inner = keep;
+        feed
+    }
+
+    /// Whether an inner point is wanted here: the run keeps them
+    /// ([`Feed::keeping_inner`]) and the answers ran dry, so the run stops
+    /// at the next Decision a live player gives up or at this one.
+    pub fn wants_inner(&self) -> bool {
+        self.inner && self.ran_dry()
     }
 
     /// A feed that answers each Decision with the option of the next key
@@ -341,14 +387,16 @@ impl FeedStop {
     }
 }
 
-/// The quiet point, answers since and position a replay with `since` from
-/// `quiet` found.
+/// The quiet point, answers since, position and inner point a replay with
+/// `since` from `quiet` found (`inner`: the inner point it started from, kept
+/// when the run passed no quiet point and found no later one).
 #[allow(clippy::type_complexity)]
 fn settle<Q, D, S, E>(
     mut quiet: Rc<Quiet<Q, E>>,
     run: Run<Q, D, S, E>,
     since: Vec<usize>,
-) -> Result<(Rc<Quiet<Q, E>>, Vec<usize>, At<D, S, E>), TableError> {
+    inner: Option<Rc<(Q, usize)>>,
+) -> Result<Settled<Q, D, S, E>, TableError> {
     if run.used < since.len() && matches!(run.stop, Stop::Over { .. }) {
         // The game ended before the last answers: they would answer nothing.
         return Err(TableError::Over);
@@ -362,12 +410,26 @@ fn settle<Q, D, S, E>(
         Stop::Failed(why) => return Err(TableError::Engine(why)),
     };
     let mut used = 0;
+    let passed = !run.passed.is_empty();
     for p in run.passed {
         let log = quiet.log.with(p.events);
         quiet = Rc::new(Quiet { point: p.quiet, log });
         used = p.used;
     }
-    Ok((quiet, since[used.min(since.len())..].to_vec(), at))
+    let inner = match run.inner {
+        Some((point, at)) if at >= used => Some(Rc::new((point, at - used))),
+        _ if passed => None,
+        _ => inner,
+    };
+    Ok(Settled { quiet, since: since[used.min(since.len())..].to_vec(), at, inner })
+}
+
+/// What [`settle`] found.
+struct Settled<Q, D, S, E> {
+    quiet: Rc<Quiet<Q, E>>,
+    since: Vec<usize>,
+    at: At<D, S, E>,
+    inner: Option<Rc<(Q, usize)>>,
 }
 
 /// A quiet point with the log before it.
@@ -396,6 +458,13 @@ pub struct Replayed<'a, E: Engine<'a>> {
     quiet: Rc<Quiet<E::Quiet, E::Event>>,
     since: Vec<usize>,
     at: Rc<At<E::Decision, E::State, E::Event>>,
+    /// A point inside the answers since the quiet point to replay from
+    /// instead ([`Run::inner`]), and how many of them lead to it.
+    inner: Option<Rc<(E::Quiet, usize)>>,
+    /// Whether replays keep inner points: not on a look-ahead's or a
+    /// search's world ([`Replayed::reseeded`], [`Replayed::determinize`]),
+    /// which is played on once and dropped.
+    keep_inner: bool,
     _content: PhantomData<&'a ()>,
 }
 
@@ -406,6 +475,8 @@ impl<'a, E: Engine<'a>> Clone for Replayed<'a, E> {
             quiet: self.quiet.clone(),
             since: self.since.clone(),
             at: self.at.clone(),
+            inner: self.inner.clone(),
+            keep_inner: self.keep_inner,
             _content: PhantomData,
         }
     }
@@ -419,12 +490,41 @@ impl<'a, E: Engine<'a>> Replayed<'a, E> {
     /// The game cannot be set up or played from there.
     pub fn new(engine: E, start: E::Quiet, events: Vec<E::Event>) -> Result<Self, String> {
         let quiet = Rc::new(Quiet { point: start, log: Log::default().with(events) });
-        let run = engine.run(&quiet.point, &Feed::shared(&[]), None);
-        let (quiet, since, at) = settle(quiet, run, Vec::new()).map_err(|e| match e {
+        let run = engine.run(&quiet.point, &Feed::keeping_inner(Feed::shared(&[]), true), None);
+        let Settled { quiet, since, at, inner } = settle(quiet, run, Vec::new(), None).map_err(|e| match e {
             TableError::Engine(why) => why,
             e => e.to_string(),
         })?;
-        Ok(Replayed { engine, quiet, since, at: Rc::new(at), _content: PhantomData })
+        Ok(Replayed { engine, quiet, since, at: Rc::new(at), inner, keep_inner: true, _content: PhantomData })
+    }
+
+    /// Where a replay of the answers since the quiet point starts: the
+    /// inner point if there is one, and how many of those answers it skips.
+    fn start(&self) -> (&E::Quiet, usize) {
+        match &self.inner {
+            Some(inner) if inner.1 <= self.since.len() => (&inner.0, inner.1),
+            _ => (&self.quiet.point, 0),
+        }
+    }
+
+    /// Take what a replay found as this table's position.
+    fn settle(
+        &mut self,
+        run: Run<E::Quiet, E::Decision, E::State, E::Event>,
+        since: Vec<usize>,
+    ) -> Result<(), TableError> {
+        let before = self.since.len();
+        let found = settle(self.quiet.clone(), run, since, self.inner.clone()).map_err(|e| match e {
+            TableError::BadAnswer { index, answer, options } => {
+                TableError::BadAnswer { index: index.saturating_sub(before), answer, options }
+            }
+            e => e,
+        })?;
+        self.quiet = found.quiet;
+        self.since = found.since;
+        self.at = Rc::new(found.at);
+        self.inner = found.inner;
+        Ok(())
     }
 
     /// Replay the answers since the quiet point and `more`; unchanged on an error.
@@ -434,18 +534,10 @@ impl<'a, E: Engine<'a>> Replayed<'a, E> {
         }
         let mut since = self.since.clone();
         since.extend_from_slice(more);
-        let run = self.engine.run(&self.quiet.point, &Feed::shared(&since), None);
-        let before = self.since.len();
-        let (quiet, since, at) = settle(self.quiet.clone(), run, since).map_err(|e| match e {
-            TableError::BadAnswer { index, answer, options } => {
-                TableError::BadAnswer { index: index.saturating_sub(before), answer, options }
-            }
-            e => e,
-        })?;
-        self.quiet = quiet;
-        self.since = since;
-        self.at = Rc::new(at);
-        Ok(())
+        let (from, skip) = self.start();
+        let feed = Feed::keeping_inner(Feed::shared(&since[skip..]), self.keep_inner);
+        let run = self.engine.run(from, &feed, None).shifted(skip);
+        self.settle(run, since)
     }
 
     fn tail(&self) -> &[E::Event] {
@@ -502,6 +594,8 @@ impl<'a, E: Engine<'a>> Replayed<'a, E> {
                 quiet: Rc::new(Quiet { point, log: self.quiet.log.clone() }),
                 since: given,
                 at: Rc::new(At::Decision { decision, state, events, neutral: OnceCell::new() }),
+                inner: None,
+                keep_inner: false,
                 _content: PhantomData,
             });
         }
@@ -531,11 +625,17 @@ impl<'a, E: Engine<'a>> Replayed<'a, E> {
         // Nothing is dealt anew (`pin_all`): the generator is not drawn from.
         let mut unused = rand_chacha::ChaCha8Rng::seed_from_u64(seed);
         let point = self.engine.redeal(&self.quiet.point, now, E::player(decision), &mut unused, (at, seed), true);
+        let inner = self.inner.as_ref().map(|inner| {
+            let point = self.engine.redeal(&inner.0, now, E::player(decision), &mut unused, (at, seed), true);
+            Rc::new((point, inner.1))
+        });
         Ok(Replayed {
             engine: self.engine,
             quiet: Rc::new(Quiet { point, log: self.quiet.log.clone() }),
             since: self.since.clone(),
             at: self.at.clone(),
+            inner,
+            keep_inner: false,
             _content: PhantomData,
         })
     }
@@ -554,20 +654,13 @@ impl<'a, E: Engine<'a>> Replayed<'a, E> {
         if players.is_empty() {
             return Ok(self.to_move().map_or(Played::Over, Played::GaveUp));
         }
-        let feed = Feed::shared(&self.since);
+        let (from, skip) = self.start();
+        let feed = Feed::keeping_inner(Feed::shared(&self.since[skip..]), self.keep_inner);
         let live = RefCell::new(players);
-        let run = self.engine.run(&self.quiet.point, &feed, Some(&live));
-        let before = self.since.len();
-        let answers = feed.borrow().answers().to_vec();
-        let (quiet, since, at) = settle(self.quiet.clone(), run, answers).map_err(|e| match e {
-            TableError::BadAnswer { index, answer, options } => {
-                TableError::BadAnswer { index: index.saturating_sub(before), answer, options }
-            }
-            e => e,
-        })?;
-        self.quiet = quiet;
-        self.since = since;
-        self.at = Rc::new(at);
+        let run = self.engine.run(from, &feed, Some(&live)).shifted(skip);
+        let mut answers = self.since[..skip].to_vec();
+        answers.extend_from_slice(feed.borrow().answers());
+        self.settle(run, answers)?;
         Ok(self.to_move().map_or(Played::Over, Played::GaveUp))
     }
 
@@ -652,6 +745,10 @@ impl<'a, E: Engine<'a>> Table<'a> for Replayed<'a, E> {
 
     fn replays(&self) -> usize {
         self.since.len()
+    }
+
+    fn replay_length(&self) -> usize {
+        self.since.len() - self.start().1
     }
 
     fn replays_a_failed_effect(&self) -> bool {

@@ -46,10 +46,17 @@ impl<'a> Game<'a> {
     /// (returned beside it: the caller keeps the log). `None` while an effect
     /// runs (not a quiet point), or once a controller gave up (`halted`).
     pub fn checkpoint(&mut self) -> Option<(Checkpoint, Vec<Event>)> {
+        let cp = self.keep()?;
+        Some((cp, std::mem::take(&mut self.events)))
+    }
+
+    /// The game as it is now, without its controllers or its events; `None`
+    /// while an effect runs or once a controller gave up.
+    fn keep(&self) -> Option<Checkpoint> {
         if !self.snapshots.is_empty() || self.halted.is_some() {
             return None;
         }
-        let cp = Checkpoint {
+        Some(Checkpoint {
             content: self.content as *const Content as usize,
             board: self.board.clone(),
             state: self.state.clone(),
@@ -68,9 +75,75 @@ impl<'a> Game<'a> {
             draft_sizes: self.draft_sizes.clone(),
             last_cause: self.last_cause.clone(),
             logged: self.runtime.game_log(),
-        };
-        Some((cp, std::mem::take(&mut self.events)))
+        })
     }
+
+    /// Keep a checkpoint at each choice of an Actions Step for which `when`
+    /// says yes (a table's replay asks at the choice whose Decision it will
+    /// stop at): the last one is [`Game::take_actions_point`]'s. A choice
+    /// of the Actions Step is a quiet point inside an Activation: nothing
+    /// runs but the Activation's own loop ([`Game::resume_actions_step`]
+    /// goes on from it).
+    pub fn keep_actions_points(&mut self, when: std::rc::Rc<dyn Fn() -> bool>) {
+        self.actions_points = Some(when);
+    }
+
+    /// The last Actions Step choice kept ([`Game::keep_actions_points`]), once.
+    pub fn take_actions_point(&mut self) -> Option<Box<ActionsPoint>> {
+        self.actions_point.take()
+    }
+
+    /// Forget the Actions Step choice kept, if any (a later quiet point was passed).
+    pub fn forget_actions_point(&mut self) {
+        self.actions_point = None;
+    }
+
+    /// At the head of an Actions Step's loop: keep a checkpoint there if asked.
+    pub(super) fn at_actions_step_choice(&mut self, id: &str, owner: PlayerId, choices: usize) {
+        if !self.actions_points.as_ref().is_some_and(|when| when()) {
+            return;
+        }
+        if let Some(checkpoint) = self.keep() {
+            self.actions_point = Some(Box::new(ActionsPoint {
+                checkpoint,
+                events: self.events.len(),
+                character: Id::from(id),
+                owner,
+                choices,
+                reseed: self.reseed,
+            }));
+        }
+    }
+
+    /// Go on from an Actions Step choice ([`ActionsPoint`]): the rest of
+    /// `character`'s Actions Step from its `choices`-th choice, then the rest
+    /// of its Activation, as [`Game::play_activation`] would have.
+    ///
+    /// # Errors
+    /// As [`Game::play_activation`].
+    pub fn resume_actions_step(&mut self, character: Id, owner: PlayerId, choices: usize) -> Result<()> {
+        self.actions_step_from(&character, owner, choices)
+    }
+}
+
+/// A checkpoint at a choice of an Actions Step (`000 § Actions Step`),
+/// inside an Activation: what [`Game::resume_actions_step`] needs beside
+/// the checkpoint, and how many events the game had there (those since the
+/// last checkpoint taken with [`Game::checkpoint`] or resumed with, which
+/// a resumed game must be given back: [`Checkpoint::resume_with`]).
+pub struct ActionsPoint {
+    /// The game there.
+    pub checkpoint: Checkpoint,
+    /// How many events the game had there.
+    pub events: usize,
+    /// The active Character.
+    pub character: Id,
+    /// Its player.
+    pub owner: PlayerId,
+    /// How many choices of its Actions Step came before.
+    pub choices: usize,
+    /// The reseed still to come there ([`Game::reseed_at`]), if any.
+    pub reseed: Option<(usize, u64)>,
 }
 
 impl Checkpoint {
@@ -125,7 +198,27 @@ impl Checkpoint {
             set_aside: self.set_aside.clone(),
             draft_sizes: self.draft_sizes.clone(),
             last_cause: self.last_cause.clone(),
+            actions_points: None,
+            actions_point: None,
         })
+    }
+
+    /// [`Checkpoint::resume`], with the events since the last quiet point
+    /// before it given back (an [`ActionsPoint`]'s): the game goes on as if it
+    /// had never stopped there.
+    ///
+    /// # Errors
+    /// As [`Checkpoint::resume`].
+    pub fn resume_with<'b>(
+        &self,
+        content: &'b Content,
+        runtime: &'b Runtime,
+        controllers: Vec<&'b mut dyn Controller>,
+        events: Vec<Event>,
+    ) -> Result<Game<'b>> {
+        let mut game = self.resume(content, runtime, controllers)?;
+        game.events = events;
+        Ok(game)
     }
 
     /// The state at the checkpoint.

@@ -64,7 +64,7 @@ use rand::{RngExt, SeedableRng};
 use smallvec::SmallVec;
 use std::collections::{BTreeMap, BTreeSet};
 
-pub use checkpoint::Checkpoint;
+pub use checkpoint::{ActionsPoint, Checkpoint};
 pub use game_setup::GameSetup;
 
 /// The umpire's look at each Decision answered ([`Game::observe`]): the
@@ -206,6 +206,11 @@ pub struct Game<'a> {
     /// Why each Character's last Damage was inflicted, for the red Objective
     /// cards (`001 § Objective Cards`, Inflict Damage), by Character id.
     last_cause: BTreeMap<Id, model::BenchCause>,
+    /// When to keep a checkpoint at an Actions Step's next choice
+    /// ([`Game::keep_actions_points`]).
+    actions_points: Option<std::rc::Rc<dyn Fn() -> bool>>,
+    /// The last one kept ([`Game::take_actions_point`]).
+    actions_point: Option<Box<ActionsPoint>>,
 }
 
 /// Who earns the Frag if a Character goes to the Bench (`001 § Frags`).
@@ -468,6 +473,8 @@ impl<'a> Game<'a> {
             set_aside,
             draft_sizes: Seated::from_fn(table, |p| setup.teams[p].len()),
             last_cause: BTreeMap::new(),
+            actions_points: None,
+            actions_point: None,
         };
         game.emit(Event::GameStarted { scenario: setup.scenario, seed: setup.seed, teams: teams.clone() });
         Ok(game)

@@ -246,8 +246,16 @@ impl<'a> Game<'a> {
         self.skills_of_units(model::Window::AllyActionsStepStart, |u| u.owner == owner, Some(id));
         // Actions Step, ended if an effect keeps it going (MAX_ACTIONS_PER_ACTIVATION).
         self.effect_frame.granted_points = None;
-        let mut choices = 0;
+        self.actions_step_from(id, owner, 0)
+    }
+
+    /// The Actions Step from its `choices`-th choice (from 0) on, then the
+    /// rest of the Activation: the States Step and what ends it. Each
+    /// choice's start is a quiet point inside the Activation
+    /// ([`Game::keep_actions_points`]).
+    pub(super) fn actions_step_from(&mut self, id: &str, owner: PlayerId, mut choices: usize) -> Result<()> {
         while !self.state.over {
+            self.at_actions_step_choice(id, owner, choices);
             choices += 1;
             if choices > MAX_ACTIONS_PER_ACTIVATION {
                 self.runaway(format!(
