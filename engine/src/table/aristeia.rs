@@ -114,8 +114,10 @@ enum Phase {
         character: Id,
         /// Its player.
         owner: PlayerId,
-        /// How many choices of its Actions Step came before.
+        /// Which choice of its Actions Step it is (from 1).
         choices: usize,
+        /// That choice's options, its question asked next.
+        options: Rc<[decision::Choice]>,
     },
 }
 
@@ -278,8 +280,9 @@ impl<'a> Engine<'a> for Aristeia<'a> {
                     let id = left.remove(0);
                     (game.play_activation(&id), Phase::Turns { turn, turns, left })
                 }
-                Phase::Actions { turn, turns, left, character, owner, choices } => {
-                    (game.resume_actions_step(character, owner, choices), Phase::Turns { turn, turns, left })
+                Phase::Actions { turn, turns, left, character, owner, choices, options } => {
+                    let played = game.resume_actions_step(character, owner, choices, options.to_vec());
+                    (played, Phase::Turns { turn, turns, left })
                 }
             };
             let used = feed.borrow().used();
@@ -288,15 +291,10 @@ impl<'a> Engine<'a> for Aristeia<'a> {
                 let inner = match (&stop, game.take_actions_point(), turns_after) {
                     (Stop::Decision { events, .. }, Some(point), Some((turn, turns, left))) => {
                         let at = point.checkpoint.answers().len() - answers_from;
-                        let phase = Phase::Actions {
-                            turn,
-                            turns,
-                            left,
-                            character: point.character,
-                            owner: point.owner,
-                            choices: point.choices,
-                        };
-                        let ActionsPoint { checkpoint, events: kept, reseed, .. } = *point;
+                        let ActionsPoint { checkpoint, events: kept, reseed, character, owner, choices, options } =
+                            *point;
+                        let phase =
+                            Phase::Actions { turn, turns, left, character, owner, choices, options: options.into() };
                         let quiet = Quiet {
                             checkpoint: Rc::new(checkpoint),
                             phase,

@@ -114,8 +114,9 @@ impl<'a> Game<'a> {
         action.attack || action.effects.iter().any(|e| e.lua.is_some() || e.script.is_some())
     }
 
-    /// One choice of the Actions Step; false when the Activation ends.
-    pub(super) fn actions_step_choice(&mut self, id: &str, owner: PlayerId) -> Result<bool> {
+    /// The options of a choice of the Actions Step: the legal Actions, the
+    /// Actions Step Tactics whose condition holds, and Done.
+    pub(super) fn actions_step_options(&mut self, id: &str, owner: PlayerId) -> Vec<Choice> {
         let mut options = self.legal_actions(id);
         for t in self.playable(owner, model::Window::ActionsStep, Some(id)) {
             if self.tactic_condition(&t, id) {
@@ -123,6 +124,12 @@ impl<'a> Game<'a> {
             }
         }
         options.push(Choice::Done);
+        options
+    }
+
+    /// One choice of the Actions Step among `options`
+    /// ([`Game::actions_step_options`]); false when the Activation ends.
+    pub(super) fn actions_step_choice(&mut self, id: &str, owner: PlayerId, options: Vec<Choice>) -> Result<bool> {
         match self.decide(owner, DecisionKind::Action, Some(id), "What next?", options) {
             Choice::Done => Ok(false),
             Choice::Play { tactic } => {

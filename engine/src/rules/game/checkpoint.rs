@@ -98,8 +98,9 @@ impl<'a> Game<'a> {
         self.actions_point = None;
     }
 
-    /// At the head of an Actions Step's loop: keep a checkpoint there if asked.
-    pub(super) fn at_actions_step_choice(&mut self, id: &str, owner: PlayerId, choices: usize) {
+    /// At a choice of an Actions Step, its options known and its question
+    /// not yet asked: keep a checkpoint there if asked.
+    pub(super) fn at_actions_step_choice(&mut self, id: &str, owner: PlayerId, choices: usize, options: &[Choice]) {
         if !self.actions_points.as_ref().is_some_and(|when| when()) {
             return;
         }
@@ -110,24 +111,33 @@ impl<'a> Game<'a> {
                 character: Id::from(id),
                 owner,
                 choices,
+                options: options.to_vec(),
                 reseed: self.reseed,
             }));
         }
     }
 
-    /// Go on from an Actions Step choice ([`ActionsPoint`]): the rest of
-    /// `character`'s Actions Step from its `choices`-th choice, then the rest
-    /// of its Activation, as [`Game::play_activation`] would have.
+    /// Go on from an Actions Step choice ([`ActionsPoint`]): its question
+    /// asked with `options`, the rest of `character`'s Actions Step, then
+    /// the rest of its Activation, as [`Game::play_activation`] would have.
     ///
     /// # Errors
     /// As [`Game::play_activation`].
-    pub fn resume_actions_step(&mut self, character: Id, owner: PlayerId, choices: usize) -> Result<()> {
-        self.actions_step_from(&character, owner, choices)
+    pub fn resume_actions_step(
+        &mut self,
+        character: Id,
+        owner: PlayerId,
+        choices: usize,
+        options: Vec<Choice>,
+    ) -> Result<()> {
+        self.actions_step_from(&character, owner, choices, Some(options))
     }
 }
 
 /// A checkpoint at a choice of an Actions Step (`000 § Actions Step`),
-/// inside an Activation: what [`Game::resume_actions_step`] needs beside
+/// inside an Activation, once the choice's options are known (the Lua
+/// `condition`s of its Actions and Tactics have run) and before its
+/// question is asked: what [`Game::resume_actions_step`] needs beside
 /// the checkpoint, and how many events the game had there (those since the
 /// last checkpoint taken with [`Game::checkpoint`] or resumed with, which
 /// a resumed game must be given back: [`Checkpoint::resume_with`]).
@@ -140,8 +150,10 @@ pub struct ActionsPoint {
     pub character: Id,
     /// Its player.
     pub owner: PlayerId,
-    /// How many choices of its Actions Step came before.
+    /// Which choice of its Actions Step it is (from 1).
     pub choices: usize,
+    /// Its options, in order (the question is asked next).
+    pub options: Vec<Choice>,
     /// The reseed still to come there ([`Game::reseed_at`]), if any.
     pub reseed: Option<(usize, u64)>,
 }

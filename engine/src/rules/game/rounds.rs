@@ -246,24 +246,40 @@ impl<'a> Game<'a> {
         self.skills_of_units(model::Window::AllyActionsStepStart, |u| u.owner == owner, Some(id));
         // Actions Step, ended if an effect keeps it going (MAX_ACTIONS_PER_ACTIVATION).
         self.effect_frame.granted_points = None;
-        self.actions_step_from(id, owner, 0)
+        self.actions_step_from(id, owner, 0, None)
     }
 
     /// The Actions Step from its `choices`-th choice (from 0) on, then the
-    /// rest of the Activation: the States Step and what ends it. Each
-    /// choice's start is a quiet point inside the Activation
+    /// rest of the Activation: the States Step and what ends it. With
+    /// `options`, the `choices`-th choice's options are those (its
+    /// question is asked at once: a game resumed there,
+    /// [`Game::resume_actions_step`]). Each choice, once its options are
+    /// known, is a quiet point inside the Activation
     /// ([`Game::keep_actions_points`]).
-    pub(super) fn actions_step_from(&mut self, id: &str, owner: PlayerId, mut choices: usize) -> Result<()> {
+    pub(super) fn actions_step_from(
+        &mut self,
+        id: &str,
+        owner: PlayerId,
+        mut choices: usize,
+        mut options: Option<Vec<Choice>>,
+    ) -> Result<()> {
         while !self.state.over {
-            self.at_actions_step_choice(id, owner, choices);
-            choices += 1;
-            if choices > MAX_ACTIONS_PER_ACTIVATION {
-                self.runaway(format!(
-                    "{id}'s Activation went past {MAX_ACTIONS_PER_ACTIVATION} Actions: it is ended (an effect keeps giving Action or Movement Points)"
-                ));
-                break;
-            }
-            if !self.actions_step_choice(id, owner)? {
+            let options = match options.take() {
+                Some(options) => options,
+                None => {
+                    choices += 1;
+                    if choices > MAX_ACTIONS_PER_ACTIVATION {
+                        self.runaway(format!(
+                            "{id}'s Activation went past {MAX_ACTIONS_PER_ACTIVATION} Actions: it is ended (an effect keeps giving Action or Movement Points)"
+                        ));
+                        break;
+                    }
+                    let options = self.actions_step_options(id, owner);
+                    self.at_actions_step_choice(id, owner, choices, &options);
+                    options
+                }
+            };
+            if !self.actions_step_choice(id, owner, options)? {
                 break;
             }
             if matches!(self.unit(id).map(|u| u.location), Some(Location::Infirmary) | None) {
