@@ -36,6 +36,146 @@ pub(crate) struct MergeArgs {
     compare: Vec<PathBuf>,
 }
 
+/// `--games auto` plays its games in chunks of this many, checking the
+/// interval after each: the figures are those of `--games N` for the N
+/// reached (the same seeds from the first on), so a run is reproducible.
+pub(crate) const AUTO_CHUNK: u64 = 200;
+
+/// `--games auto`'s ceiling when `--max-games` is not given.
+pub(crate) const AUTO_MAX_GAMES: u64 = 10_000;
+
+/// What `sim --games auto` plays until (docs/balance-runs.md § How many games).
+pub(crate) struct Auto {
+    /// The half-width of the 95% interval to reach, in percentage points.
+    pub precision: f64,
+    /// Whose interval decides.
+    pub figure: Figure,
+    /// The most games to play.
+    pub max_games: u64,
+}
+
+/// The figure whose interval `--games auto` narrows.
+#[derive(Debug, Clone, PartialEq)]
+pub(crate) enum Figure {
+    /// Every seat's win rate: the widest interval decides.
+    Seat,
+    /// An Aristeia! Character's side win rate (its row of the readout).
+    Character(String),
+    /// An Invictus god's win rate (its row).
+    God(String),
+}
+
+impl Auto {
+    /// `--precision`, `--precision-of` (`seat`, `character:ID`, `god:ID`) and `--max-games`.
+    ///
+    /// # Errors
+    /// The figure is none of those, or its id is not loaded.
+    pub fn new(loaded: &Loaded, precision: f64, of: &str, max_games: u64) -> Result<Auto, String> {
+        let figure = match of.split_once(':') {
+            None if of == "seat" => Figure::Seat,
+            Some(("character", id)) => {
+                if !loaded.content.characters.contains_key(id) {
+                    return Err(format!("no Character `{id}` is loaded"));
+                }
+                Figure::Character(id.to_string())
+            }
+            Some(("god", id)) => {
+                if !loaded.content.gods.contains_key(id) {
+                    return Err(format!("no god `{id}` is loaded"));
+                }
+                Figure::God(id.to_string())
+            }
+            _ => return Err(format!("`{of}`: `seat`, `character:ID` or `god:ID`")),
+        };
+        Ok(Auto { precision, figure, max_games })
+    }
+
+    /// The half-width, in percentage points, of the 95% interval of the
+    /// figure in a batch's report (`BatchTally::report_json`): the widest of
+    /// the seats'; `None` while the figure has no row (a Character not yet
+    /// dealt) or the report has no such figure (a Character in Invictus).
+    pub fn half_width(&self, report: &serde_json::Value) -> Option<f64> {
+        let half = |r: &serde_json::Value| Some((r.get("high")?.as_f64()? - r.get("low")?.as_f64()?) * 50.0);
+        match &self.figure {
+            Figure::Seat => {
+                // Aristeia!: `win_rate` per seat; Invictus: `seats[i].rate`.
+                let rows: Vec<&serde_json::Value> = match (report.get("win_rate"), report.get("seats")) {
+                    (Some(serde_json::Value::Array(rows)), _) => rows.iter().collect(),
+                    (_, Some(serde_json::Value::Array(rows))) => rows.iter().filter_map(|r| r.get("rate")).collect(),
+                    _ => return None,
+                };
+                rows.into_iter().map(half).collect::<Option<Vec<f64>>>()?.into_iter().reduce(f64::max)
+            }
+            Figure::Character(id) => half(report.get("characters")?.get(id)?),
+            Figure::God(id) => half(report.get("gods")?.get(id)?.get("rate")?),
+        }
+    }
+
+    /// What a run that played `games` games found (`reached`: the half-width
+    /// when it stopped, `None` if the figure never had a row).
+    pub fn outcome(&self, games: u64, reached: Option<f64>) -> AutoOutcome {
+        AutoOutcome {
+            games,
+            precision: self.precision,
+            figure: match &self.figure {
+                Figure::Seat => "seat".into(),
+                Figure::Character(id) => format!("character:{id}"),
+                Figure::God(id) => format!("god:{id}"),
+            },
+            half_width: reached,
+            max_games: self.max_games,
+        }
+    }
+}
+
+/// How `--games auto` ended.
+pub(crate) struct AutoOutcome {
+    games: u64,
+    precision: f64,
+    figure: String,
+    half_width: Option<f64>,
+    max_games: u64,
+}
+
+impl AutoOutcome {
+    fn reached(&self) -> bool {
+        self.half_width.is_some_and(|h| h <= self.precision)
+    }
+
+    /// The line printed under the heading.
+    pub fn line(&self) -> String {
+        let of = if self.figure == "seat" { "every seat's win rate".to_string() } else { self.figure.clone() };
+        let games = arena_engine::rules::event::count(self.games.min(u64::from(u32::MAX)) as u32, "game");
+        match self.half_width {
+            Some(h) if self.reached() => format!(
+                "--games auto: {games} until the 95% interval of {of} was within ±{h:.1} points (asked: ±{:.1}; in chunks of {AUTO_CHUNK})",
+                self.precision
+            ),
+            Some(h) => format!(
+                "--games auto: stopped at the ceiling of {games} (--max-games {}): the 95% interval of {of} is ±{h:.1} points, wider than the ±{:.1} asked",
+                self.max_games, self.precision
+            ),
+            None => format!(
+                "--games auto: stopped at the ceiling of {games} (--max-games {}): {of} has no row in these games",
+                self.max_games
+            ),
+        }
+    }
+
+    /// The batch JSON's `"auto"`.
+    pub fn to_json(&self) -> serde_json::Value {
+        serde_json::json!({
+            "figure": self.figure,
+            "precision": self.precision,
+            "half_width": self.half_width,
+            "reached": self.reached(),
+            "games": self.games,
+            "max_games": self.max_games,
+            "chunk": AUTO_CHUNK,
+        })
+    }
+}
+
 /// The games a `sim --games` run plays.
 pub(crate) struct Batch {
     pub first_seed: u64,

@@ -306,9 +306,24 @@ struct SimArgs {
     /// [default: even]
     #[arg(long, value_enum)]
     deal: Option<DealArg>,
-    /// Play this many games (at least 1), with seeds from --seed on, and print statistics.
-    #[arg(long, value_parser = clap::value_parser!(u64).range(1..))]
-    games: Option<u64>,
+    /// Play this many games (at least 1), with seeds from --seed on, and print
+    /// statistics; `auto`: play until the 95% interval of --precision-of is
+    /// within ±--precision points, at most --max-games (docs/balance-runs.md
+    /// § How many games)
+    #[arg(long, value_name = "N|auto", value_parser = parse_games)]
+    games: Option<Games>,
+    /// With --games auto: the half-width of the 95% interval to reach, in
+    /// percentage points (the ± of the figure asked about) [default: 2]
+    #[arg(long, value_name = "POINTS", value_parser = parse_precision)]
+    precision: Option<f64>,
+    /// With --games auto: the figure whose interval decides: `seat` (every
+    /// seat's win rate; the widest decides), `character:ID` (a Character's
+    /// side wins, Aristeia!) or `god:ID` (Invictus) [default: seat]
+    #[arg(long, value_name = "FIGURE")]
+    precision_of: Option<String>,
+    /// With --games auto: the most games to play [default: 10000]
+    #[arg(long, value_name = "N", value_parser = clap::value_parser!(u64).range(1..))]
+    max_games: Option<u64>,
     /// Worker threads for --games (at least 1; default: the machine's cores).
     #[arg(long, value_parser = clap::builder::RangedU64ValueParser::<usize>::new().range(1..))]
     jobs: Option<usize>,
@@ -445,6 +460,33 @@ pub(crate) fn parse_engine_player(s: &str) -> Result<arena_engine::sim::Policy, 
 }
 
 /// Why a batch's seeds cannot reach `u64::MAX` (they are a half-open range).
+/// `--games N` or `--games auto`.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub(crate) enum Games {
+    /// This many games.
+    Count(u64),
+    /// As many as the precision asked for needs (`balance::auto`).
+    Auto,
+}
+
+fn parse_games(s: &str) -> Result<Games, String> {
+    if s == "auto" {
+        return Ok(Games::Auto);
+    }
+    match s.parse::<u64>() {
+        Ok(n) if n >= 1 => Ok(Games::Count(n)),
+        Ok(_) => Err("at least 1 game".into()),
+        Err(_) => Err(format!("`{s}` is not a number of games or `auto`")),
+    }
+}
+
+fn parse_precision(s: &str) -> Result<f64, String> {
+    match s.parse::<f64>() {
+        Ok(p) if p.is_finite() && (0.1..=50.0).contains(&p) => Ok(p),
+        _ => Err(format!("`{s}`: a precision in percentage points, from 0.1 to 50")),
+    }
+}
+
 pub(crate) const PAST_THE_LAST_SEED: &str =
     "runs past the last seed a batch can play (18446744073709551614); one game, without --games, plays any seed";
 

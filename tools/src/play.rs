@@ -227,7 +227,13 @@ pub(super) fn sim(args: SimArgs, ui: &Ui, stdout: &mut dyn Write, stderr: &mut d
         return Ok(2);
     }
     let kinds = sim::cycle(&args.players, spec.seats());
-    if let Some(n) = args.games {
+    if args.games != Some(super::Games::Auto)
+        && (args.precision.is_some() || args.precision_of.is_some() || args.max_games.is_some())
+    {
+        writeln!(stderr, "error: --precision, --precision-of and --max-games go with --games auto")?;
+        return Ok(2);
+    }
+    if let Some(games) = args.games {
         // A batch never waits on a person.
         let Some(players) = kinds
             .iter()
@@ -239,6 +245,50 @@ pub(super) fn sim(args: SimArgs, ui: &Ui, stdout: &mut dyn Write, stderr: &mut d
         else {
             writeln!(stderr, "error: --players: {}", super::HUMAN_PLAYS_ONE_GAME)?;
             return Ok(2);
+        };
+        let n = match games {
+            super::Games::Count(n) => n,
+            super::Games::Auto => {
+                if args.shard.is_some() || args.digest || !args.compare.is_empty() {
+                    writeln!(
+                        stderr,
+                        "error: --games auto decides its number of games as it plays: give --games N with --shard, --digest or --compare"
+                    )?;
+                    return Ok(2);
+                }
+                let auto = match balance::Auto::new(
+                    &loaded,
+                    args.precision.unwrap_or(2.0),
+                    args.precision_of.as_deref().unwrap_or("seat"),
+                    args.max_games.unwrap_or(balance::AUTO_MAX_GAMES),
+                ) {
+                    Ok(a) => a,
+                    Err(e) => {
+                        writeln!(stderr, "error: --precision-of: {e}")?;
+                        return Ok(2);
+                    }
+                };
+                if args.seed.checked_add(auto.max_games).is_none() {
+                    writeln!(
+                        stderr,
+                        "error: --seed {} with --max-games {} {}",
+                        args.seed,
+                        auto.max_games,
+                        super::PAST_THE_LAST_SEED
+                    )?;
+                    return Ok(2);
+                }
+                let batch = balance::Batch {
+                    first_seed: args.seed,
+                    games: auto.max_games,
+                    shard: None,
+                    players,
+                    jobs: args.jobs,
+                    without_games: args.without_games,
+                    head: spec.head(),
+                };
+                return auto_batch(&loaded, &*spec, batch, &auto, args.format, ui, stdout, stderr);
+            }
         };
         if args.seed.checked_add(n).is_none() {
             writeln!(stderr, "error: --seed {} with --games {n} {}", args.seed, super::PAST_THE_LAST_SEED)?;
@@ -336,10 +386,21 @@ pub(super) fn sim_batch(
     stdout: &mut dyn Write,
     stderr: &mut dyn Write,
 ) -> anyhow::Result<Exit> {
-    let jobs = batch.jobs.unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get()));
-    let seeds = batch.seeds();
     let started = std::time::Instant::now();
-    let results = with_progress(seeds.end - seeds.start, !ui.quiet(), |tick| {
+    let results = play_seeds(loaded, spec, &batch, batch.seeds(), ui)?;
+    print_batch(loaded, spec, &batch, &results, started.elapsed(), None, format, ui, stdout, stderr)
+}
+
+/// The batch's games for `seeds`, on its jobs, with the progress bar.
+fn play_seeds(
+    loaded: &Loaded,
+    spec: &dyn arena_engine::sim::Spec,
+    batch: &balance::Batch,
+    seeds: std::ops::Range<u64>,
+    ui: &Ui,
+) -> anyhow::Result<Vec<Box<dyn arena_engine::sim::Summary>>> {
+    let jobs = batch.jobs.unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get()));
+    with_progress(seeds.end - seeds.start, !ui.quiet(), |tick| {
         arena_engine::sim::run(
             spec,
             std::sync::Arc::new(loaded.content.clone()),
@@ -350,15 +411,71 @@ pub(super) fn sim_batch(
             tick,
         )
     })
-    .map_err(|e| anyhow::anyhow!(e))?;
-    let elapsed = started.elapsed();
+    .map_err(|e| anyhow::anyhow!(e))
+}
+
+/// `arena sim NAME --games auto`: chunks of [`balance::AUTO_CHUNK`] games
+/// from the first seed on until the interval of the figure asked about is
+/// narrow enough or the ceiling is reached ([`balance::Auto`]); then the
+/// readout of every game played, as `--games N` of that many would print
+/// it, with a line (JSON: `"auto"`) saying how many games it took.
+#[allow(clippy::too_many_arguments)]
+pub(super) fn auto_batch(
+    loaded: &Loaded,
+    spec: &dyn arena_engine::sim::Spec,
+    mut batch: balance::Batch,
+    auto: &balance::Auto,
+    format: Output,
+    ui: &Ui,
+    stdout: &mut dyn Write,
+    stderr: &mut dyn Write,
+) -> anyhow::Result<Exit> {
+    let started = std::time::Instant::now();
     let rules = spec.rules();
-    let tally = rules.tally(&results);
+    let end = batch.first_seed + auto.max_games;
+    let mut next = batch.first_seed;
+    let mut results = Vec::new();
+    let reached = loop {
+        let to = (next + balance::AUTO_CHUNK).min(end);
+        results.extend(play_seeds(loaded, spec, &batch, next..to, ui)?);
+        next = to;
+        let half = auto.half_width(&rules.tally(&results).report_json());
+        if half.is_some_and(|h| h <= auto.precision) || next >= end {
+            break half;
+        }
+    };
+    batch.games = next - batch.first_seed;
+    let note = auto.outcome(batch.games, reached);
+    print_batch(loaded, spec, &batch, &results, started.elapsed(), Some(note), format, ui, stdout, stderr)
+}
+
+/// The readout (or the batch JSON) of a batch's `results`; `auto`: what
+/// `--games auto` found, printed after the heading (JSON: its `"auto"`).
+#[allow(clippy::too_many_arguments)]
+fn print_batch(
+    loaded: &Loaded,
+    spec: &dyn arena_engine::sim::Spec,
+    batch: &balance::Batch,
+    results: &[Box<dyn arena_engine::sim::Summary>],
+    elapsed: std::time::Duration,
+    auto: Option<balance::AutoOutcome>,
+    format: Output,
+    ui: &Ui,
+    stdout: &mut dyn Write,
+    stderr: &mut dyn Write,
+) -> anyhow::Result<Exit> {
+    let jobs = batch.jobs.unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get()));
+    let seeds = batch.seeds();
+    let rules = spec.rules();
+    let tally = rules.tally(results);
     match format {
         Output::Json => {
             let games =
                 (!batch.without_games).then(|| serde_json::Value::Array(results.iter().map(|g| g.to_json()).collect()));
-            let v = balance::batch_json(loaded, rules.batch_kind(), &batch, &*tally, games)?;
+            let mut v = balance::batch_json(loaded, rules.batch_kind(), batch, &*tally, games)?;
+            if let (Some(auto), Some(o)) = (&auto, v.as_object_mut()) {
+                o.insert("auto".into(), auto.to_json());
+            }
             writeln!(stdout, "{}", serde_json::to_string_pretty(&v)?)?;
         }
         _ => {
@@ -372,12 +489,15 @@ pub(super) fn sim_batch(
                 shard.unwrap_or_default(),
                 elapsed.as_secs_f64()
             )?;
+            if let Some(auto) = &auto {
+                writeln!(stdout, "{}", auto.line())?;
+            }
             let context = arena_engine::sim::ReportContext {
                 content: &loaded.content,
                 under_test: under_test(loaded),
                 verbose: ui.verbose(),
             };
-            let text = tally.text(&results, &batch.players, &context);
+            let text = tally.text(results, &batch.players, &context);
             write!(stdout, "{}", text.out)?;
             write!(stderr, "{}", text.err)?;
         }
