@@ -429,6 +429,7 @@ fn case_initial_underdog() {
             zones: vec!["zone-1".into(), "zone-4".into()].into(),
             seed,
             optional_rules: Default::default(),
+            restrictions: Vec::new(),
         };
         let rec = sim::play_with(&loaded.content, &rt, &setup, &[sim::Policy::Greedy, sim::Policy::Greedy]).unwrap();
         rec.events

@@ -151,6 +151,7 @@ pub(crate) fn compare_text(
 pub(crate) fn sim_compare(
     loaded: &Loaded,
     base_packs: &[PathBuf],
+    restrict: &[arena_engine::rules::game::Restriction],
     spec: &AristeiaSpec,
     batch: balance::Batch,
     format: Output,
@@ -205,6 +206,7 @@ pub(crate) fn sim_compare(
         compare_batch(
             &base_side,
             &changed_side,
+            restrict,
             teams,
             spec.optional_rules(),
             seeds.clone(),
@@ -226,7 +228,7 @@ pub(crate) fn sim_compare(
     let (base_tally, tally) = (Tally::of(&base_summaries), Tally::of(&changed_summaries));
     let paired = PairedTally::of(&games, seats);
     let setup = spec.title();
-    let head = Head { loaded, base: &base, batch: &batch };
+    let head = Head { loaded, base: &base, batch: &batch, restrict };
     let shard = batch.shard.map(|s| format!(" (shard {s} of seeds {}-{})", batch.first_seed, batch.last_seed()));
     let first = format!(
         "{} paired games of {setup}, seeds {}-{}{}, {jobs} jobs, {:.1}s",
@@ -262,6 +264,8 @@ struct Head<'a> {
     loaded: &'a Loaded,
     base: &'a Loaded,
     batch: &'a balance::Batch,
+    /// Restricted play: the change is these restrictions on the same packs.
+    restrict: &'a [arena_engine::rules::game::Restriction],
 }
 
 fn pack_list(l: &Loaded) -> String {
@@ -281,7 +285,7 @@ fn write_comparison(
     let comparison = paired.report();
     match format {
         Output::Json => {
-            let v = compare_json(
+            let mut v = compare_json(
                 head.loaded,
                 &head.base.content_hash(),
                 head.batch,
@@ -290,13 +294,25 @@ fn write_comparison(
                 base_tally,
                 paired,
             )?;
+            if let (false, Some(o)) = (head.restrict.is_empty(), v.as_object_mut()) {
+                o.insert("restrict".into(), serde_json::to_value(head.restrict)?);
+            }
             writeln!(stdout, "{}", serde_json::to_string_pretty(&v)?)?;
         }
         _ => {
             let players: Vec<String> = head.batch.players.iter().map(|p| p.name()).collect();
             writeln!(stdout, "{first_line}")?;
             writeln!(stdout, "base: {}", pack_list(head.base))?;
-            writeln!(stdout, "change: {}", pack_list(head.loaded))?;
+            if head.restrict.is_empty() {
+                writeln!(stdout, "change: {}", pack_list(head.loaded))?;
+            } else {
+                let rules: Vec<String> = head.restrict.iter().map(ToString::to_string).collect();
+                writeln!(
+                    stdout,
+                    "change: restricted play, the same packs with --restrict {} (the value of what is forbidden is minus the difference)",
+                    rules.join(" --restrict ")
+                )?;
+            }
             writeln!(
                 stdout,
                 "players: {}; every seed played under both, from the teams drawn from the base packs",
@@ -392,7 +408,7 @@ pub(crate) fn merge(
         writeln!(stderr, "error: no shard to merge")?;
         return Ok(2);
     };
-    let head = Head { loaded, base: &base, batch };
+    let head = Head { loaded, base: &base, batch, restrict: &[] };
     let first = format!(
         "{} paired games of {setup}, seeds {}-{}, merged from {} shards",
         batch.games,

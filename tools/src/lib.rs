@@ -100,6 +100,9 @@ impl Ui<'_> {
     }
 }
 
+// One value per process, parsed once: the size of its largest variant
+// (`sim`'s many options) costs nothing worth a box.
+#[allow(clippy::large_enum_variant)]
 #[derive(Subcommand, Debug)]
 enum Command {
     /// Validate packs: manifests, dependencies, schemas, references, dice limits, scripts.
@@ -367,6 +370,20 @@ struct SimArgs {
     /// (docs/balance-runs.md)
     #[arg(long = "compare", value_name = "BASE_PACK", requires = "games", conflicts_with = "digest")]
     compare: Vec<PathBuf>,
+    /// Restricted play, Aristeia! (repeat for more): every seed played with
+    /// and without the restriction, from the same teams, and the paired
+    /// difference as --compare prints it. `[SEAT:]RULE`, RULE one of
+    /// no-tactic:ID, no-tactics, no-action:ID, no-attacks, no-switch:ID,
+    /// no-switches; SEAT a player number (absent: every player)
+    /// (docs/balance-runs.md § Restricted play)
+    #[arg(
+        long = "restrict",
+        value_name = "[SEAT:]RULE",
+        requires = "games",
+        conflicts_with_all = ["digest", "compare"],
+        value_parser = parse_restriction
+    )]
+    restrict: Vec<arena_engine::rules::game::Restriction>,
 }
 
 /// A `--optional-rule` value, by its kebab-case name.
@@ -478,6 +495,10 @@ fn parse_games(s: &str) -> Result<Games, String> {
         Ok(_) => Err("at least 1 game".into()),
         Err(_) => Err(format!("`{s}` is not a number of games or `auto`")),
     }
+}
+
+fn parse_restriction(s: &str) -> Result<arena_engine::rules::game::Restriction, String> {
+    s.parse()
 }
 
 fn parse_precision(s: &str) -> Result<f64, String> {

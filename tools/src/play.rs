@@ -249,10 +249,10 @@ pub(super) fn sim(args: SimArgs, ui: &Ui, stdout: &mut dyn Write, stderr: &mut d
         let n = match games {
             super::Games::Count(n) => n,
             super::Games::Auto => {
-                if args.shard.is_some() || args.digest || !args.compare.is_empty() {
+                if args.shard.is_some() || args.digest || !args.compare.is_empty() || !args.restrict.is_empty() {
                     writeln!(
                         stderr,
-                        "error: --games auto decides its number of games as it plays: give --games N with --shard, --digest or --compare"
+                        "error: --games auto decides its number of games as it plays: give --games N with --shard, --digest, --compare or --restrict"
                     )?;
                     return Ok(2);
                 }
@@ -315,12 +315,41 @@ pub(super) fn sim(args: SimArgs, ui: &Ui, stdout: &mut dyn Write, stderr: &mut d
             without_games: args.without_games,
             head: spec.head(),
         };
+        if !args.restrict.is_empty() {
+            let Some(aristeia) = spec.as_any().downcast_ref::<sim::AristeiaSpec>() else {
+                writeln!(stderr, "error: --restrict: restricted play is for Aristeia! Scenarios")?;
+                return Ok(2);
+            };
+            for r in &args.restrict {
+                if let Err(e) = r.check(&loaded.content) {
+                    writeln!(stderr, "error: --restrict {r}: {e}")?;
+                    return Ok(2);
+                }
+                if r.seat.is_some_and(|s| s.index() >= batch.players.len()) {
+                    writeln!(stderr, "error: --restrict {r}: the game has {} players", batch.players.len())?;
+                    return Ok(2);
+                }
+            }
+            // The base is the same packs, unrestricted.
+            return super::compare::sim_compare(
+                &loaded,
+                &args.packs,
+                &args.restrict,
+                aristeia,
+                batch,
+                args.format,
+                ui,
+                stdout,
+                stderr,
+            );
+        }
         if !args.compare.is_empty() {
             // Only Aristeia! compares (its `resolve` refuses `--compare` otherwise).
             if let Some(aristeia) = spec.as_any().downcast_ref::<sim::AristeiaSpec>() {
                 return super::compare::sim_compare(
                     &loaded,
                     &args.compare,
+                    &[],
                     aristeia,
                     batch,
                     args.format,

@@ -393,6 +393,7 @@ impl<'a> Game<'a> {
             zones: GameSetup::default_zones(scenario, map, crate::rules::seats::Table::of(n as usize))?,
             seed: sit.seed,
             optional_rules: sit.optional_rules.iter().copied().collect(),
+            restrictions: Vec::new(),
         };
         if let Some(why) = crate::rules::game::OptionalRule::refuse_any(&setup.optional_rules, n as usize) {
             return Err(SetupError::at("/optional_rules", why));

@@ -243,6 +243,10 @@ pub struct GameState {
     /// The optional rules of this game (`001 § Additional Rules`).
     #[serde(skip_serializing_if = "BTreeSet::is_empty")]
     pub optional_rules: BTreeSet<crate::rules::game::OptionalRule>,
+    /// What players may not do in this game (restricted play:
+    /// `rules::game::restrict`); none in a game by the rules.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub restrictions: Vec<crate::rules::game::Restriction>,
     #[serde(skip)]
     pub(crate) rng: rand_chacha::ChaCha8Rng,
 }

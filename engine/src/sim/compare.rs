@@ -34,7 +34,7 @@ use super::aristeia_game::{GameSummary, Teams};
 use super::policy::Policy;
 use crate::content::Content;
 use crate::model::Id;
-use crate::rules::game::{GameSetup, OptionalRule};
+use crate::rules::game::{GameSetup, OptionalRule, Restriction};
 use crate::script::runtime::ScriptSet;
 
 /// The level of the tests and intervals: 5% (95% intervals).
@@ -166,6 +166,8 @@ pub fn same_setups(
 /// from the base content for its seed (with the optional rules `rules`), on
 /// `jobs` threads; `progress` is called after each of the `2 × games`.
 /// Results are in seed order, so a comparison is as deterministic as a batch.
+/// The changed side's games are played with `restrict` (restricted play:
+/// the same content, a player who may not use something).
 ///
 /// # Errors
 /// What [`refuse`] refuses; a worker pool that cannot start.
@@ -173,6 +175,7 @@ pub fn same_setups(
 pub fn compare_batch(
     base: &Side,
     changed: &Side,
+    restrict: &[Restriction],
     teams: &Teams,
     rules: &BTreeSet<OptionalRule>,
     seeds: std::ops::Range<u64>,
@@ -188,7 +191,8 @@ pub fn compare_batch(
         })
     };
     let changed_setup = |seed: u64| {
-        let s = setup(seed)?;
+        let mut s = setup(seed)?;
+        s.restrictions = restrict.to_vec();
         match missing_in(&s, &changed.content, "changed") {
             Some(why) => Err(why),
             None => Ok(s),

@@ -19,6 +19,8 @@ pub struct GameSetup {
     pub seed: u64,
     /// The optional rules played (`001 § Additional Rules`; none by default).
     pub optional_rules: BTreeSet<OptionalRule>,
+    /// What players may not do (restricted play, [`Restriction`]; none by default).
+    pub restrictions: Vec<Restriction>,
 }
 
 impl GameSetup {
@@ -49,6 +51,7 @@ impl GameSetup {
             zones: Seated::from_fn(table, zone),
             seed,
             optional_rules: BTreeSet::new(),
+            restrictions: Vec::new(),
         })
     }
 }
@@ -120,7 +123,15 @@ impl GameSetup {
         };
         let zones = GameSetup::default_zones(sc, map, table)?;
         let decks: Seated<Vec<Id>> = teams.iter().map(|t| deck(t)).collect::<Vec<_>>().into();
-        Ok(GameSetup { scenario: scenario.into(), decks, teams, zones, seed, optional_rules: BTreeSet::new() })
+        Ok(GameSetup {
+            scenario: scenario.into(),
+            decks,
+            teams,
+            zones,
+            seed,
+            optional_rules: BTreeSet::new(),
+            restrictions: Vec::new(),
+        })
     }
 
     /// Each player's Deployment Zone: the Scenario's, else the map's first

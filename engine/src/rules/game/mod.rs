@@ -36,6 +36,7 @@ mod objectives;
 mod objectives_claim;
 mod optional;
 mod projectiles;
+mod restrict;
 mod rolls;
 mod rounds;
 mod scenario;
@@ -66,6 +67,7 @@ use std::collections::{BTreeMap, BTreeSet};
 
 pub use checkpoint::{ActionsPoint, Checkpoint};
 pub use game_setup::GameSetup;
+pub use restrict::{Forbid, Restriction};
 
 /// The umpire's look at each Decision answered ([`Game::observe`]): the
 /// Decision, the whole state when it was asked, the answer.
@@ -443,6 +445,7 @@ impl<'a> Game<'a> {
             projectiles_deployed: 0,
             objectives: None,
             optional_rules: setup.optional_rules.clone(),
+            restrictions: setup.restrictions.clone(),
             rng,
         };
         let mut game = Game {
@@ -541,6 +544,8 @@ impl<'a> Game<'a> {
             self.effect_frame.probe_asked = true;
             return options.into_iter().next().expect("an option");
         }
+        let options =
+            if self.state.restrictions.is_empty() { options } else { self.restricted(player, character, options) };
         if options.len() == 1 {
             return options.into_iter().next().expect("one option");
         }
