@@ -62,3 +62,43 @@ fn a_restriction_that_names_nothing_or_no_seat_is_refused() {
         assert!(r.stderr.contains(says), "{args:?}: {}", r.stderr);
     }
 }
+
+#[test]
+fn impact_forbids_each_ability_of_a_character_in_turn_as_restrict_would() {
+    let v = restricted(&["--games", "4", "--impact", "character:hexx3r"]);
+    assert_eq!(v["kind"], "sim-impact");
+    assert_eq!(v["character"], "hexx3r");
+    let rows = v["abilities"].as_array().unwrap();
+    let named: Vec<(String, String)> =
+        rows.iter().map(|r| (r["ability"].as_str().unwrap().into(), r["kind"].as_str().unwrap().into())).collect();
+    // hexx3r's card: two Actions, its Switches, and the Tactics of its own.
+    for want in [("gotcha", "Action"), ("vade-retro", "Action"), ("displace-yourself", "Switch")] {
+        assert!(named.contains(&(want.0.into(), want.1.into())), "{want:?} in {named:?}");
+    }
+    assert!(named.iter().any(|(_, k)| k == "Tactic"), "{named:?}");
+    for r in rows {
+        assert_eq!(r["games"], 4, "{r}");
+        assert!(r["restrict"].as_str().unwrap().ends_with("@hexx3r"), "{r}");
+        let worth = r["win_rate_base"].as_f64().unwrap() - r["win_rate_restricted"].as_f64().unwrap();
+        assert!((r["worth"].as_f64().unwrap() - worth).abs() < 1e-12, "{r}");
+    }
+    // A row is the paired comparison `--restrict RULE@hexx3r` prints for hexx3r, negated.
+    let gotcha = rows.iter().find(|r| r["ability"] == "gotcha").unwrap();
+    let one = restricted(&["--games", "4", "--restrict", "no-action:gotcha@hexx3r"]);
+    let row = &one["report"]["characters"]["hexx3r"];
+    assert_eq!(gotcha["outcome_changed"], row["outcome_changed"]);
+    assert_eq!(gotcha["win_rate_restricted"], row["win_rate_changed"]);
+    assert_eq!(gotcha["worth"].as_f64().unwrap(), -row["difference"].as_f64().unwrap());
+}
+
+#[test]
+fn impact_of_a_character_who_never_plays_has_no_figures() {
+    // LaxMee is in no team of the first game.
+    let v = restricted(&["--games", "2", "--impact", "character:laxmee"]);
+    let rows = v["abilities"].as_array().unwrap();
+    assert!(!rows.is_empty());
+    assert!(rows.iter().all(|r| r.get("games").is_none()), "{rows:?}");
+    let r = arena(&["sim", "first-game", "--games", "2", "--impact", "character:laxme"]);
+    assert_eq!(r.code, 2);
+    assert!(r.stderr.contains("did you mean `laxmee`"), "{}", r.stderr);
+}

@@ -426,3 +426,209 @@ pub(crate) fn merge(
     }
     Ok(exit_of(tally, &base_tally, &paired))
 }
+
+/// One ability's row of `arena sim --impact`.
+struct ImpactRow {
+    ability: arena_engine::model::Id,
+    kind: &'static str,
+    restrict: arena_engine::rules::game::Restriction,
+    row: Option<PairedRow>,
+}
+
+/// `arena sim SCENARIO --games N --impact character:ID`: restricted play
+/// (docs/balance-runs.md § Restricted play) once per ability of the
+/// Character (each Action, each Switch, each of its own Tactics), forbidden
+/// to it alone (`@ID`), over the same seeds and teams; per ability, what it
+/// is worth to the Character's side (base − restricted win rate, paired
+/// interval, McNemar's z, exact p Holm-corrected across the abilities).
+#[allow(clippy::too_many_arguments)]
+pub(crate) fn sim_impact(
+    loaded: &Loaded,
+    character: &str,
+    spec: &AristeiaSpec,
+    batch: balance::Batch,
+    format: Output,
+    ui: &Ui,
+    stdout: &mut dyn Write,
+    stderr: &mut dyn Write,
+) -> anyhow::Result<Exit> {
+    use arena_engine::model::Id;
+    use arena_engine::rules::game::{Forbid, Restriction};
+    let Some(card) = loaded.content.characters.get(character) else {
+        let names: Vec<String> = loaded.content.characters.keys().map(ToString::to_string).collect();
+        let hint = super::did_you_mean(character, &names);
+        writeln!(stderr, "error: --impact: no Character `{character}` is loaded{hint}")?;
+        return Ok(2);
+    };
+    let of = Some(Id::from(character));
+    let restriction = |forbid| Restriction { seat: None, forbid, of };
+    let mut abilities: Vec<ImpactRow> = Vec::new();
+    let mut push = |ability: Id, kind, forbid| {
+        if !abilities.iter().any(|a| a.ability == ability && a.kind == kind) {
+            abilities.push(ImpactRow { ability, kind, restrict: restriction(forbid), row: None });
+        }
+    };
+    for a in &card.value.actions {
+        push(a.id, "Action", Forbid::Action(a.id));
+    }
+    for s in card.value.switches.iter().chain(card.value.actions.iter().flat_map(|a| a.switches.iter())) {
+        push(s.id, "Switch", Forbid::Switch(s.id));
+    }
+    for (id, t) in &loaded.content.tactics {
+        if t.value.character.as_deref() == Some(character) {
+            push(Id::from(id.as_str()), "Tactic", Forbid::Tactic(Id::from(id.as_str())));
+        }
+    }
+    if abilities.is_empty() {
+        writeln!(stderr, "error: --impact: `{character}` has no Action, Switch or Tactic of its own to forbid")?;
+        return Ok(2);
+    }
+    let seats = batch.players.len();
+    let teams = &spec.teams();
+    let side = Side { content: std::sync::Arc::new(loaded.content.clone()), scripts: loaded.script_set.clone() };
+    let jobs = batch.jobs.unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get()));
+    let seeds = batch.seeds();
+    let started = std::time::Instant::now();
+    let (mut errors, mut failures) = (0, 0);
+    for a in &mut abilities {
+        let games = play::with_progress(2 * (seeds.end - seeds.start), !ui.quiet(), |tick| {
+            compare_batch(
+                &side,
+                &side,
+                std::slice::from_ref(&a.restrict),
+                teams,
+                spec.optional_rules(),
+                seeds.clone(),
+                &batch.players,
+                jobs,
+                tick,
+            )
+        });
+        let games = match games {
+            Ok(g) => g,
+            Err(e) => {
+                writeln!(stderr, "error: {e}")?;
+                return Ok(2);
+            }
+        };
+        let paired = PairedTally::of(&games, seats);
+        errors += paired.errors;
+        failures += games
+            .iter()
+            .filter(|g| !g.base.effect_failures.is_empty() || !g.changed.effect_failures.is_empty())
+            .count();
+        a.row = paired.report().characters.get(character).cloned();
+    }
+    let elapsed = started.elapsed();
+    // Holm across the abilities that played.
+    let ps: Vec<f64> = abilities.iter().filter_map(|a| a.row.as_ref().map(|r| r.p)).collect();
+    let mut holm = arena_engine::sim::compare::holm(&ps).into_iter();
+    for a in &mut abilities {
+        if let Some(r) = &mut a.row {
+            r.p_holm = holm.next().unwrap_or(1.0);
+            r.significant = r.p_holm < arena_engine::sim::compare::ALPHA;
+        }
+    }
+    let players: Vec<String> = batch.players.iter().map(|p| p.name()).collect();
+    match format {
+        Output::Json => {
+            let rows: Vec<serde_json::Value> = abilities
+                .iter()
+                .map(|a| {
+                    let mut v = serde_json::json!({
+                        "ability": a.ability.to_string(),
+                        "kind": a.kind,
+                        "restrict": a.restrict.to_string(),
+                    });
+                    if let (Some(r), Some(o)) = (&a.row, v.as_object_mut()) {
+                        o.insert("games".into(), r.games.into());
+                        o.insert("win_rate_base".into(), r.win_rate_base.into());
+                        o.insert("win_rate_restricted".into(), r.win_rate_changed.into());
+                        o.insert("worth".into(), (-r.difference).into());
+                        o.insert("low".into(), (-r.high).into());
+                        o.insert("high".into(), (-r.low).into());
+                        o.insert("z".into(), (-r.z).into());
+                        o.insert("p".into(), r.p.into());
+                        o.insert("p_holm".into(), r.p_holm.into());
+                        o.insert("significant".into(), r.significant.into());
+                        o.insert("outcome_changed".into(), r.outcome_changed.into());
+                    }
+                    v
+                })
+                .collect();
+            let v = serde_json::json!({
+                "version": JSON_VERSION,
+                "kind": "sim-impact",
+                "character": character,
+                "setup": spec.title(),
+                "seeds": { "first": seeds.start, "last": seeds.end.saturating_sub(1) },
+                "players": players,
+                "content_hash": loaded.content_hash(),
+                "errors": errors,
+                "games_with_effect_failures": failures,
+                "abilities": rows,
+            });
+            writeln!(stdout, "{}", serde_json::to_string_pretty(&v)?)?;
+        }
+        _ => {
+            writeln!(
+                stdout,
+                "what {character}'s abilities are worth: {} paired games each of {}, seeds {}-{}, {jobs} jobs, {:.1}s",
+                seeds.end - seeds.start,
+                spec.title(),
+                seeds.start,
+                seeds.end.saturating_sub(1),
+                elapsed.as_secs_f64()
+            )?;
+            writeln!(
+                stdout,
+                "players: {}; each ability forbidden to {character} alone (--restrict RULE@{character}) against the same seeds and teams unrestricted",
+                players.join(", ")
+            )?;
+            writeln!(
+                stdout,
+                "  {:<26} {:<7} {:>6} {:>9} {:>10}  {:<24} {:>6} {:>8} {:>8}",
+                "ability", "kind", "games", "wins", "wins", "worth, points", "z", "p", "outcome"
+            )?;
+            writeln!(
+                stdout,
+                "  {:<26} {:<7} {:>6} {:>9} {:>10}  {:<24} {:>6} {:>8} {:>8}",
+                "", "", "", "base", "without", "[95% interval]", "", "(Holm)", "changed"
+            )?;
+            for a in &abilities {
+                match &a.row {
+                    Some(r) => writeln!(
+                        stdout,
+                        "  {:<26} {:<7} {:>6} {:>8.1}% {:>9.1}%  {:<24} {:>6.2} {:>8.3}{} {:>7}",
+                        a.ability,
+                        a.kind,
+                        r.games,
+                        100.0 * r.win_rate_base,
+                        100.0 * r.win_rate_changed,
+                        // `+ 0.0`: no "-0.0" for a worth of nothing.
+                        format!(
+                            "{:+.1} [{:+.1}, {:+.1}]",
+                            -100.0 * r.difference + 0.0,
+                            -100.0 * r.high + 0.0,
+                            -100.0 * r.low + 0.0
+                        ),
+                        -r.z + 0.0,
+                        r.p_holm,
+                        if r.significant { " *" } else { "  " },
+                        r.outcome_changed
+                    )?,
+                    None => writeln!(stdout, "  {:<26} {:<7} {character} played in no game", a.ability, a.kind)?,
+                }
+            }
+            writeln!(
+                stdout,
+                "worth: the win rate of {character}'s side with the ability minus without it, paired over the same games (Agresti-Min 95% interval); z: McNemar's; p: exact McNemar test, Holm-corrected across the {} abilities; * significant at 5% after Holm",
+                ps.len()
+            )?;
+            if errors > 0 || failures > 0 {
+                writeln!(stderr, "warning: {errors} games stopped by an engine error, {failures} with failed effects")?;
+            }
+        }
+    }
+    Ok(if errors > 0 || failures > 0 { 1 } else { 0 })
+}

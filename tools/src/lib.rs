@@ -384,6 +384,18 @@ struct SimArgs {
         value_parser = parse_restriction
     )]
     restrict: Vec<arena_engine::rules::game::Restriction>,
+    /// What each ability of a Character is worth, Aristeia!
+    /// (`character:ID`): restricted play once per Action, Switch and own
+    /// Tactic of it, forbidden to it alone, over the same seeds and teams;
+    /// per ability the change in its side's win rate, paired
+    /// (docs/balance-runs.md § Restricted play)
+    #[arg(
+        long,
+        value_name = "character:ID",
+        requires = "games",
+        conflicts_with_all = ["digest", "compare", "restrict", "shard"]
+    )]
+    impact: Option<String>,
 }
 
 /// A `--optional-rule` value, by its kebab-case name.

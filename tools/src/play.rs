@@ -249,7 +249,12 @@ pub(super) fn sim(args: SimArgs, ui: &Ui, stdout: &mut dyn Write, stderr: &mut d
         let n = match games {
             super::Games::Count(n) => n,
             super::Games::Auto => {
-                if args.shard.is_some() || args.digest || !args.compare.is_empty() || !args.restrict.is_empty() {
+                if args.shard.is_some()
+                    || args.digest
+                    || !args.compare.is_empty()
+                    || !args.restrict.is_empty()
+                    || args.impact.is_some()
+                {
                     writeln!(
                         stderr,
                         "error: --games auto decides its number of games as it plays: give --games N with --shard, --digest, --compare or --restrict"
@@ -315,6 +320,17 @@ pub(super) fn sim(args: SimArgs, ui: &Ui, stdout: &mut dyn Write, stderr: &mut d
             without_games: args.without_games,
             head: spec.head(),
         };
+        if let Some(impact) = &args.impact {
+            let Some(aristeia) = spec.as_any().downcast_ref::<sim::AristeiaSpec>() else {
+                writeln!(stderr, "error: --impact: restricted play is for Aristeia! Scenarios")?;
+                return Ok(2);
+            };
+            let Some(("character", id)) = impact.split_once(':') else {
+                writeln!(stderr, "error: --impact `{impact}`: `character:ID`")?;
+                return Ok(2);
+            };
+            return super::compare::sim_impact(&loaded, id, aristeia, batch, args.format, ui, stdout, stderr);
+        }
         if !args.restrict.is_empty() {
             let Some(aristeia) = spec.as_any().downcast_ref::<sim::AristeiaSpec>() else {
                 writeln!(stderr, "error: --restrict: restricted play is for Aristeia! Scenarios")?;

@@ -33,14 +33,18 @@ pub enum Forbid {
     Switches,
 }
 
-/// A restriction: what is forbidden, to one seat or to every seat. It
-/// serializes as it is written (`2:no-tactic:take-aim`).
+/// A restriction: what is forbidden, to one seat or to every seat, for
+/// one Character or for all. It serializes as it is written
+/// (`2:no-tactic:take-aim`, `no-switch:displace-yourself@gata`).
 #[derive(Debug, Clone, PartialEq, Eq, PartialOrd, Ord, Hash)]
 pub struct Restriction {
     /// The restricted seat; `None`: every seat.
     pub seat: Option<PlayerId>,
     /// What it may not do.
     pub forbid: Forbid,
+    /// Only in the Decisions about this Character (`@ID`: its Actions, its
+    /// Rolls' Switches, the Tactics played for it); `None`: in every one.
+    pub of: Option<Id>,
 }
 
 impl std::str::FromStr for Restriction {
@@ -50,6 +54,11 @@ impl std::str::FromStr for Restriction {
     /// RULE one of `no-tactic:ID`, `no-tactics`, `no-action:ID`,
     /// `no-attacks`, `no-switch:ID`, `no-switches`.
     fn from_str(s: &str) -> Result<Self> {
+        let (s, of) = match s.rsplit_once('@') {
+            Some((_, "")) => return Err(format!("`{s}`: `@` names no Character")),
+            Some((rule, id)) => (rule, Some(Id::from(id))),
+            None => (s, None),
+        };
         let (seat, rule) = match s.split_once(':') {
             Some((n, rest)) if n.chars().all(|c| c.is_ascii_digit()) && !n.is_empty() => {
                 let n: usize = n.parse().map_err(|_| format!("`{n}`: a player number from 1 to 4"))?;
@@ -76,7 +85,7 @@ impl std::str::FromStr for Restriction {
                 ));
             }
         };
-        Ok(Restriction { seat, forbid })
+        Ok(Restriction { seat, forbid, of })
     }
 }
 
@@ -92,6 +101,10 @@ impl std::fmt::Display for Restriction {
             Forbid::Attacks => write!(f, "no-attacks"),
             Forbid::Switch(id) => write!(f, "no-switch:{id}"),
             Forbid::Switches => write!(f, "no-switches"),
+        }?;
+        match &self.of {
+            Some(id) => write!(f, "@{id}"),
+            None => Ok(()),
         }
     }
 }
@@ -109,6 +122,11 @@ impl Restriction {
     /// # Errors
     /// The id names nothing loaded.
     pub fn check(&self, content: &Content) -> std::result::Result<(), String> {
+        if let Some(id) = &self.of {
+            if !content.characters.contains_key(id.as_str()) {
+                return Err(format!("no Character `{id}` is loaded"));
+            }
+        }
         let actions = || {
             content
                 .characters
@@ -144,8 +162,14 @@ impl Game<'_> {
     /// ([`Restriction`]); all of them when every one is forbidden.
     /// `character` is the one the Decision is about (the actor of an Action).
     pub(super) fn restricted(&self, player: PlayerId, character: Option<&str>, options: Vec<Choice>) -> Vec<Choice> {
-        let rules: Vec<&Forbid> =
-            self.state.restrictions.iter().filter(|r| r.seat.is_none_or(|s| s == player)).map(|r| &r.forbid).collect();
+        let rules: Vec<&Forbid> = self
+            .state
+            .restrictions
+            .iter()
+            .filter(|r| r.seat.is_none_or(|s| s == player))
+            .filter(|r| r.of.as_ref().is_none_or(|of| character.is_some_and(|c| c == of.as_str())))
+            .map(|r| &r.forbid)
+            .collect();
         if rules.is_empty() {
             return options;
         }
@@ -187,12 +211,18 @@ mod tests {
             "1:no-attacks",
             "no-switch:taunt",
             "4:no-switches",
+            "no-switch:displace-yourself@gata",
+            "2:no-tactics@laxmee",
         ] {
             let r: Restriction = text.parse().unwrap();
             assert_eq!(r.to_string(), text);
         }
         let r: Restriction = "2:no-tactic:take-aim".parse().unwrap();
-        assert_eq!(r, Restriction { seat: Some(PlayerId::seat(1)), forbid: Forbid::Tactic("take-aim".into()) });
+        assert_eq!(
+            r,
+            Restriction { seat: Some(PlayerId::seat(1)), forbid: Forbid::Tactic("take-aim".into()), of: None }
+        );
+        assert_eq!("no-switches@gata".parse::<Restriction>().unwrap().of, Some(Id::from("gata")));
         assert_eq!("no-attacks".parse::<Restriction>().unwrap().seat, None);
     }
 
@@ -205,6 +235,7 @@ mod tests {
             ("0:no-tactics", "a player number from 1 to 4"),
             ("no-dice", "no-tactic:ID, no-tactics"),
             ("1:", "no-tactic:ID, no-tactics"),
+            ("no-switches@", "names no Character"),
         ] {
             let e = text.parse::<Restriction>().unwrap_err();
             assert!(e.contains(says), "{text}: {e}");
