@@ -198,6 +198,11 @@ impl Batch {
         }
     }
 
+    /// The worker threads it plays on: `--jobs`, or the machine's cores.
+    pub fn worker_jobs(&self) -> usize {
+        self.jobs.unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get()))
+    }
+
     /// The batch's last seed (of every shard).
     pub fn last_seed(&self) -> u64 {
         (self.first_seed + self.games).saturating_sub(1)

@@ -199,7 +199,7 @@ pub(crate) fn sim_compare(
             )?;
         }
     }
-    let jobs = batch.jobs.unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get()));
+    let jobs = batch.worker_jobs();
     let seeds = batch.seeds();
     let started = std::time::Instant::now();
     let games = play::with_progress(2 * (seeds.end - seeds.start), !ui.quiet(), |tick| {
@@ -486,7 +486,7 @@ pub(crate) fn sim_impact(
     let seats = batch.players.len();
     let teams = &spec.teams();
     let side = Side { content: std::sync::Arc::new(loaded.content.clone()), scripts: loaded.script_set.clone() };
-    let jobs = batch.jobs.unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get()));
+    let jobs = batch.worker_jobs();
     let seeds = batch.seeds();
     let started = std::time::Instant::now();
     let (mut errors, mut failures) = (0, 0);

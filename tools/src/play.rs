@@ -444,7 +444,7 @@ fn play_seeds(
     seeds: std::ops::Range<u64>,
     ui: &Ui,
 ) -> anyhow::Result<Vec<Box<dyn arena_engine::sim::Summary>>> {
-    let jobs = batch.jobs.unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get()));
+    let jobs = batch.worker_jobs();
     with_progress(seeds.end - seeds.start, !ui.quiet(), |tick| {
         arena_engine::sim::run(
             spec,
@@ -509,7 +509,7 @@ fn print_batch(
     stdout: &mut dyn Write,
     stderr: &mut dyn Write,
 ) -> anyhow::Result<Exit> {
-    let jobs = batch.jobs.unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get()));
+    let jobs = batch.worker_jobs();
     let seeds = batch.seeds();
     let rules = spec.rules();
     let tally = rules.tally(results);
