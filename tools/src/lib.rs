@@ -20,6 +20,7 @@ mod scaffold;
 pub mod serve;
 mod sim_args;
 mod stdio;
+mod tune;
 pub use stdio::Stdin;
 
 use anyhow::Context;
@@ -126,6 +127,17 @@ enum Command {
     /// games in parallel and prints win rates with 95% intervals, mean VP,
     /// Frags and game length. Exit 1 when an effect failed in any game.
     Sim(SimArgs),
+    /// Find the whole value of one or more numeric fields (`hit_points`, a
+    /// die count, a Scoring Zone's VP, an Artifact's price) that brings a
+    /// figure of the balance readout (a seat's win rate, a Character's
+    /// adjusted strength, a god's win rate) to a target, by batches on the
+    /// same seeds, and write it as a guarded patch pack quoting the evidence
+    /// (docs/balance-runs.md § arena tune).
+    ///
+    /// Exit 0 when a value reads within the precision (or the current one
+    /// already does: nothing is written), 1 when none does (the closest is
+    /// written) or a value's content does not load, 2 on usage errors.
+    Tune(tune::TuneArgs),
     /// Play the players against each other on the same seeds, each pairing
     /// from both sides, and print win rates with 95% intervals, ratings
     /// (Bradley-Terry) and core seconds a game (docs/players.md).
@@ -450,6 +462,7 @@ where
         Command::Script(args) => script(args, &ui, out, err),
         Command::Sim(args) => sim(args, &ui, out, err),
         Command::Ladder(args) => ladder::ladder(args, &ui, out, err),
+        Command::Tune(args) => tune::tune(args, &ui, out, err),
         Command::Replay(args) => replay::replay(args, &ui, out, err),
         Command::Lock(args) => lock(args, &ui, out, err),
         Command::Show(args) => content_cmds::show(args, &ui, out, err),

@@ -437,7 +437,7 @@ pub(super) fn sim_batch(
 }
 
 /// The batch's games for `seeds`, on its jobs, with the progress bar.
-fn play_seeds(
+pub(super) fn play_seeds(
     loaded: &Loaded,
     spec: &dyn arena_engine::sim::Spec,
     batch: &balance::Batch,

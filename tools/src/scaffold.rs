@@ -207,7 +207,7 @@ fn lua_quoted(s: &str) -> String {
 /// The `#:schema` line that lets editors (Taplo, Even Better TOML) check and
 /// complete the file, when this arena's `schemas/` folder can be found: a path
 /// relative to the file's folder.
-fn schema_line(file_dir: &Path, schema: &str) -> String {
+pub(super) fn schema_line(file_dir: &Path, schema: &str) -> String {
     let Some(schemas) = crate::bundled_root().map(|r| r.join("schemas")).filter(|s| s.join(schema).is_file()) else {
         return String::new();
     };

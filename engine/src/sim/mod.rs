@@ -36,6 +36,7 @@ mod rules;
 mod situation;
 pub mod strength;
 mod tally;
+pub mod tune;
 
 pub use crate::table::Setup;
 pub use aristeia::{AristeiaRules, AristeiaSpec, Named};
