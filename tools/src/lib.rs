@@ -132,7 +132,7 @@ enum Command {
     /// figure of the balance readout (a seat's win rate, a Character's
     /// adjusted strength, a god's win rate) to a target, by batches on the
     /// same seeds, and write it as a guarded patch pack quoting the evidence
-    /// (docs/balance-runs.md § arena tune).
+    /// (docs/balance.md § arena tune).
     ///
     /// Exit 0 when a value reads within the precision (or the current one
     /// already does: nothing is written), 1 when none does (the closest is

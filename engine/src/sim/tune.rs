@@ -17,7 +17,7 @@
 //! 3 + ⌈log2(HIGH − LOW)⌉ values are read. A reading is *settled*
 //! when its 95% interval is within the precision (half-width at most the
 //! precision) or when it lies wholly beyond the target's band, so a value far
-//! off costs one chunk of games. docs/balance-runs.md § arena tune.
+//! off costs one chunk of games. docs/balance.md § arena tune.
 
 use std::collections::BTreeMap;
 
@@ -70,6 +70,13 @@ impl Goal {
         self.reached(r) || r.high < self.target - self.precision || r.low > self.target + self.precision
     }
 
+    /// More games may show the reading reaches the goal: its estimate is
+    /// inside the band, its interval not yet (an estimate outside the band
+    /// never reaches it: the interval holds the estimate).
+    pub fn may_reach(&self, r: &Reading) -> bool {
+        !self.decided(r) && (r.estimate - self.target).abs() <= self.precision + EPSILON
+    }
+
     /// The reading reaches the goal: its 95% interval lies inside the band,
     /// target ± precision (so a reading "50% ± 2" is one whose interval is
     /// within 48-52%).
@@ -96,7 +103,8 @@ pub enum Step {
     Read(i64),
     /// Read this value (the answer, read before) further, on the seeds after
     /// those it was read on, until its reading is [`Goal::decided`]:
-    /// whether it reaches the goal. Asked once per value.
+    /// whether it reaches the goal. Asked once per value, and only when its
+    /// estimate is inside the band ([`Goal::may_reach`]).
     Refine(i64),
     /// This value reaches the goal.
     Reached(i64),
@@ -169,7 +177,7 @@ impl Search {
         let end = |v: i64, bracketed: bool| {
             let r = &self.readings[&v];
             match (goal.reached(r), bracketed) {
-                (false, _) if !goal.decided(r) && !self.refined.contains(&v) => Step::Refine(v),
+                (false, _) if goal.may_reach(r) && !self.refined.contains(&v) => Step::Refine(v),
                 (true, _) => Step::Reached(v),
                 (false, true) => Step::Between(v),
                 (false, false) => Step::OutOfRange(v),
@@ -308,6 +316,8 @@ mod tests {
         assert!(goal.reached(&reading(0.49, 0.01)), "48-50% is inside 48-52%");
         assert!(!goal.reached(&reading(0.49, 0.02)), "47-51% reaches past 48%");
         assert!(!goal.settled(&reading(0.49, 0.02)), "more games decide it");
+        assert!(goal.may_reach(&reading(0.49, 0.02)));
+        assert!(!goal.may_reach(&reading(0.47, 0.02)), "45-49%: its estimate is outside 48-52%");
         assert!(!goal.reached(&reading(0.5, 0.03)), "at the target, but not measured to ±2");
     }
 }
