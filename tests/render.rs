@@ -362,3 +362,74 @@ fn sight_overlay_on_a_huge_board_is_refused_at_once() {
     let largest = Scene::of_map(&map(arena_engine::render::MAX_SIGHT_RADIUS));
     assert_eq!(largest.sight_refused(Hex::new(0, 0)), None);
 }
+
+/// `arena render chart FILE` on a fixture report (real output of arena sim
+/// or arena tune, under `fixtures/charts/`): exit 0 and the SVG.
+fn chart_of(file: &str) -> String {
+    let r = arena(&["render", "chart", &format!("fixtures/charts/{file}")]);
+    assert_eq!(r.code, 0, "{file}: {}", r.stderr);
+    assert!(r.stdout.starts_with("<svg"), "{}", &r.stdout[..r.stdout.len().min(200)]);
+    r.stdout
+}
+
+#[test]
+fn a_paired_comparison_is_a_forest_plot_with_a_row_per_seat_and_character() {
+    let svg = chart_of("compare-maximus-rebalance.json");
+    let report: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(tests_dir().join("fixtures/charts/compare-maximus-rebalance.json")).unwrap())
+            .unwrap();
+    let rows = report["report"]["seats"].as_array().unwrap().len()
+        + report["report"]["characters"].as_object().unwrap().values().filter(|r| r["games"].as_u64() > Some(0)).count();
+    assert_eq!(svg.matches("<circle").count(), rows, "one dot per row");
+    assert!(svg.contains("Paired comparison: changed − base win rate, first-game"), "{svg}");
+    // Each row's figure is the report's difference and interval, in points.
+    let d = &report["report"]["seats"][0];
+    let figure = format!(
+        "{:+.1} [{:+.1}, {:+.1}]",
+        d["difference"].as_f64().unwrap() * 100.0,
+        d["low"].as_f64().unwrap() * 100.0,
+        d["high"].as_f64().unwrap() * 100.0
+    );
+    assert!(svg.contains(&figure), "{figure} in the chart");
+}
+
+#[test]
+fn impact_is_a_forest_plot_of_what_each_ability_is_worth() {
+    let svg = chart_of("impact-hexx3r.json");
+    assert!(svg.contains("What each ability of hexx3r is worth"));
+    assert!(svg.contains("gotcha (Action)") && svg.contains("(Switch)"), "{svg}");
+}
+
+#[test]
+fn a_tune_is_a_curve_with_the_band_and_the_answer_ringed() {
+    let svg = chart_of("tune-duel.json");
+    let report: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(tests_dir().join("fixtures/charts/tune-duel.json")).unwrap()).unwrap();
+    let reads = report["reads"].as_array().unwrap().len();
+    // A dot per value read (none read twice here), and the answer ringed once.
+    assert_eq!(svg.matches("r=\"4\"").count(), reads);
+    assert_eq!(svg.matches("r=\"9\"").count(), 1);
+    assert!(svg.contains("fill=\"#dcfce7\""), "the band shaded");
+    assert!(svg.contains("character:wild-bill.hit_points (was 1): reached"), "{svg}");
+}
+
+#[test]
+fn a_chart_of_what_is_not_a_report_says_why() {
+    let dir = tempfile::tempdir().unwrap();
+    let broken = dir.path().join("broken.json");
+    std::fs::write(&broken, "{\n  \"kind\": \"tune\",\n  oops\n}\n").unwrap();
+    let r = arena(&["render", "chart", broken.to_str().unwrap()]);
+    assert_eq!(r.code, 1, "{}", r.stderr);
+    assert!(r.stderr.contains("broken.json:3:3: not JSON"), "{}", r.stderr);
+    let other = dir.path().join("other.json");
+    std::fs::write(&other, "{\"kind\": \"show\"}").unwrap();
+    let r = arena(&["render", "chart", other.to_str().unwrap()]);
+    assert_eq!(r.code, 1);
+    assert!(r.stderr.contains("a `show` report has no chart"), "{}", r.stderr);
+    std::fs::write(&other, "{\"kind\": \"tune\", \"fields\": []}").unwrap();
+    let r = arena(&["render", "chart", other.to_str().unwrap()]);
+    assert_eq!(r.code, 1);
+    assert!(r.stderr.contains("no `reads`"), "{}", r.stderr);
+    let r = arena(&["render", "chart", "fixtures/charts/none.json"]);
+    assert_eq!(r.code, 2, "{}", r.stderr);
+}

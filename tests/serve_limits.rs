@@ -388,3 +388,23 @@ fn idle_connections_at_the_cap_make_room_for_a_new_request_at_once() {
     assert!(String::from_utf8_lossy(&rest).contains("\"generation\""), "{}", String::from_utf8_lossy(&rest));
     drop(idle);
 }
+
+#[test]
+fn a_report_given_with_chart_is_drawn_in_the_balance_tab_and_another_name_is_a_404() {
+    let core = tests_dir().join("../content/aristeia-core");
+    let chart = tests_dir().join("fixtures/charts/tune-duel.json");
+    let v = start(Config { paths: vec![core], port: 0, charts: vec![chart], ..Config::default() }).unwrap();
+    let (code, _, body) = request(&v, "GET", "/api/content", &[]);
+    assert_eq!(code, 200);
+    assert!(body.contains("\"charts\":[\"tune-duel.json\"]"), "{body}");
+    let (code, head, body) = request(&v, "GET", "/api/chart.svg?name=tune-duel.json", &[]);
+    assert_eq!(code, 200, "{body}");
+    assert!(head.to_ascii_lowercase().contains("image/svg+xml"), "{head}");
+    assert!(body.contains("r=\"9\""), "the answer ringed");
+    let (code, _, body) = request(&v, "GET", "/api/chart.svg?name=other.json", &[]);
+    assert_eq!((code, body.contains("no chart `other.json`")), (404, true), "{body}");
+    // A file that is no report stops the viewer from starting, with the reason.
+    let bad = tests_dir().join("fixtures/charts/none.json");
+    let e = start(Config { paths: vec![], port: 0, charts: vec![bad], ..Config::default() }).err().unwrap();
+    assert!(e.to_string().contains("--chart"), "{e}");
+}

@@ -5,6 +5,7 @@
 //! Exit codes: 0 clean (warnings allowed), 1 content errors, 2 usage or IO failure.
 
 mod balance;
+mod chart;
 mod check;
 mod compare;
 mod complete;

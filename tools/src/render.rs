@@ -30,6 +30,17 @@ enum RenderWhat {
         #[command(flatten)]
         common: Common,
     },
+    /// A balance answer's JSON as a chart (docs/balance.md § Pictures): a
+    /// paired comparison or restricted play (`arena sim --compare`,
+    /// `--restrict`) or `--impact` as a forest plot, `arena tune` as a curve
+    /// per field, a batch (`arena sim --games N`) as bar charts.
+    Chart {
+        /// The `--format json` output of arena sim or arena tune; `-`: standard input.
+        file: PathBuf,
+        /// Write the picture to this file instead of stdout (`-`: stdout).
+        #[arg(long, short, value_name = "FILE")]
+        out: Option<PathBuf>,
+    },
     /// A replay (`arena sim --replay FILE`) after one of its events.
     Replay {
         /// The replay file; `-`: standard input.
@@ -78,6 +89,7 @@ pub(crate) fn parse_hex(s: &str) -> Option<Hex> {
 
 pub(super) fn run(args: RenderArgs, ui: &Ui, stdout: &mut dyn Write, stderr: &mut dyn Write) -> anyhow::Result<Exit> {
     let (common, scene) = match args.what {
+        RenderWhat::Chart { file, out } => return chart(&file, out.as_deref(), ui, stdout, stderr),
         RenderWhat::Map { id, common } => {
             let loaded = match play::load_for_play(&common.packs, ui, stderr)? {
                 Ok(l) => l,
@@ -127,6 +139,49 @@ pub(super) fn run(args: RenderArgs, ui: &Ui, stdout: &mut dyn Write, stderr: &mu
             }
         }
         None => write!(stdout, "{picture}")?,
+    }
+    Ok(0)
+}
+
+/// `arena render chart FILE`.
+fn chart(
+    file: &std::path::Path,
+    out: Option<&std::path::Path>,
+    ui: &Ui,
+    stdout: &mut dyn Write,
+    stderr: &mut dyn Write,
+) -> anyhow::Result<Exit> {
+    let shown = crate::stdio::name(file);
+    let text = match ui.stdin.read_text_limited(file, arena_engine::read::MAX_TOOL_FILE) {
+        Ok(t) => t,
+        Err(e) => {
+            writeln!(stderr, "error: {e}")?;
+            return Ok(2);
+        }
+    };
+    let value: serde_json::Value = match serde_json::from_str(&text) {
+        Ok(v) => v,
+        Err(e) => {
+            writeln!(stderr, "error: {shown}:{}:{}: not JSON: {e}", e.line(), e.column())?;
+            writeln!(stderr, "help: give the `--format json` output of arena sim or arena tune")?;
+            return Ok(1);
+        }
+    };
+    let svg = match crate::chart::chart_svg(&value) {
+        Ok(svg) => svg,
+        Err(e) => {
+            writeln!(stderr, "error: {shown}: {e}")?;
+            return Ok(1);
+        }
+    };
+    match out {
+        Some(path) => {
+            crate::stdio::write_output(path, svg.as_bytes(), stdout)?;
+            if !ui.quiet() && !crate::stdio::is_dash(path) {
+                writeln!(stderr, "wrote {}", path.display())?;
+            }
+        }
+        None => write!(stdout, "{svg}")?,
     }
     Ok(0)
 }

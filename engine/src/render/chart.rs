@@ -16,15 +16,16 @@ const BAR: f64 = 300.0;
 const DAMAGE: f64 = 680.0;
 const DAMAGE_BAR: f64 = 120.0;
 
-fn num(v: f64) -> String {
+pub(super) fn num(v: f64) -> String {
     let s = format!("{v:.2}");
     s.trim_end_matches('0').trim_end_matches('.').to_string()
 }
 
-struct Doc(Writer<Vec<u8>>);
+/// An SVG document being written (shared with `forest`).
+pub(super) struct Doc(pub(super) Writer<Vec<u8>>);
 
 impl Doc {
-    fn el(&mut self, name: &str, attrs: &[(&str, &str)], text: Option<&str>) {
+    pub(super) fn el(&mut self, name: &str, attrs: &[(&str, &str)], text: Option<&str>) {
         let mut e = BytesStart::new(name);
         for a in attrs {
             e.push_attribute(*a);
@@ -42,7 +43,7 @@ impl Doc {
         }
     }
 
-    fn text(&mut self, x: f64, y: f64, class: &str, t: &str) {
+    pub(super) fn text(&mut self, x: f64, y: f64, class: &str, t: &str) {
         self.el("text", &[("x", &num(x)), ("y", &num(y)), ("class", class)], Some(t));
     }
 

@@ -1,6 +1,7 @@
 //! Pictures of the HexaDome: a map, a position, a replay at one event, as SVG
-//! (`svg`), as a compact text board for the terminal (`text`), and a balance
-//! batch as bar charts (`chart`).
+//! (`svg`), as a compact text board for the terminal (`text`), a balance
+//! batch as bar charts (`chart`), and paired differences as a forest plot and
+//! `arena tune`'s search as a curve (`forest`).
 //!
 //! Everything is drawn from the engine's own geometry ([`geometry::vertices`]:
 //! the exact integer lattice in which the centre of `(q, r)` is `(2q + r, 3r)`),
@@ -16,6 +17,7 @@
 
 pub mod chart;
 mod fold;
+pub mod forest;
 pub mod svg;
 pub mod text;
 

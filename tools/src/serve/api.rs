@@ -98,6 +98,7 @@ const ROUTES: &[(&str, Verb, &[&str])] = &[
     ("/api/replay.svg", Verb::Get, &["name", "event", "coords", "from"]),
     ("/api/replays", Verb::Post, &["setup", "seed", "seats"]),
     ("/api/balance.svg", Verb::Post, &["scenario", "games", "seed", "random_teams", "seats"]),
+    ("/api/chart.svg", Verb::Get, &["name"]),
     ("/api/play/start", Verb::Post, &["setup", "seed", "seat", "seats"]),
     ("/api/play", Verb::Get, &[]),
     ("/api/play/answer", Verb::Post, &["index"]),
@@ -164,6 +165,10 @@ pub(super) fn route(state: &Arc<State>, ask: &Ask) -> Work {
             },
             None => Work::Now(no_content()),
         },
+        "/api/chart.svg" => Work::Now(match state.charts.get(q.text("name")) {
+            Some(svg) => Reply::svg(svg.clone()),
+            None => Reply::error(404, format!("no chart `{}` (arena serve --chart FILE)", q.text("name"))),
+        }),
         "/api/play/start" => heavy(q, seat::start),
         "/api/play" => Work::Now(seat::poll(state)),
         "/api/play/answer" => Work::Now(seat::answer(state, &q)),
@@ -217,6 +222,7 @@ fn content(state: &State, snap: &Snapshot) -> Reply {
         "characters": names(c.characters.values().map(|s| (s.value.id.to_string(), s.value.name.clone())).collect()),
         "tactics": names(c.tactics.values().map(|s| (s.value.id.to_string(), s.value.name.clone())).collect()),
         "replays": replays,
+        "charts": state.charts.keys().collect::<Vec<_>>(),
     }))
 }
 

@@ -42,6 +42,12 @@ pub struct ServeArgs {
     /// reads one from standard input.
     #[arg(long = "replay", value_name = "FILE")]
     replays: Vec<PathBuf>,
+    /// Balance answers to chart in the Balance tab: the `--format json`
+    /// output of `arena sim --games N`, `--compare`, `--restrict`,
+    /// `--impact` or `arena tune` (a forest plot of paired differences, a
+    /// tune's curve; docs/balance.md § Pictures). Repeat for more.
+    #[arg(long = "chart", value_name = "FILE")]
+    charts: Vec<PathBuf>,
 }
 
 /// What a viewer serves.
@@ -53,6 +59,8 @@ pub struct Config {
     pub port: u16,
     /// Replay files to offer.
     pub replays: Vec<PathBuf>,
+    /// Balance reports (JSON) to chart in the Balance tab.
+    pub charts: Vec<PathBuf>,
     /// The watcher's quiet time after a save, in milliseconds (100 by default).
     pub debounce_ms: Option<u64>,
     /// How long a client has to send a request's head, in milliseconds
@@ -116,6 +124,8 @@ pub(crate) struct State {
     play: Mutex<Option<seat::Session>>,
     /// Whether a balance batch is being played (one at a time).
     batch_running: std::sync::atomic::AtomicBool,
+    /// The `--chart` files, drawn once at start: file name -> SVG.
+    charts: std::collections::BTreeMap<String, String>,
 }
 
 #[derive(Debug, Default, Clone, serde::Serialize)]
@@ -140,6 +150,16 @@ pub fn start(config: Config) -> anyhow::Result<Viewer> {
     if let Some(ms) = config.debounce_ms {
         options.debounce = std::time::Duration::from_millis(ms);
     }
+    let mut charts = std::collections::BTreeMap::new();
+    for file in &config.charts {
+        let text = arena_engine::read::read_text_limited(file, arena_engine::read::MAX_TOOL_FILE)
+            .map_err(|e| anyhow::anyhow!("--chart {}: {e}", file.display()))?;
+        let value: serde_json::Value =
+            serde_json::from_str(&text).map_err(|e| anyhow::anyhow!("--chart {}: not JSON: {e}", file.display()))?;
+        let svg = crate::chart::chart_svg(&value).map_err(|e| anyhow::anyhow!("--chart {}: {e}", file.display()))?;
+        let name = file.file_name().map_or_else(|| file.display().to_string(), |n| n.to_string_lossy().into_owned());
+        charts.insert(name, svg);
+    }
     let watcher = Watcher::start(config.paths.clone(), options).map_err(|e| anyhow::anyhow!(e))?;
     let state = Arc::new(State {
         live: watcher.live().clone(),
@@ -147,6 +167,7 @@ pub fn start(config: Config) -> anyhow::Result<Viewer> {
         replays: Mutex::new(api::Replays::default()),
         play: Mutex::new(None),
         batch_running: std::sync::atomic::AtomicBool::new(false),
+        charts,
     });
     let watch = watcher.stop_handle();
     // The first load's news is on the channel already: take it before serving.
@@ -214,7 +235,8 @@ pub(crate) fn run(
         crate::write_atomically(&file, text.as_bytes())?;
         *r = file;
     }
-    let viewer = start(Config { paths: selection.paths, port: args.port, replays, ..Config::default() })?;
+    let viewer =
+        start(Config { paths: selection.paths, port: args.port, replays, charts: args.charts, ..Config::default() })?;
     if let Some(rejected) = viewer.state.status.lock().ok().and_then(|s| s.rejected.clone()) {
         write!(stderr, "{rejected}")?;
         writeln!(stderr, "the packs have errors: the viewer shows them until a save loads clean")?;

@@ -18,6 +18,9 @@ use std::collections::BTreeMap;
 /// What the search read: the values of every field, and the reading.
 #[derive(Debug, Clone, serde::Serialize)]
 struct Read {
+    /// The field whose search read it.
+    #[serde(skip_serializing_if = "String::is_empty")]
+    field: String,
     values: BTreeMap<String, i64>,
     /// The same values in `--field` order, for the lines printed.
     #[serde(skip)]
@@ -304,62 +307,76 @@ fn search(tuner: &Tuner, stdout: &mut dyn Write, stderr: &mut dyn Write) -> anyh
     let mut reads: Vec<Read> = Vec::new();
     let mut cache: BTreeMap<Vec<i64>, Played> = BTreeMap::new();
     let mut outcome = Outcome::OutOfRange;
-    'fields: for (i, f) in tuner.fields.iter().enumerate() {
-        let mut search = Search::new(f.low, f.high, values[i]);
-        loop {
-            let step = search.next(&goal);
-            let v = match step {
-                Step::Read(v) | Step::Refine(v) => v,
-                Step::Reached(v) => {
-                    values[i] = v;
-                    outcome = Outcome::Reached;
-                    break 'fields;
+    // Passes over the fields (coordinate search): a later field's change
+    // may bring an earlier one's answer elsewhere, so the fields are searched
+    // again, from the values found, until one reaches the target or a pass
+    // changes nothing.
+    'passes: for _ in 0..MAX_PASSES {
+        let before = values.clone();
+        for (i, f) in tuner.fields.iter().enumerate() {
+            let mut search = Search::new(f.low, f.high, values[i]);
+            loop {
+                let step = search.next(&goal);
+                let v = match step {
+                    Step::Read(v) | Step::Refine(v) => v,
+                    Step::Reached(v) => {
+                        values[i] = v;
+                        outcome = Outcome::Reached;
+                        break 'passes;
+                    }
+                    Step::Between(v) | Step::OutOfRange(v) => {
+                        values[i] = v;
+                        outcome = if matches!(step, Step::Between(_)) { Outcome::Between } else { Outcome::OutOfRange };
+                        break;
+                    }
+                };
+                values[i] = v;
+                // A value read before (by the field before) is not played again.
+                if let (Step::Read(_), Some(r)) = (step, cache.get(&values).and_then(|p| p.reading)) {
+                    search.record(v, r);
+                    continue;
                 }
-                Step::Between(v) | Step::OutOfRange(v) => {
-                    values[i] = v;
-                    outcome = if matches!(step, Step::Between(_)) { Outcome::Between } else { Outcome::OutOfRange };
-                    break;
+                let so_far = cache.remove(&values);
+                let played = match step {
+                    Step::Refine(_) => tuner.read(&values, so_far, |r| goal.decided(r))?,
+                    _ => tuner.read(&values, so_far, |r| goal.settled(r))?,
+                };
+                let played = match played {
+                    Ok(p) => p,
+                    Err(e) => {
+                        writeln!(stderr, "error: --field {} = {v}: the content does not load or play:\n{e}", f.name())?;
+                        return Ok(Err(1));
+                    }
+                };
+                let reading = played.reading.unwrap_or(NO_READING);
+                cache.insert(values.clone(), played);
+                let read = Read {
+                    field: f.name(),
+                    values: tuner.values_map(&values),
+                    in_order: values.clone(),
+                    reading,
+                    refined: matches!(step, Step::Refine(_)),
+                };
+                if tuner.args.format == Output::Human {
+                    writeln!(stdout, "{}", tuner.line(&read))?;
+                } else if !tuner.ui.quiet() {
+                    writeln!(stderr, "{}", tuner.line(&read))?;
                 }
-            };
-            values[i] = v;
-            // A value read before (by the field before) is not played again.
-            if let (Step::Read(_), Some(r)) = (step, cache.get(&values).and_then(|p| p.reading)) {
-                search.record(v, r);
-                continue;
+                reads.push(read);
+                search.record(v, reading);
             }
-            let so_far = cache.remove(&values);
-            let played = match step {
-                Step::Refine(_) => tuner.read(&values, so_far, |r| goal.decided(r))?,
-                _ => tuner.read(&values, so_far, |r| goal.settled(r))?,
-            };
-            let played = match played {
-                Ok(p) => p,
-                Err(e) => {
-                    writeln!(stderr, "error: --field {} = {v}: the content does not load or play:\n{e}", f.name())?;
-                    return Ok(Err(1));
-                }
-            };
-            let reading = played.reading.unwrap_or(NO_READING);
-            cache.insert(values.clone(), played);
-            let read = Read {
-                values: tuner.values_map(&values),
-                in_order: values.clone(),
-                reading,
-                refined: matches!(step, Step::Refine(_)),
-            };
-            if tuner.args.format == Output::Human {
-                writeln!(stdout, "{}", tuner.line(&read))?;
-            } else if !tuner.ui.quiet() {
-                writeln!(stderr, "{}", tuner.line(&read))?;
-            }
-            reads.push(read);
-            search.record(v, reading);
+        }
+        if values == before || tuner.fields.len() == 1 {
+            break;
         }
     }
     let reading = cache.get(&values).and_then(|p| p.reading).unwrap_or(NO_READING);
     let games = cache.values().map(|p| p.results.len() as u64).sum();
     Ok(Ok(Found { values, outcome, reading, reads, games }))
 }
+
+/// The most passes over the fields (`tune`'s coordinate search).
+const MAX_PASSES: usize = 3;
 
 /// The reading of a batch that gave none (never kept: `Tuner::read` says
 /// why instead); the widest interval.
@@ -433,9 +450,12 @@ impl Tuner<'_> {
             "reads": found.reads,
             "outcome": found.outcome.name(),
             "reading": Read {
+                field: String::new(),
                 values: self.values_map(&found.values),
                 in_order: found.values.clone(),
-                reading: found.reading, refined: false },
+                reading: found.reading,
+                refined: false,
+            },
             "games": found.games,
             "out": wrote.map(|p| p.display().to_string()),
         })

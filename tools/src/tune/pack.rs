@@ -42,18 +42,25 @@ impl Tuner<'_> {
         out
     }
 
-    /// The patches: one per tuned entry, an op per field, each guarded by
+    /// The patches: one per tuned entry, an op per changed field, each guarded by
     /// the value it replaces (`expect`); `reason` quotes the evidence.
     pub(super) fn patch_toml(&self, values: &[i64], reason: &str, comments: &[String]) -> String {
         let mut out = String::new();
         for c in comments {
             out.push_str(&format!("# {c}\n").replace("# \n", "#\n"));
         }
-        let mut entries: Vec<&str> = self.fields.iter().map(|f| f.reference.as_str()).collect();
-        entries.dedup();
+        // The entries with a changed field, in --field order, once each.
+        let changed: Vec<(&super::Field, &i64)> =
+            self.fields.iter().zip(values).filter(|(f, v)| f.current != **v).collect();
+        let mut entries: Vec<&str> = Vec::new();
+        for (f, _) in &changed {
+            if !entries.contains(&f.reference.as_str()) {
+                entries.push(&f.reference);
+            }
+        }
         for entry in entries {
             out.push_str(&format!("\n[[patch]]\ntarget = {}\nreason = {}\n", toml_string(entry), toml_string(reason)));
-            for (f, v) in self.fields.iter().zip(values).filter(|(f, _)| f.reference == entry) {
+            for (f, v) in changed.iter().filter(|(f, _)| f.reference == entry) {
                 out.push_str(&format!(
                     "\n[[patch.op]]\nop = \"replace\"\npath = {}\nexpect = {}\nvalue = {v}\n",
                     toml_string(&f.path),

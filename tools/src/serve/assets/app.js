@@ -85,6 +85,7 @@ async function loadContent() {
   fill($("play-setup"), c.setups.concat(c.scenarios), true);
   fill($("balance-scenario"), c.scenarios.concat(c.setups), true);
   fill($("replay-name"), c.replays.map((r) => ({ id: r })), true);
+  fill($("balance-report"), c.charts.map((r) => ({ id: r })), true);
 }
 async function showSource(f) {
   $("source-name").textContent = `${f.pack}: ${f.path}`;
@@ -186,6 +187,17 @@ $("balance-run").onclick = async () => {
   try {
     // Plays games: a POST (one batch at a time; leaving the page stops it).
     $("balance-chart").innerHTML = await postText(`/api/balance.svg?${q}`);
+    $("balance-note").textContent = "";
+  } catch (e) { showError($("balance-note"), e); }
+};
+
+// A report given with `arena serve --chart FILE`: a forest plot of paired
+// differences, a tune's curve, a batch's bars (docs/balance.md § Pictures).
+$("balance-show").onclick = async () => {
+  const name = $("balance-report").value;
+  if (!name) { $("balance-note").textContent = "no report: start the viewer with --chart FILE"; return; }
+  try {
+    $("balance-chart").innerHTML = await getText(`/api/chart.svg?name=${encodeURIComponent(name)}`);
     $("balance-note").textContent = "";
   } catch (e) { showError($("balance-note"), e); }
 };
