@@ -375,11 +375,17 @@ fn chart_of(file: &str) -> String {
 #[test]
 fn a_paired_comparison_is_a_forest_plot_with_a_row_per_seat_and_character() {
     let svg = chart_of("compare-maximus-rebalance.json");
-    let report: serde_json::Value =
-        serde_json::from_str(&std::fs::read_to_string(tests_dir().join("fixtures/charts/compare-maximus-rebalance.json")).unwrap())
-            .unwrap();
+    let report: serde_json::Value = serde_json::from_str(
+        &std::fs::read_to_string(tests_dir().join("fixtures/charts/compare-maximus-rebalance.json")).unwrap(),
+    )
+    .unwrap();
     let rows = report["report"]["seats"].as_array().unwrap().len()
-        + report["report"]["characters"].as_object().unwrap().values().filter(|r| r["games"].as_u64() > Some(0)).count();
+        + report["report"]["characters"]
+            .as_object()
+            .unwrap()
+            .values()
+            .filter(|r| r["games"].as_u64() > Some(0))
+            .count();
     assert_eq!(svg.matches("<circle").count(), rows, "one dot per row");
     assert!(svg.contains("Paired comparison: changed − base win rate, first-game"), "{svg}");
     // Each row's figure is the report's difference and interval, in points.
@@ -404,7 +410,8 @@ fn impact_is_a_forest_plot_of_what_each_ability_is_worth() {
 fn a_tune_is_a_curve_with_the_band_and_the_answer_ringed() {
     let svg = chart_of("tune-duel.json");
     let report: serde_json::Value =
-        serde_json::from_str(&std::fs::read_to_string(tests_dir().join("fixtures/charts/tune-duel.json")).unwrap()).unwrap();
+        serde_json::from_str(&std::fs::read_to_string(tests_dir().join("fixtures/charts/tune-duel.json")).unwrap())
+            .unwrap();
     let reads = report["reads"].as_array().unwrap().len();
     // A dot per value read (none read twice here), and the answer ringed once.
     assert_eq!(svg.matches("r=\"4\"").count(), reads);

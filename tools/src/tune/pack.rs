@@ -137,7 +137,7 @@ pub(super) fn dependencies(fields: &[Field], loaded: &Loaded) -> (BTreeMap<Strin
         if game.is_empty()
             && let Some(p) = defining.and_then(|d| loaded.packs.iter().find(|p| *p.manifest.id == *d))
         {
-            game = serde_json::to_value(&p.manifest.game)
+            game = serde_json::to_value(p.manifest.game)
                 .ok()
                 .and_then(|v| v.as_str().map(String::from))
                 .unwrap_or_default();
