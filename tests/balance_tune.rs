@@ -60,6 +60,7 @@ fn tune_finds_the_hit_points_that_bring_a_seat_to_the_target_and_writes_a_guarde
     assert!(reads.len() <= 3 + 2, "{reads:#?}");
     for r in reads {
         assert_eq!(r["games"].as_u64().unwrap() % 200, 0, "{r}");
+        assert_eq!(r["field"], "character:wild-bill.hit_points", "the field whose search read it");
     }
     let games: u64 = v["games"].as_u64().unwrap();
     assert_eq!(games, reads.iter().map(|r| r["games"].as_u64().unwrap()).sum::<u64>(), "no value read twice");

@@ -125,8 +125,9 @@ fn impact(v: &Value) -> Result<String, String> {
 
 /// One curve per stretch of the search, stacked: the consecutive reads of
 /// one field's search (`"field"` of each read; a field searched again in a
-/// later pass gets a panel of its own); a value read further shows its last
-/// reading; the answer is ringed in the last panel of its field.
+/// later pass gets a panel of its own), with the values read before on the
+/// same line (the other fields as they were); a value read further shows
+/// its last reading; the answer (`reading.values`) is ringed where it is.
 fn tune(v: &Value) -> Result<String, String> {
     let fields = v.get("fields").and_then(Value::as_array).ok_or("no `fields`")?;
     let reads = v.get("reads").and_then(Value::as_array).ok_or("no `reads`")?;
@@ -146,11 +147,23 @@ fn tune(v: &Value) -> Result<String, String> {
             _ => stretches.push((field, vec![r])),
         }
     }
+    let answer_values = v.get("reading").and_then(|r| r.get("values"));
     let mut panels = Vec::new();
-    for (k, (name, rs)) in stretches.iter().enumerate() {
+    let mut upto = 0;
+    for (name, rs) in &stretches {
+        upto += rs.len();
         let f = of(name).ok_or_else(|| format!("a read names `{name}`, not one of the `fields`"))?;
+        // The line through the space this stretch searched: its reads, and
+        // the reads before it (a value read for an earlier field, taken from
+        // there) with every other field at the same values.
+        let others = |r: &Value| -> Option<Vec<(String, Value)>> {
+            let values = r.get("values")?.as_object()?;
+            Some(values.iter().filter(|(k, _)| k.as_str() != *name).map(|(k, v)| (k.clone(), v.clone())).collect())
+        };
+        let line = others(rs[0]);
         let mut points: Vec<CurvePoint> = Vec::new();
-        for r in rs {
+        let mut answer = None;
+        for r in reads[..upto].iter().filter(|r| others(r) == line) {
             let value = r
                 .get("values")
                 .and_then(|vs| vs.get(*name))
@@ -164,9 +177,10 @@ fn tune(v: &Value) -> Result<String, String> {
                 high: number(r, "high")?,
                 games: r.get("games").and_then(Value::as_u64).unwrap_or(0),
             });
+            if answer_values.is_some() && r.get("values") == answer_values {
+                answer = Some(value);
+            }
         }
-        let last_of_field = !stretches[k + 1..].iter().any(|(n, _)| n == name);
-        let answer = integer(f, "value").ok().filter(|a| last_of_field && points.iter().any(|p| p.value == *a));
         panels.push(curve_svg(
             &format!("arena tune {}: {figure} to {:.1}% ± {:.1}", setup(v), at * 100.0, precision * 100.0),
             &format!("{name} (was {}): {outcome}, players {}", integer(f, "current")?, players(v)),

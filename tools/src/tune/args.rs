@@ -23,7 +23,7 @@ pub(crate) struct TuneArgs {
     pub(super) at: Option<f64>,
     /// A whole-number field it may change, and its range:
     /// `KIND:ID.PATH=LOW..HIGH` (`character:laxmee.hit_points=3..8`,
-    /// `character:maximus.actions[id=spear-attack].dice=1..4`; paths as
+    /// `character:parvati.actions[id=submachine-guns].cost=1..2`; paths as
     /// patches write them, docs/patches.md). Repeat for more: each is
     /// searched in turn, the next only when the one before cannot reach the
     /// target, from the closest value it found

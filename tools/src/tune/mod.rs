@@ -493,10 +493,12 @@ impl Tuner<'_> {
             elapsed.as_secs_f64()
         )?;
         let Some(dir) = wrote else {
-            writeln!(
-                stdout,
+            let why = if found.outcome == Outcome::Reached {
                 "nothing to change: the current values already read within the precision; no pack written"
-            )?;
+            } else {
+                "no pack written: the closest values found are the current ones"
+            };
+            writeln!(stdout, "{why}")?;
             return Ok(());
         };
         writeln!(
