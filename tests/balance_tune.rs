@@ -169,6 +169,8 @@ fn a_target_no_value_of_the_range_reaches_gives_the_closest_and_exit_1() {
     assert_eq!(v["fields"][0]["value"], 5, "the closest end");
     let reason = std::fs::read_to_string(out.join("tune.toml")).unwrap();
     assert!(reason.contains("no value of the range reaches it"), "{reason}");
+    let manifest = std::fs::read_to_string(out.join("pack.toml")).unwrap();
+    assert!(manifest.contains("brought closest to (not reached)"), "{manifest}");
 }
 
 #[test]
@@ -178,6 +180,8 @@ fn bad_targets_fields_and_folders_are_refused_with_a_hint() {
     std::fs::create_dir_all(&taken).unwrap();
     std::fs::write(taken.join("pack.toml"), "id = \"taken\"\n").unwrap();
     let taken = taken.to_str().unwrap().to_string();
+    // A folder named as a loaded pack would give the written pack its id.
+    let core_named = dir.path().join("aristeia-core").to_str().unwrap().to_string();
     let base = ["tune", "duel", "--pack", CORE, "--pack", DUEL];
     for (args, says) in [
         (vec!["--target", "seat:1", "--field", "character:wild-bill.hit_points"], "no range"),
@@ -187,7 +191,19 @@ fn bad_targets_fields_and_folders_are_refused_with_a_hint() {
             vec!["--target", "seat:1", "--field", "character:wild-bil.hit_points=1..5"],
             "did you mean `character:wild-bill`",
         ),
-        (vec!["--target", "seat:1", "--field", "character:wild-bill.hit_point=1..5"], "no key `hit_point`"),
+        (vec!["--target", "seat:1", "--field", "character:wild-bill.hit_point=1..5"], "(did you mean `hit_points`?)"),
+        (
+            vec![
+                "--target",
+                "seat:1",
+                "--field",
+                "character:wild-bill.hit_points=1..5",
+                "--field",
+                "character:wild-bill.hit_points=2..3",
+            ],
+            "given twice",
+        ),
+        (vec!["--target", "god:athena", "--field", "character:wild-bill.hit_points=1..5"], "no god `athena`"),
         (vec!["--target", "seat:1", "--field", "character:wild-bill.name=1..5"], "not a whole number"),
         (vec!["--target", "seat:3", "--field", "character:wild-bill.hit_points=1..5"], "the game has 2 players"),
         (
@@ -202,6 +218,10 @@ fn bad_targets_fields_and_folders_are_refused_with_a_hint() {
             vec!["--target", "seat:1", "--field", "character:wild-bill.hit_points=1..5", "--out", taken.as_str()],
             "already holds a pack",
         ),
+        (
+            vec!["--target", "seat:1", "--field", "character:wild-bill.hit_points=1..5", "--out", core_named.as_str()],
+            "the id of a pack loaded",
+        ),
     ] {
         let mut all = base.to_vec();
         all.extend(&args);
@@ -213,10 +233,11 @@ fn bad_targets_fields_and_folders_are_refused_with_a_hint() {
 }
 
 #[test]
-fn a_value_the_schema_refuses_stops_the_search_with_the_diagnostic() {
+fn a_range_the_schema_refuses_is_a_usage_error_before_any_game() {
     let dir = tempfile::tempdir().unwrap();
     let out = dir.path().join("negative");
-    // Hit Points below 0 break the schema: the patch of -3 does not load.
+    // Hit Points below 0 break the schema: the range's low end is refused
+    // with the loader's diagnostic, before a game is played.
     let r = arena(&[
         "tune",
         "duel",
@@ -235,8 +256,9 @@ fn a_value_the_schema_refuses_stops_the_search_with_the_diagnostic() {
         "--out",
         out.to_str().unwrap(),
     ]);
-    assert_eq!(r.code, 1, "{}", r.stderr);
-    assert!(r.stderr.contains("character:wild-bill.hit_points = -3: the content does not load"), "{}", r.stderr);
-    assert!(r.stderr.contains("patch-invalid"), "{}", r.stderr);
+    assert_eq!(r.code, 2, "{}", r.stderr);
+    assert!(r.stderr.contains("character:wild-bill.hit_points = -3 is not a value the content allows"), "{}", r.stderr);
+    assert!(r.stderr.contains("patch-invalid") && r.stderr.contains("<tune candidate>"), "{}", r.stderr);
+    assert!(r.stdout.is_empty(), "no value read: {}", r.stdout);
     assert!(!out.exists(), "no pack written");
 }

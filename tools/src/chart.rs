@@ -46,8 +46,13 @@ fn players(v: &Value) -> String {
     names.join(",")
 }
 
+/// A rate or a difference of rates: a number from -1 to 1.
 fn number(r: &Value, key: &str) -> Result<f64, String> {
-    r.get(key).and_then(Value::as_f64).ok_or_else(|| format!("a row has no number `{key}`"))
+    let n = r.get(key).and_then(Value::as_f64).ok_or_else(|| format!("a row has no number `{key}`"))?;
+    if !(-1.0..=1.0).contains(&n) {
+        return Err(format!("`{key}` is {n}: rates and their differences are fractions from -1 to 1"));
+    }
+    Ok(n)
 }
 
 /// A row of `sim-compare` or `sim-impact`: `estimate` is `difference` or `worth`.
@@ -178,7 +183,7 @@ fn tune(v: &Value) -> Result<String, String> {
                 games: r.get("games").and_then(Value::as_u64).unwrap_or(0),
             });
             if answer_values.is_some() && r.get("values") == answer_values {
-                answer = Some(value);
+                answer = Some((value, outcome == "reached"));
             }
         }
         panels.push(curve_svg(

@@ -37,7 +37,9 @@ pub struct ForestRow {
 /// least ±5 points wide, in steps of 5 points.
 pub fn forest_svg(title: &str, subtitle: &str, rows: &[ForestRow]) -> String {
     let widest = rows.iter().flat_map(|r| [r.low.abs(), r.high.abs()]).filter(|v| v.is_finite()).fold(0.05, f64::max);
-    let half = (widest * 20.0).ceil() / 20.0; // a multiple of 5 points
+    // A multiple of 5 points, at most 100: a difference of win rates is
+    // within ±1, and a wider interval is drawn to the edge.
+    let half = ((widest * 20.0).ceil() / 20.0).min(1.0);
     let x = |v: f64| PLOT + (v.clamp(-half, half) + half) / (2.0 * half) * PLOT_WIDTH;
     let top = 80.0;
     let height = top + rows.len() as f64 * ROW + 50.0;
@@ -118,7 +120,8 @@ pub struct CurvePoint {
 
 /// One field's search as a curve: x the field's values (`low..=high`), y the
 /// figure from 0 to 100%, the band `target ± precision` shaded and the
-/// target dashed, each point with its interval, `answer` ringed.
+/// target dashed, each point with its interval, `answer` ringed (green when
+/// it reaches the target, amber when it is only the closest value found).
 pub fn curve_svg(
     title: &str,
     subtitle: &str,
@@ -126,12 +129,13 @@ pub fn curve_svg(
     (low, high): (i64, i64),
     points: &[CurvePoint],
     (target, precision): (f64, f64),
-    answer: Option<i64>,
+    answer: Option<(i64, bool)>,
 ) -> String {
     let (left, width, top, plot_height) = (90.0, 640.0, 70.0, 300.0);
     let height = top + plot_height + 60.0;
-    let span = (high - low).max(1) as f64;
-    let x = |v: i64| left + (v - low) as f64 / span * width;
+    let (low, high) = (low.min(high), low.max(high));
+    let span = (high.saturating_sub(low)).max(1) as f64;
+    let x = |v: i64| left + (v.clamp(low, high) as f64 - low as f64) / span * width;
     let y = |p: f64| top + (1.0 - p.clamp(0.0, 1.0)) * plot_height;
     let mut d = start(height);
     d.text(12.0, 24.0, "title", title);
@@ -173,11 +177,15 @@ pub fn curve_svg(
         );
         d.text(left - 44.0, y(p) + 4.0, "small", &format!("{}%", i * 10));
     }
-    let every = ((high - low) / 20).max(1);
+    // At most 21 labels, however wide the range.
+    let every = (high.saturating_sub(low) / 20).max(1);
     let mut v = low;
-    while v <= high {
+    for _ in 0..=20 {
         d.text(x(v) - 6.0, top + plot_height + 20.0, "small", &v.to_string());
-        v += every;
+        match v.checked_add(every) {
+            Some(next) if next <= high => v = next,
+            _ => break,
+        }
     }
     d.text(left + width / 2.0 - 40.0, top + plot_height + 44.0, "small", field);
     for p in points {
@@ -189,7 +197,9 @@ pub fn curve_svg(
         );
         d.el("circle", &[("cx", &px), ("cy", &num(y(p.estimate))), ("r", "4"), ("fill", "#334155")], None);
         d.text(x(p.value) + 8.0, y(p.estimate) - 6.0, "small", &format!("{:.1}% ({})", p.estimate * 100.0, p.games));
-        if answer == Some(p.value) {
+        if let Some((_, reached)) = answer.filter(|(a, _)| *a == p.value) {
+            // Green where it reaches the target, amber where it is only the closest.
+            let ring = if reached { "#16a34a" } else { "#d97706" };
             d.el(
                 "circle",
                 &[
@@ -197,7 +207,7 @@ pub fn curve_svg(
                     ("cy", &num(y(p.estimate))),
                     ("r", "9"),
                     ("fill", "none"),
-                    ("stroke", "#16a34a"),
+                    ("stroke", ring),
                     ("stroke-width", "2.5"),
                 ],
                 None,
@@ -279,9 +289,18 @@ mod tests {
             CurvePoint { value: 5, estimate: 0.52, low: 0.46, high: 0.58, games: 400 },
             CurvePoint { value: 4, estimate: 0.48, low: 0.41, high: 0.55, games: 200 },
         ];
-        let svg = curve_svg("t", "s", "character:wild-bill.hit_points", (1, 5), &points, (0.5, 0.1), Some(4));
+        let svg = curve_svg("t", "s", "character:wild-bill.hit_points", (1, 5), &points, (0.5, 0.1), Some((4, true)));
         assert!(svg.contains("fill=\"#dcfce7\""), "the band");
         assert_eq!(svg.matches("r=\"9\"").count(), 1, "one answer ringed");
         assert!(svg.contains("48.0% (200)") && svg.contains("6.5% (200)"));
+        let far = curve_svg("t", "s", "f", (i64::MIN, i64::MAX), &points, (0.5, 0.1), Some((4, false)));
+        assert!(far.matches("<text").count() < 40, "at most 21 labels on the widest range");
+        assert!(far.contains("stroke=\"#d97706\""), "an answer that does not reach is amber");
+    }
+
+    #[test]
+    fn a_forest_plot_of_a_huge_interval_stays_small() {
+        let svg = forest_svg("t", "s", &[row("player 1", 0.0, 1e6, false)]);
+        assert!(svg.len() < 20_000, "{} bytes", svg.len());
     }
 }

@@ -209,8 +209,13 @@ impl Field {
             let known = arena_engine::patch::references(loaded);
             return Err(format!("no entry `{}` is loaded{}", arg.reference, did_you_mean(&arg.reference, &known)));
         };
-        let (pointer, _) =
-            arena_engine::patch::keyed_pointer(&entry, &arg.path).map_err(|e| format!("{}: no {e}", arg.name()))?;
+        let (pointer, _) = arena_engine::patch::keyed_pointer(&entry, &arg.path).map_err(|e| {
+            // A misspelt key of the entry itself: the nearest of its keys.
+            let first = arg.path.split(['.', '[']).next().unwrap_or_default();
+            let keys: Vec<String> = entry.as_object().map(|o| o.keys().cloned().collect()).unwrap_or_default();
+            let hint = if keys.iter().any(|k| k == first) { String::new() } else { did_you_mean(first, &keys) };
+            format!("{}: no {e}{hint}", arg.name())
+        })?;
         let value = entry.pointer(&pointer).cloned().unwrap_or_default();
         let Some(current) = value.as_i64() else {
             return Err(format!("{} is {value}, not a whole number: tune changes whole-number fields", arg.name()));

@@ -51,6 +51,9 @@ struct Found {
     reads: Vec<Read>,
     /// Every game played.
     games: u64,
+    /// The answer's reading stopped at --max-games before it could say
+    /// whether it reaches the target.
+    capped: bool,
 }
 
 impl Found {
@@ -118,6 +121,28 @@ struct Tuner<'a> {
 }
 
 impl Tuner<'_> {
+    /// The packs searched with the fields at `values`: the patch pack
+    /// written to a temporary folder and loaded after them by the standard
+    /// loader. `Err`: its errors, rendered (the temporary folder named
+    /// `<tune candidate>`).
+    fn load(&self, values: &[i64]) -> anyhow::Result<Result<Loaded, String>> {
+        let dir = tempfile::Builder::new().prefix("arena-tune-").tempdir()?;
+        let pack = dir.path().join("arena-tune-candidate");
+        std::fs::create_dir(&pack)?;
+        std::fs::write(pack.join("pack.toml"), self.pack_toml("arena-tune-candidate", "", values, true))?;
+        std::fs::write(pack.join("tune.toml"), self.patch_toml(values, "candidate", &[]))?;
+        let mut paths = self.selection.clone();
+        paths.push(pack.clone());
+        let options = load::Options { run_script_tests: false, ..load::Options::default() };
+        let loaded = load::load(&paths, &options);
+        if loaded.has_errors() {
+            let errors: Vec<Diagnostic> = loaded.diagnostics.iter().filter(|d| d.is_error()).cloned().collect();
+            let text = diag::render_human(&errors, &loaded.sources, false);
+            return Ok(Err(text.replace(&pack.display().to_string(), "<tune candidate>")));
+        }
+        Ok(Ok(loaded))
+    }
+
     /// The reading of the content with the fields at `values`: a batch on
     /// the seeds from `--seed` (or, going on from `so_far`, the seeds after
     /// its), chunk by chunk until `enough` says so or --max-games are
@@ -129,19 +154,10 @@ impl Tuner<'_> {
         so_far: Option<Played>,
         enough: impl Fn(&Reading) -> bool,
     ) -> anyhow::Result<Result<Played, String>> {
-        let dir = tempfile::Builder::new().prefix("arena-tune-").tempdir()?;
-        let pack = dir.path().join("arena-tune-candidate");
-        std::fs::create_dir(&pack)?;
-        std::fs::write(pack.join("pack.toml"), self.pack_toml("arena-tune-candidate", "", values))?;
-        std::fs::write(pack.join("tune.toml"), self.patch_toml(values, "candidate", &[]))?;
-        let mut paths = self.selection.clone();
-        paths.push(pack);
-        let options = load::Options { run_script_tests: false, ..load::Options::default() };
-        let loaded = load::load(&paths, &options);
-        if loaded.has_errors() {
-            let errors: Vec<Diagnostic> = loaded.diagnostics.iter().filter(|d| d.is_error()).cloned().collect();
-            return Ok(Err(diag::render_human(&errors, &loaded.sources, false)));
-        }
+        let loaded = match self.load(values)? {
+            Ok(loaded) => loaded,
+            Err(e) => return Ok(Err(e)),
+        };
         let Some(rules) = sim::game_of_setup(&loaded.content, &self.args.scenario) else {
             return Ok(Err(format!("no setup or Scenario `{}` in the tuned content", self.args.scenario)));
         };
@@ -206,6 +222,15 @@ impl Tuner<'_> {
     }
 }
 
+/// `s` as one shell word: as it is when it is plain, else in single quotes.
+fn quote(s: &str) -> String {
+    if !s.is_empty() && s.chars().all(|c| c.is_ascii_alphanumeric() || "_./:=@%+,-".contains(c)) {
+        s.to_string()
+    } else {
+        format!("'{}'", s.replace('\'', "'\\''"))
+    }
+}
+
 fn percent(p: f64) -> String {
     format!("{:.1}%", p * 100.0)
 }
@@ -233,6 +258,14 @@ pub(crate) fn tune(args: TuneArgs, ui: &Ui, stdout: &mut dyn Write, stderr: &mut
             return Ok(2);
         }
     };
+    for warning in tuner.warnings() {
+        writeln!(stderr, "warning: {warning}")?;
+    }
+    // Every range's ends must load before any game is played.
+    if let Err(e) = tuner.check_ranges() {
+        writeln!(stderr, "error: {e}")?;
+        return Ok(2);
+    }
     if args.format == Output::Human {
         writeln!(stdout, "{}", tuner.heading())?;
     }
@@ -262,6 +295,23 @@ fn prepare<'a>(args: &'a TuneArgs, loaded: &Loaded, ui: &'a Ui<'a>) -> Result<Tu
         .iter()
         .map(|f| Field::resolve(f, loaded).map_err(|e| format!("--field: {e}")))
         .collect::<Result<Vec<Field>, String>>()?;
+    for (i, f) in fields.iter().enumerate() {
+        if fields[..i].iter().any(|g| g.name() == f.name()) {
+            return Err(format!("--field {}: given twice; give each field once", f.name()));
+        }
+    }
+    match (&target, rules.name()) {
+        (Target::Character(_), "invictus") => {
+            return Err("--target character:ID is an Aristeia! figure: Invictus has god:ID and seat:N".into());
+        }
+        (Target::God(_), name) if name != "invictus" => {
+            return Err(format!(
+                "--target god:ID is an Invictus figure: `{}` is Aristeia!'s (character:ID, seat:N)",
+                args.scenario
+            ));
+        }
+        _ => {}
+    }
     if args.seed.checked_add(args.max_games).is_none() {
         return Err(format!("--seed {} with --max-games {} {}", args.seed, args.max_games, PAST_THE_LAST_SEED));
     }
@@ -336,6 +386,13 @@ fn search(tuner: &Tuner, stdout: &mut dyn Write, stderr: &mut dyn Write) -> anyh
                     search.record(v, r);
                     continue;
                 }
+                // A value read to --max-games already cannot be read further.
+                if let (Step::Refine(_), Some(p)) = (step, cache.get(&values))
+                    && p.next >= tuner.args.seed + tuner.args.max_games
+                {
+                    search.record(v, p.reading.unwrap_or(NO_READING));
+                    continue;
+                }
                 let so_far = cache.remove(&values);
                 let played = match step {
                     Step::Refine(_) => tuner.read(&values, so_far, |r| goal.decided(r))?,
@@ -372,7 +429,8 @@ fn search(tuner: &Tuner, stdout: &mut dyn Write, stderr: &mut dyn Write) -> anyh
     }
     let reading = cache.get(&values).and_then(|p| p.reading).unwrap_or(NO_READING);
     let games = cache.values().map(|p| p.results.len() as u64).sum();
-    Ok(Ok(Found { values, outcome, reading, reads, games }))
+    let capped = !goal.decided(&reading) && reading.games >= tuner.args.max_games;
+    Ok(Ok(Found { values, outcome, reading, reads, games, capped }))
 }
 
 /// The most passes over the fields (`tune`'s coordinate search).
@@ -383,6 +441,52 @@ const MAX_PASSES: usize = 3;
 const NO_READING: Reading = Reading { estimate: 0.0, low: 0.0, high: 1.0, games: 0 };
 
 impl Tuner<'_> {
+    /// What may mislead in the options given, said before any game.
+    fn warnings(&self) -> Vec<String> {
+        let mut out = Vec::new();
+        if let Some(at) = self.args.at.filter(|a| *a > 0.0 && *a < 1.0) {
+            out.push(format!("--at {at} is {at}%, not {:.0}%: --at takes a percentage", at * 100.0));
+        }
+        if matches!(self.target, Target::Character(_)) && !self.args.random_teams {
+            out.push(
+                "--target character:ID without --random-teams: with the same teams in every game, a Character's adjusted strength cannot be told from its teammates' (docs/balance-runs.md § Strength adjusted for teammates and opponents)"
+                    .into(),
+            );
+        }
+        // Games a reading near the target needs to be within the precision (98/√n points at 50%).
+        let needed = (0.98 / self.goal.precision).powi(2).ceil() as u64;
+        if self.args.max_games < needed {
+            out.push(format!(
+                "--max-games {} is fewer than the about {needed} games a reading near {} needs to be within ±{} points: the search may stop short of the target",
+                self.args.max_games,
+                percent(self.goal.target),
+                points(self.goal.precision)
+            ));
+        }
+        out
+    }
+
+    /// Each field's range ends load (the schema allows them), the other
+    /// fields as they are; `Err`: which value does not, and why.
+    fn check_ranges(&self) -> Result<(), String> {
+        for (i, f) in self.fields.iter().enumerate() {
+            for end in [f.low, f.high] {
+                let mut values: Vec<i64> = self.fields.iter().map(|f| f.current).collect();
+                values[i] = end;
+                if let Err(e) = self.load(&values).map_err(|e| e.to_string())? {
+                    return Err(format!(
+                        "--field {}={}..{}: {} = {end} is not a value the content allows:\n{e}",
+                        f.name(),
+                        f.low,
+                        f.high,
+                        f.name()
+                    ));
+                }
+            }
+        }
+        Ok(())
+    }
+
     fn players(&self) -> String {
         self.args.players.iter().map(|p| p.name()).collect::<Vec<_>>().join(",")
     }
@@ -419,10 +523,11 @@ impl Tuner<'_> {
             found.changes(&self.fields).join(", "),
             percent(self.goal.target),
             points(self.goal.precision),
-            match found.outcome {
-                Outcome::Reached => "",
-                Outcome::Between => "; no whole value reaches it: the closer of the two around it",
-                Outcome::OutOfRange => "; no value of the range reaches it: the closest",
+            match (found.outcome, found.capped) {
+                (Outcome::Reached, _) => "",
+                (_, true) => "; not reached within --max-games: the closest, its interval still across the band's edge",
+                (Outcome::Between, false) => "; no whole value reaches it: the closer of the two around it",
+                (Outcome::OutOfRange, false) => "; no value of the range reaches it: the closest",
             }
         )
     }
@@ -449,6 +554,7 @@ impl Tuner<'_> {
             "fields": fields,
             "reads": found.reads,
             "outcome": found.outcome.name(),
+            "capped": found.capped,
             "reading": Read {
                 field: String::new(),
                 values: self.values_map(&found.values),
@@ -468,10 +574,15 @@ impl Tuner<'_> {
         elapsed: std::time::Duration,
         stdout: &mut dyn Write,
     ) -> anyhow::Result<()> {
-        let what = match found.outcome {
-            Outcome::Reached => "reached",
-            Outcome::Between => "not reached (no whole value reaches it; the closer of the two around it)",
-            Outcome::OutOfRange => "not reached (no value of the ranges reaches it; the closest)",
+        let capped = format!(
+            "not reached within --max-games {} (the closest; its interval is still across the band's edge: more games may reach it)",
+            self.args.max_games
+        );
+        let what = match (found.outcome, found.capped) {
+            (Outcome::Reached, _) => "reached",
+            (_, true) => capped.as_str(),
+            (Outcome::Between, false) => "not reached (no whole value reaches it; the closer of the two around it)",
+            (Outcome::OutOfRange, false) => "not reached (no value of the ranges reaches it; the closest)",
         };
         let r = &found.reading;
         writeln!(
@@ -506,16 +617,17 @@ impl Tuner<'_> {
             "wrote {0}/pack.toml and {0}/tune.toml (each op guarded by `expect` on the value it replaces)",
             dir.display()
         )?;
-        let packs: String = self.base.iter().map(|p| format!(" --pack {p}")).collect();
-        let compare: String = self.base.iter().map(|p| format!(" --compare {p}")).collect();
-        writeln!(stdout, "check it:   arena check{packs} --pack {}", dir.display())?;
+        let packs: String = self.base.iter().map(|p| format!(" --pack {}", quote(p))).collect();
+        let compare: String = self.base.iter().map(|p| format!(" --compare {}", quote(p))).collect();
+        let dir = quote(&dir.display().to_string());
+        writeln!(stdout, "check it:   arena check{packs} --pack {dir}")?;
         writeln!(
             stdout,
             "confirm it on seeds it never played, paired with the packs searched:\n  arena sim {}{} --games 2000 --seed {}{packs} --pack {}{compare}",
             self.args.scenario,
             same_play(self.args),
             self.args.seed + self.args.max_games,
-            dir.display(),
+            dir,
         )?;
         Ok(())
     }

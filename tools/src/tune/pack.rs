@@ -11,7 +11,7 @@ use std::collections::BTreeMap;
 
 impl Tuner<'_> {
     /// The patch pack's manifest.
-    pub(super) fn pack_toml(&self, id: &str, schema: &str, values: &[i64]) -> String {
+    pub(super) fn pack_toml(&self, id: &str, schema: &str, values: &[i64], reached: bool) -> String {
         let changes: Vec<String> = self
             .fields
             .iter()
@@ -29,8 +29,9 @@ impl Tuner<'_> {
             toml_string(&self.game),
             toml_string(&title),
             toml_string(&format!(
-                "{} brought to {} ± {} points in {}",
+                "{} {} {} ± {} points in {}",
                 self.target.words(),
+                if reached { "brought to" } else { "brought closest to (not reached)" },
                 percent(self.goal.target),
                 points(self.goal.precision),
                 self.args.scenario
@@ -102,6 +103,24 @@ pub(super) fn out_folder(args: &TuneArgs, fields: &[Field], loaded: &Loaded) -> 
             "--out {}: it already holds a pack; give another --out, or --force to replace its pack.toml and tune.toml",
             out.display()
         ));
+    }
+    let id = pack_id(&out);
+    if loaded.packs.iter().any(|p| *p.manifest.id == *id) {
+        return Err(format!(
+            "--out {}: the pack written there would be `{id}`, the id of a pack loaded; name the folder otherwise (its name is the pack's id)",
+            out.display()
+        ));
+    }
+    // It can be written: the folder, or the nearest folder above it that exists.
+    let mut probe = out.as_path();
+    while !probe.exists() {
+        probe = match probe.parent() {
+            Some(p) if !p.as_os_str().is_empty() => p,
+            _ => std::path::Path::new("."),
+        };
+    }
+    if tempfile::tempfile_in(probe).is_err() {
+        return Err(format!("--out {}: {} cannot be written to", out.display(), probe.display()));
     }
     let canonical = out.canonicalize().ok();
     if canonical.is_some() && loaded.packs.iter().any(|p| p.root.canonicalize().ok() == canonical) {
@@ -176,7 +195,8 @@ impl Tuner<'_> {
         let schema_content = scaffold::schema_line(out, "content.schema.json");
         write_atomically(
             &out.join("pack.toml"),
-            self.pack_toml(&pack_id(out), &schema_pack, &found.values).as_bytes(),
+            self.pack_toml(&pack_id(out), &schema_pack, &found.values, found.outcome == super::Outcome::Reached)
+                .as_bytes(),
         )?;
         let patch = format!("{schema_content}{}", self.patch_toml(&found.values, &self.evidence(found), &comments));
         write_atomically(&out.join("tune.toml"), patch.as_bytes())?;
