@@ -388,6 +388,10 @@ fn a_paired_comparison_is_a_forest_plot_with_a_row_per_seat_and_character() {
             .count();
     assert_eq!(svg.matches("<circle").count(), rows, "one dot per row");
     assert!(svg.contains("Paired comparison: changed − base win rate, first-game"), "{svg}");
+    // The Character the change alters (maximus-rebalance: Maximus's Speed) is marked, first of the Characters.
+    assert_eq!(report["changed_characters"], serde_json::json!(["maximus"]));
+    let (maximus, others) = (svg.find("maximus (changed)").unwrap(), svg.find(">8-ball").unwrap());
+    assert!(maximus < others, "listed first");
     // Each row's figure is the report's difference and interval, in points.
     let d = &report["report"]["seats"][0];
     let figure = format!(
@@ -433,6 +437,10 @@ fn a_chart_of_what_is_not_a_report_says_why() {
     let r = arena(&["render", "chart", other.to_str().unwrap()]);
     assert_eq!(r.code, 1);
     assert!(r.stderr.contains("a `show` report has no chart"), "{}", r.stderr);
+    std::fs::write(&other, "{\"version\": 99, \"kind\": \"sim-compare\"}").unwrap();
+    let r = arena(&["render", "chart", other.to_str().unwrap()]);
+    assert_eq!(r.code, 1);
+    assert!(r.stderr.contains("JSON version 99, newer than this arena's"), "{}", r.stderr);
     std::fs::write(&other, "{\"kind\": \"tune\", \"fields\": []}").unwrap();
     let r = arena(&["render", "chart", other.to_str().unwrap()]);
     assert_eq!(r.code, 1);

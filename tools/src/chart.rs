@@ -10,6 +10,12 @@ use serde_json::Value;
 
 /// The SVG of a report by its `kind`; `Err` says what is wrong with it.
 pub(crate) fn chart_svg(v: &Value) -> Result<String, String> {
+    if let Some(version) = v.get("version").and_then(Value::as_u64).filter(|n| *n > u64::from(crate::JSON_VERSION)) {
+        return Err(format!(
+            "the report is of JSON version {version}, newer than this arena's {}: chart it with the arena that wrote it",
+            crate::JSON_VERSION
+        ));
+    }
     match v.get("kind").and_then(Value::as_str) {
         Some("sim-compare") => compare(v),
         Some("sim-impact") => impact(v),
@@ -76,7 +82,18 @@ fn compare(v: &Value) -> Result<String, String> {
         rows.push(row(format!("player {}", i + 1), r, "difference")?);
     }
     if let Some(characters) = report.get("characters").and_then(Value::as_object) {
-        for (id, r) in characters.iter().filter(|(_, r)| r.get("games").and_then(Value::as_u64).unwrap_or(0) > 0) {
+        // The Characters the change alters first, marked, as the table prints them.
+        let changed: Vec<&str> = v
+            .get("changed_characters")
+            .and_then(Value::as_array)
+            .map(|c| c.iter().filter_map(Value::as_str).collect())
+            .unwrap_or_default();
+        let played = characters.iter().filter(|(_, r)| r.get("games").and_then(Value::as_u64).unwrap_or(0) > 0);
+        let (first, rest): (Vec<_>, Vec<_>) = played.partition(|(id, _)| changed.contains(&id.as_str()));
+        for (id, r) in first {
+            rows.push(row(format!("{id} (changed)"), r, "difference")?);
+        }
+        for (id, r) in rest {
             rows.push(row(id.clone(), r, "difference")?);
         }
     }

@@ -297,6 +297,24 @@ fn write_comparison(
             if let (false, Some(o)) = (head.restrict.is_empty(), v.as_object_mut()) {
                 o.insert("restrict".into(), serde_json::to_value(head.restrict)?);
             }
+            // The Characters the change alters, right after the packs' hash,
+            // wherever the JSON it is built from had them (a merge of shards
+            // gives the same bytes as one run).
+            if let serde_json::Value::Object(o) = &mut v {
+                let changed = serde_json::to_value(changed_characters(head.base, head.loaded))?;
+                let mut ordered = serde_json::Map::new();
+                for (k, value) in std::mem::take(o) {
+                    if k == "changed_characters" {
+                        continue;
+                    }
+                    let after = k == "content_hash";
+                    ordered.insert(k, value);
+                    if after {
+                        ordered.insert("changed_characters".into(), changed.clone());
+                    }
+                }
+                *o = ordered;
+            }
             writeln!(stdout, "{}", serde_json::to_string_pretty(&v)?)?;
         }
         _ => {
