@@ -129,8 +129,8 @@ impl Tuner<'_> {
         let dir = tempfile::Builder::new().prefix("arena-tune-").tempdir()?;
         let pack = dir.path().join("arena-tune-candidate");
         std::fs::create_dir(&pack)?;
-        std::fs::write(pack.join("pack.toml"), self.pack_toml("arena-tune-candidate", "", values, true))?;
-        std::fs::write(pack.join("tune.toml"), self.patch_toml(values, "candidate", &[]))?;
+        write_atomically(&pack.join("pack.toml"), self.pack_toml("arena-tune-candidate", "", values, true).as_bytes())?;
+        write_atomically(&pack.join("tune.toml"), self.patch_toml(values, "candidate", &[]).as_bytes())?;
         let mut paths = self.selection.clone();
         paths.push(pack.clone());
         let options = load::Options { run_script_tests: false, ..load::Options::default() };
