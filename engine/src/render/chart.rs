@@ -70,26 +70,7 @@ impl Doc {
 pub fn balance_svg(title: &str, report: &Report) -> String {
     let rows = 4 + report.win_rate.iter().count() + report.per_character.len();
     let height = 60.0 + rows as f64 * ROW + 40.0;
-    let mut d = Doc(Writer::new_with_indent(Vec::new(), b' ', 0));
-    let (w, h) = (num(WIDTH), num(height));
-    let view = format!("0 0 {w} {h}");
-    let mut svg = BytesStart::new("svg");
-    for a in [
-        ("xmlns", "http://www.w3.org/2000/svg"),
-        ("width", w.as_str()),
-        ("height", h.as_str()),
-        ("viewBox", view.as_str()),
-        ("font-family", "sans-serif"),
-    ] {
-        svg.push_attribute(a);
-    }
-    let _ = d.0.write_event(Xml::Start(svg));
-    d.el(
-        "style",
-        &[],
-        Some(".title{font-size:16px;font-weight:bold}.head{font-size:13px;font-weight:bold}.small{font-size:12px}"),
-    );
-    d.el("rect", &[("x", "0"), ("y", "0"), ("width", &w), ("height", &h), ("fill", "#fbfaf7")], None);
+    let mut d = start(height);
     d.text(12.0, 24.0, "title", title);
     let mut y = 50.0;
     d.text(12.0, y, "head", &format!("Win rate by side, {} games (95% intervals)", report.games));
@@ -133,6 +114,37 @@ pub fn balance_svg(title: &str, report: &Report) -> String {
         );
         y += ROW;
     }
+    finish(d)
+}
+
+/// A document `WIDTH` wide and `height` high: its styles and background
+/// (shared with `forest`).
+pub(super) fn start(height: f64) -> Doc {
+    let mut d = Doc(Writer::new_with_indent(Vec::new(), b' ', 0));
+    let (w, h) = (num(WIDTH), num(height));
+    let view = format!("0 0 {w} {h}");
+    let mut svg = BytesStart::new("svg");
+    for a in [
+        ("xmlns", "http://www.w3.org/2000/svg"),
+        ("width", w.as_str()),
+        ("height", h.as_str()),
+        ("viewBox", view.as_str()),
+        ("font-family", "sans-serif"),
+    ] {
+        svg.push_attribute(a);
+    }
+    let _ = d.0.write_event(Xml::Start(svg));
+    d.el(
+        "style",
+        &[],
+        Some(".title{font-size:16px;font-weight:bold}.head{font-size:13px;font-weight:bold}.small{font-size:12px}"),
+    );
+    d.el("rect", &[("x", "0"), ("y", "0"), ("width", &w), ("height", &h), ("fill", "#fbfaf7")], None);
+    d
+}
+
+/// The document closed, as text.
+pub(super) fn finish(mut d: Doc) -> String {
     let _ = d.0.write_event(Xml::End(BytesEnd::new("svg")));
     let mut out = String::from_utf8(d.0.into_inner()).unwrap_or_default();
     out.push('\n');

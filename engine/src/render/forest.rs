@@ -5,11 +5,8 @@
 //! estimate and interval; the target's band shaded; the answer ringed).
 //! docs/balance.md; `arena render chart`, the viewer's Balance tab.
 
-use super::chart::{Doc, num};
-use quick_xml::Writer;
-use quick_xml::events::{BytesEnd, BytesStart, Event as Xml};
+use super::chart::{finish, num, start};
 
-const WIDTH: f64 = 900.0;
 const ROW: f64 = 24.0;
 /// Where the plot starts, and its width.
 const PLOT: f64 = 250.0;
@@ -215,37 +212,6 @@ pub fn curve_svg(
         }
     }
     finish(d)
-}
-
-fn start(height: f64) -> Doc {
-    let mut d = Doc(Writer::new_with_indent(Vec::new(), b' ', 0));
-    let (w, h) = (num(WIDTH), num(height));
-    let view = format!("0 0 {w} {h}");
-    let mut svg = BytesStart::new("svg");
-    for a in [
-        ("xmlns", "http://www.w3.org/2000/svg"),
-        ("width", w.as_str()),
-        ("height", h.as_str()),
-        ("viewBox", view.as_str()),
-        ("font-family", "sans-serif"),
-    ] {
-        svg.push_attribute(a);
-    }
-    let _ = d.0.write_event(Xml::Start(svg));
-    d.el(
-        "style",
-        &[],
-        Some(".title{font-size:16px;font-weight:bold}.head{font-size:13px;font-weight:bold}.small{font-size:12px}"),
-    );
-    d.el("rect", &[("x", "0"), ("y", "0"), ("width", &w), ("height", &h), ("fill", "#fbfaf7")], None);
-    d
-}
-
-fn finish(mut d: Doc) -> String {
-    let _ = d.0.write_event(Xml::End(BytesEnd::new("svg")));
-    let mut out = String::from_utf8(d.0.into_inner()).unwrap_or_default();
-    out.push('\n');
-    out
 }
 
 #[cfg(test)]
