@@ -204,22 +204,9 @@ fn play_to_the_end<'a>(
     t
 }
 
-/// An Aristeia! position on the last Round (a situation,
-/// `table::start_aristeia_at`: the Activation is the Round's last) whose
-/// winning move the greedy heuristic misses. Assault, Round 5, 6 Victory
-/// Points each, player 1 one Frag ahead; player 2's Maximus is alone in the
-/// Scoring Zone, so player 2 scores 3 and wins (`000 § Phase 3:
-/// Objectives`) unless Wild Bill (5 Action Points, Speed 4, 5 spaces from
-/// the zone) Moves twice into it: then each scores 1, 7 to 7, and the
-/// Frags break the tie for player 1. The greedy heuristic Attacks first
-/// (Twin Pistols on hEXx3r, 3 Action Points) and is left one Move short;
-/// the search player plays the Round out and Moves.
-#[test]
-fn the_search_player_moves_into_the_scoring_zone_on_the_last_round() {
-    let l = aristeia();
-    let rt = runtime("aristeia", l);
-    let sit: arena_engine::rules::situation::Situation = toml::from_str(
-        r#"
+/// The situation of
+/// `the_search_player_moves_into_the_scoring_zone_on_the_last_round`.
+const LAST_ROUND_ZONE_IN_REACH: &str = r#"
 scenario = "assault"
 active = "wild-bill"
 round = 5
@@ -241,9 +228,45 @@ space = [2, 5]
 id = "maximus"
 player = 2
 space = [0, -1]
-"#,
-    )
-    .unwrap();
+"#;
+
+/// The situation of
+/// `the_search_player_takes_out_the_enemy_who_would_score_on_the_last_round`.
+const LAST_ROUND_LETHAL_ATTACK: &str = r#"
+scenario = "assault"
+active = "wild-bill"
+round = 5
+scoring_zone = "central"
+victory_points = [6, 6]
+frags = [1, 0]
+
+[[character]]
+id = "wild-bill"
+player = 1
+space = [0, 5]
+
+[[character]]
+id = "hexx3r"
+player = 2
+space = [0, 1]
+damage = 2
+"#;
+
+/// An Aristeia! position on the last Round (a situation,
+/// `table::start_aristeia_at`: the Activation is the Round's last) whose
+/// winning move the greedy heuristic misses. Assault, Round 5, 6 Victory
+/// Points each, player 1 one Frag ahead; player 2's Maximus is alone in the
+/// Scoring Zone, so player 2 scores 3 and wins (`000 § Phase 3:
+/// Objectives`) unless Wild Bill (5 Action Points, Speed 4, 5 spaces from
+/// the zone) Moves twice into it: then each scores 1, 7 to 7, and the
+/// Frags break the tie for player 1. The greedy heuristic Attacks first
+/// (Twin Pistols on hEXx3r, 3 Action Points) and is left one Move short;
+/// the search player plays the Round out and Moves.
+#[test]
+fn the_search_player_moves_into_the_scoring_zone_on_the_last_round() {
+    let l = aristeia();
+    let rt = runtime("aristeia", l);
+    let sit: arena_engine::rules::situation::Situation = toml::from_str(LAST_ROUND_ZONE_IN_REACH).unwrap();
     let start = || Box::new(arena_engine::table::start_aristeia_at(&l.content, &rt, &sit).unwrap());
     let t = start();
     let d = t.decision().expect("Wild Bill's Activation asks").clone();
@@ -272,30 +295,44 @@ space = [0, -1]
 fn the_search_player_takes_out_the_enemy_who_would_score_on_the_last_round() {
     let l = aristeia();
     let rt = runtime("aristeia", l);
-    let sit: arena_engine::rules::situation::Situation = toml::from_str(
-        r#"
-scenario = "assault"
-active = "wild-bill"
-round = 5
-scoring_zone = "central"
-victory_points = [6, 6]
-frags = [1, 0]
-
-[[character]]
-id = "wild-bill"
-player = 1
-space = [0, 5]
-
-[[character]]
-id = "hexx3r"
-player = 2
-space = [0, 1]
-damage = 2
-"#,
-    )
-    .unwrap();
+    let sit: arena_engine::rules::situation::Situation = toml::from_str(LAST_ROUND_LETHAL_ATTACK).unwrap();
     let t = play_to_the_end(Box::new(arena_engine::table::start_aristeia_at(&l.content, &rt, &sit).unwrap()), 0, 1, 64);
     let narrative = t.narrative(0).join("\n");
     assert!(narrative.contains("wild-bill performs twin-pistols on hexx3r"), "{narrative}");
     assert_eq!(t.outcome().unwrap().winners, vec![PlayerId::seat(0)], "{narrative}");
+}
+
+/// The greedy player's look-ahead weighs an Attack in reach against walking
+/// into the Scoring Zone over the rest of the Activation (docs/players.md
+/// § The greedy player): in the position of
+/// `the_search_player_moves_into_the_scoring_zone_on_the_last_round`, where
+/// the fast heuristic Attacks and loses, it Moves, and its game is won on
+/// the Frags; in the position of the lethal Attack, where walking cannot
+/// reach the zone, it Attacks.
+#[test]
+fn the_greedy_look_ahead_walks_into_the_scoring_zone_when_that_beats_the_attack() {
+    let l = aristeia();
+    let rt = runtime("aristeia", l);
+    let play = |situation: &str| {
+        let sit: arena_engine::rules::situation::Situation = toml::from_str(situation).unwrap();
+        let mut t: Box<dyn Table<'_> + '_> =
+            Box::new(arena_engine::table::start_aristeia_at(&l.content, &rt, &sit).unwrap());
+        let d = t.decision().expect("Wild Bill's Activation asks").clone();
+        let first = GreedyPlayer.choose_in(&InfoSet::of(&*t).unwrap()).unwrap();
+        while let Some(s) = t.to_move() {
+            let a = if s.index() == 0 {
+                GreedyPlayer.choose_in(&InfoSet::of(&*t).unwrap())
+            } else {
+                GreedyPlayer.choose(&t.seat_view().unwrap())
+            };
+            t.apply(a.unwrap()).unwrap();
+        }
+        (d.options[first].clone(), t.outcome().unwrap().winners.clone(), t.narrative(0).join("\n"))
+    };
+    let (first, winners, narrative) = play(LAST_ROUND_ZONE_IN_REACH);
+    assert!(first.starts_with("move"), "the look-ahead Moves first: {first:?}");
+    assert_eq!(winners, vec![PlayerId::seat(0)], "and wins on the Frags: {narrative}");
+    let (first, winners, narrative) = play(LAST_ROUND_LETHAL_ATTACK);
+    assert!(first.starts_with("twin-pistols"), "the look-ahead Attacks: {first:?}");
+    assert_eq!(winners, vec![PlayerId::seat(0)], "{narrative}");
 }

@@ -221,6 +221,31 @@ pub enum ZoneScore {
     AnyCharacter,
 }
 
+impl ZoneScore {
+    /// The Victory Points each player scores for an objective worth `vp`,
+    /// from the number of Characters each has in the zone (`counts`, by
+    /// seat; the result has the same shape): `000 § Phase 3: Objectives`,
+    /// `001 § Wanted`, `001 § DeathMatch`.
+    pub fn scorers(self, vp: u32, counts: &[usize]) -> Vec<u32> {
+        let occupied = counts.iter().filter(|n| **n > 0).count();
+        let most = counts.iter().copied().max().unwrap_or(0);
+        let leaders = counts.iter().filter(|n| **n == most && most > 0).count();
+        counts
+            .iter()
+            .map(|&n| {
+                let scores = match self {
+                    ZoneScore::OnlyPlayer => occupied == 1 && n > 0,
+                    ZoneScore::MostCharacters => occupied >= 2 && leaders == 1 && n == most,
+                    ZoneScore::SameCharacters => occupied >= 2 && leaders >= 2 && n == most,
+                    ZoneScore::EachCharacter => return vp.saturating_mul(n as u32),
+                    ZoneScore::AnyCharacter => n > 0,
+                };
+                if scores { vp } else { 0 }
+            })
+            .collect()
+    }
+}
+
 /// How the Scoring Zone moves: who chooses, among which zones, and when.
 #[derive(Debug, Clone, Serialize, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
@@ -504,4 +529,27 @@ pub struct Scenario {
     pub obstacles: Vec<Hex>,
     #[serde(flatten)]
     pub meta: Meta,
+}
+
+#[cfg(test)]
+mod tests {
+    use super::ZoneScore::*;
+
+    /// `000 § Phase 3: Objectives` (Assault's three), `001 § Wanted` (each
+    /// Character), `001 § DeathMatch` (any Character): who scores, from the
+    /// Characters each player has in the zone.
+    #[test]
+    fn zone_objectives_score_as_the_scenarios_word_them() {
+        assert_eq!(OnlyPlayer.scorers(3, &[2, 0]), vec![3, 0]);
+        assert_eq!(OnlyPlayer.scorers(3, &[1, 1]), vec![0, 0]);
+        assert_eq!(MostCharacters.scorers(2, &[2, 1]), vec![2, 0]);
+        assert_eq!(MostCharacters.scorers(2, &[2, 0]), vec![0, 0], "only if both have one");
+        assert_eq!(MostCharacters.scorers(2, &[2, 2, 1]), vec![0, 0, 0], "a tie for the most");
+        assert_eq!(SameCharacters.scorers(1, &[1, 1]), vec![1, 1]);
+        assert_eq!(SameCharacters.scorers(1, &[2, 2, 1]), vec![1, 1, 0]);
+        assert_eq!(SameCharacters.scorers(1, &[1, 0]), vec![0, 0]);
+        assert_eq!(EachCharacter.scorers(1, &[3, 0, 1]), vec![3, 0, 1]);
+        assert_eq!(AnyCharacter.scorers(2, &[0, 4]), vec![0, 2]);
+        assert_eq!(OnlyPlayer.scorers(3, &[0, 0]), vec![0, 0]);
+    }
 }

@@ -12,7 +12,9 @@
 //! Rounds or turns left), so the values of a position sum to 1.
 //!
 //! Aristeia! strength (`000 § Victory Points`, `000 § Scoring Zone`,
-//! `000 § Infirmary`): Victory Points scored, plus for each of the seat's
+//! `000 § Infirmary`): Victory Points scored, plus [`PROJECTED`] times the
+//! Victory Points the Scenario's Scoring Zone objectives would give it if
+//! the Round ended now ([`projected`]), plus for each of the seat's
 //! Characters in the HexaDome [`ZONE`] when it stands in a Scoring Zone and
 //! [`HEALTH`] times the share of its Hit Points left, plus the worth of
 //! each State token it holds (the State's `worth`, a red token whole, a
@@ -26,6 +28,7 @@
 //! left over its Maximum Health (a defeated god counts 0), averaged over
 //! its seats.
 
+use crate::rules::geometry::Hex;
 use crate::rules::seats::PlayerId;
 use crate::rules::state::Location;
 use crate::table::{Native, Table};
@@ -33,6 +36,12 @@ use crate::table::{Native, Table};
 /// Victory Points a Character standing in a Scoring Zone is worth (it
 /// scores there at the Round's end).
 pub const ZONE: f64 = 0.6;
+
+/// The share of the Victory Points the Scenario's Scoring Zone objectives
+/// would give if the Round ended now that a position is credited with (the
+/// Characters may yet be moved, Displaced or sent to the Infirmary before
+/// the Objectives Phase).
+pub const PROJECTED: f64 = 0.5;
 
 /// Victory Points a Character at full Hit Points is worth (at 0 it goes
 /// to the Infirmary and yields a Frag).
@@ -92,6 +101,9 @@ pub fn aristeia_strength(view: &crate::rules::view::View<'_>) -> Vec<f64> {
         .filter_map(|z| view.board.zones.get(z))
         .flat_map(|(_, spaces)| spaces.iter().copied())
         .collect();
+    for (s, vp) in projected(view, &zones).into_iter().enumerate() {
+        strength[s] += PROJECTED * f64::from(vp);
+    }
     for u in view.units() {
         if !u.is_character() {
             continue;
@@ -112,6 +124,36 @@ pub fn aristeia_strength(view: &crate::rules::view::View<'_>) -> Vec<f64> {
         }
     }
     strength
+}
+
+/// The Victory Points each seat would score from the Scenario's Scoring
+/// Zone objectives (`ZoneObjective`: `000 § Phase 3: Objectives`) if the
+/// Round ended now, by seat; `scoring` is the spaces of the current Scoring
+/// Zones. Objectives written in Lua are not foreseen.
+pub fn projected(view: &crate::rules::view::View<'_>, scoring: &[Hex]) -> Vec<u32> {
+    let seats = view.table().len();
+    let mut vp = vec![0; seats];
+    let Some(scenario) = view.content.scenarios.get(view.scenario()) else { return vp };
+    for rule in &scenario.value.rules {
+        let Some(o) = &rule.objective else { continue };
+        let spaces: &[Hex] = if o.zone == crate::model::SCORING_ZONE {
+            scoring
+        } else {
+            view.board.zones.get(&o.zone).map_or(&[], |(_, s)| &s[..])
+        };
+        let mut counts = vec![0; seats];
+        for u in view.units() {
+            if let (true, Some(h)) = (u.is_character(), u.space()) {
+                if u.owner.index() < seats && spaces.contains(&h) {
+                    counts[u.owner.index()] += 1;
+                }
+            }
+        }
+        for (s, v) in o.scores.scorers(u32::from(rule.vp.unwrap_or(0)), &counts).into_iter().enumerate() {
+            vp[s] += v;
+        }
+    }
+    vp
 }
 
 fn aristeia(view: &crate::rules::view::View<'_>) -> Vec<f64> {
@@ -257,6 +299,65 @@ mod tests {
             mine.location = Location::Space(zone[0]);
             assert!(value(&in_zone) > base, "a Character in the Scoring Zone: {} against {base}", value(&in_zone));
         }
+    }
+
+    /// `000 § Phase 3: Objectives`: the Victory Points Assault's Scoring Zone
+    /// objectives would give if the Round ended now are foreseen (only
+    /// player 3, more Characters 2, the same number 1 each), and credited at
+    /// [`super::PROJECTED`] of their worth.
+    #[test]
+    fn the_scoring_zone_objectives_are_foreseen_from_who_stands_in_the_zone() {
+        let l = loaded("content");
+        let rt =
+            crate::sim::find("aristeia").unwrap().runtime(Arc::new(l.content.clone()), l.script_set.clone()).unwrap();
+        let t = greedy_until(table("aristeia", &l, &rt, "assault", 2), |state| {
+            (0..2).all(|s| {
+                state.units.iter().filter(|u| u.owner.index() == s && matches!(u.location, Location::Space(_))).count()
+                    >= 2
+            })
+        });
+        let Native::Aristeia { state, view, .. } = t.native() else { unreachable!() };
+        let (content, board) = (&l.content, view.board);
+        let me = PlayerId::seat(0);
+        let zone: Vec<_> =
+            view.scoring_zones().iter().filter_map(|z| board.zones.get(z)).flat_map(|z| z.1.clone()).collect();
+        assert!(zone.len() >= 3, "Assault's Central Zone has room for three");
+        // Nobody in the zone; then Characters stepped into it one by one.
+        let mut empty = state.clone();
+        for u in empty.units.iter_mut().filter(|u| matches!(u.location, Location::Space(h) if zone.contains(&h))) {
+            u.location = Location::Bench;
+        }
+        let place = |s: &mut crate::rules::state::GameState, owner: usize, at: usize| {
+            let u = s
+                .units
+                .iter_mut()
+                .find(|u| {
+                    u.owner.index() == owner
+                        && u.minion.is_none()
+                        && matches!(u.location, Location::Space(h) if !zone.contains(&h))
+                })
+                .unwrap();
+            u.location = Location::Space(zone[at]);
+        };
+        let foreseen = |s: &crate::rules::state::GameState| {
+            let v = crate::rules::view::View::new(me, s, &[], content, board);
+            (super::projected(&v, &zone), super::aristeia_strength(&v))
+        };
+        let (vp, base) = foreseen(&empty);
+        assert_eq!(vp, vec![0, 0], "nobody in the zone scores nothing");
+        let mut alone = empty.clone();
+        place(&mut alone, 0, 0);
+        let (vp, strength) = foreseen(&alone);
+        assert_eq!(vp, vec![3, 0], "the only player in the zone");
+        let gain = strength[0] - base[0];
+        let expected = super::PROJECTED * 3.0 + super::ZONE;
+        assert!((gain - expected).abs() < 1e-9, "credited {gain}, expected {expected}");
+        let mut same = alone.clone();
+        place(&mut same, 1, 1);
+        assert_eq!(foreseen(&same).0, vec![1, 1], "the same number each");
+        let mut more = same.clone();
+        place(&mut more, 0, 2);
+        assert_eq!(foreseen(&more).0, vec![2, 0], "more Characters");
     }
 
     /// `000 § States`: a State token counts by its State's `worth`, a red

@@ -96,6 +96,27 @@ pub(super) fn aristeia(info: &InfoSet<'_, '_>, d: &Decision, view: &View<'_>) ->
             let base = fast(d, view);
             best(info, &all, base).map_or(base, |(i, _)| i)
         }
+        Plan::WeighPlans { attack, advance } => {
+            let seed = seed(info);
+            let me = d.character.clone().unwrap_or_default();
+            let value = |first: usize, policy: Policy| {
+                let mut fork = info.probe(seed).ok()?;
+                let mut stepper = Stepper {
+                    prober: info.seat(),
+                    first: Some(first),
+                    steps: 0,
+                    horizon: Horizon::Activation(me.clone()),
+                    policy,
+                };
+                let mut players: [&mut dyn Player; 1] = [&mut stepper];
+                fork.play_on(&mut players).ok()?;
+                evaluate(&*fork).get(info.seat().index()).copied()
+            };
+            match (value(attack, Policy::Fast), value(advance, Policy::ZoneFirst)) {
+                (Some(a), Some(b)) if b > a + EPSILON => advance,
+                _ => attack,
+            }
+        }
         Plan::WeighActions(candidates) => {
             if let (Some(now), Some((i, v))) = (value_now(info), best(info, &candidates, usize::MAX)) {
                 if v > now + EPSILON {
@@ -122,6 +143,10 @@ enum Plan {
     Weigh,
     /// The best of these Actions if it gains anything, else a step toward the Scoring Zone.
     WeighActions(Vec<usize>),
+    /// The fast heuristic's Attack (or Scenario Action) and a step toward
+    /// the Scoring Zone, each played on to the end of the Activation (the
+    /// step by the zone-first policy): the better plan's first answer.
+    WeighPlans { attack: usize, advance: usize },
 }
 
 fn plan(d: &Decision, view: &View<'_>) -> Plan {
@@ -131,8 +156,17 @@ fn plan(d: &Decision, view: &View<'_>) -> Plan {
     if weighed(&d.kind) {
         return Plan::Weigh;
     }
-    if d.kind != DecisionKind::Action || Heuristic::attack_or_scenario(d, view).is_some() {
+    if d.kind != DecisionKind::Action {
         return Plan::Fast;
+    }
+    if let Some(attack) = Heuristic::attack_or_scenario(d, view) {
+        // An Attack in reach outside the Scoring Zone: is the Activation
+        // better spent walking into it (`000 § Phase 3: Objectives`)?
+        if Heuristic::in_zone(d, view) {
+            return Plan::Fast;
+        }
+        let advance = Heuristic::advance(d, view, &ZoneField::new(view));
+        return if d.options[advance] == Choice::Done { Plan::Fast } else { Plan::WeighPlans { attack, advance } };
     }
     let mut candidates = candidates(d, view);
     // What the fast heuristic would do unweighed (an Actions Step Tactic,
@@ -204,7 +238,8 @@ fn best(info: &InfoSet<'_, '_>, options: &[usize], prefer: usize) -> Option<(usi
     let mut top: Option<(usize, f64)> = None;
     for &o in options {
         let mut fork = info.probe(seed).ok()?;
-        let mut stepper = Stepper { prober: seat, first: Some(o), steps: 0 };
+        let mut stepper =
+            Stepper { prober: seat, first: Some(o), steps: 0, horizon: Horizon::Effect, policy: Policy::Fast };
         let mut players: [&mut dyn Player; 1] = [&mut stepper];
         fork.play_on(&mut players).ok()?;
         let v = evaluate(&*fork).get(seat.index()).copied()?;
@@ -219,13 +254,53 @@ fn best(info: &InfoSet<'_, '_>, options: &[usize], prefer: usize) -> Option<(usi
     top
 }
 
+/// Decisions a look-ahead to the end of an Activation answers at most (an
+/// Activation of a few Move Actions asks a question for every step).
+pub const MAX_ACTIVATION_STEPS: u32 = 100;
+
+/// How far a look-ahead plays before it scores the position.
+enum Horizon {
+    /// Until the effect has resolved ([`resolved`]).
+    Effect,
+    /// Until this Character's Activation has ended (a Decision outside its
+    /// Actions Step that the game asks of its own accord, or another
+    /// Character's Action).
+    Activation(crate::model::Id),
+}
+
+/// How the prober's seat answers on a fork after the option weighed.
+#[derive(Clone, Copy)]
+enum Policy {
+    /// The fast heuristic.
+    Fast,
+    /// A step toward the Scoring Zone while the Character stands outside it
+    /// and can come nearer, then the fast heuristic.
+    ZoneFirst,
+}
+
 /// Every seat's player on a look-ahead's fork: the option weighed first,
-/// then the fast heuristic (another seat plays no Tactic: its cards are
-/// not known), until the effect has resolved.
+/// then the policy (another seat plays no Tactic and answers by the fast
+/// heuristic: its cards are not known), until the horizon.
 struct Stepper {
     prober: PlayerId,
     first: Option<usize>,
     steps: u32,
+    horizon: Horizon,
+    policy: Policy,
+}
+
+impl Stepper {
+    /// Whether the fork has reached its horizon at this Decision.
+    fn reached(&self, d: &Decision) -> bool {
+        match &self.horizon {
+            Horizon::Effect => resolved(&d.kind) || self.steps >= MAX_STEPS,
+            Horizon::Activation(me) => {
+                (resolved(&d.kind) && d.kind != DecisionKind::Action)
+                    || (d.kind == DecisionKind::Action && d.character.as_ref() != Some(me))
+                    || self.steps >= MAX_ACTIVATION_STEPS
+            }
+        }
+    }
 }
 
 impl Player for Stepper {
@@ -234,12 +309,23 @@ impl Player for Stepper {
             return Some(o);
         }
         let SeatNative::Aristeia { decision, view } = &seat.native else { return None };
-        if resolved(&decision.kind) || self.steps >= MAX_STEPS {
+        if self.reached(decision) {
             return None;
         }
         self.steps += 1;
-        if decision.player != self.prober && decision.kind == DecisionKind::Tactic {
-            return Some(decision.options.iter().position(|o| !matches!(o, Choice::Play { .. })).unwrap_or(0));
+        if decision.player != self.prober {
+            if decision.kind == DecisionKind::Tactic {
+                return Some(decision.options.iter().position(|o| !matches!(o, Choice::Play { .. })).unwrap_or(0));
+            }
+            return Some(fast(decision, view));
+        }
+        if let (Policy::ZoneFirst, DecisionKind::Action) = (self.policy, &decision.kind) {
+            if !Heuristic::in_zone(decision, view) {
+                let step = Heuristic::advance(decision, view, &ZoneField::new(view));
+                if decision.options[step] != Choice::Done {
+                    return Some(step);
+                }
+            }
         }
         Some(fast(decision, view))
     }

@@ -5,7 +5,7 @@
 
 use super::*;
 use crate::model::Id;
-use model::{ScenarioWindow, ZoneScore};
+use model::ScenarioWindow;
 
 /// The Scenario's rules to perform at each window, by the window's index.
 pub(super) fn hooks(scenario: &model::Scenario) -> Vec<Vec<usize>> {
@@ -157,22 +157,10 @@ impl<'a> Game<'a> {
     /// A Scoring Zone objective (`000 § Phase 3: Objectives`).
     fn score_zone_objective(&mut self, rule: &model::ScenarioRule, o: &model::ZoneObjective) {
         let spaces = self.zone_or_scoring_spaces(&o.zone);
-        let counts: Vec<(PlayerId, usize)> =
-            self.table().seats().map(|p| (p, self.characters_in(&spaces, Some(p)).len())).collect();
-        let occupied: Vec<(PlayerId, usize)> = counts.iter().copied().filter(|(_, n)| *n > 0).collect();
-        let most = occupied.iter().map(|(_, n)| *n).max().unwrap_or(0);
-        let leaders: Vec<PlayerId> = occupied.iter().filter(|(_, n)| *n == most).map(|(p, _)| *p).collect();
-        let vp = rule.vp.unwrap_or(0);
-        let scorers: Vec<(PlayerId, u32)> = match o.scores {
-            ZoneScore::OnlyPlayer if occupied.len() == 1 => vec![(occupied[0].0, vp as u32)],
-            ZoneScore::MostCharacters if occupied.len() >= 2 && leaders.len() == 1 => vec![(leaders[0], vp as u32)],
-            ZoneScore::SameCharacters if occupied.len() >= 2 && leaders.len() >= 2 => {
-                leaders.iter().map(|p| (*p, vp as u32)).collect()
-            }
-            ZoneScore::EachCharacter => occupied.iter().map(|(p, n)| (*p, vp as u32 * *n as u32)).collect(),
-            ZoneScore::AnyCharacter => occupied.iter().map(|(p, _)| (*p, vp as u32)).collect(),
-            _ => vec![],
-        };
+        let seats: Vec<PlayerId> = self.table().seats().collect();
+        let counts: Vec<usize> = seats.iter().map(|p| self.characters_in(&spaces, Some(*p)).len()).collect();
+        let scored = o.scores.scorers(u32::from(rule.vp.unwrap_or(0)), &counts);
+        let scorers = seats.into_iter().zip(scored).filter(|(_, vp)| *vp > 0);
         for (p, amount) in scorers {
             self.gain_victory_points(p, amount.min(255) as u8, &rule.id);
         }
