@@ -816,3 +816,50 @@ fn cli_sim_invictus_plays_the_batch_arena_sim_plays() {
         assert!(first.contains(&want.as_str()), "`{want}` in {first:#?}");
     }
 }
+
+/// `watch --sim` plays `--games auto` unless told a number: chunks of 200
+/// seeds until every seat's win rate is within ±--precision points; after a
+/// change, on the same seeds (the previous content played on any seed it
+/// had not played), until the paired differences it prints are. The line
+/// under the figures says how many games it took, and of which interval.
+#[test]
+fn cli_sim_plays_games_auto_by_default_until_the_interval_read_is_narrow_enough() {
+    let dir = core_pack();
+    let root = dir.path().display().to_string();
+    let args: Vec<String> = [
+        "watch",
+        "--once",
+        "--debounce",
+        "50",
+        "--color",
+        "never",
+        "--sim",
+        "first-game",
+        "--players",
+        "random",
+        "--precision",
+        "5",
+        "--max-games",
+        "400",
+        &root,
+    ]
+    .map(String::from)
+    .to_vec();
+    let mut cli = Cli::start(args);
+    cli.wait_for("[1] live");
+    cli.wait_for("(asked ±5.0)");
+    let first = cli.stdout.clone();
+    let auto = first.lines().find(|l| l.starts_with("  --games auto: ")).unwrap();
+    assert!(auto.contains("every seat's win rate"), "{auto}");
+    let games: u64 = auto["  --games auto: ".len()..].split(' ').next().unwrap().parse().unwrap_or(400);
+    assert!(games % 200 == 0 && games <= 400, "whole chunks of 200, at most --max-games: {auto}");
+    assert!(first.contains(&format!("sim first-game: {games} games, seeds 1-{games}")), "{first}");
+    let file = dir.path().join("aristeia-core/characters/characters.toml");
+    edit(&file, "hit_points = 5", "hit_points = 2");
+    let (code, out, err) = cli.finish();
+    assert_eq!(code, 0, "{out}\n{err}");
+    let after: Vec<&str> = out.lines().skip_while(|l| !l.contains("[2] reloaded")).collect();
+    assert!(after.iter().any(|l| l.starts_with("  paired with [1] (the same seeds and teams)")), "{after:#?}");
+    let auto = after.iter().find(|l| l.starts_with("  --games auto: ")).unwrap();
+    assert!(auto.contains("the widest difference read"), "{auto}");
+}

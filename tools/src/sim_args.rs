@@ -158,7 +158,7 @@ pub(crate) enum Games {
     Auto,
 }
 
-fn parse_games(s: &str) -> Result<Games, String> {
+pub(crate) fn parse_games(s: &str) -> Result<Games, String> {
     if s == "auto" {
         return Ok(Games::Auto);
     }
@@ -173,7 +173,7 @@ fn parse_restriction(s: &str) -> Result<arena_engine::rules::game::Restriction, 
     s.parse()
 }
 
-fn parse_precision(s: &str) -> Result<f64, String> {
+pub(crate) fn parse_precision(s: &str) -> Result<f64, String> {
     match s.parse::<f64>() {
         Ok(p) if p.is_finite() && (0.1..=50.0).contains(&p) => Ok(p),
         _ => Err(format!("`{s}`: a precision in percentage points, from 0.1 to 50")),

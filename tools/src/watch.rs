@@ -28,9 +28,20 @@ pub struct WatchArgs {
     /// a new or changed Character plays (the ready-made setups have fixed teams).
     #[arg(long)]
     random_teams: bool,
-    /// Games in each --sim batch (the same seeds every time).
-    #[arg(long, default_value_t = 100, value_name = "N")]
-    games: u64,
+    /// Games in each --sim batch, with the same seeds every time: a number,
+    /// or `auto`: chunks of 200 until the widest 95% interval read is within
+    /// ±--precision points (the paired differences against the previous
+    /// content when the two batches pair, else every seat's win rate), at
+    /// most --max-games
+    #[arg(long, default_value = "auto", value_name = "N|auto", value_parser = crate::sim_args::parse_games)]
+    games: crate::sim_args::Games,
+    /// With --games auto: the half-width of the 95% interval to reach, in
+    /// percentage points
+    #[arg(long, default_value_t = 5.0, value_name = "POINTS", value_parser = crate::sim_args::parse_precision)]
+    precision: f64,
+    /// With --games auto: the most games a batch plays
+    #[arg(long, default_value_t = 1000, value_name = "N", value_parser = clap::value_parser!(u64).range(1..))]
+    max_games: u64,
     /// First seed of each --sim batch.
     #[arg(long, default_value_t = 1)]
     seed: u64,
@@ -111,8 +122,9 @@ pub fn run(args: WatchArgs, ui: &Ui, stdout: &mut dyn Write, stderr: &mut dyn Wr
 struct Printer<'a> {
     args: &'a WatchArgs,
     color: bool,
-    /// The last batch played (its content, games and tally), to compare with.
-    previous: Option<arena_engine::sim::WatchBatch>,
+    /// The last batch played (its content, games and tally), to compare
+    /// with, and its scripts (to play it on more seeds).
+    previous: Option<(arena_engine::sim::WatchBatch, Arc<arena_engine::script::runtime::ScriptSet>)>,
 }
 
 impl Printer<'_> {
@@ -201,20 +213,24 @@ impl Printer<'_> {
         stdout: &mut dyn Write,
         stderr: &mut dyn Write,
     ) -> anyhow::Result<()> {
+        use crate::sim_args::Games;
         use arena_engine::sim::{self, Request};
         let Some(name) = &self.args.sim else { return Ok(()) };
         let jobs = self.args.jobs.unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get()));
-        let Some(end) = self.args.seed.checked_add(self.args.games) else {
+        let (most, auto) = match self.args.games {
+            Games::Count(n) => (n, false),
+            Games::Auto => (self.args.max_games, true),
+        };
+        let Some(end) = self.args.seed.checked_add(most) else {
             writeln!(
                 stderr,
-                "error: sim: --seed {} with --games {} {}",
+                "error: sim: --seed {} with {} {}",
                 self.args.seed,
-                self.args.games,
+                if auto { format!("--max-games {most}") } else { format!("--games {most}") },
                 crate::PAST_THE_LAST_SEED
             )?;
             return Ok(());
         };
-        let seeds = self.args.seed..end;
         let content = snapshot.content();
         let Some(rules) = sim::game_of_setup(&content, name) else {
             let hint = crate::did_you_mean(name, &sim::setup_names(&content));
@@ -238,31 +254,113 @@ impl Printer<'_> {
             }
         };
         let players: Vec<sim::Policy> = sim::cycle(&self.args.players, spec.seats());
+        // The last batch is compared with when it was of the same game.
+        let mut before = self.previous.take().filter(|(b, _)| b.spec.rules().name() == rules.name());
         let started = Instant::now();
-        let games = match sim::run(&*spec, content.clone(), snapshot.scripts(), seeds.clone(), &players, jobs, &|| {}) {
-            Ok(g) => g,
-            Err(e) => {
-                writeln!(stderr, "error: sim: {e}")?;
-                return Ok(());
+        let chunk = if auto { crate::balance::AUTO_CHUNK } else { most };
+        let seat = crate::balance::Auto {
+            precision: self.args.precision,
+            figure: crate::balance::Figure::Seat,
+            max_games: most,
+        };
+        let mut now = sim::WatchBatch {
+            generation: snapshot.generation,
+            tally: rules.tally(&[]),
+            content: content.clone(),
+            spec,
+            seeds: self.args.seed..self.args.seed,
+            games: Vec::new(),
+            seconds: 0.0,
+        };
+        let reached = loop {
+            let from = now.seeds.end;
+            let to = from.saturating_add(chunk).min(end);
+            let played = sim::run(&*now.spec, content.clone(), snapshot.scripts(), from..to, &players, jobs, &|| {});
+            match played {
+                Ok(g) => now.games.extend(g),
+                Err(e) => {
+                    writeln!(stderr, "error: sim: {e}")?;
+                    return Ok(());
+                }
+            }
+            now.seeds = now.seeds.start..to;
+            now.tally = rules.tally(&now.games);
+            if let Some((b, scripts)) = &mut before {
+                // The previous content on the same seeds, so the two pair.
+                if b.seeds.start == now.seeds.start && b.seeds.end < to {
+                    let more =
+                        sim::run(&*b.spec, b.content.clone(), scripts.clone(), b.seeds.end..to, &players, jobs, &|| {});
+                    if let Ok(g) = more {
+                        b.games.extend(g);
+                        b.seeds = b.seeds.start..to;
+                        b.tally = rules.tally(&b.games);
+                    }
+                }
+            }
+            if !auto {
+                break None;
+            }
+            let half = before
+                .as_mut()
+                .and_then(|(b, _)| with_seeds(b, &now.seeds, |b| rules.watch_paired_half_width(&now, b)).flatten())
+                .or_else(|| seat.half_width(&now.tally.report_json()));
+            if half.is_some_and(|h| h <= self.args.precision) || to >= end {
+                break half;
             }
         };
-        let now = sim::WatchBatch {
-            generation: snapshot.generation,
-            content,
-            seconds: started.elapsed().as_secs_f64(),
-            tally: rules.tally(&games),
-            spec,
-            seeds,
-            games,
+        now.seconds = started.elapsed().as_secs_f64();
+        let text = match &mut before {
+            Some((b, _)) => with_seeds(b, &now.seeds, |b| rules.watch_text(&now, Some(b))).unwrap_or_default(),
+            None => rules.watch_text(&now, None),
         };
-        // The last batch is compared with when it was of the same game.
-        let before = self.previous.as_ref().filter(|b| b.spec.rules().name() == rules.name());
-        let text = rules.watch_text(&now, before);
         write!(stdout, "{}", text.out)?;
+        if auto {
+            let of = if before.is_some() { "the widest difference read" } else { "every seat's win rate" };
+            match reached {
+                Some(h) if h <= self.args.precision => writeln!(
+                    stdout,
+                    "  --games auto: {} until the 95% interval of {of} was within ±{h:.1} points (asked ±{:.1})",
+                    now.games.len(),
+                    self.args.precision
+                )?,
+                Some(h) => writeln!(
+                    stdout,
+                    "  --games auto: stopped at --max-games {most}: the 95% interval of {of} is ±{h:.1} points (asked ±{:.1})",
+                    self.args.precision
+                )?,
+                None => writeln!(stdout, "  --games auto: stopped at --max-games {most}: no interval to read")?,
+            }
+        }
         write!(stderr, "{}", text.err)?;
-        self.previous = Some(now);
+        self.previous = Some((now, snapshot.scripts()));
         Ok(())
     }
+}
+
+/// `f` of the batch `b` cut to `seeds` (its games and tally for those seeds
+/// only: a previous batch that played more), the batch whole again after;
+/// `None` when `b` does not hold every seed of `seeds`.
+fn with_seeds<T>(
+    b: &mut arena_engine::sim::WatchBatch,
+    seeds: &std::ops::Range<u64>,
+    f: impl FnOnce(&arena_engine::sim::WatchBatch) -> T,
+) -> Option<T> {
+    if b.seeds.start != seeds.start || b.seeds.end < seeds.end {
+        return None;
+    }
+    let keep = usize::try_from(seeds.end - seeds.start).ok()?;
+    if keep >= b.games.len() {
+        return Some(f(b));
+    }
+    let rules = b.spec.rules();
+    let extra = b.games.split_off(keep);
+    let (whole_tally, whole_seeds) = (std::mem::replace(&mut b.tally, rules.tally(&b.games)), b.seeds.clone());
+    b.seeds = seeds.clone();
+    let out = f(b);
+    b.games.extend(extra);
+    b.tally = whole_tally;
+    b.seeds = whole_seeds;
+    Some(out)
 }
 
 fn ms(d: Duration) -> String {

@@ -98,14 +98,14 @@ pub(super) fn aristeia(info: &InfoSet<'_, '_>, d: &Decision, view: &View<'_>) ->
         }
         Plan::WeighPlans { attack, advance } => {
             let seed = seed(info);
-            let me = d.character.clone().unwrap_or_default();
+            let me = d.character.unwrap_or_default();
             let value = |first: usize, policy: Policy| {
                 let mut fork = info.probe(seed).ok()?;
                 let mut stepper = Stepper {
                     prober: info.seat(),
                     first: Some(first),
                     steps: 0,
-                    horizon: Horizon::Activation(me.clone()),
+                    horizon: Horizon::Activation(me),
                     policy,
                 };
                 let mut players: [&mut dyn Player; 1] = [&mut stepper];

@@ -373,6 +373,12 @@ impl Rules for AristeiaRules {
             b.spec.as_any().downcast_ref::<AristeiaSpec>().map(AristeiaSpec::teams)
         })
     }
+
+    fn watch_paired_half_width(&self, now: &WatchBatch, before: &WatchBatch) -> Option<f64> {
+        aristeia_text::paired_half_width(now, before, &|b| {
+            b.spec.as_any().downcast_ref::<AristeiaSpec>().map(AristeiaSpec::teams)
+        })
+    }
 }
 
 /// Aristeia!'s tally as the runner and `arena sim merge` see it.

@@ -241,15 +241,10 @@ pub(super) fn watch_text(
     let _ = writeln!(out, "  {extra}");
     // The Characters the change touched (their card or their Tactics), each
     // with the figures of the content before it beside its own.
-    let mut touched = Vec::new();
     if let Some((b, w)) = &was {
-        let characters = character_prints(&now.content);
         let previous = character_prints(&b.content);
-        for (id, print) in &characters {
-            if previous.get(id) == Some(print) {
-                continue;
-            }
-            touched.push(id.clone());
+        let touched = touched(b, now);
+        for id in &touched {
             let line = match (report.per_character.get(id.as_str()), w.per_character.get(id.as_str())) {
                 (Some(now), before) => character_line(now, before),
                 (None, _) => "did not play in this batch (--random-teams draws every loaded Character)".to_string(),
@@ -260,6 +255,55 @@ pub(super) fn watch_text(
         paired_lines(b, now, teams, &touched, &mut out);
     }
     Text { out, err: String::new() }
+}
+
+/// The Characters whose card or Tactics differ between the two batches'
+/// contents (new ones included), by id.
+fn touched(was: &WatchBatch, now: &WatchBatch) -> Vec<String> {
+    let previous = character_prints(&was.content);
+    character_prints(&now.content)
+        .into_iter()
+        .filter(|(id, print)| previous.get(id) != Some(print))
+        .map(|(id, _)| id)
+        .collect()
+}
+
+/// The paired report of `now` against `was` when the two are paired game
+/// for game (the same seeds, and the same setups drawn from both
+/// contents); `None` when they are not.
+fn paired_report(
+    was: &WatchBatch,
+    now: &WatchBatch,
+    teams: &dyn Fn(&WatchBatch) -> Option<Teams>,
+) -> Option<super::compare::Comparison> {
+    let seats = now.spec.seats();
+    let seeds = |b: &WatchBatch| b.games.iter().map(|g| g.seed()).collect::<Vec<_>>();
+    let range = now.games.first().map_or(0..0, |g| g.seed()..g.seed() + now.games.len() as u64);
+    let paired = teams(was) == teams(now)
+        && seeds(was) == seeds(now)
+        && teams(now).is_some_and(|t| same_setups(&was.content, &now.content, &t, range, seats));
+    if !paired {
+        return None;
+    }
+    let games: Vec<PairedGame> = summaries(&was.games)
+        .zip(summaries(&now.games))
+        .map(|(b, c)| PairedGame { base: b.clone(), changed: c.clone() })
+        .collect();
+    Some(PairedTally::of(&games, seats).report())
+}
+
+/// [`super::Rules::watch_paired_half_width`] for Aristeia!: the widest
+/// half-width, in points, of the paired rows `watch_text` prints (every
+/// seat, every Character the change touched that played).
+pub(super) fn paired_half_width(
+    now: &WatchBatch,
+    was: &WatchBatch,
+    teams: &dyn Fn(&WatchBatch) -> Option<Teams>,
+) -> Option<f64> {
+    let report = paired_report(was, now, teams)?;
+    let touched = touched(was, now);
+    let rows = report.seats.iter().chain(touched.iter().filter_map(|id| report.characters.get(id.as_str())));
+    rows.map(|r| (r.high - r.low) * 50.0).reduce(f64::max)
 }
 
 /// The 95% interval of each side's mean Victory Points (normal
@@ -348,25 +392,14 @@ fn paired_lines(
     touched: &[String],
     out: &mut String,
 ) {
-    let seats = now.spec.seats();
-    let seeds = |b: &WatchBatch| b.games.iter().map(|g| g.seed()).collect::<Vec<_>>();
-    let range = now.games.first().map_or(0..0, |g| g.seed()..g.seed() + now.games.len() as u64);
-    let paired = teams(was) == teams(now)
-        && seeds(was) == seeds(now)
-        && teams(now).is_some_and(|t| same_setups(&was.content, &now.content, &t, range, seats));
-    if !paired {
+    let Some(report) = paired_report(was, now, teams) else {
         let _ = writeln!(
             out,
             "  not paired with [{}]: the change draws other teams, decks or zones, so the figures above are of two separate batches",
             was.generation
         );
         return;
-    }
-    let games: Vec<PairedGame> = summaries(&was.games)
-        .zip(summaries(&now.games))
-        .map(|(b, c)| PairedGame { base: b.clone(), changed: c.clone() })
-        .collect();
-    let report = PairedTally::of(&games, seats).report();
+    };
     let _ = writeln!(
         out,
         "  paired with [{}] (the same seeds and teams): change in win rate, points [95%]; p: exact McNemar, Holm across {} rows; * significant at 5%",

@@ -158,6 +158,18 @@ pub trait Rules: Sync {
     /// `arena watch --sim`'s readout of a batch, beside the previous one's
     /// (of the content before the change) when there is one.
     fn watch_text(&self, now: &WatchBatch, before: Option<&WatchBatch>) -> Text;
+
+    /// The half-width, in percentage points, of the widest 95% interval of
+    /// the paired differences [`Rules::watch_text`] prints for `now` against
+    /// `before` (Aristeia!: every seat and every Character the change
+    /// touched), when the two batches are paired game for game (the same
+    /// seeds and the same setups); `None` when they are not, or when the
+    /// game prints no paired difference. `arena watch --sim --games auto`
+    /// plays until it is narrow enough.
+    fn watch_paired_half_width(&self, now: &WatchBatch, before: &WatchBatch) -> Option<f64> {
+        let _ = (now, before);
+        None
+    }
 }
 
 /// A batch `arena watch --sim` played on one snapshot of the content.
