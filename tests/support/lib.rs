@@ -1,6 +1,8 @@
 //! Shared helpers for the integration tests: run the `arena` CLI in-process and
 //! read fixture expectations.
 
+pub mod watching;
+
 use std::path::{Path, PathBuf};
 
 /// What one CLI run produced.
