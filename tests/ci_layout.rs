@@ -6,19 +6,8 @@
 //!
 //! Its own test binary: it changes the process's current folder.
 
+use arena_tests::watching::copy_dir;
 use std::path::Path;
-
-fn copy_dir(from: &Path, to: &Path) {
-    std::fs::create_dir_all(to).unwrap();
-    for e in std::fs::read_dir(from).unwrap().flatten() {
-        let target = to.join(e.file_name());
-        if e.file_type().unwrap().is_dir() {
-            copy_dir(&e.path(), &target);
-        } else {
-            std::fs::copy(e.path(), target).unwrap();
-        }
-    }
-}
 
 /// The documented `arena ...` commands, in order: the set-up block's, then
 /// the workflow's `run:` lines (an output redirection kept apart).

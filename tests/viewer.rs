@@ -6,6 +6,7 @@
 
 use arena::serve::{Config, Viewer, start};
 use arena_tests::tests_dir;
+use arena_tests::watching::copy_dir;
 use std::io::{Read, Write};
 use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};
@@ -16,19 +17,6 @@ fn core_copy() -> (tempfile::TempDir, PathBuf) {
     let root = dir.path().join("aristeia-core");
     copy_dir(&tests_dir().join("../content/aristeia-core"), &root);
     (dir, root)
-}
-
-fn copy_dir(from: &Path, to: &Path) {
-    std::fs::create_dir_all(to).unwrap();
-    for e in std::fs::read_dir(from).unwrap() {
-        let e = e.unwrap();
-        let target = to.join(e.file_name());
-        if e.file_type().unwrap().is_dir() {
-            copy_dir(&e.path(), &target);
-        } else {
-            std::fs::copy(e.path(), &target).unwrap();
-        }
-    }
 }
 
 fn viewer(root: &Path) -> Viewer {
