@@ -33,7 +33,8 @@ enum RenderWhat {
     /// A balance answer's JSON as a chart (docs/balance.md § Pictures): a
     /// paired comparison or restricted play (`arena sim --compare`,
     /// `--restrict`) or `--impact` as a forest plot, `arena tune` as a curve
-    /// per field, a batch (`arena sim --games N`) as bar charts.
+    /// per field, a batch (`arena sim --games N`) as bar charts. Exit 2 when
+    /// the file cannot be read or is not such a report (as `sim merge`).
     Chart {
         /// The `--format json` output of arena sim or arena tune; `-`: standard input.
         file: PathBuf,
@@ -164,14 +165,14 @@ fn chart(
         Err(e) => {
             writeln!(stderr, "error: {shown}:{}:{}: not JSON: {e}", e.line(), e.column())?;
             writeln!(stderr, "help: give the `--format json` output of arena sim or arena tune")?;
-            return Ok(1);
+            return Ok(2);
         }
     };
     let svg = match crate::chart::chart_svg(&value) {
         Ok(svg) => svg,
         Err(e) => {
             writeln!(stderr, "error: {shown}: {e}")?;
-            return Ok(1);
+            return Ok(2);
         }
     };
     match out {

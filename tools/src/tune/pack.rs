@@ -77,9 +77,17 @@ fn toml_string(s: &str) -> String {
     toml::Value::String(s.to_string()).to_string()
 }
 
-/// A folder name made a pack id (`[a-z0-9-]`).
+/// A folder name made a pack id (`[a-z0-9-]`); `.` and `..` are named by
+/// the folder they are.
 pub(super) fn pack_id(dir: &std::path::Path) -> String {
-    let name = dir.file_name().map(|n| n.to_string_lossy().to_lowercase()).unwrap_or_default();
+    let named = dir.file_name().map(|n| n.to_string_lossy().to_lowercase());
+    let name = named
+        .or_else(|| {
+            std::path::absolute(dir)
+                .ok()
+                .and_then(|d| d.canonicalize().ok()?.file_name().map(|n| n.to_string_lossy().to_lowercase()))
+        })
+        .unwrap_or_default();
     let id: String = name.chars().map(|c| if c.is_ascii_alphanumeric() { c } else { '-' }).collect();
     let id = id.trim_matches('-').to_string();
     if id.is_empty() || !id.starts_with(|c: char| c.is_ascii_lowercase()) {
@@ -201,5 +209,23 @@ impl Tuner<'_> {
         let patch = format!("{schema_content}{}", self.patch_toml(&found.values, &self.evidence(found), &comments));
         write_atomically(&out.join("tune.toml"), patch.as_bytes())?;
         Ok(out.clone())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::pack_id;
+    use std::path::Path;
+
+    /// The tuned pack is named by its folder, `.` by the folder it is.
+    #[test]
+    fn a_pack_is_named_by_its_folder() {
+        assert_eq!(pack_id(Path::new("parvati-tuned")), "parvati-tuned");
+        assert_eq!(pack_id(Path::new("out/Parvati Tuned")), "parvati-tuned");
+        assert_eq!(pack_id(Path::new("2024")), "tuned-2024");
+        let here = std::env::current_dir().unwrap();
+        let want = pack_id(Path::new(here.file_name().unwrap()));
+        assert_eq!(pack_id(Path::new(".")), want);
+        assert_ne!(want, "tuned");
     }
 }
