@@ -28,16 +28,65 @@ pub fn manifest_schema() -> Value {
     generate::<Manifest>()
 }
 
-/// Every generated schema as (file name, pretty JSON text ending in a newline).
+/// The pattern of an `id`: kebab-case, as `arena check` has it
+/// (`read::is_kebab`, diagnostic `invalid-id`).
+pub const ID_PATTERN: &str = "^[a-z0-9]+(-[a-z0-9]+)*$";
+
+/// The pattern of a pack's `version`: a semantic version (semver.org's own
+/// pattern; `arena check` parses it with the `semver` crate).
+pub const VERSION_PATTERN: &str = r"^(0|[1-9]\d*)\.(0|[1-9]\d*)\.(0|[1-9]\d*)(?:-((?:0|[1-9]\d*|\d*[a-zA-Z-][0-9a-zA-Z-]*)(?:\.(?:0|[1-9]\d*|\d*[a-zA-Z-][0-9a-zA-Z-]*))*))?(?:\+([0-9a-zA-Z-]+(?:\.[0-9a-zA-Z-]+)*))?$";
+
+/// A schema with the checks `arena check` makes in code added, so that an
+/// editor flags what `arena check` would (issue: editors check less than
+/// arena does): every `id` property's [`ID_PATTERN`], a manifest's
+/// `version` [`VERSION_PATTERN`], and an effect's `lua` and `script` not
+/// both given (diagnostic `effect-source`). The loader validates against the
+/// schema without them and reports each with its own diagnostic and hint.
+pub fn for_editors(mut schema: Value, manifest: bool) -> Value {
+    fn walk(v: &mut Value) {
+        match v {
+            Value::Object(m) => {
+                if let Some(Value::Object(props)) = m.get_mut("properties") {
+                    if let Some(Value::Object(id)) = props.get_mut("id") {
+                        if id.get("type") == Some(&Value::from("string")) {
+                            id.insert("pattern".into(), ID_PATTERN.into());
+                        }
+                    }
+                    if props.contains_key("lua") && props.contains_key("script") {
+                        m.insert("not".into(), serde_json::json!({ "required": ["lua", "script"] }));
+                    }
+                }
+                for child in m.values_mut() {
+                    walk(child);
+                }
+            }
+            Value::Array(a) => a.iter_mut().for_each(walk),
+            _ => {}
+        }
+    }
+    walk(&mut schema);
+    if manifest {
+        if let Some(Value::Object(version)) = schema.pointer_mut("/properties/version") {
+            version.insert("pattern".into(), VERSION_PATTERN.into());
+        }
+    }
+    schema
+}
+
+/// Every generated schema as (file name, pretty JSON text ending in a
+/// newline): [`for_editors`] of each.
 pub fn generated_files() -> Vec<(&'static str, String)> {
-    [(CONTENT_SCHEMA_FILE, content_schema()), (MANIFEST_SCHEMA_FILE, manifest_schema())]
-        .into_iter()
-        .map(|(name, v)| {
-            let mut s = serde_json::to_string_pretty(&v).expect("a schema always serializes");
-            s.push('\n');
-            (name, s)
-        })
-        .collect()
+    [
+        (CONTENT_SCHEMA_FILE, for_editors(content_schema(), false)),
+        (MANIFEST_SCHEMA_FILE, for_editors(manifest_schema(), true)),
+    ]
+    .into_iter()
+    .map(|(name, v)| {
+        let mut s = serde_json::to_string_pretty(&v).expect("a schema always serializes");
+        s.push('\n');
+        (name, s)
+    })
+    .collect()
 }
 
 /// Property names a schema allows at an instance location, for "did you mean"
