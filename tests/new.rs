@@ -223,3 +223,66 @@ fn a_tactic_for_a_character_nobody_defines_is_refused() {
     assert_eq!(run.code, 0, "{}", run.stderr);
     check_clean(&pack);
 }
+
+/// A scaffolded pack carries what editors need, so it works on any machine
+/// it is cloned to: its `#:schema` lines name the pack's own copy of this
+/// arena's schemas (`.arena/`, hidden from the loader), every scaffolded
+/// file is valid against the schema its line names, `.luarc.json` points
+/// the Lua language server at `.arena/arena.d.lua`, and the scaffolded
+/// scripts say their arguments' types. A second `arena new` keeps an
+/// edited `.luarc.json`.
+#[test]
+fn a_scaffolded_pack_carries_its_schemas_and_lua_types_for_editors() {
+    let dir = tempfile::tempdir().unwrap();
+    let pack = dir.path().join("my-mod");
+    let p = pack.to_str().unwrap();
+    for args in [
+        vec!["new", "pack", "my-mod", "--pack", p],
+        vec!["new", "character", "la-bruja", "--pack", p],
+        vec!["new", "tactic", "sleight", "--pack", p],
+        vec!["new", "map", "arena-b", "--pack", p],
+        vec!["new", "scenario", "showdown", "--pack", p],
+    ] {
+        let run = arena(&args);
+        assert_eq!(run.code, 0, "{args:?}: {}", run.stderr);
+    }
+    for (file, text) in arena_engine::schema::generated_files() {
+        assert_eq!(std::fs::read_to_string(pack.join(".arena").join(file)).unwrap(), text, "{file}");
+    }
+    let mut checked = 0;
+    for rel in [
+        "pack.toml",
+        "characters/la-bruja.toml",
+        "tactics/sleight.toml",
+        "maps/arena-b.toml",
+        "scenarios/showdown.toml",
+    ] {
+        let path = pack.join(rel);
+        let text = std::fs::read_to_string(&path).unwrap();
+        let line = text.lines().next().unwrap();
+        let schema = line.strip_prefix("#:schema ").unwrap_or_else(|| panic!("{rel}: {line}"));
+        assert!(schema.starts_with("../.arena/") || schema.starts_with(".arena/"), "{rel}: {schema}");
+        let schema: Value =
+            serde_json::from_str(&std::fs::read_to_string(path.parent().unwrap().join(schema)).unwrap()).unwrap();
+        let doc: Value = toml::from_str(&text).unwrap();
+        let validator = jsonschema::draft7::new(&schema).unwrap();
+        let errors: Vec<String> = validator.iter_errors(&doc).map(|e| e.to_string()).collect();
+        assert!(errors.is_empty(), "{rel}: {errors:#?}");
+        checked += 1;
+    }
+    assert_eq!(checked, 5);
+    let luarc: Value = serde_json::from_str(&std::fs::read_to_string(pack.join(".luarc.json")).unwrap()).unwrap();
+    assert_eq!(luarc["workspace.library"], serde_json::json!([".arena"]));
+    let types = std::fs::read_to_string(pack.join(".arena/arena.d.lua")).unwrap();
+    assert!(types.contains("---@class Game") && types.contains("---@class Ctx"));
+    for script in ["scripts/la-bruja.lua", "scripts/sleight.lua"] {
+        let text = std::fs::read_to_string(pack.join(script)).unwrap();
+        assert!(text.contains("---@param game Game\n---@param ctx Ctx\nreturn function(game, ctx)"), "{text}");
+    }
+    check_clean(&pack);
+    // An edited .luarc.json is the modder's: kept.
+    std::fs::write(pack.join(".luarc.json"), "{}\n").unwrap();
+    let run = arena(&["new", "character", "el-mago", "--pack", p]);
+    assert_eq!(run.code, 0, "{}", run.stderr);
+    assert_eq!(std::fs::read_to_string(pack.join(".luarc.json")).unwrap(), "{}\n");
+}

@@ -106,19 +106,19 @@ pub fn run(args: NewArgs, ui: &crate::Ui, stdout: &mut dyn Write, stderr: &mut d
     }
     let id = args.id.as_str();
     let files: Vec<(PathBuf, String)> = match args.kind {
-        NewKind::Pack => vec![(root.join(load::MANIFEST), pack(id, &name, &root))],
+        NewKind::Pack => vec![(root.join(load::MANIFEST), pack(id, &name))],
         NewKind::Character => vec![
-            (root.join(format!("characters/{id}.toml")), character(id, &name, &root)),
+            (root.join(format!("characters/{id}.toml")), character(id, &name)),
             (root.join(format!("scripts/{id}.lua")), character_script(id, &name)),
             (root.join(format!("tests/{id}.test.lua")), character_test(id, &name)),
         ],
         NewKind::Tactic => vec![
-            (root.join(format!("tactics/{id}.toml")), tactic(id, &name, args.character.as_deref(), &root)),
+            (root.join(format!("tactics/{id}.toml")), tactic(id, &name, args.character.as_deref())),
             (root.join(format!("scripts/{id}.lua")), tactic_script(id, &name)),
             (root.join(format!("tests/{id}.test.lua")), tactic_test(id, &name, args.character.as_deref())),
         ],
-        NewKind::Scenario => vec![(root.join(format!("scenarios/{id}.toml")), scenario(id, &name, &root))],
-        NewKind::Map => vec![(root.join(format!("maps/{id}.toml")), map_file(id, &name, &root))],
+        NewKind::Scenario => vec![(root.join(format!("scenarios/{id}.toml")), scenario(id, &name))],
+        NewKind::Map => vec![(root.join(format!("maps/{id}.toml")), map_file(id, &name))],
     };
     // A symbolic link inside the pack (a folder, or the file itself, even
     // dangling) is never followed: a file is written only inside the pack.
@@ -147,6 +147,30 @@ pub fn run(args: NewArgs, ui: &crate::Ui, stdout: &mut dyn Write, stderr: &mut d
         if !ui.quiet() {
             writeln!(stdout, "created {}", path.display())?;
         }
+    }
+    // The editors' files: what the `#:schema` lines and `.luarc.json` name.
+    let mut wrote_editor_files = false;
+    for (rel, text, keep) in editor_files() {
+        let path = root.join(&rel);
+        let there = std::fs::symlink_metadata(&path).is_ok();
+        if linked_below(&root, &path).is_some() || (keep && there) {
+            continue;
+        }
+        if std::fs::read_to_string(&path).is_ok_and(|t| t == text) {
+            continue;
+        }
+        if let Some(dir) = path.parent() {
+            std::fs::create_dir_all(dir).with_context(|| format!("creating {}", dir.display()))?;
+        }
+        crate::write_atomically(&path, text.as_bytes())?;
+        wrote_editor_files = true;
+    }
+    if wrote_editor_files && !ui.quiet() {
+        writeln!(
+            stdout,
+            "wrote {} (this arena's schemas and Lua definitions, for editors) and .luarc.json",
+            root.join(EDITOR_FOLDER).display()
+        )?;
     }
     if !ui.quiet() {
         writeln!(stdout, "next: edit the files, then `arena check {}`", root.display())?;
@@ -204,10 +228,43 @@ fn lua_quoted(s: &str) -> String {
     out
 }
 
+/// The folder of a pack that `arena new` writes the editors' files into
+/// (hidden: the loader reads no hidden file).
+pub const EDITOR_FOLDER: &str = ".arena";
+
+/// The `#:schema` line of a file `depth` folders below the pack's root: the
+/// pack's own copy of the schema, in [`EDITOR_FOLDER`], so the line works on
+/// every machine the pack is cloned to.
+fn schema_line(depth: usize, schema: &str) -> String {
+    format!("#:schema {}{EDITOR_FOLDER}/{schema}\n", "../".repeat(depth))
+}
+
+/// The files `arena new` keeps in a pack for editors: this arena's schemas
+/// and Lua definitions in [`EDITOR_FOLDER`] (written again by every `arena
+/// new`, so they follow the arena that wrote the pack's files), and a
+/// `.luarc.json` that points the Lua language server (LuaLS) at the
+/// definitions (written once: the modder may edit it). Paths relative to the
+/// pack's root, with whether an existing file is kept.
+fn editor_files() -> Vec<(PathBuf, String, bool)> {
+    let mut out: Vec<(PathBuf, String, bool)> = arena_engine::generate::files()
+        .into_iter()
+        .filter_map(|(rel, text)| Some((Path::new(EDITOR_FOLDER).join(rel.strip_prefix("schemas/")?), text, false)))
+        .collect();
+    let luarc = serde_json::json!({
+        "$schema": "https://raw.githubusercontent.com/LuaLS/vscode-lua/master/setting/schema.json",
+        "runtime.version": "Lua 5.1",
+        "workspace.library": [EDITOR_FOLDER],
+    });
+    let text = serde_json::to_string_pretty(&luarc).unwrap_or_default() + "\n";
+    out.push((PathBuf::from(".luarc.json"), text, true));
+    out
+}
+
 /// The `#:schema` line that lets editors (Taplo, Even Better TOML) check and
-/// complete the file, when this arena's `schemas/` folder can be found: a path
+/// complete a file written outside a pack made by `arena new` (`arena
+/// tune`'s pack), when this arena's `schemas/` folder can be found: a path
 /// relative to the file's folder.
-pub(super) fn schema_line(file_dir: &Path, schema: &str) -> String {
+pub(super) fn bundled_schema_line(file_dir: &Path, schema: &str) -> String {
     let Some(schemas) = crate::bundled_root().map(|r| r.join("schemas")).filter(|s| s.join(schema).is_file()) else {
         return String::new();
     };
@@ -244,7 +301,7 @@ fn relative(from: &Path, to: &Path) -> PathBuf {
     out
 }
 
-fn pack(id: &str, name: &str, root: &Path) -> String {
+fn pack(id: &str, name: &str) -> String {
     format!(
         r#"{schema}# The pack manifest (docs/packs.md). Every other `*.toml` below this folder is
 # content; `*.lua` files are scripts, `*.test.lua` files their tests.
@@ -267,13 +324,13 @@ description = "A new pack."
 [dependencies]
 aristeia-core = "^1.0"
 "#,
-        schema = schema_line(root, "pack.schema.json"),
+        schema = schema_line(0, "pack.schema.json"),
         id = quoted(id),
         name = quoted(name),
     )
 }
 
-fn character(id: &str, name: &str, root: &Path) -> String {
+fn character(id: &str, name: &str) -> String {
     format!(
         r#"{schema}# A Character (000 § Characters): the keys are the card's; docs/packs.md has
 # them all, and docs/effects.md the Lua of effects.
@@ -313,7 +370,7 @@ effect = {{ text = "Add a Success to your Roll.", script = "scripts/{id_raw}.lua
 # Actions (`[[character.actions]]`) and Automatic Skills
 # (`[[character.automatic_skills]]`) are added the same way: see docs/packs.md.
 "#,
-        schema = schema_line(&root.join("characters"), "content.schema.json"),
+        schema = schema_line(1, "content.schema.json"),
         id = quoted(id),
         id_raw = id,
         name = quoted(name),
@@ -325,6 +382,10 @@ fn character_script(id: &str, name: &str) -> String {
         r#"-- {name}'s Switch (characters/{id}.toml). The file returns a function that
 -- the engine calls with the game API and the effect's context (docs/effects.md,
 -- docs/lua-api.md): `ctx.self` is {name}, `ctx.target` the Target if any.
+-- The types are in .arena/arena.d.lua (the Lua language server reads them
+-- through .luarc.json).
+---@param game Game
+---@param ctx Ctx
 return function(game, ctx)
   game:add_symbol("success")
 end
@@ -351,7 +412,7 @@ return {{
     )
 }
 
-fn tactic(id: &str, name: &str, character: Option<&str>, root: &Path) -> String {
+fn tactic(id: &str, name: &str, character: Option<&str>) -> String {
     let owner = match character {
         Some(c) => format!("# The Character whose Tactic this is (leave it out for a Tactic of any team).\ncharacter = {}\n", quoted(c)),
         None => "# The Character whose Tactic this is: `character = \"id\"` (left out: a Tactic of\n# no Character, as the Standard Tactics are).\n".to_string(),
@@ -375,7 +436,7 @@ effect = {{ text = "Add a Yellow die to the Roll.", script = "scripts/{id_raw}.l
 # Where the entry comes from: a rulebook citation (`<file> § <heading>`) or "original design".
 source = "original design"
 "#,
-        schema = schema_line(&root.join("tactics"), "content.schema.json"),
+        schema = schema_line(1, "content.schema.json"),
         id = quoted(id),
         id_raw = id,
         name = quoted(name),
@@ -387,6 +448,10 @@ fn tactic_script(id: &str, name: &str) -> String {
         r#"-- {name} (tactics/{id}.toml). The file returns a function that the engine
 -- calls with the game API and the effect's context (docs/effects.md,
 -- docs/lua-api.md): `ctx.self` is the Character it is played for.
+-- The types are in .arena/arena.d.lua (the Lua language server reads them
+-- through .luarc.json).
+---@param game Game
+---@param ctx Ctx
 return function(game, ctx)
   game:add_die("yellow")
 end
@@ -461,15 +526,15 @@ spaces = [[0, 0], [1, 0], [1, -1], [0, -1], [-1, 0], [-1, 1], [0, 1]]
     )
 }
 
-fn map_file(id: &str, name: &str, root: &Path) -> String {
+fn map_file(id: &str, name: &str) -> String {
     format!(
         "{}# A HexaDome map (000 § HexaDome): docs/packs.md has every key.\n\n{}",
-        schema_line(&root.join("maps"), "content.schema.json"),
+        schema_line(1, "content.schema.json"),
         map_entry(id, name)
     )
 }
 
-fn scenario(id: &str, name: &str, root: &Path) -> String {
+fn scenario(id: &str, name: &str) -> String {
     let map_id = format!("{id}-map");
     format!(
         r#"{schema}# A Scenario (000 § Scenarios) and the map it is played on: docs/packs.md has
@@ -529,7 +594,7 @@ vp = 1
 objective = {{ scores = "same-characters" }}
 
 {map_entry}"#,
-        schema = schema_line(&root.join("scenarios"), "content.schema.json"),
+        schema = schema_line(1, "content.schema.json"),
         id = quoted(id),
         name = quoted(name),
         map = quoted(&map_id),

@@ -199,8 +199,8 @@ impl Tuner<'_> {
             "What it read (each value on the same seeds):".to_string(),
         ];
         comments.extend(found.reads.iter().map(|r| self.line(r)));
-        let schema_pack = scaffold::schema_line(out, "pack.schema.json");
-        let schema_content = scaffold::schema_line(out, "content.schema.json");
+        let schema_pack = scaffold::bundled_schema_line(out, "pack.schema.json");
+        let schema_content = scaffold::bundled_schema_line(out, "content.schema.json");
         write_atomically(
             &out.join("pack.toml"),
             self.pack_toml(&pack_id(out), &schema_pack, &found.values, found.outcome == super::Outcome::Reached)
