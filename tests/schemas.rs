@@ -132,3 +132,46 @@ fn the_committed_schemas_flag_what_arena_check_refuses_in_code() {
         assert!(errors(&manifest, &doc).is_empty(), "`{good}` passes");
     }
 }
+
+/// Every situation file of the repository (tests/situations*, the mods'
+/// situations) is valid against the committed situation schema of its game
+/// (`game = "invictus"`: invictus-situation.schema.json), so an editor
+/// checks them as `arena run` reads them; and a misspelt key or a wrong
+/// type is flagged.
+#[test]
+fn every_situation_file_is_valid_against_its_games_situation_schema() {
+    let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("..");
+    let aristeia = committed("situation.schema.json");
+    let invictus = committed("invictus-situation.schema.json");
+    let mut stack = vec![root.join("tests/situations"), root.join("tests/situations-invictus"), root.join("mods")];
+    let mut checked = [0, 0];
+    while let Some(dir) = stack.pop() {
+        for entry in std::fs::read_dir(&dir).unwrap() {
+            let path = entry.unwrap().path();
+            if path.is_dir() {
+                stack.push(path);
+                continue;
+            }
+            let in_situations = path.components().any(|c| c.as_os_str().to_string_lossy().starts_with("situations"));
+            if !in_situations || path.extension().is_none_or(|e| e != "toml") {
+                continue;
+            }
+            let doc: serde_json::Value = toml::from_str(&std::fs::read_to_string(&path).unwrap()).unwrap();
+            let game = usize::from(doc.get("game").and_then(|g| g.as_str()) == Some("invictus"));
+            let found = errors(if game == 1 { &invictus } else { &aristeia }, &doc);
+            assert!(found.is_empty(), "{}: {found:#?}", path.display());
+            checked[game] += 1;
+        }
+    }
+    assert!(checked[0] >= 50 && checked[1] >= 5, "{checked:?}");
+    let mut doc: serde_json::Value =
+        toml::from_str(&std::fs::read_to_string(root.join("tests/situations/001-simple-roll-example.toml")).unwrap())
+            .unwrap();
+    doc["underdgo"] = 1.into();
+    assert!(errors(&aristeia, &doc).iter().any(|e| e.contains("underdgo")), "a misspelt key");
+    doc.as_object_mut().unwrap().remove("underdgo");
+    doc["answers"] = serde_json::json!(["done", 0]);
+    assert!(!errors(&aristeia, &doc).is_empty(), "options are numbered from 1");
+    doc["answers"] = serde_json::json!(["done", 2]);
+    assert!(errors(&aristeia, &doc).is_empty());
+}

@@ -12,6 +12,10 @@ use serde_json::Value;
 pub const CONTENT_SCHEMA_FILE: &str = "content.schema.json";
 /// File name of the manifest schema under `schemas/`.
 pub const MANIFEST_SCHEMA_FILE: &str = "pack.schema.json";
+/// File name of the schema of an Aristeia! situation (`arena run`; docs/situations.md).
+pub const SITUATION_SCHEMA_FILE: &str = "situation.schema.json";
+/// File name of the schema of an Invictus situation (`game = "invictus"`).
+pub const INVICTUS_SITUATION_SCHEMA_FILE: &str = "invictus-situation.schema.json";
 
 fn generate<T: schemars::JsonSchema>() -> Value {
     let generator = SchemaSettings::draft07().into_generator();
@@ -26,6 +30,25 @@ pub fn content_schema() -> Value {
 /// The schema of `pack.toml`.
 pub fn manifest_schema() -> Value {
     generate::<Manifest>()
+}
+
+/// The schema of an Aristeia! situation file: what `arena run` reads
+/// (docs/situations.md); the checks that need the content (ids that exist,
+/// spaces on the map) stay `arena run`'s.
+pub fn situation_schema() -> Value {
+    let mut v = generate::<crate::rules::situation::Situation>();
+    if let Some(p) = v.get_mut("properties").and_then(Value::as_object_mut) {
+        p.insert(
+            "game".into(),
+            serde_json::json!({ "const": "aristeia", "description": "The game: `aristeia`, the default." }),
+        );
+    }
+    v
+}
+
+/// The schema of an Invictus situation file (`game = "invictus"`).
+pub fn invictus_situation_schema() -> Value {
+    generate::<crate::invictus::situation::Situation>()
 }
 
 /// The pattern of an `id`: kebab-case, as `arena check` has it
@@ -79,6 +102,8 @@ pub fn generated_files() -> Vec<(&'static str, String)> {
     [
         (CONTENT_SCHEMA_FILE, for_editors(content_schema(), false)),
         (MANIFEST_SCHEMA_FILE, for_editors(manifest_schema(), true)),
+        (SITUATION_SCHEMA_FILE, situation_schema()),
+        (INVICTUS_SITUATION_SCHEMA_FILE, invictus_situation_schema()),
     ]
     .into_iter()
     .map(|(name, v)| {

@@ -51,7 +51,7 @@ impl std::fmt::Display for SituationError {
 }
 
 /// One player of a situation.
-#[derive(Debug, Clone, Deserialize, Default)]
+#[derive(Debug, Clone, Deserialize, Default, schemars::JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct SituationPlayer {
     /// The god played.
@@ -108,7 +108,7 @@ pub struct SituationPlayer {
 }
 
 /// A position: players in seat order, the Boost deck's top cards, whose turn.
-#[derive(Debug, Clone, Deserialize)]
+#[derive(Debug, Clone, Deserialize, schemars::JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct Situation {
     /// `"invictus"`: what tells an Invictus situation file from an Aristeia one.
@@ -179,7 +179,7 @@ fn one() -> u32 {
 }
 
 /// What an Invictus situation plays ([`Situation::phase`]).
-#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Deserialize)]
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Deserialize, schemars::JsonSchema)]
 #[serde(rename_all = "kebab-case")]
 pub enum Phase {
     /// `turns` turns from the position, the first from its start (`003 §

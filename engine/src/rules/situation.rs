@@ -32,7 +32,7 @@ use crate::rules::state::View;
 use serde::Deserialize;
 
 /// A situation file.
-#[derive(Debug, Clone, Deserialize)]
+#[derive(Debug, Clone, Deserialize, schemars::JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct Situation {
     /// The Scenario whose map and Scoring Zone are used.
@@ -68,6 +68,7 @@ pub struct Situation {
     /// Answers to the Decisions, in order, as `arena run` prints the options
     /// (`"ken-no-sen on major-lunah (3 AP)"`), or an option's number (`2`).
     #[serde(default, deserialize_with = "answers")]
+    #[schemars(with = "Vec<AnswerSchema>")]
     pub answers: Vec<String>,
     /// The RNG seed for anything not forced.
     #[serde(default)]
@@ -142,7 +143,7 @@ pub struct Situation {
 }
 
 /// A Scenario counter of a situation (`game:counter`).
-#[derive(Debug, Clone, Deserialize)]
+#[derive(Debug, Clone, Deserialize, schemars::JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct SituationCounter {
     /// What holds it: a Character id, a zone id, or `player 1`.
@@ -154,7 +155,7 @@ pub struct SituationCounter {
 }
 
 /// A Smoke token of a situation.
-#[derive(Debug, Clone, Deserialize)]
+#[derive(Debug, Clone, Deserialize, schemars::JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct SmokeToken {
     /// Its space.
@@ -164,7 +165,7 @@ pub struct SmokeToken {
 }
 
 /// A deployed Minion of a situation (`002 § Minion`).
-#[derive(Debug, Clone, Deserialize)]
+#[derive(Debug, Clone, Deserialize, schemars::JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct SituationMinion {
     /// Its Controller (a `[[character]]` of the situation).
@@ -186,7 +187,7 @@ pub struct SituationMinion {
 }
 
 /// A Special Space marker of a situation (`001 § Special Spaces`).
-#[derive(Debug, Clone, Deserialize)]
+#[derive(Debug, Clone, Deserialize, schemars::JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct SituationSpecialSpace {
     /// Its space.
@@ -199,7 +200,7 @@ pub struct SituationSpecialSpace {
 }
 
 /// A Running Projectile of a situation (`001 § Running Projectiles`).
-#[derive(Debug, Clone, Deserialize)]
+#[derive(Debug, Clone, Deserialize, schemars::JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct SituationProjectile {
     /// Its space.
@@ -212,7 +213,7 @@ pub struct SituationProjectile {
 }
 
 /// What a situation plays.
-#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Deserialize)]
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Deserialize, schemars::JsonSchema)]
 #[serde(rename_all = "kebab-case")]
 pub enum Phase {
     /// The active Character's Activation.
@@ -293,6 +294,17 @@ fn one() -> u8 {
 }
 
 /// Answers as text, an option's number becoming `#N`.
+/// An answer as the file writes it (for the schema: [`answers`] reads it).
+#[derive(schemars::JsonSchema)]
+#[serde(untagged)]
+#[allow(dead_code)]
+enum AnswerSchema {
+    /// An option as `arena run` prints it (`"done"`).
+    Text(String),
+    /// An option's number, from 1.
+    Number(std::num::NonZeroU32),
+}
+
 fn answers<'de, D: serde::Deserializer<'de>>(d: D) -> Result<Vec<String>, D::Error> {
     struct Answer(String);
     struct Visit;
@@ -324,7 +336,7 @@ fn answers<'de, D: serde::Deserializer<'de>>(d: D) -> Result<Vec<String>, D::Err
 }
 
 /// A Character of a situation.
-#[derive(Debug, Clone, Deserialize)]
+#[derive(Debug, Clone, Deserialize, schemars::JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct SituationCharacter {
     /// Its id.
@@ -373,7 +385,7 @@ pub struct SituationCharacter {
 }
 
 /// Who imposed a State's tokens in a situation ([`SituationCharacter::imposed_by`]).
-#[derive(Debug, Clone, Deserialize)]
+#[derive(Debug, Clone, Deserialize, schemars::JsonSchema)]
 #[serde(untagged)]
 pub enum ImposedBy {
     /// One Character imposed every token.
@@ -383,7 +395,7 @@ pub enum ImposedBy {
 }
 
 /// Some of a State's tokens and who imposed them.
-#[derive(Debug, Clone, Deserialize)]
+#[derive(Debug, Clone, Deserialize, schemars::JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct ImposedTokens {
     /// The imposing Character (one of the situation's).

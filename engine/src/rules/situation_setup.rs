@@ -255,7 +255,7 @@ impl Game<'_> {
 
 /// A situation's Objective cards (`001 § Objectives Deck`): card ids, copies
 /// repeated.
-#[derive(Debug, Clone, Default, serde::Deserialize)]
+#[derive(Debug, Clone, Default, serde::Deserialize, schemars::JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct SituationObjectives {
     /// The Objectives Deck, in the order the cards will be drawn (the first

@@ -8,7 +8,7 @@ use crate::model::{BoostColour, Skill};
 use std::collections::BTreeMap;
 
 /// How the teams sit (`003 § Team Assignment`).
-#[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Serialize, serde::Deserialize, schemars::JsonSchema)]
 #[serde(rename_all = "kebab-case")]
 pub enum Seating {
     /// Teams sit opposite each other: the first half of the seats, then the second.
@@ -22,7 +22,7 @@ pub enum Seating {
 }
 
 /// What a game is set up from.
-#[derive(Debug, Clone, serde::Serialize, serde::Deserialize)]
+#[derive(Debug, Clone, serde::Serialize, serde::Deserialize, schemars::JsonSchema)]
 pub struct InvictusSetup {
     /// Players: 2, 4 or 6 in teams; 3 to 6 in a free-for-all.
     pub players: usize,
@@ -47,7 +47,7 @@ pub struct InvictusSetup {
 }
 
 /// How the gods come to the seats of a game when `gods` names none.
-#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, serde::Serialize, serde::Deserialize, schemars::JsonSchema)]
 #[serde(rename_all = "kebab-case")]
 pub enum GodDeal {
     /// `003 § Character Assignment`: two god boards dealt to each player,

@@ -12,7 +12,7 @@
 use serde::{Deserialize, Serialize};
 
 /// One optional rule of `001 § Additional Rules`, on or off for a game.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize, schemars::JsonSchema)]
 #[serde(rename_all = "kebab-case")]
 pub enum OptionalRule {
     /// `001 § Underdog`: the Underdog marker instead of Prime Time: to the
