@@ -175,3 +175,106 @@ fn every_situation_file_is_valid_against_its_games_situation_schema() {
     doc["answers"] = serde_json::json!(["done", 2]);
     assert!(errors(&aristeia, &doc).is_empty());
 }
+
+/// Diagnostics of one file that a JSON Schema says too: every bad fixture
+/// with one of these codes is flagged by the committed schema of its file.
+/// The others are listed in docs/diagnostics.md § What a schema cannot say.
+const SCHEMA_CAN_SAY: &[&str] =
+    &["wrong-type", "unknown-field", "missing-field", "invalid-id", "invalid-version", "effect-source"];
+
+/// The `invalid-value` fixtures a schema says (a value outside an enum, a
+/// number below its minimum); the other `invalid-value` fixtures weigh one
+/// field against another or another file (docs/diagnostics.md).
+const INVALID_VALUES_A_SCHEMA_SAYS: &[&str] = &["invalid-value", "scenario-zero-rounds"];
+
+/// The bad fixtures as (case, code, file's path), from their `expect.toml`.
+fn bad_fixtures() -> Vec<(String, String, std::path::PathBuf)> {
+    let bad = arena_tests::tests_dir().join("fixtures/bad");
+    let mut out = Vec::new();
+    for entry in std::fs::read_dir(&bad).unwrap() {
+        let dir = entry.unwrap().path();
+        let Ok(text) = std::fs::read_to_string(dir.join("expect.toml")) else { continue };
+        let expect: toml::Value = toml::from_str(&text).unwrap();
+        let code = expect.get("code").and_then(|c| c.as_str()).unwrap();
+        let file = expect.get("file").and_then(|c| c.as_str()).unwrap_or_default();
+        out.push((dir.file_name().unwrap().to_string_lossy().into_owned(), code.to_string(), dir.join(file)));
+    }
+    out.sort();
+    out
+}
+
+/// `check-jsonschema` (an independent validator, Python; `.ci/run` installs
+/// it) on `files` against the committed schema `schema`: the files it
+/// flags.
+fn flagged_by_check_jsonschema(schema: &str, files: &[&std::path::Path]) -> std::collections::BTreeSet<String> {
+    let schemas = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../schemas");
+    let out = std::process::Command::new("check-jsonschema")
+        .args(["-o", "json", "--schemafile"])
+        .arg(schemas.join(schema))
+        .args(files)
+        .output()
+        .expect("check-jsonschema runs (pip install check-jsonschema; .ci/run installs it)");
+    let report: serde_json::Value = serde_json::from_slice(&out.stdout)
+        .unwrap_or_else(|e| panic!("check-jsonschema's JSON: {e}\n{}", String::from_utf8_lossy(&out.stderr)));
+    assert_eq!(report["parse_errors"], serde_json::json!([]), "every file parses as TOML");
+    report["errors"].as_array().unwrap().iter().map(|e| e["filename"].as_str().unwrap().to_string()).collect()
+}
+
+/// Editor parity: every bad fixture whose error is one a JSON Schema can say
+/// (`SCHEMA_CAN_SAY`, and the `invalid-value` cases of
+/// `INVALID_VALUES_A_SCHEMA_SAYS`) is flagged by an independent validator,
+/// check-jsonschema, with the committed schema its file uses; no other
+/// `invalid-value` fixture is (so the lists stay true); and every other
+/// code a fixture shows is in docs/diagnostics.md § What a schema cannot say.
+#[test]
+fn every_single_file_error_a_schema_can_say_is_flagged_by_an_independent_validator() {
+    let fixtures = bad_fixtures();
+    let says = |case: &str, code: &str| {
+        SCHEMA_CAN_SAY.contains(&code) || (code == "invalid-value" && INVALID_VALUES_A_SCHEMA_SAYS.contains(&case))
+    };
+    let schema_of =
+        |f: &std::path::Path| if f.ends_with("pack.toml") { "pack.schema.json" } else { "content.schema.json" };
+    let asked: Vec<&(String, String, std::path::PathBuf)> =
+        fixtures.iter().filter(|(case, code, _)| says(case, code) || code == "invalid-value").collect();
+    assert!(asked.len() >= 15, "{} fixtures", asked.len());
+    // A file that starts with a byte order mark (which arena reads and
+    // Python's TOML parser refuses) is validated as a copy without it.
+    let scratch = tempfile::tempdir().unwrap();
+    let inputs: Vec<std::path::PathBuf> = asked
+        .iter()
+        .map(|(case, _, f)| {
+            let text = std::fs::read_to_string(f).unwrap();
+            match text.strip_prefix('\u{feff}') {
+                Some(rest) => {
+                    let copy = scratch.path().join(format!("{case}.toml"));
+                    std::fs::write(&copy, rest).unwrap();
+                    copy
+                }
+                None => f.clone(),
+            }
+        })
+        .collect();
+    let mut flagged = std::collections::BTreeSet::new();
+    for schema in ["content.schema.json", "pack.schema.json"] {
+        let files: Vec<&std::path::Path> = asked
+            .iter()
+            .zip(&inputs)
+            .filter(|((_, _, f), _)| schema_of(f) == schema)
+            .map(|(_, input)| input.as_path())
+            .collect();
+        flagged.extend(flagged_by_check_jsonschema(schema, &files));
+    }
+    for ((case, code, _), input) in asked.into_iter().zip(&inputs) {
+        let is = flagged.iter().any(|f| std::path::Path::new(f) == input.as_path());
+        assert_eq!(is, says(case, code), "{case} ({code}): flagged by check-jsonschema: {is}");
+    }
+    let doc = std::fs::read_to_string(std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../docs/diagnostics.md"))
+        .unwrap();
+    let section =
+        doc.split("## What a schema cannot say").nth(1).expect("docs/diagnostics.md § What a schema cannot say");
+    for (case, code, _) in &fixtures {
+        if !SCHEMA_CAN_SAY.contains(&code.as_str()) {
+            assert!(section.contains(&format!("`{code}`")), "{case}: `{code}` is not in § What a schema cannot say");
+        }
+    }
+}
