@@ -15,6 +15,7 @@ fn schemas_compile_as_draft_07() {
     for (name, text) in arena_engine::schema::generated_files() {
         let v: serde_json::Value = serde_json::from_str(&text).unwrap();
         assert_eq!(v["$schema"], "http://json-schema.org/draft-07/schema#", "{name}");
+        assert_eq!(v["$id"], format!("urn:arena:schema:{}", name.trim_end_matches(".schema.json")), "{name}");
         jsonschema::draft7::new(&v).unwrap_or_else(|e| panic!("{name} does not compile: {e}"));
     }
 }

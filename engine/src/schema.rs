@@ -96,6 +96,13 @@ pub fn for_editors(mut schema: Value, manifest: bool) -> Value {
     schema
 }
 
+/// A committed schema's `$id`: a name that stays the same from version to
+/// version and machine to machine (`urn:arena:schema:content`), not a
+/// location (the project has no public address to put one at).
+pub fn schema_id(file: &str) -> String {
+    format!("urn:arena:schema:{}", file.trim_end_matches(".schema.json"))
+}
+
 /// Every generated schema as (file name, pretty JSON text ending in a
 /// newline): [`for_editors`] of each.
 pub fn generated_files() -> Vec<(&'static str, String)> {
@@ -106,7 +113,10 @@ pub fn generated_files() -> Vec<(&'static str, String)> {
         (INVICTUS_SITUATION_SCHEMA_FILE, invictus_situation_schema()),
     ]
     .into_iter()
-    .map(|(name, v)| {
+    .map(|(name, mut v)| {
+        if let Some(m) = v.as_object_mut() {
+            m.insert("$id".into(), schema_id(name).into());
+        }
         let mut s = serde_json::to_string_pretty(&v).expect("a schema always serializes");
         s.push('\n');
         (name, s)
