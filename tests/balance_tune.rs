@@ -222,6 +222,23 @@ fn bad_targets_fields_and_folders_are_refused_with_a_hint() {
             vec!["--target", "seat:1", "--field", "character:wild-bill.hit_points=1..5", "--out", core_named.as_str()],
             "the id of a pack loaded",
         ),
+        // --force replaces a tuned pack only, never a designer's own.
+        (
+            vec![
+                "--target",
+                "seat:1",
+                "--field",
+                "character:wild-bill.hit_points=1..5",
+                "--out",
+                taken.as_str(),
+                "--force",
+            ],
+            "arena tune did not write",
+        ),
+        (
+            vec!["--target", "seat:1", "--field", "character:wild-bill.hit_points=1..5", "--out", "-"],
+            "not standard output",
+        ),
     ] {
         let mut all = base.to_vec();
         all.extend(&args);

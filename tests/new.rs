@@ -280,6 +280,15 @@ fn a_scaffolded_pack_carries_its_schemas_and_lua_types_for_editors() {
         assert!(text.contains("---@param game Game\n---@param ctx Ctx\nreturn function(game, ctx)"), "{text}");
     }
     check_clean(&pack);
+    // A `.arena` that is not a folder: the scaffold is written, the
+    // editors' files are a warning (one line), the exit 0.
+    std::fs::remove_dir_all(pack.join(".arena")).unwrap();
+    std::fs::write(pack.join(".arena"), "not a folder\n").unwrap();
+    let run = arena(&["new", "character", "la-sombra", "--pack", p]);
+    assert_eq!(run.code, 0, "{}", run.stderr);
+    assert!(pack.join("characters/la-sombra.toml").is_file());
+    assert_eq!(run.stderr.lines().filter(|l| l.starts_with("warning: ")).count(), 1, "{}", run.stderr);
+    std::fs::remove_file(pack.join(".arena")).unwrap();
     // An edited .luarc.json is the modder's: kept.
     std::fs::write(pack.join(".luarc.json"), "{}\n").unwrap();
     let run = arena(&["new", "character", "el-mago", "--pack", p]);

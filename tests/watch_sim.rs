@@ -254,3 +254,45 @@ fn cli_sim_plays_games_auto_by_default_until_the_interval_read_is_narrow_enough(
     let auto = after.iter().find(|l| l.starts_with("  --games auto: ")).unwrap();
     assert!(auto.contains("the widest difference read"), "{auto}");
 }
+
+/// `watch --sim` options that no content can make playable are refused
+/// before anything is watched (exit 2); a batch the content cannot play as
+/// asked (a table size its Scenario refuses) is an error after each reload,
+/// and `--once` then exits 2, not 0.
+#[test]
+fn cli_sim_refuses_what_cannot_be_played_and_once_says_so() {
+    let dir = core_pack();
+    let root = dir.path().display().to_string();
+    for (args, says) in [
+        (vec!["--seed", "18446744073709551615"], "give a lower --seed"),
+        (vec!["--games", "5", "--precision", "3"], "go with --games auto"),
+        (vec!["--games", "5", "--max-games", "3"], "go with --games auto"),
+    ] {
+        let mut all = vec!["watch", "--once", "--sim", "first-game", root.as_str()];
+        all.extend(args.iter());
+        let r = arena_tests::arena(&all);
+        assert_eq!(r.code, 2, "{args:?}: {}", r.stderr);
+        assert!(r.stderr.contains(says), "{args:?}: {}", r.stderr);
+    }
+    let args: Vec<String> = [
+        "watch",
+        "--once",
+        "--debounce",
+        "50",
+        "--color",
+        "never",
+        "--sim",
+        "first-game",
+        "--players",
+        "random,random,random",
+        &root,
+    ]
+    .map(String::from)
+    .to_vec();
+    let mut cli = Cli::start(args);
+    cli.wait_for("[1] live");
+    edit(&dir.path().join("aristeia-core/characters/characters.toml"), "hit_points = 5", "hit_points = 4");
+    let (code, out, err) = cli.finish();
+    assert_eq!(code, 2, "{out}\n{err}");
+    assert!(err.contains("error: sim: "), "{err}");
+}

@@ -149,28 +149,25 @@ pub fn run(args: NewArgs, ui: &crate::Ui, stdout: &mut dyn Write, stderr: &mut d
         }
     }
     // The editors' files: what the `#:schema` lines and `.luarc.json` name.
-    let mut wrote_editor_files = false;
-    for (rel, text, keep) in editor_files() {
-        let path = root.join(&rel);
-        let there = std::fs::symlink_metadata(&path).is_ok();
-        if linked_below(&root, &path).is_some() || (keep && there) {
-            continue;
-        }
-        if std::fs::read_to_string(&path).is_ok_and(|t| t == text) {
-            continue;
-        }
-        if let Some(dir) = path.parent() {
-            std::fs::create_dir_all(dir).with_context(|| format!("creating {}", dir.display()))?;
-        }
-        crate::write_atomically(&path, text.as_bytes())?;
-        wrote_editor_files = true;
+    let (wrote, warnings) = write_editor_files(&root);
+    for w in warnings {
+        writeln!(stderr, "warning: {w}")?;
     }
-    if wrote_editor_files && !ui.quiet() {
-        writeln!(
-            stdout,
-            "wrote {} (this arena's schemas and Lua definitions, for editors) and .luarc.json",
-            root.join(EDITOR_FOLDER).display()
-        )?;
+    if !wrote.is_empty() && !ui.quiet() {
+        let folder = wrote.iter().any(|r| r.starts_with(EDITOR_FOLDER));
+        let luarc = wrote.iter().any(|r| r == Path::new(".luarc.json"));
+        let what = match (folder, luarc) {
+            (true, true) => format!(
+                "{} (this arena's schemas and Lua definitions, for editors) and .luarc.json",
+                root.join(EDITOR_FOLDER).display()
+            ),
+            (true, false) => format!(
+                "{} (this arena's schemas and Lua definitions, for editors)",
+                root.join(EDITOR_FOLDER).display()
+            ),
+            _ => root.join(".luarc.json").display().to_string(),
+        };
+        writeln!(stdout, "wrote {what}")?;
     }
     if !ui.quiet() {
         writeln!(stdout, "next: edit the files, then `arena check {}`", root.display())?;
@@ -235,7 +232,7 @@ pub const EDITOR_FOLDER: &str = ".arena";
 /// The `#:schema` line of a file `depth` folders below the pack's root: the
 /// pack's own copy of the schema, in [`EDITOR_FOLDER`], so the line works on
 /// every machine the pack is cloned to.
-fn schema_line(depth: usize, schema: &str) -> String {
+pub(crate) fn schema_line(depth: usize, schema: &str) -> String {
     format!("#:schema {}{EDITOR_FOLDER}/{schema}\n", "../".repeat(depth))
 }
 
@@ -260,45 +257,50 @@ fn editor_files() -> Vec<(PathBuf, String, bool)> {
     out
 }
 
-/// The `#:schema` line that lets editors (Taplo, Even Better TOML) check and
-/// complete a file written outside a pack made by `arena new` (`arena
-/// tune`'s pack), when this arena's `schemas/` folder can be found: a path
-/// relative to the file's folder.
-pub(super) fn bundled_schema_line(file_dir: &Path, schema: &str) -> String {
-    let Some(schemas) = crate::bundled_root().map(|r| r.join("schemas")).filter(|s| s.join(schema).is_file()) else {
-        return String::new();
-    };
-    let (Ok(from), Ok(to)) = (std::path::absolute(file_dir), std::fs::canonicalize(&schemas)) else {
-        return String::new();
-    };
-    // The file's folder may not exist yet: `..` are resolved by hand.
-    let mut lexical = PathBuf::new();
-    for c in from.components() {
-        match c {
-            std::path::Component::CurDir => {}
-            std::path::Component::ParentDir => {
-                lexical.pop();
+/// Write the editors' files ([`editor_files`]) into the pack at `root`:
+/// the paths written (relative to `root`), and a warning for each that
+/// could not be (they only help editors: a pack works without them).
+pub(crate) fn write_editor_files(root: &Path) -> (Vec<PathBuf>, Vec<String>) {
+    let mut wrote = Vec::new();
+    let mut warnings = Vec::new();
+    let mut folder_failed = false;
+    for (rel, text, keep) in editor_files() {
+        let in_folder = rel.starts_with(EDITOR_FOLDER);
+        if in_folder && folder_failed {
+            continue;
+        }
+        let path = root.join(&rel);
+        if let Some(link) = linked_below(root, &path) {
+            warnings.push(format!(
+                "{} is a symbolic link, not followed: {} not written (the #:schema lines and .luarc.json name what is in it)",
+                link.display(),
+                if in_folder { EDITOR_FOLDER.to_string() } else { rel.display().to_string() }
+            ));
+            folder_failed |= in_folder;
+            continue;
+        }
+        let there = std::fs::symlink_metadata(&path).is_ok();
+        if (keep && there) || std::fs::read_to_string(&path).is_ok_and(|t| t == text) {
+            continue;
+        }
+        let written = path
+            .parent()
+            .map_or(Ok(()), std::fs::create_dir_all)
+            .map_err(anyhow::Error::from)
+            .and_then(|()| crate::write_atomically(&path, text.as_bytes()));
+        match written {
+            Ok(()) => wrote.push(rel),
+            Err(e) => {
+                let what = if in_folder { root.join(EDITOR_FOLDER) } else { path.clone() };
+                warnings.push(format!(
+                    "{} not written ({e:#}): editors will not find what the #:schema lines and .luarc.json name",
+                    what.display()
+                ));
+                folder_failed |= in_folder;
             }
-            c => lexical.push(c.as_os_str()),
         }
     }
-    let from = std::fs::canonicalize(&lexical).unwrap_or(lexical);
-    format!("#:schema {}\n", relative(&from, &to.join(schema)).display())
-}
-
-/// The path from folder `from` to `to` (both absolute), with `..` where needed.
-fn relative(from: &Path, to: &Path) -> PathBuf {
-    let from: Vec<_> = from.components().filter(|c| !matches!(c, std::path::Component::CurDir)).collect();
-    let to: Vec<_> = to.components().filter(|c| !matches!(c, std::path::Component::CurDir)).collect();
-    let common = from.iter().zip(&to).take_while(|(a, b)| a == b).count();
-    let mut out = PathBuf::new();
-    for _ in common..from.len() {
-        out.push("..");
-    }
-    for c in &to[common..] {
-        out.push(c.as_os_str());
-    }
-    out
+    (wrote, warnings)
 }
 
 fn pack(id: &str, name: &str) -> String {

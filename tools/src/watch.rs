@@ -36,12 +36,12 @@ pub struct WatchArgs {
     #[arg(long, default_value = "auto", value_name = "N|auto", value_parser = crate::sim_args::parse_games)]
     games: crate::sim_args::Games,
     /// With --games auto: the half-width of the 95% interval to reach, in
-    /// percentage points
-    #[arg(long, default_value_t = 5.0, value_name = "POINTS", value_parser = crate::sim_args::parse_precision)]
-    precision: f64,
-    /// With --games auto: the most games a batch plays
-    #[arg(long, default_value_t = 1000, value_name = "N", value_parser = clap::value_parser!(u64).range(1..))]
-    max_games: u64,
+    /// percentage points [default: 5]
+    #[arg(long, value_name = "POINTS", value_parser = crate::sim_args::parse_precision)]
+    precision: Option<f64>,
+    /// With --games auto: the most games a batch plays [default: 1000]
+    #[arg(long, value_name = "N", value_parser = clap::value_parser!(u64).range(1..))]
+    max_games: Option<u64>,
     /// First seed of each --sim batch.
     #[arg(long, default_value_t = 1)]
     seed: u64,
@@ -68,8 +68,55 @@ pub struct WatchArgs {
     once: bool,
 }
 
+/// `--precision`'s default for `watch --sim`: a save-and-look loop wants an
+/// answer in tens of seconds (docs/balance-runs.md § In `arena watch --sim`).
+const WATCH_PRECISION: f64 = 5.0;
+
+/// `--max-games`'s default for `watch --sim`.
+const WATCH_MAX_GAMES: u64 = 1000;
+
+impl WatchArgs {
+    /// The most games a batch plays: N, or `--max-games` with `auto`.
+    fn most_games(&self) -> u64 {
+        match self.games {
+            crate::sim_args::Games::Count(n) => n,
+            crate::sim_args::Games::Auto => self.max_games.unwrap_or(WATCH_MAX_GAMES),
+        }
+    }
+
+    /// A usage error of the --sim options, before anything is watched.
+    fn sim_usage_error(&self) -> Option<String> {
+        self.sim.as_ref()?;
+        if matches!(self.games, crate::sim_args::Games::Count(_))
+            && (self.precision.is_some() || self.max_games.is_some())
+        {
+            return Some(
+                "--precision and --max-games go with --games auto (the default); leave them out with --games N".into(),
+            );
+        }
+        let most = self.most_games();
+        if self.seed.checked_add(most).is_none() {
+            return Some(format!(
+                "--seed {} with {} runs past the last seed a batch can play ({}): give a lower --seed",
+                self.seed,
+                if matches!(self.games, crate::sim_args::Games::Auto) {
+                    format!("--max-games {most}")
+                } else {
+                    format!("--games {most}")
+                },
+                u64::MAX - 1
+            ));
+        }
+        None
+    }
+}
+
 /// Watch until the event channel closes (or, with --once, until one change is handled).
 pub fn run(args: WatchArgs, ui: &Ui, stdout: &mut dyn Write, stderr: &mut dyn Write) -> anyhow::Result<Exit> {
+    if let Some(e) = args.sim_usage_error() {
+        writeln!(stderr, "error: {e}")?;
+        return Ok(2);
+    }
     let selection = crate::packs::select(&[args.paths.clone(), args.pack.clone()].concat(), default_paths);
     crate::note_borrowed(&selection, ui, stderr)?;
     let paths = selection.paths;
@@ -150,8 +197,10 @@ impl Printer<'_> {
                         list(changed)
                     )?;
                 }
-                if simulate {
-                    self.simulate(snapshot, stdout, stderr)?;
+                // A batch that cannot be played as asked (a setup these
+                // packs lack, a table size the Scenario refuses) is exit 2.
+                if simulate && !self.simulate(snapshot, stdout, stderr)? {
+                    return Ok(Some(2));
                 }
                 Ok(Some(0))
             }
@@ -212,25 +261,16 @@ impl Printer<'_> {
         snapshot: &Arc<Snapshot>,
         stdout: &mut dyn Write,
         stderr: &mut dyn Write,
-    ) -> anyhow::Result<()> {
+    ) -> anyhow::Result<bool> {
         use crate::sim_args::Games;
         use arena_engine::sim::{self, Request};
-        let Some(name) = &self.args.sim else { return Ok(()) };
+        let Some(name) = &self.args.sim else { return Ok(true) };
         let jobs = self.args.jobs.unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get()));
-        let (most, auto) = match self.args.games {
-            Games::Count(n) => (n, false),
-            Games::Auto => (self.args.max_games, true),
-        };
-        let Some(end) = self.args.seed.checked_add(most) else {
-            writeln!(
-                stderr,
-                "error: sim: --seed {} with {} {}",
-                self.args.seed,
-                if auto { format!("--max-games {most}") } else { format!("--games {most}") },
-                crate::PAST_THE_LAST_SEED
-            )?;
-            return Ok(());
-        };
+        let auto = matches!(self.args.games, Games::Auto);
+        let most = self.args.most_games();
+        let precision = self.args.precision.unwrap_or(WATCH_PRECISION);
+        // Checked before watching (`WatchArgs::sim_usage_error`).
+        let end = self.args.seed.saturating_add(most);
         let content = snapshot.content();
         let Some(rules) = sim::game_of_setup(&content, name) else {
             let hint = crate::did_you_mean(name, &sim::setup_names(&content));
@@ -238,7 +278,7 @@ impl Printer<'_> {
                 stderr,
                 "error: sim: no setup, and no Scenario with a ready-made setup, is called `{name}`{hint}"
             )?;
-            return Ok(());
+            return Ok(false);
         };
         let request = Request {
             name: name.clone(),
@@ -250,7 +290,7 @@ impl Printer<'_> {
             Ok(spec) => spec,
             Err(e) => {
                 writeln!(stderr, "error: sim: {e}")?;
-                return Ok(());
+                return Ok(false);
             }
         };
         let players: Vec<sim::Policy> = sim::cycle(&self.args.players, spec.seats());
@@ -258,11 +298,7 @@ impl Printer<'_> {
         let mut before = self.previous.take().filter(|(b, _)| b.spec.rules().name() == rules.name());
         let started = Instant::now();
         let chunk = if auto { crate::balance::AUTO_CHUNK } else { most };
-        let seat = crate::balance::Auto {
-            precision: self.args.precision,
-            figure: crate::balance::Figure::Seat,
-            max_games: most,
-        };
+        let seat = crate::balance::Auto { precision, figure: crate::balance::Figure::Seat, max_games: most };
         let mut now = sim::WatchBatch {
             generation: snapshot.generation,
             tally: rules.tally(&[]),
@@ -280,7 +316,9 @@ impl Printer<'_> {
                 Ok(g) => now.games.extend(g),
                 Err(e) => {
                     writeln!(stderr, "error: sim: {e}")?;
-                    return Ok(());
+                    // The last good batch stays the one to compare with.
+                    self.previous = before;
+                    return Ok(false);
                 }
             }
             now.seeds = now.seeds.start..to;
@@ -304,7 +342,7 @@ impl Printer<'_> {
                 .as_mut()
                 .and_then(|(b, _)| with_seeds(b, &now.seeds, |b| rules.watch_paired_half_width(&now, b)).flatten())
                 .or_else(|| seat.half_width(&now.tally.report_json()));
-            if half.is_some_and(|h| h <= self.args.precision) || to >= end {
+            if half.is_some_and(|h| h <= precision) || to >= end {
                 break half;
             }
         };
@@ -317,23 +355,23 @@ impl Printer<'_> {
         if auto {
             let of = if before.is_some() { "the widest difference read" } else { "every seat's win rate" };
             match reached {
-                Some(h) if h <= self.args.precision => writeln!(
+                Some(h) if h <= precision => writeln!(
                     stdout,
                     "  --games auto: {} until the 95% interval of {of} was within ±{h:.1} points (asked ±{:.1})",
                     now.games.len(),
-                    self.args.precision
+                    precision
                 )?,
                 Some(h) => writeln!(
                     stdout,
                     "  --games auto: stopped at --max-games {most}: the 95% interval of {of} is ±{h:.1} points (asked ±{:.1})",
-                    self.args.precision
+                    precision
                 )?,
                 None => writeln!(stdout, "  --games auto: stopped at --max-games {most}: no interval to read")?,
             }
         }
         write!(stderr, "{}", text.err)?;
         self.previous = Some((now, snapshot.scripts()));
-        Ok(())
+        Ok(true)
     }
 }
 

@@ -565,7 +565,12 @@ pub(crate) fn check_ids(file: &Path, doc: &SpannedDoc, sources: &SourceMap, diag
             Diagnostic::error(Code::InvalidId, format!("id \"{id}\" is not kebab-case"))
                 .at_opt(loc)
                 .path(content_path(doc, &p))
-                .help(format!("use lowercase letters, digits and single hyphens, such as \"{}\"", to_kebab(&id))),
+                .help(match to_kebab(&id) {
+                    k if k.is_empty() => {
+                        "use lowercase letters, digits and single hyphens, such as \"la-duelista\"".to_string()
+                    }
+                    k => format!("use lowercase letters, digits and single hyphens, such as \"{k}\""),
+                }),
         );
     }
 }
@@ -577,7 +582,10 @@ pub fn is_kebab(s: &str) -> bool {
             .all(|part| !part.is_empty() && part.bytes().all(|b| b.is_ascii_lowercase() || b.is_ascii_digit()))
 }
 
-fn to_kebab(s: &str) -> String {
+/// `s` made a kebab-case id as well as it can be (`Señor Massacre` →
+/// `senor-massacre`): accents folded, every run of other characters one
+/// hyphen; empty when `s` holds no letter or digit.
+pub fn to_kebab(s: &str) -> String {
     let mut out = String::new();
     let folded = s.chars().map(|c| match c {
         'á' | 'à' | 'â' | 'ä' | 'ã' | 'Á' | 'À' | 'Â' | 'Ä' => 'a',

@@ -201,11 +201,17 @@ impl Search {
         }
     }
 
-    /// The read value whose estimate is closest to the target (the lower on a tie).
+    /// The read value whose estimate is closest to the target; on a tie the
+    /// current value (nothing to change for no gain), else the lower.
     fn closest(&self, goal: &Goal) -> Option<i64> {
+        let distance = |r: &Reading| (r.estimate - goal.target).abs();
         self.readings
             .iter()
-            .min_by(|a, b| (a.1.estimate - goal.target).abs().total_cmp(&(b.1.estimate - goal.target).abs()))
+            .min_by(|a, b| {
+                distance(a.1)
+                    .total_cmp(&distance(b.1))
+                    .then_with(|| (*b.0 == self.current).cmp(&(*a.0 == self.current)))
+            })
             .map(|(v, _)| *v)
     }
 }
@@ -291,6 +297,19 @@ mod tests {
         // below 48%), 51.5% at 6 (50.5-52.5%, past 52%: read further, ±0.25, inside).
         let (_, end) = run_with(0.01, 1, 8, 1, GOAL, |v| 0.3 + 0.043 * (v - 1) as f64);
         assert_eq!(end, Step::Reached(6));
+    }
+
+    #[test]
+    fn a_tie_for_the_closest_keeps_the_current_value() {
+        // Every value reads the same (a figure the field does not move):
+        // the current value is kept, so nothing is written.
+        let mut s = Search::new(3, 6, 5);
+        let goal = Goal { target: 0.5, precision: 0.02 };
+        for v in [5, 3, 6] {
+            assert_eq!(s.next(&goal), Step::Read(v));
+            s.record(v, Reading { estimate: 0.0, low: 0.0, high: 0.019, games: 400 });
+        }
+        assert_eq!(s.next(&goal), Step::OutOfRange(5));
     }
 
     #[test]

@@ -77,19 +77,18 @@ fn toml_string(s: &str) -> String {
     toml::Value::String(s.to_string()).to_string()
 }
 
-/// A folder name made a pack id (`[a-z0-9-]`); `.` and `..` are named by
-/// the folder they are.
+/// A folder name made a pack id (`arena_engine::read::to_kebab`: `Über
+/// Mod` → `uber-mod`); `.` and `..` are named by the folder they are; a
+/// name with no letter first is `tuned-NAME`.
 pub(super) fn pack_id(dir: &std::path::Path) -> String {
-    let named = dir.file_name().map(|n| n.to_string_lossy().to_lowercase());
+    let named = dir.file_name().map(|n| n.to_string_lossy().into_owned());
     let name = named
         .or_else(|| {
-            std::path::absolute(dir)
-                .ok()
-                .and_then(|d| d.canonicalize().ok()?.file_name().map(|n| n.to_string_lossy().to_lowercase()))
+            let whole = std::path::absolute(dir).ok()?.canonicalize().ok()?;
+            Some(whole.file_name()?.to_string_lossy().into_owned())
         })
         .unwrap_or_default();
-    let id: String = name.chars().map(|c| if c.is_ascii_alphanumeric() { c } else { '-' }).collect();
-    let id = id.trim_matches('-').to_string();
+    let id = arena_engine::read::to_kebab(&name);
     if id.is_empty() || !id.starts_with(|c: char| c.is_ascii_lowercase()) {
         format!("tuned-{id}").trim_end_matches('-').to_string()
     } else {
@@ -103,12 +102,23 @@ pub(super) fn out_folder(args: &TuneArgs, fields: &[Field], loaded: &Loaded) -> 
     let out = args.out.clone().unwrap_or_else(|| {
         PathBuf::from(format!("tuned-{}", fields[0].reference.split_once(':').map_or("", |(_, id)| id)))
     });
+    if out.as_os_str() == "-" {
+        return Err("--out -: the tuned pack is a folder, not standard output; name a folder".to_string());
+    }
     if out.exists() && !out.is_dir() {
         return Err(format!("--out {}: not a folder", out.display()));
     }
     if ["pack.toml", "tune.toml"].iter().any(|f| out.join(f).exists()) && !args.force {
         return Err(format!(
             "--out {}: it already holds a pack; give another --out, or --force to replace its pack.toml and tune.toml",
+            out.display()
+        ));
+    }
+    // --force replaces a pack `arena tune` wrote, never a designer's own.
+    let manifest = std::fs::read_to_string(out.join("pack.toml")).ok();
+    if manifest.is_some_and(|m| !m.contains("Tuned by arena tune")) {
+        return Err(format!(
+            "--out {}: it holds a pack that arena tune did not write; --force replaces only a tuned pack, so give another --out",
             out.display()
         ));
     }
@@ -199,8 +209,11 @@ impl Tuner<'_> {
             "What it read (each value on the same seeds):".to_string(),
         ];
         comments.extend(found.reads.iter().map(|r| self.line(r)));
-        let schema_pack = scaffold::bundled_schema_line(out, "pack.schema.json");
-        let schema_content = scaffold::bundled_schema_line(out, "content.schema.json");
+        // The editors' files, as `arena new` writes them; a warning is not
+        // an error (the pack works without them).
+        let _ = scaffold::write_editor_files(out);
+        let schema_pack = scaffold::schema_line(0, "pack.schema.json");
+        let schema_content = scaffold::schema_line(0, "content.schema.json");
         write_atomically(
             &out.join("pack.toml"),
             self.pack_toml(&pack_id(out), &schema_pack, &found.values, found.outcome == super::Outcome::Reached)
@@ -223,6 +236,9 @@ mod tests {
         assert_eq!(pack_id(Path::new("parvati-tuned")), "parvati-tuned");
         assert_eq!(pack_id(Path::new("out/Parvati Tuned")), "parvati-tuned");
         assert_eq!(pack_id(Path::new("2024")), "tuned-2024");
+        assert_eq!(pack_id(Path::new("a--b")), "a-b");
+        assert_eq!(pack_id(Path::new("ÜberMod")), "ubermod");
+        assert_eq!(pack_id(Path::new("-")), "tuned");
         let here = std::env::current_dir().unwrap();
         let want = pack_id(Path::new(here.file_name().unwrap()));
         assert_eq!(pack_id(Path::new(".")), want);
