@@ -279,3 +279,17 @@ fn every_single_file_error_a_schema_can_say_is_flagged_by_an_independent_validat
         }
     }
 }
+
+/// `arena lock`'s output is valid against the committed `lock.schema.json`,
+/// and a pin without its hash is flagged.
+#[test]
+fn a_lockfile_arena_lock_writes_is_valid_against_the_lock_schema() {
+    let run = arena_tests::arena(&["lock", "../content/aristeia-core", "--output", "-"]);
+    assert_eq!(run.code, 0, "{}", run.stderr);
+    let doc: serde_json::Value = toml::from_str(&run.stdout).unwrap();
+    let schema = committed("lock.schema.json");
+    assert!(errors(&schema, &doc).is_empty(), "{:#?}", errors(&schema, &doc));
+    let mut bad = doc.clone();
+    bad["pack"][0].as_object_mut().unwrap().remove("hash");
+    assert!(errors(&schema, &bad).iter().any(|e| e.contains("hash")), "a pin without its hash");
+}

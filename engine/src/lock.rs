@@ -30,20 +30,32 @@ fn files(pack: &Pack) -> Vec<(String, PathBuf)> {
 }
 
 /// One pack as locked.
-#[derive(Debug, Clone, PartialEq, Eq, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Deserialize, schemars::JsonSchema)]
 struct Locked {
+    /// The pack's id (its `pack.toml`).
     id: String,
+    /// The pack's version (its `pack.toml`).
     version: String,
+    /// BLAKE3 of the pack's files (path inside the pack, text with `\n` line
+    /// endings), in hex.
     hash: String,
     /// Path inside the pack → hash of its text (absent in older lockfiles).
     #[serde(default)]
     files: Option<BTreeMap<String, String>>,
 }
 
-#[derive(Debug, Deserialize)]
+/// `arena.lock`, as `arena lock` writes it (`arena check --locked` reads it).
+#[derive(Debug, Deserialize, schemars::JsonSchema)]
+#[schemars(title = "arena lockfile (arena.lock)")]
 struct LockFile {
+    /// Every pack pinned, in load order.
     #[serde(default)]
     pack: Vec<Locked>,
+}
+
+/// The schema of `arena.lock` (`schemas/lock.schema.json`).
+pub fn lock_schema() -> serde_json::Value {
+    schemars::generate::SchemaSettings::draft07().into_generator().into_root_schema_for::<LockFile>().to_value()
 }
 
 fn lock_of(loaded: &Loaded, pack: &Pack) -> Locked {

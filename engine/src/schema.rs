@@ -16,6 +16,8 @@ pub const MANIFEST_SCHEMA_FILE: &str = "pack.schema.json";
 pub const SITUATION_SCHEMA_FILE: &str = "situation.schema.json";
 /// File name of the schema of an Invictus situation (`game = "invictus"`).
 pub const INVICTUS_SITUATION_SCHEMA_FILE: &str = "invictus-situation.schema.json";
+/// File name of the schema of `arena.lock` (`arena lock`).
+pub const LOCK_SCHEMA_FILE: &str = "lock.schema.json";
 
 fn generate<T: schemars::JsonSchema>() -> Value {
     let generator = SchemaSettings::draft07().into_generator();
@@ -111,6 +113,7 @@ pub fn generated_files() -> Vec<(&'static str, String)> {
         (MANIFEST_SCHEMA_FILE, for_editors(manifest_schema(), true)),
         (SITUATION_SCHEMA_FILE, situation_schema()),
         (INVICTUS_SITUATION_SCHEMA_FILE, invictus_situation_schema()),
+        (LOCK_SCHEMA_FILE, crate::lock::lock_schema()),
     ]
     .into_iter()
     .map(|(name, mut v)| {
