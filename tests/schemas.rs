@@ -66,22 +66,14 @@ fn errors(schema: &jsonschema::Validator, doc: &serde_json::Value) -> Vec<String
 fn every_bundled_file_is_valid_against_the_schema_its_first_line_names() {
     let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("..");
     let mut checked = 0;
-    let mut stack = vec![root.join("content"), root.join("mods")];
-    while let Some(dir) = stack.pop() {
-        for entry in std::fs::read_dir(&dir).unwrap() {
-            let path = entry.unwrap().path();
-            if path.is_dir() {
-                stack.push(path);
-                continue;
-            }
-            let Ok(text) = std::fs::read_to_string(&path) else { continue };
-            let Some(name) = text.lines().next().and_then(|l| l.strip_prefix("#:schema ")) else { continue };
-            let name = name.rsplit('/').next().unwrap();
-            let doc: serde_json::Value = toml::from_str(&text).unwrap();
-            let found = errors(&committed(name), &doc);
-            assert!(found.is_empty(), "{}: {found:#?}", path.display());
-            checked += 1;
-        }
+    for path in arena_tests::files_under(&[root.join("content"), root.join("mods")]) {
+        let Ok(text) = std::fs::read_to_string(&path) else { continue };
+        let Some(name) = text.lines().next().and_then(|l| l.strip_prefix("#:schema ")) else { continue };
+        let name = name.rsplit('/').next().unwrap();
+        let doc: serde_json::Value = toml::from_str(&text).unwrap();
+        let found = errors(&committed(name), &doc);
+        assert!(found.is_empty(), "{}: {found:#?}", path.display());
+        checked += 1;
     }
     assert!(checked >= 40, "{checked} files checked");
 }
@@ -144,25 +136,18 @@ fn every_situation_file_is_valid_against_its_games_situation_schema() {
     let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("..");
     let aristeia = committed("situation.schema.json");
     let invictus = committed("invictus-situation.schema.json");
-    let mut stack = vec![root.join("tests/situations"), root.join("tests/situations-invictus"), root.join("mods")];
     let mut checked = [0, 0];
-    while let Some(dir) = stack.pop() {
-        for entry in std::fs::read_dir(&dir).unwrap() {
-            let path = entry.unwrap().path();
-            if path.is_dir() {
-                stack.push(path);
-                continue;
-            }
-            let in_situations = path.components().any(|c| c.as_os_str().to_string_lossy().starts_with("situations"));
-            if !in_situations || path.extension().is_none_or(|e| e != "toml") {
-                continue;
-            }
-            let doc: serde_json::Value = toml::from_str(&std::fs::read_to_string(&path).unwrap()).unwrap();
-            let game = usize::from(doc.get("game").and_then(|g| g.as_str()) == Some("invictus"));
-            let found = errors(if game == 1 { &invictus } else { &aristeia }, &doc);
-            assert!(found.is_empty(), "{}: {found:#?}", path.display());
-            checked[game] += 1;
+    let roots = [root.join("tests/situations"), root.join("tests/situations-invictus"), root.join("mods")];
+    for path in arena_tests::files_under(&roots) {
+        let in_situations = path.components().any(|c| c.as_os_str().to_string_lossy().starts_with("situations"));
+        if !in_situations || path.extension().is_none_or(|e| e != "toml") {
+            continue;
         }
+        let doc: serde_json::Value = toml::from_str(&std::fs::read_to_string(&path).unwrap()).unwrap();
+        let game = usize::from(doc.get("game").and_then(|g| g.as_str()) == Some("invictus"));
+        let found = errors(if game == 1 { &invictus } else { &aristeia }, &doc);
+        assert!(found.is_empty(), "{}: {found:#?}", path.display());
+        checked[game] += 1;
     }
     assert!(checked[0] >= 50 && checked[1] >= 5, "{checked:?}");
     let mut doc: serde_json::Value =

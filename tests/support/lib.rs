@@ -164,3 +164,18 @@ pub fn replays_the_same(
     }
     recording
 }
+
+/// Every file under these folders, recursively, sorted.
+pub fn files_under(dirs: &[PathBuf]) -> Vec<PathBuf> {
+    let mut out = Vec::new();
+    let mut stack = dirs.to_vec();
+    while let Some(dir) = stack.pop() {
+        let Ok(entries) = std::fs::read_dir(&dir) else { continue };
+        for entry in entries.flatten() {
+            let path = entry.path();
+            if path.is_dir() { stack.push(path) } else { out.push(path) }
+        }
+    }
+    out.sort();
+    out
+}
