@@ -202,17 +202,25 @@ impl Search {
     }
 
     /// The read value whose estimate is closest to the target; on a tie the
-    /// current value (nothing to change for no gain), else the lower.
+    /// current value (nothing to change for no gain), else the lower. The
+    /// current value also stays when its interval overlaps the closest's:
+    /// nothing then shows that the change gains anything (a field the
+    /// figure does not move must not be changed by noise).
     fn closest(&self, goal: &Goal) -> Option<i64> {
         let distance = |r: &Reading| (r.estimate - goal.target).abs();
-        self.readings
+        let best = self
+            .readings
             .iter()
             .min_by(|a, b| {
                 distance(a.1)
                     .total_cmp(&distance(b.1))
                     .then_with(|| (*b.0 == self.current).cmp(&(*a.0 == self.current)))
             })
-            .map(|(v, _)| *v)
+            .map(|(v, _)| *v)?;
+        match (self.readings.get(&self.current), self.readings.get(&best)) {
+            (Some(now), Some(b)) if now.low <= b.high && b.low <= now.high => Some(self.current),
+            _ => Some(best),
+        }
     }
 }
 
@@ -310,6 +318,20 @@ mod tests {
             s.record(v, Reading { estimate: 0.0, low: 0.0, high: 0.019, games: 400 });
         }
         assert_eq!(s.next(&goal), Step::OutOfRange(5));
+    }
+
+    #[test]
+    fn a_closest_value_the_noise_cannot_tell_from_the_current_one_keeps_it() {
+        // Parvati's Hit Points in the docs' worked example (2026-12-08):
+        // 38.4% [30.4-47.0] at 3, 38.7% [30.9-47.2] at 6, a target of 50%
+        // no value reaches: 6 is closer by 0.3 points of noise; 3 stays.
+        let mut s = Search::new(3, 6, 3);
+        let goal = Goal { target: 0.5, precision: 0.05 };
+        for (v, (estimate, low, high)) in [(3, (0.384, 0.304, 0.47)), (6, (0.387, 0.309, 0.472))] {
+            assert_eq!(s.next(&goal), Step::Read(v));
+            s.record(v, Reading { estimate, low, high, games: 200 });
+        }
+        assert_eq!(s.next(&goal), Step::OutOfRange(3));
     }
 
     #[test]
