@@ -203,9 +203,10 @@ impl Search {
 
     /// The read value whose estimate is closest to the target; on a tie the
     /// current value (nothing to change for no gain), else the lower. The
-    /// current value also stays when its interval overlaps the closest's:
-    /// nothing then shows that the change gains anything (a field the
-    /// figure does not move must not be changed by noise).
+    /// current value also stays when the closest does not reach the goal
+    /// and its interval overlaps the current value's: nothing then shows
+    /// that the change gains anything (a field the figure does not move
+    /// must not be changed by noise).
     fn closest(&self, goal: &Goal) -> Option<i64> {
         let distance = |r: &Reading| (r.estimate - goal.target).abs();
         let best = self
@@ -218,7 +219,7 @@ impl Search {
             })
             .map(|(v, _)| *v)?;
         match (self.readings.get(&self.current), self.readings.get(&best)) {
-            (Some(now), Some(b)) if now.low <= b.high && b.low <= now.high => Some(self.current),
+            (Some(now), Some(b)) if !goal.reached(b) && now.low <= b.high && b.low <= now.high => Some(self.current),
             _ => Some(best),
         }
     }
@@ -332,6 +333,15 @@ mod tests {
             s.record(v, Reading { estimate, low, high, games: 200 });
         }
         assert_eq!(s.next(&goal), Step::OutOfRange(3));
+        // A closest value that reaches the goal is the answer, overlap or
+        // not (Submachine Guns at 1 Energy: 49.1% [45.8-52.4] against 38.4%
+        // [30.4-47.0] at 2, for 50% ± 5).
+        let mut s = Search::new(1, 2, 2);
+        for (v, (estimate, low, high)) in [(2, (0.384, 0.304, 0.47)), (1, (0.491, 0.458, 0.524))] {
+            assert_eq!(s.next(&goal), Step::Read(v));
+            s.record(v, Reading { estimate, low, high, games: 1200 });
+        }
+        assert_eq!(s.next(&goal), Step::Reached(1));
     }
 
     #[test]
